@@ -1,0 +1,54 @@
+"""The ``fivecrowns`` command: a thin dispatcher over ``fivecrowns.commands``.
+
+Each subcommand lives in its own module under ``fivecrowns.commands`` with two
+functions, ``configure(parser)`` and ``run(args) -> int``, so that work on one
+command never touches another. Command modules import heavy libraries (speech,
+prompt_toolkit, liblouis) inside ``run`` only, so ``fivecrowns --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["COMMANDS", "DEFAULT_COMMAND", "build_parser", "main"]
+
+# name -> (module under fivecrowns.commands, one-line help). Order is the help order.
+COMMANDS: dict[str, tuple[str, str]] = {}
+
+# What a bare ``fivecrowns`` runs. The front-end issue makes this "play".
+DEFAULT_COMMAND = "simulate"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fivecrowns",
+        description="Five Crowns for everyone: play by keyboard and speech, or watch the screen.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(f"fivecrowns.commands.{module_name}")
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module.configure(command_parser)
+        command_parser.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    wants_default = not arguments or arguments[0].startswith("-")
+    if wants_default and arguments[:1] not in (["-h"], ["--help"]) and DEFAULT_COMMAND in COMMANDS:
+        arguments.insert(0, DEFAULT_COMMAND)
+    parser = build_parser()
+    args = parser.parse_args(arguments)
+    if not hasattr(args, "_run"):
+        parser.print_help()
+        return 0
+    try:
+        result: int = args._run(args)
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return 130
+    return result

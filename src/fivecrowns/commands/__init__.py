@@ -1,0 +1,1 @@
+"""Subcommands of ``fivecrowns``: each module has ``configure(parser)`` and ``run(args)``."""

@@ -1,0 +1,40 @@
+"""The core (cards, melds, game, views) imports only the standard library."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+CORE = ["fivecrowns.cards", "fivecrowns.errors", "fivecrowns.melds", "fivecrowns.game", "fivecrowns.views"]
+FORBIDDEN_PREFIXES = (
+    "fivecrowns.ui",
+    "fivecrowns.output",
+    "fivecrowns.export",
+    "fivecrowns.ai",
+    "prompt_toolkit",
+    "accessible_output2",
+    "pyttsx3",
+    "miniaudio",
+    "louis",
+    "speechd",
+)
+
+
+def test_core_imports_no_ui_speech_or_sound_module() -> None:
+    script = (
+        "import importlib, json, sys\n"
+        f"for name in {CORE!r}:\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ModuleNotFoundError as error:\n"
+        "        if error.name != name: raise\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(result.stdout)
+    assert "fivecrowns.cards" in loaded
+    offenders = [name for name in loaded if name.startswith(FORBIDDEN_PREFIXES)]
+    assert offenders == []
