@@ -6,7 +6,13 @@ import json
 import subprocess
 import sys
 
-CORE = ["fivecrowns.cards", "fivecrowns.errors", "fivecrowns.melds", "fivecrowns.game", "fivecrowns.views"]
+CORE = [
+    "fivecrowns.cards",
+    "fivecrowns.errors",
+    "fivecrowns.melds",
+    "fivecrowns.game",
+    "fivecrowns.views",
+]
 FORBIDDEN_PREFIXES = (
     "fivecrowns.ui",
     "fivecrowns.output",

@@ -172,7 +172,8 @@ class Card:
 
 
 JOKER = Card(None, None)
-_BY_CODE: tuple[Card, ...] = tuple(Card(rank, suit) for rank in ALL_RANKS for suit in ALL_SUITS) + (
+_BY_CODE: tuple[Card, ...] = (
+    *tuple(Card(rank, suit) for rank in ALL_RANKS for suit in ALL_SUITS),
     JOKER,
 )
 
@@ -311,7 +312,7 @@ def parse_card(text: str) -> Card:
     parts = _SHORT_PARTS_RE.match(cleaned)
     if parts:
         rank_text, suit_text = parts.groups()
-        if rank_text not in _RANK_WORDS or rank_text.isalpha() and len(rank_text) > 1:
+        if rank_text not in _RANK_WORDS or (rank_text.isalpha() and len(rank_text) > 1):
             raise _bad(original, f"{rank_text} is not a rank")
         if not suit_text:
             raise _bad(original, "it has no suit")
