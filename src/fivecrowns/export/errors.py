@@ -1,0 +1,25 @@
+"""Errors of the export: each message is a sentence a person can hear as it is."""
+
+from __future__ import annotations
+
+from fivecrowns.errors import FiveCrownsError
+
+__all__ = ["INSTALL_LIBLOUIS", "ExportError", "LiblouisMissingError"]
+
+INSTALL_LIBLOUIS = (
+    "On Debian or Ubuntu: sudo apt-get install liblouis-bin liblouis-data python3-louis, "
+    "then run bash scripts/setup again. On other systems, install liblouis, its tables "
+    "and its Python bindings (the louis module) with your package manager. "
+    "The text format works without it."
+)
+
+
+class ExportError(FiveCrownsError, ValueError):
+    """An export that cannot be made as asked: a width out of range, an unknown format."""
+
+
+class LiblouisMissingError(ExportError):
+    """Braille formats need liblouis; the message says how to install it."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what} {INSTALL_LIBLOUIS}")
