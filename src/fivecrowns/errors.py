@@ -10,6 +10,7 @@ __all__ = [
     "CardParseError",
     "FiveCrownsError",
     "IllegalMoveError",
+    "MeldError",
     "SaveFileError",
 ]
 
@@ -24,6 +25,10 @@ class CardParseError(FiveCrownsError, ValueError):
 
 class IllegalMoveError(FiveCrownsError):
     """A move the rules do not allow now; the message says why."""
+
+
+class MeldError(FiveCrownsError):
+    """Cards that are not a book or a run, e.g. "A run cannot hold two 7s."."""
 
 
 class SaveFileError(FiveCrownsError):
