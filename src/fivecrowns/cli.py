@@ -16,7 +16,9 @@ from collections.abc import Sequence
 __all__ = ["COMMANDS", "DEFAULT_COMMAND", "build_parser", "main"]
 
 # name -> (module under fivecrowns.commands, one-line help). Order is the help order.
-COMMANDS: dict[str, tuple[str, str]] = {}
+COMMANDS: dict[str, tuple[str, str]] = {
+    "simulate": ("simulate", "Play whole games between computer players; print scores and speed."),
+}
 
 # What a bare ``fivecrowns`` runs. The front-end issue makes this "play".
 DEFAULT_COMMAND = "simulate"

@@ -1,0 +1,76 @@
+"""A simple legal computer player, greedy with the exact solver.
+
+It takes the top discard when that lowers its best leftover points, otherwise
+draws from the stock; it goes out whenever it can; otherwise it discards the
+card that leaves the fewest leftover points. In a last turn it lays down the
+best arrangement. It reads only its :class:`~fivecrowns.views.PlayerView`.
+
+>>> from fivecrowns.game import Game
+>>> game = Game(["Ann", "Ben"], seed=1)
+>>> bot = SimplePlayer()
+>>> while not game.is_over:
+...     seat = game.current_player
+...     _ = game.apply(seat, bot.choose_move(game.view(seat)))
+>>> len(game.round_scores)
+11
+"""
+
+from __future__ import annotations
+
+from fivecrowns.cards import Card
+from fivecrowns.game import (
+    Discard,
+    DrawFromStock,
+    GoOut,
+    LayDown,
+    Move,
+    Phase,
+    TakeDiscard,
+)
+from fivecrowns.melds import best_with_discard, going_out_discards, least_leftover
+from fivecrowns.views import PlayerView
+
+__all__ = ["SimplePlayer"]
+
+
+class SimplePlayer:
+    """Greedy: lowest leftover now, go out as soon as possible."""
+
+    name = "simple"
+
+    def choose_move(self, view: PlayerView) -> Move:
+        hand = list(view.hand)
+        wild = view.wild_rank
+        if view.phase in (Phase.DRAW, Phase.LAST_DRAW):
+            top = view.top_discard
+            if top is not None:
+                with_top = best_with_discard([*hand, top], wild).leftover_points
+                if with_top < least_leftover(hand, wild):
+                    return TakeDiscard()
+            return DrawFromStock()
+        if view.phase is Phase.DISCARD:
+            outs = going_out_discards(hand, wild)
+            allowed = [card for card in outs if card != view.forbidden_discard]
+            if allowed:
+                return GoOut(allowed[0])
+            return Discard(_best_discard(view))
+        if view.phase is Phase.LAST_LAY_DOWN:
+            return LayDown()
+        return Discard(_best_discard(view))
+
+
+def _best_discard(view: PlayerView) -> Card:
+    """The card whose discard leaves the fewest leftover points (never a forbidden one)."""
+    hand = list(view.hand)
+    choice = best_with_discard(hand, view.wild_rank).discard
+    forbidden = view.forbidden_discard
+    if choice is not None and not (choice == forbidden and hand.count(choice) == 1):
+        return choice
+    candidates = [card for card in sorted(set(hand)) if card != forbidden] or hand
+    return min(candidates, key=lambda card: (_leftover_without(hand, card, view), card))
+
+
+def _leftover_without(hand: list[Card], card: Card, view: PlayerView) -> int:
+    rest = list(hand)
+    rest.remove(card)
+    return least_leftover(rest, view.wild_rank)

@@ -1,0 +1,1271 @@
+"""The Five Crowns state machine: phases, moves, events, scoring.
+
+A :class:`Game` holds the whole state of one game. Players act by applying
+small frozen move records (:class:`DrawFromStock`, :class:`TakeDiscard`,
+:class:`Discard`, :class:`GoOut`, :class:`LayDown`); each legal move returns
+the typed events it caused, and every event is also kept in :attr:`Game.events`.
+
+Each move has one rule, used three ways: ``check_x`` raises
+:class:`~fivecrowns.errors.IllegalMoveError` with a sentence a person can hear,
+``can_x`` answers yes or no, and ``x`` checks and then applies. A move that is
+refused changes nothing.
+
+Phases (see ``docs/design.md`` for the table)::
+
+    DRAW -> DISCARD -> (next player) DRAW ...
+    DISCARD --GoOut--> LAST_DRAW -> LAST_LAY_DOWN -> LAST_DISCARD -> (next) LAST_DRAW ...
+    after the last last turn: round scored, next round dealt (DRAW), or GAME_OVER.
+
+Randomness is an input: a seed, a ``random.Random``, or preset deck orders, so
+a game replays exactly from its seed and its moves.
+
+>>> game = Game(["Ann", "Ben"], seed=7)
+>>> game.round, game.wild_rank.plural, len(game.hand(0))
+(1, '3s', 3)
+>>> player = game.current_player
+>>> [type(event).__name__ for event in game.apply(player, DrawFromStock())]
+['DrewFromStock']
+>>> game.check(player, TakeDiscard())
+Traceback (most recent call last):
+...
+fivecrowns.errors.IllegalMoveError: You have already drawn this turn; now discard a card.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import random
+import tempfile
+import typing
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from fivecrowns.cards import (
+    Card,
+    Rank,
+    cards_per_deck,
+    new_deck,
+    parse_card,
+    points,
+    shuffled_deck,
+    spoken_name,
+    wild_rank_for_round,
+)
+from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
+from fivecrowns.melds import (
+    Meld,
+    MeldKind,
+    best_arrangement,
+    best_with_discard,
+    check_meld,
+    going_out_discards,
+)
+
+if TYPE_CHECKING:
+    from fivecrowns.views import PlayerView
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "ROUNDS",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
+    "Discard",
+    "Discarded",
+    "DrawFromStock",
+    "DrewFromStock",
+    "Event",
+    "Game",
+    "GameOptions",
+    "GameOver",
+    "GoOut",
+    "LaidDown",
+    "LastTurnStarted",
+    "LayDown",
+    "Move",
+    "Phase",
+    "PlayerResult",
+    "RoundScored",
+    "RoundStarted",
+    "StockReshuffled",
+    "TakeDiscard",
+    "TookDiscard",
+    "TurnStarted",
+    "WentOut",
+    "arrange_deck",
+    "event_from_json",
+    "event_to_json",
+    "game_from_json",
+    "game_to_json",
+    "legal_moves_for",
+    "load_game",
+    "move_from_json",
+    "move_to_json",
+    "redact",
+    "save_game",
+]
+
+ROUNDS = 11
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7  # the default table; bigger tables need extra decks (see GameOptions)
+LARGEST_TABLE = 14
+
+
+class Phase(enum.Enum):
+    """Where the game stands; each phase has its own handler in :class:`Game`."""
+
+    DRAW = "draw"  # the current player must draw from the stock or take the discard
+    DISCARD = "discard"  # the current player has drawn: discard, or go out
+    LAST_DRAW = "last_draw"  # someone went out: this player's last turn starts with a draw
+    LAST_LAY_DOWN = "last_lay_down"  # last turn, drawn: lay down melds (or discard at once)
+    LAST_DISCARD = "last_discard"  # last turn, laid down: discard to end the turn
+    GAME_OVER = "game_over"  # eleven rounds scored
+
+    @property
+    def spoken(self) -> str:
+        return _PHASE_WORDS[self]
+
+
+_PHASE_WORDS = {
+    Phase.DRAW: "draw a card",
+    Phase.DISCARD: "discard a card, or go out",
+    Phase.LAST_DRAW: "last turn: draw a card",
+    Phase.LAST_LAY_DOWN: "last turn: lay down your melds, then discard",
+    Phase.LAST_DISCARD: "last turn: discard a card",
+    Phase.GAME_OVER: "the game is over",
+}
+
+
+# --- moves ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFromStock:
+    """Draw the top card of the stock."""
+
+    kind: ClassVar[str] = "draw_stock"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """Take the top card of the discard pile."""
+
+    kind: ClassVar[str] = "take_discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard one card, ending the turn."""
+
+    card: Card
+    kind: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class GoOut:
+    """Lay every card but one in melds (the solver's best arrangement) and discard the last."""
+
+    discard: Card
+    kind: ClassVar[str] = "go_out"
+
+
+@dataclass(frozen=True, slots=True)
+class LayDown:
+    """In a last turn, lay down these melds; ``None`` lays down the best arrangement.
+
+    The best arrangement keeps the card the solver would discard; ``()`` lays
+    down nothing. Each meld is a tuple of cards (a :class:`Meld` is accepted).
+    """
+
+    melds: tuple[tuple[Card, ...], ...] | None = None
+    kind: ClassVar[str] = "lay_down"
+
+    def __post_init__(self) -> None:
+        if self.melds is not None:
+            normal = tuple(
+                tuple(meld.cards) if isinstance(meld, Meld) else tuple(meld) for meld in self.melds
+            )
+            object.__setattr__(self, "melds", normal)
+
+
+Move = DrawFromStock | TakeDiscard | Discard | GoOut | LayDown
+_MOVE_TYPES: dict[str, type[Move]] = {
+    cls.kind: cls for cls in (DrawFromStock, TakeDiscard, Discard, GoOut, LayDown)
+}
+
+
+# --- events --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's end of round: melds laid down, cards left over, points scored."""
+
+    melds: tuple[Meld, ...]
+    leftover: tuple[Card, ...]
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round: int
+    wild_rank: Rank
+    dealer: int
+    hand_size: int
+    first_player: int
+    turned_up: Card  # the top of the stock, turned to start the discard pile
+    kind: ClassVar[str] = "round_started"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    player: int
+    kind: ClassVar[str] = "turn_started"
+
+
+@dataclass(frozen=True, slots=True)
+class DrewFromStock:
+    """``card`` is ``None`` in every view but the drawing player's."""
+
+    player: int
+    card: Card | None
+    kind: ClassVar[str] = "drew_from_stock"
+
+
+@dataclass(frozen=True, slots=True)
+class TookDiscard:
+    player: int
+    card: Card
+    kind: ClassVar[str] = "took_discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    player: int
+    card: Card
+    kind: ClassVar[str] = "discarded"
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut:
+    player: int
+    melds: tuple[Meld, ...]
+    discard: Card
+    kind: ClassVar[str] = "went_out"
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurnStarted:
+    player: int
+    kind: ClassVar[str] = "last_turn_started"
+
+
+@dataclass(frozen=True, slots=True)
+class LaidDown:
+    """Melds laid down in a last turn; ``leftover`` (the cards kept, discard
+    included) is ``None`` in other players' views until the round is scored."""
+
+    player: int
+    melds: tuple[Meld, ...]
+    leftover: tuple[Card, ...] | None
+    kind: ClassVar[str] = "laid_down"
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled:
+    """The stock ran out: the discard pile but its top became the stock.
+
+    ``added_decks`` is 1 when that was not enough and a new shuffled deck was added.
+    """
+
+    player: int
+    cards: int
+    added_decks: int
+    kind: ClassVar[str] = "stock_reshuffled"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    round: int
+    went_out: int
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    results: tuple[PlayerResult, ...]
+    kind: ClassVar[str] = "round_scored"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    kind: ClassVar[str] = "game_over"
+
+
+Event = (
+    RoundStarted
+    | TurnStarted
+    | DrewFromStock
+    | TookDiscard
+    | Discarded
+    | WentOut
+    | LastTurnStarted
+    | LaidDown
+    | StockReshuffled
+    | RoundScored
+    | GameOver
+)
+_EVENT_TYPES: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (
+        RoundStarted,
+        TurnStarted,
+        DrewFromStock,
+        TookDiscard,
+        Discarded,
+        WentOut,
+        LastTurnStarted,
+        LaidDown,
+        StockReshuffled,
+        RoundScored,
+        GameOver,
+    )
+}
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    """The event as ``viewer`` may see it (``None``: a spectator who sees no hand)."""
+    if isinstance(event, DrewFromStock) and event.player != viewer and event.card is not None:
+        return DrewFromStock(event.player, None)
+    if isinstance(event, LaidDown) and event.player != viewer and event.leftover is not None:
+        return LaidDown(event.player, event.melds, None)
+    return event
+
+
+# --- options -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """Table rules that players may change; defaults follow RULES.md.
+
+    ``decks``: 2 (116 cards); 1 is allowed for 2 or 3 players; bigger tables may
+    use more. ``forbid_return_discard``: forbid discarding, in the same turn, the
+    card just taken from the discard pile (allowed by default).
+    """
+
+    decks: int = 2
+    forbid_return_discard: bool = False
+
+
+def _check_table(players: int, options: GameOptions) -> None:
+    if not MIN_PLAYERS <= players <= LARGEST_TABLE:
+        raise FiveCrownsError(
+            f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players "
+            f"(up to {LARGEST_TABLE} with extra decks), not {players}."
+        )
+    if options.decks < 1:
+        raise FiveCrownsError(f"A game needs at least one deck, not {options.decks}.")
+    if options.decks == 1 and players > 3:
+        raise FiveCrownsError(f"One deck is enough only for 2 or 3 players, not {players}.")
+    needed = players * (ROUNDS + 2) + 1
+    if options.decks * cards_per_deck() < needed:
+        decks = -(-needed // cards_per_deck())
+        raise FiveCrownsError(f"{players} players need at least {decks} decks.")
+
+
+# --- the game ------------------------------------------------------------------
+
+_Effect = Callable[[], list[Event]]
+
+
+class Game:
+    """One game of Five Crowns.
+
+    ``players`` are the seat names in seat order (the next seat is to the left).
+    ``seed`` or ``rng`` makes the shuffles; ``deck_orders`` (optional) gives the
+    deck for round 1, 2, ... as the order cards come off the top (see
+    :func:`arrange_deck`); rounds without one are shuffled by the rng.
+    ``first_dealer`` is chosen by the rng when not given.
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        options: GameOptions | None = None,
+        first_dealer: int | None = None,
+        deck_orders: Sequence[Sequence[Card]] | None = None,
+    ) -> None:
+        self.options = options or GameOptions()
+        names = [str(name).strip() for name in players]
+        _check_table(len(names), self.options)
+        if any(not name for name in names):
+            raise FiveCrownsError("Every player needs a name.")
+        if len({name.lower() for name in names}) != len(names):
+            raise FiveCrownsError("Two players have the same name; give everyone a different name.")
+        self.players: tuple[str, ...] = tuple(names)
+        self.seed = seed
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.deck_orders: list[list[Card]] = [list(order) for order in deck_orders or ()]
+        for number, order in enumerate(self.deck_orders, start=1):
+            if Counter(order) != Counter(new_deck(self.options.decks)):
+                raise FiveCrownsError(
+                    f"The deck given for round {number} is not {self.options.decks} full decks."
+                )
+        if first_dealer is None:
+            first_dealer = self.rng.randrange(len(names))
+        if not 0 <= first_dealer < len(names):
+            raise FiveCrownsError(f"There is no player {first_dealer} to deal.")
+        self.first_dealer = first_dealer
+        # State of the whole game.
+        self.round = 0
+        self.dealer = first_dealer
+        self.round_scores: list[tuple[int, ...]] = []
+        self.totals: list[int] = [0] * len(names)
+        self.decks_in_play = self.options.decks
+        self.events: list[Event] = []
+        self.moves: list[tuple[int, Move]] = []
+        # State of the round (set by _deal).
+        self.phase = Phase.DRAW
+        self.current_player = 0
+        self.hands: list[list[Card]] = [[] for _ in names]
+        self.stock: list[Card] = []  # the top of the stock is the last card
+        self.discard_pile: list[Card] = []  # the top discard is the last card
+        self.went_out: int | None = None
+        self.last_turns: list[int] = []  # players still to take their last turn, in order
+        self.laid_down: list[tuple[Meld, ...]] = [() for _ in names]
+        self.taken_discard: Card | None = None  # taken this turn (for forbid_return_discard)
+        self.round_start_event = 0  # index in events of this round's RoundStarted
+        self.events.extend(self._start_round())
+
+    # --- reading -----------------------------------------------------------
+
+    @property
+    def wild_rank(self) -> Rank:
+        return wild_rank_for_round(self.round)
+
+    @property
+    def hand_size(self) -> int:
+        return self.round + 2
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the lowest total (all of them share the win); final once the game is over."""
+        lowest = min(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == lowest)
+
+    @property
+    def round_events(self) -> list[Event]:
+        """Events of the current round, from its RoundStarted on."""
+        return self.events[self.round_start_event :]
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        return tuple(self.hands[player])
+
+    def name(self, player: int) -> str:
+        return self.players[player]
+
+    def card_count(self) -> int:
+        """Every card in stock, discard pile, hands and melds (conservation checks)."""
+        return (
+            len(self.stock)
+            + len(self.discard_pile)
+            + sum(len(hand) for hand in self.hands)
+            + sum(len(meld.cards) for melds in self.laid_down for meld in melds)
+        )
+
+    def all_cards(self) -> Counter[Card]:
+        """Every card in play, as a multiset."""
+        counter: Counter[Card] = Counter(self.stock)
+        counter.update(self.discard_pile)
+        for hand in self.hands:
+            counter.update(hand)
+        for melds in self.laid_down:
+            for meld in melds:
+                counter.update(meld.cards)
+        return counter
+
+    def view(self, player: int) -> PlayerView:
+        """The :class:`fivecrowns.views.PlayerView` of ``player``."""
+        from fivecrowns.views import player_view  # why: views imports game
+
+        return player_view(self, player)
+
+    # --- checking and applying moves -------------------------------------------
+
+    def check(self, player: int, move: Move) -> None:
+        """Raise :class:`IllegalMoveError` with a spoken reason if ``move`` is not legal now."""
+        self._prepare(player, move)
+
+    def can(self, player: int, move: Move) -> bool:
+        try:
+            self._prepare(player, move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def apply(self, player: int, move: Move) -> list[Event]:
+        """Check and play ``move`` for ``player``; returns the events it caused.
+
+        A refused move raises :class:`IllegalMoveError` and changes nothing.
+        """
+        effect = self._prepare(player, move)
+        self.moves.append((player, move))
+        events = effect()
+        for offset, event in enumerate(events):
+            if isinstance(event, RoundStarted):
+                self.round_start_event = len(self.events) + offset
+        self.events.extend(events)
+        return events
+
+    def legal_moves(self, player: int) -> list[Move]:
+        """Every legal move of ``player`` now, one per distinct card (for menus and bots).
+
+        In a last turn, laying down offers the best arrangement (``LayDown()``)
+        and laying down nothing (``LayDown(())``).
+        """
+        if self.phase is Phase.GAME_OVER or player != self.current_player:
+            return []
+        return legal_moves_for(
+            self.phase, self.hands[player], self.wild_rank, self._forbidden_discard()
+        )
+
+    # One rule per move, used three ways.
+    def check_draw_from_stock(self, player: int) -> None:
+        self.check(player, DrawFromStock())
+
+    def can_draw_from_stock(self, player: int) -> bool:
+        return self.can(player, DrawFromStock())
+
+    def draw_from_stock(self, player: int) -> list[Event]:
+        return self.apply(player, DrawFromStock())
+
+    def check_take_discard(self, player: int) -> None:
+        self.check(player, TakeDiscard())
+
+    def can_take_discard(self, player: int) -> bool:
+        return self.can(player, TakeDiscard())
+
+    def take_discard(self, player: int) -> list[Event]:
+        return self.apply(player, TakeDiscard())
+
+    def check_discard(self, player: int, card: Card) -> None:
+        self.check(player, Discard(card))
+
+    def can_discard(self, player: int, card: Card) -> bool:
+        return self.can(player, Discard(card))
+
+    def discard(self, player: int, card: Card) -> list[Event]:
+        return self.apply(player, Discard(card))
+
+    def check_go_out(self, player: int, discard: Card) -> None:
+        self.check(player, GoOut(discard))
+
+    def can_go_out(self, player: int, discard: Card) -> bool:
+        return self.can(player, GoOut(discard))
+
+    def go_out(self, player: int, discard: Card) -> list[Event]:
+        return self.apply(player, GoOut(discard))
+
+    def check_lay_down(self, player: int, melds: Sequence[Sequence[Card]] | None = None) -> None:
+        self.check(player, _lay_down(melds))
+
+    def can_lay_down(self, player: int, melds: Sequence[Sequence[Card]] | None = None) -> bool:
+        return self.can(player, _lay_down(melds))
+
+    def lay_down(self, player: int, melds: Sequence[Sequence[Card]] | None = None) -> list[Event]:
+        return self.apply(player, _lay_down(melds))
+
+    # --- the dispatcher ----------------------------------------------------------
+
+    def _prepare(self, player: int, move: Move) -> _Effect:
+        """Check ``move`` and return the function that plays it; the one dispatcher."""
+        if not isinstance(move, _MOVE_CLASSES):
+            raise IllegalMoveError(f"{move!r} is not a move.")
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalMoveError("The game is over.")
+        if not isinstance(player, int) or not 0 <= player < len(self.players):
+            raise IllegalMoveError(f"There is no player {player}.")
+        if player != self.current_player:
+            raise IllegalMoveError(
+                f"It is {self.players[self.current_player]}'s turn, not {self.players[player]}'s."
+            )
+        handler = {
+            Phase.DRAW: self._in_draw,
+            Phase.DISCARD: self._in_discard,
+            Phase.LAST_DRAW: self._in_last_draw,
+            Phase.LAST_LAY_DOWN: self._in_last_lay_down,
+            Phase.LAST_DISCARD: self._in_last_discard,
+        }[self.phase]
+        return handler(player, move)
+
+    # --- one handler per phase ---------------------------------------------------
+
+    def _in_draw(self, player: int, move: Move) -> _Effect:
+        if isinstance(move, DrawFromStock):
+            return lambda: self._draw_stock(player, Phase.DISCARD)
+        if isinstance(move, TakeDiscard):
+            self._check_discard_pile()
+            return lambda: self._take_discard(player, Phase.DISCARD)
+        if isinstance(move, Discard):
+            raise IllegalMoveError("You must draw before you discard.")
+        if isinstance(move, GoOut):
+            raise IllegalMoveError("You must draw before you go out.")
+        raise IllegalMoveError(
+            "You can lay down melds only in a last turn, after someone has gone out."
+        )
+
+    def _in_discard(self, player: int, move: Move) -> _Effect:
+        if isinstance(move, Discard):
+            self._check_discard(player, move.card)
+            return lambda: self._discard(player, move.card)
+        if isinstance(move, GoOut):
+            self._check_discard(player, move.discard)
+            melds = self._going_out_melds(player, move.discard)
+            return lambda: self._go_out(player, move.discard, melds)
+        if isinstance(move, LayDown):
+            raise IllegalMoveError(
+                "You can lay down melds only in a last turn; to lay down all your cards, go out."
+            )
+        raise IllegalMoveError("You have already drawn this turn; now discard a card.")
+
+    def _in_last_draw(self, player: int, move: Move) -> _Effect:
+        if isinstance(move, DrawFromStock):
+            return lambda: self._draw_stock(player, Phase.LAST_LAY_DOWN)
+        if isinstance(move, TakeDiscard):
+            self._check_discard_pile()
+            return lambda: self._take_discard(player, Phase.LAST_LAY_DOWN)
+        if isinstance(move, GoOut):
+            raise self._already_out()
+        if isinstance(move, LayDown):
+            raise IllegalMoveError("You must draw before you lay down.")
+        raise IllegalMoveError("You must draw before you discard.")
+
+    def _in_last_lay_down(self, player: int, move: Move) -> _Effect:
+        if isinstance(move, LayDown):
+            melds = self._check_lay_down(player, move)
+            return lambda: self._lay_down(player, melds)
+        if isinstance(move, Discard):
+            # why: a discard without laying down first lays down the offered
+            # (best) arrangement of the cards kept, as RULES.md's default.
+            self._check_discard(player, move.card)
+            return lambda: self._discard_laying_best(player, move.card)
+        if isinstance(move, GoOut):
+            raise self._already_out()
+        raise IllegalMoveError("You have already drawn this turn; now lay down and discard.")
+
+    def _in_last_discard(self, player: int, move: Move) -> _Effect:
+        if isinstance(move, Discard):
+            self._check_discard(player, move.card)
+            return lambda: self._discard(player, move.card)
+        if isinstance(move, LayDown):
+            raise IllegalMoveError("You have already laid down this turn; now discard a card.")
+        if isinstance(move, GoOut):
+            raise self._already_out()
+        raise IllegalMoveError("You have already drawn this turn; now discard a card.")
+
+    # --- the rules behind the checks -----------------------------------------------
+
+    def _already_out(self) -> IllegalMoveError:
+        who = self.players[self.went_out] if self.went_out is not None else "Someone"
+        return IllegalMoveError(
+            f"{who} has already gone out; lay down what melds you can, then discard."
+        )
+
+    def _check_discard_pile(self) -> None:
+        if not self.discard_pile:
+            raise IllegalMoveError("The discard pile is empty; draw from the stock.")
+
+    def _forbidden_discard(self) -> Card | None:
+        return self.taken_discard if self.options.forbid_return_discard else None
+
+    def _check_discard(self, player: int, card: Card) -> None:
+        if not isinstance(card, Card):
+            raise IllegalMoveError(f"{card!r} is not a card.")
+        if card not in self.hands[player]:
+            raise IllegalMoveError(f"The {spoken_name(card)} is not in your hand.")
+        forbidden = self._forbidden_discard()
+        if forbidden is not None and card == forbidden and self.hands[player].count(card) == 1:
+            raise IllegalMoveError(
+                f"You took the {spoken_name(card)} from the discard pile; discard another card."
+            )
+
+    def _going_out_melds(self, player: int, discard: Card) -> tuple[Meld, ...]:
+        rest = list(self.hands[player])
+        rest.remove(discard)
+        arrangement = best_arrangement(rest, self.wild_rank)
+        if arrangement.leftover_points:
+            raise IllegalMoveError(
+                f"You cannot go out discarding the {spoken_name(discard, self.wild_rank)}: "
+                f"{arrangement.leftover_points} points of your other cards fit no book or run."
+            )
+        return tuple(arrangement.melds)
+
+    def _check_lay_down(self, player: int, move: LayDown) -> tuple[Meld, ...]:
+        hand = self.hands[player]
+        if move.melds is None:
+            return tuple(best_with_discard(hand, self.wild_rank).melds)
+        melds: list[Meld] = []
+        for cards in move.melds:
+            if not all(isinstance(card, Card) for card in cards):
+                raise IllegalMoveError("A meld is made of cards.")
+            try:
+                melds.append(check_meld(cards, self.wild_rank))
+            except FiveCrownsError as error:
+                raise IllegalMoveError(str(error)) from error
+        wanted = Counter(card for meld in melds for card in meld.cards)
+        have = Counter(hand)
+        for card, count in wanted.items():
+            if have[card] == 0:
+                raise IllegalMoveError(f"The {spoken_name(card)} is not in your hand.")
+            if have[card] < count:
+                times = "once" if have[card] == 1 else f"{have[card]} times"
+                raise IllegalMoveError(
+                    f"You have the {spoken_name(card)} only {times}; a card goes in one meld."
+                )
+        if sum(wanted.values()) >= len(hand):
+            raise IllegalMoveError("You must keep one card to discard.")
+        return tuple(melds)
+
+    # --- effects (called only after the checks pass) ---------------------------------
+
+    def _draw_stock(self, player: int, next_phase: Phase) -> list[Event]:
+        events: list[Event] = []
+        if not self.stock:
+            events.append(self._refill_stock(player))
+        card = self.stock.pop()
+        self.hands[player].append(card)
+        self.taken_discard = None
+        self.phase = next_phase
+        events.append(DrewFromStock(player, card))
+        return events
+
+    def _refill_stock(self, player: int) -> StockReshuffled:
+        """RULES.md "Stock runs out": the discard pile but its top, shuffled; else a new deck."""
+        buried = self.discard_pile[:-1]
+        del self.discard_pile[:-1]
+        self.rng.shuffle(buried)
+        self.stock = buried
+        added = 0
+        if not self.stock:
+            self.stock = shuffled_deck(self.rng, 1)
+            self.decks_in_play += 1
+            added = 1
+        return StockReshuffled(player, len(self.stock), added)
+
+    def _take_discard(self, player: int, next_phase: Phase) -> list[Event]:
+        card = self.discard_pile.pop()
+        self.hands[player].append(card)
+        self.taken_discard = card
+        self.phase = next_phase
+        return [TookDiscard(player, card)]
+
+    def _discard(self, player: int, card: Card) -> list[Event]:
+        self.hands[player].remove(card)
+        self.discard_pile.append(card)
+        self.taken_discard = None
+        events: list[Event] = [Discarded(player, card)]
+        return events + self._next_turn()
+
+    def _go_out(self, player: int, discard: Card, melds: tuple[Meld, ...]) -> list[Event]:
+        hand = self.hands[player]
+        hand.remove(discard)
+        for meld in melds:
+            for card in meld.cards:
+                hand.remove(card)
+        self.laid_down[player] = melds
+        self.discard_pile.append(discard)
+        self.taken_discard = None
+        self.went_out = player
+        count = len(self.players)
+        self.last_turns = [(player + step) % count for step in range(1, count)]
+        events: list[Event] = [WentOut(player, melds, discard)]
+        return events + self._next_turn()
+
+    def _lay_down(self, player: int, melds: tuple[Meld, ...]) -> list[Event]:
+        hand = self.hands[player]
+        for meld in melds:
+            for card in meld.cards:
+                hand.remove(card)
+        self.laid_down[player] = melds
+        self.phase = Phase.LAST_DISCARD
+        return [LaidDown(player, melds, tuple(hand))]
+
+    def _discard_laying_best(self, player: int, card: Card) -> list[Event]:
+        rest = list(self.hands[player])
+        rest.remove(card)
+        melds = tuple(best_arrangement(rest, self.wild_rank).melds)
+        events = self._lay_down(player, melds)
+        return events + self._discard(player, card)
+
+    def _next_turn(self) -> list[Event]:
+        """After a discard: the next player's turn, the next last turn, or the score."""
+        count = len(self.players)
+        if self.went_out is None:
+            self.current_player = (self.current_player + 1) % count
+            self.phase = Phase.DRAW
+            return [TurnStarted(self.current_player)]
+        if self.last_turns:
+            self.current_player = self.last_turns.pop(0)
+            self.phase = Phase.LAST_DRAW
+            return [LastTurnStarted(self.current_player)]
+        return self._score_round()
+
+    def _score_round(self) -> list[Event]:
+        wild = self.wild_rank
+        assert self.went_out is not None
+        results = []
+        for seat, hand in enumerate(self.hands):
+            score = 0 if seat == self.went_out else sum(points(card, wild) for card in hand)
+            results.append(PlayerResult(self.laid_down[seat], tuple(hand), score))
+        scores = tuple(result.score for result in results)
+        self.round_scores.append(scores)
+        self.totals = [total + score for total, score in zip(self.totals, scores, strict=True)]
+        events: list[Event] = [
+            RoundScored(self.round, self.went_out, scores, tuple(self.totals), tuple(results))
+        ]
+        if self.round == ROUNDS:
+            self.phase = Phase.GAME_OVER
+            events.append(GameOver(self.winners, tuple(self.totals)))
+            return events
+        self.dealer = (self.dealer + 1) % len(self.players)
+        return events + self._start_round()
+
+    def _start_round(self) -> list[Event]:
+        """Deal the next round and return its first events."""
+        self.round += 1
+        count = len(self.players)
+        if self.round <= len(self.deck_orders):
+            deck = list(self.deck_orders[self.round - 1])
+        else:
+            deck = shuffled_deck(self.rng, self.options.decks)
+        # why: extra decks added when the stock ran dry leave play with the round.
+        self.decks_in_play = self.options.decks
+        deck.reverse()  # the top card is dealt first and is now last
+        self.hands = [[] for _ in range(count)]
+        for _ in range(self.hand_size):
+            for step in range(1, count + 1):
+                self.hands[(self.dealer + step) % count].append(deck.pop())
+        self.discard_pile = [deck.pop()]
+        self.stock = deck
+        self.went_out = None
+        self.last_turns = []
+        self.laid_down = [() for _ in range(count)]
+        self.taken_discard = None
+        self.current_player = (self.dealer + 1) % count
+        self.phase = Phase.DRAW
+        events: list[Event] = [
+            RoundStarted(
+                self.round,
+                self.wild_rank,
+                self.dealer,
+                self.hand_size,
+                self.current_player,
+                self.discard_pile[-1],
+            ),
+            TurnStarted(self.current_player),
+        ]
+        return events
+
+
+_MOVE_CLASSES = (DrawFromStock, TakeDiscard, Discard, GoOut, LayDown)
+
+
+def _lay_down(melds: Sequence[Sequence[Card]] | None) -> LayDown:
+    return LayDown(None if melds is None else tuple(tuple(meld) for meld in melds))
+
+
+def legal_moves_for(
+    phase: Phase, hand: Sequence[Card], wild_rank: Rank, forbidden: Card | None = None
+) -> list[Move]:
+    """The legal moves in ``phase`` for a player holding ``hand`` (one per distinct card)."""
+    distinct = sorted(set(hand))
+    if forbidden is not None and hand.count(forbidden) == 1:
+        distinct.remove(forbidden)
+    moves: list[Move]
+    if phase in (Phase.DRAW, Phase.LAST_DRAW):
+        return [DrawFromStock(), TakeDiscard()]
+    if phase is Phase.DISCARD:
+        moves = [Discard(card) for card in distinct]
+        allowed = set(distinct)
+        moves += [GoOut(card) for card in going_out_discards(hand, wild_rank) if card in allowed]
+        return moves
+    if phase is Phase.LAST_LAY_DOWN:
+        moves = [LayDown(), LayDown(())]
+        return moves + [Discard(card) for card in distinct]
+    if phase is Phase.LAST_DISCARD:
+        return [Discard(card) for card in distinct]
+    return []
+
+
+def arrange_deck(
+    hands: Sequence[Sequence[Card]],
+    *,
+    dealer: int,
+    turned_up: Card | None = None,
+    stock_top: Sequence[Card] = (),
+    decks: int = 2,
+    rng: random.Random | None = None,
+) -> list[Card]:
+    """A deck order (top first) that deals ``hands`` (by seat) when ``dealer`` deals.
+
+    ``turned_up`` starts the discard pile; ``stock_top`` are the next stock cards,
+    top first. The rest of the deck follows in a fixed (or ``rng``-shuffled) order.
+
+    >>> from fivecrowns.cards import parse_cards
+    >>> order = arrange_deck([parse_cards("3h 4h 5h"), parse_cards("jk jk jk")], dealer=1)
+    >>> game = Game(["Ann", "Ben"], first_dealer=1, deck_orders=[order])
+    >>> game.hand(0), game.hand(1)
+    ((Card('3h'), Card('4h'), Card('5h')), (Card('jk'), Card('jk'), Card('jk')))
+    """
+    count = len(hands)
+    size = len(hands[0])
+    if any(len(hand) != size for hand in hands):
+        raise ValueError("Every hand must have the same number of cards.")
+    rest = Counter(new_deck(decks))
+    chosen = [card for hand in hands for card in hand] + list(stock_top)
+    if turned_up is not None:
+        chosen.append(turned_up)
+    for card in chosen:
+        if rest[card] == 0:
+            raise ValueError(f"There are not enough {card.spoken} cards in {decks} decks.")
+        rest[card] -= 1
+    remaining = sorted(rest.elements())
+    if rng is not None:
+        rng.shuffle(remaining)
+    order: list[Card] = []
+    for index in range(size):
+        for step in range(1, count + 1):
+            order.append(hands[(dealer + step) % count][index])
+    order.append(turned_up if turned_up is not None else remaining.pop(0))
+    order.extend(stock_top)
+    order.extend(remaining)
+    return order
+
+
+# --- JSON ----------------------------------------------------------------------
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """``{"move": "discard", "card": "7h"}`` and the like."""
+    data: dict[str, Any] = {"move": move.kind}
+    if isinstance(move, Discard):
+        data["card"] = move.card.token
+    elif isinstance(move, GoOut):
+        data["discard"] = move.discard.token
+    elif isinstance(move, LayDown):
+        melds = move.melds
+        data["melds"] = None if melds is None else [[c.token for c in meld] for meld in melds]
+    return data
+
+
+def move_from_json(data: Any) -> Move:
+    """The inverse of :func:`move_to_json`; raises ``ValueError`` or ``KeyError`` on bad data."""
+    if not isinstance(data, dict):
+        raise ValueError("a move is a JSON object")
+    kind = data["move"]
+    if kind == DrawFromStock.kind:
+        return DrawFromStock()
+    if kind == TakeDiscard.kind:
+        return TakeDiscard()
+    if kind == Discard.kind:
+        return Discard(parse_card(data["card"]))
+    if kind == GoOut.kind:
+        return GoOut(parse_card(data["discard"]))
+    if kind == LayDown.kind:
+        melds = data["melds"]
+        if melds is None:
+            return LayDown()
+        return LayDown(tuple(tuple(parse_card(token) for token in meld) for meld in melds))
+    raise ValueError(f"unknown move {kind!r}")
+
+
+def meld_to_json(meld: Meld) -> dict[str, Any]:
+    return {"kind": meld.kind.name.lower(), "cards": [card.token for card in meld.cards]}
+
+
+def meld_from_json(data: Any) -> Meld:
+    if not isinstance(data, dict):
+        raise ValueError("a meld is a JSON object")
+    return Meld(MeldKind[str(data["kind"]).upper()], tuple(parse_card(t) for t in data["cards"]))
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.token
+    if isinstance(value, Rank):
+        return value.token
+    if isinstance(value, Meld):
+        return meld_to_json(value)
+    if isinstance(value, PlayerResult):
+        return {f.name: _encode(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple | list):
+        return [_encode(item) for item in value]
+    return value
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """``{"event": "discarded", "player": 1, "card": "7h"}`` and the like."""
+    data: dict[str, Any] = {"event": event.kind}
+    for f in fields(event):
+        data[f.name] = _encode(getattr(event, f.name))
+    return data
+
+
+def _decode(kind: Any, value: Any) -> Any:
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    if origin in (typing.Union, _UnionType):
+        if value is None and type(None) in args:
+            return None
+        (inner,) = [arg for arg in args if arg is not type(None)]
+        return _decode(inner, value)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise ValueError(f"expected a list, got {value!r}")
+        return tuple(_decode(args[0], item) for item in value)
+    if kind is Card:
+        return parse_card(value)
+    if kind is Rank:
+        return Rank(next(rank for rank in Rank if rank.token == value))
+    if kind is Meld:
+        return meld_from_json(value)
+    if kind is PlayerResult:
+        hints = typing.get_type_hints(PlayerResult)
+        return PlayerResult(**{name: _decode(hints[name], value[name]) for name in hints})
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"{value!r} is not a {kind}")
+
+
+_UnionType = type(int | None)
+
+
+def event_from_json(data: Any) -> Event:
+    """The inverse of :func:`event_to_json`; raises ``ValueError``/``KeyError`` on bad data."""
+    if not isinstance(data, dict):
+        raise ValueError("an event is a JSON object")
+    cls = _EVENT_TYPES[data["event"]]
+    hints = typing.get_type_hints(cls)
+    values = {f.name: _decode(hints[f.name], data[f.name]) for f in fields(cls)}
+    event: Event = cls(**values)
+    return event
+
+
+# --- save and resume -------------------------------------------------------------
+
+SAVE_FORMAT = "fivecrowns-save"
+SAVE_VERSION = 1
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """The whole state of ``game`` (with its random generator) as a JSON object."""
+    version, internal, gauss = game.rng.getstate()
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "players": list(game.players),
+        "options": {
+            "decks": game.options.decks,
+            "forbid_return_discard": game.options.forbid_return_discard,
+        },
+        "seed": game.seed,
+        "first_dealer": game.first_dealer,
+        "rng": [version, list(internal), gauss],
+        "deck_orders": [[card.token for card in order] for order in game.deck_orders],
+        "round": game.round,
+        "dealer": game.dealer,
+        "round_scores": [list(scores) for scores in game.round_scores],
+        "totals": list(game.totals),
+        "decks_in_play": game.decks_in_play,
+        "phase": game.phase.value,
+        "current_player": game.current_player,
+        "hands": [[card.token for card in hand] for hand in game.hands],
+        "stock": [card.token for card in game.stock],
+        "discard_pile": [card.token for card in game.discard_pile],
+        "went_out": game.went_out,
+        "last_turns": list(game.last_turns),
+        "laid_down": [[meld_to_json(meld) for meld in melds] for melds in game.laid_down],
+        "taken_discard": None if game.taken_discard is None else game.taken_discard.token,
+        "round_start_event": game.round_start_event,
+        "events": [event_to_json(event) for event in game.events],
+        "moves": [[player, move_to_json(move)] for player, move in game.moves],
+    }
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{key} is {value!r}, not a whole number from {low} to {high}")
+    return value
+
+
+def _cards(value: Any, what: str) -> list[Card]:
+    if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
+        raise ValueError(f"{what} is not a list of cards")
+    return [parse_card(token) for token in value]
+
+
+def game_from_json(data: Any) -> Game:
+    """Rebuild a game saved by :func:`game_to_json`.
+
+    Raises :class:`SaveFileError` naming the problem.
+    """
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveFileError("This is not a Five Crowns saved game.")
+    version = data.get("version")
+    if version != SAVE_VERSION:
+        raise SaveFileError(
+            f"This saved game has format version {version!r}; "
+            f"this program reads version {SAVE_VERSION}."
+        )
+    try:
+        return _game_from_json(data)
+    except SaveFileError:
+        raise
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as error:
+        detail = f"{error.args[0]!r} is missing" if isinstance(error, KeyError) else str(error)
+        raise SaveFileError(f"This saved game is damaged: {detail}.") from error
+
+
+def _game_from_json(data: dict[str, Any]) -> Game:
+    game = Game.__new__(Game)
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
+        raise ValueError("players is not a list of names")
+    options = data["options"]
+    game.options = GameOptions(
+        decks=_int(options, "decks", 1, 100),
+        forbid_return_discard=bool(options["forbid_return_discard"]),
+    )
+    _check_table(len(players), game.options)
+    count = len(players)
+    game.players = tuple(players)
+    seed = data["seed"]
+    if seed is not None and not isinstance(seed, int):
+        raise ValueError("seed is not a whole number")
+    game.seed = seed
+    game.first_dealer = _int(data, "first_dealer", 0, count - 1)
+    rng_version, internal, gauss = data["rng"]
+    game.rng = random.Random()
+    game.rng.setstate((rng_version, tuple(internal), gauss))
+    game.deck_orders = [_cards(order, "a deck order") for order in data["deck_orders"]]
+    game.round = _int(data, "round", 1, ROUNDS)
+    game.dealer = _int(data, "dealer", 0, count - 1)
+    game.round_scores = [tuple(int(score) for score in scores) for scores in data["round_scores"]]
+    game.totals = [int(total) for total in data["totals"]]
+    game.decks_in_play = _int(data, "decks_in_play", game.options.decks, 1000)
+    game.phase = Phase(data["phase"])
+    game.current_player = _int(data, "current_player", 0, count - 1)
+    game.hands = [_cards(hand, "a hand") for hand in data["hands"]]
+    game.stock = _cards(data["stock"], "the stock")
+    game.discard_pile = _cards(data["discard_pile"], "the discard pile")
+    went_out = data["went_out"]
+    game.went_out = None if went_out is None else _int(data, "went_out", 0, count - 1)
+    game.last_turns = [int(seat) for seat in data["last_turns"]]
+    game.laid_down = [tuple(meld_from_json(m) for m in melds) for melds in data["laid_down"]]
+    taken = data["taken_discard"]
+    game.taken_discard = None if taken is None else parse_card(taken)
+    game.events = [event_from_json(event) for event in data["events"]]
+    game.round_start_event = _int(data, "round_start_event", 0, max(len(game.events) - 1, 0))
+    game.moves = [(int(player), move_from_json(move)) for player, move in data["moves"]]
+    _check_consistent(game)
+    return game
+
+
+def _check_consistent(game: Game) -> None:
+    """Refuse a state the rules cannot reach (catches edited or mixed-up files)."""
+    count = len(game.players)
+    if len(game.hands) != count or len(game.laid_down) != count or len(game.totals) != count:
+        raise ValueError("the number of hands, melds or totals is not the number of players")
+    if len(game.round_scores) != game.round - (0 if game.is_over else 1):
+        raise ValueError("the round scores do not match the round")
+    if any(len(scores) != count for scores in game.round_scores):
+        raise ValueError("a round's scores do not match the number of players")
+    sums = [sum(column) for column in zip(*game.round_scores, strict=True)] or [0] * count
+    if sums != game.totals:
+        raise ValueError("the totals are not the sums of the round scores")
+    if game.all_cards() != Counter(new_deck(game.decks_in_play)):
+        raise ValueError(f"the cards in play are not {game.decks_in_play} full decks")
+    if not game.events or not isinstance(game.events[game.round_start_event], RoundStarted):
+        raise ValueError("the event log does not show where the round started")
+    if any(not 0 <= seat < count for seat in game.last_turns):
+        raise ValueError("a last turn belongs to no player")
+
+
+def save_game(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write ``game`` to ``path`` atomically (a temporary file, then a rename).
+
+    An existing file is replaced only if it is a Five Crowns save: a foreign,
+    truncated or corrupted file is never overwritten.
+    """
+    target = os.fspath(path)
+    if os.path.exists(target):
+        try:
+            with open(target, encoding="utf-8") as existing:
+                header = json.load(existing)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise SaveFileError(
+                f"{target} exists and is not a readable Five Crowns saved game; "
+                "it was not overwritten."
+            ) from error
+        if not isinstance(header, dict) or header.get("format") != SAVE_FORMAT:
+            raise SaveFileError(
+                f"{target} is not a Five Crowns saved game; it was not overwritten."
+            )
+    text = json.dumps(game_to_json(game), separators=(",", ":"))
+    folder = os.path.dirname(os.path.abspath(target))
+    handle, temporary = tempfile.mkstemp(prefix=".fivecrowns-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def load_game(path: str | os.PathLike[str]) -> Game:
+    """Read a game saved by :func:`save_game`; raises :class:`SaveFileError` naming the problem."""
+    target = os.fspath(path)
+    try:
+        with open(target, encoding="utf-8") as source:
+            text = source.read()
+    except FileNotFoundError as error:
+        raise SaveFileError(f"There is no saved game at {target}.") from error
+    except UnicodeDecodeError as error:
+        raise SaveFileError(f"{target} is not a Five Crowns saved game: it is not text.") from error
+    except OSError as error:
+        raise SaveFileError(f"{target} cannot be read: {error.strerror}.") from error
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        if SAVE_FORMAT not in text[:200]:
+            raise SaveFileError(
+                f"{target} is not a Five Crowns saved game: it is not a saved game's JSON."
+            ) from error
+        raise SaveFileError(
+            f"{target} is not a complete saved game: it is cut short or corrupted "
+            f"(line {error.lineno}, column {error.colno})."
+        ) from error
+    try:
+        return game_from_json(data)
+    except SaveFileError as error:
+        raise SaveFileError(f"{target}: {error}") from error
