@@ -7,7 +7,6 @@ import random
 from pathlib import Path
 
 import pytest
-from gamehelpers import check_invariants, random_move, snapshot
 
 from fivecrowns.game import (
     Event,
@@ -24,6 +23,7 @@ from fivecrowns.game import (
     load_game,
     save_game,
 )
+from gamehelpers import check_invariants, random_move, snapshot
 
 
 def _play(seed: int, players: int, decks: int = 2, greed: float = 0.8) -> Game:
@@ -38,7 +38,7 @@ def _play(seed: int, players: int, decks: int = 2, greed: float = 0.8) -> Game:
 
 
 def _check_round_structure(game: Game) -> None:
-    """Exactly one last turn for every other player, in seat order; the one who went out scores 0."""
+    """One last turn for each other player, in seat order; the one who went out scores 0."""
     count = len(game.players)
     went_out: int | None = None
     last_turns: list[int] = []

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from gamehelpers import bot_move, card, check_invariants, events_of, stacked_game
 
 from fivecrowns.cards import JOKER, Rank, new_deck, parse_cards
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError
@@ -30,6 +29,7 @@ from fivecrowns.game import (
     WentOut,
 )
 from fivecrowns.melds import MeldKind
+from gamehelpers import bot_move, card, check_invariants, events_of, stacked_game
 
 
 def _play_out(game: Game) -> None:
@@ -167,7 +167,7 @@ def test_rules_melds_books_runs_and_wilds_when_going_out() -> None:
 
 def test_rules_going_out() -> None:
     game = stacked_game(["5h 6h 7h", "4d 9d Qc"], stock_top="Kc")
-    with pytest.raises(IllegalMoveError, match="You must draw before you go out."):
+    with pytest.raises(IllegalMoveError, match="You must draw before you go out"):
         game.apply(0, GoOut(card("Kc")))
     game.apply(0, DrawFromStock())
     assert GoOut(card("Kc")) in game.legal_moves(0)
