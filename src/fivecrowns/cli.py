@@ -18,6 +18,10 @@ __all__ = ["COMMANDS", "DEFAULT_COMMAND", "build_parser", "main"]
 # name -> (module under fivecrowns.commands, one-line help). Order is the help order.
 COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("simulate", "Play whole games between computer players; print scores and speed."),
+    "export": (
+        "export",
+        "Export a hand, melds, the score sheet or the game log as text or braille.",
+    ),
 }
 
 # What a bare ``fivecrowns`` runs. The front-end issue makes this "play".

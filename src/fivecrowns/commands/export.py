@@ -1,0 +1,176 @@
+"""``fivecrowns export``: a hand, melds, the score sheet or the game log, as text or braille.
+
+``--game SAVE.json`` exports a saved game; ``--seed S --players N`` first plays
+a whole game between simple computer players (the same seed gives the same
+game). Formats: ``text`` (plain ASCII), ``brf`` (Braille Ready Format for
+embossers) and ``unicode`` (Unicode braille); the braille ones need liblouis.
+Output goes to standard output unless ``--out FILE`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fivecrowns.export.document import Document
+    from fivecrowns.game import Game
+
+__all__ = ["SEED_NAMES", "build_document", "configure", "play_seeded_game", "run"]
+
+WHAT = ("hand", "melds", "scores", "log")
+WHAT_WORDS = {"hand": "hand", "melds": "melds", "scores": "score sheet", "log": "game log"}
+SEED_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--what", choices=WHAT, default="scores", help="what to export (default: scores)"
+    )
+    parser.add_argument(
+        "--format",
+        dest="fmt",
+        choices=("text", "brf", "unicode"),
+        default="text",
+        help="text (plain ASCII), brf (braille for embossers) or unicode (braille cells)",
+    )
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=40,
+        help="characters or braille cells per line: 14 to 80, BRF at most 40 (default 40)",
+    )
+    parser.add_argument(
+        "--grade",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="braille grade: 1 uncontracted (default) or 2 contracted (UEB)",
+    )
+    parser.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument("--player", help="whose hand: a name or seat number (default: seat 1)")
+    parser.add_argument(
+        "--round", type=int, dest="round_number", help="which round's melds (default: the latest)"
+    )
+    parser.add_argument("--game", metavar="SAVE.json", help="a saved or autosaved game")
+    parser.add_argument("--seed", type=int, help="play a whole computer game with this seed")
+    parser.add_argument("--players", type=int, help="players in the --seed game, 2 to 7")
+
+
+def play_seeded_game(seed: int, players: int) -> Game:
+    """A whole game between simple computer players; the same seed gives the same game."""
+    from fivecrowns.ai.simple import SimplePlayer
+    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.game import Game
+
+    if not 2 <= players <= len(SEED_NAMES):
+        raise FiveCrownsError(f"A --seed game has 2 to {len(SEED_NAMES)} players, not {players}.")
+    game = Game(SEED_NAMES[:players], seed=seed)
+    bot = SimplePlayer()
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(seat, bot.choose_move(game.view(seat)))
+    return game
+
+
+def _seat(game: Game, player: str | None) -> int:
+    from fivecrowns.errors import FiveCrownsError
+
+    if player is None:
+        return 0
+    names = [name.lower() for name in game.players]
+    if player.strip().lower() in names:
+        return names.index(player.strip().lower())
+    if player.strip().isdigit() and 1 <= int(player) <= len(names):
+        return int(player) - 1
+    raise FiveCrownsError(
+        f"There is no player '{player}': choose a name ({', '.join(game.players)}) "
+        f"or a seat number from 1 to {len(names)}."
+    )
+
+
+def build_document(
+    game: Game, what: str, player: str | None = None, round_number: int | None = None
+) -> Document:
+    """``what`` (hand, melds, scores, log) of ``game``, built from views and public events only."""
+    from fivecrowns.export.content import (
+        hand_document,
+        log_document,
+        melds_document,
+        scores_document,
+    )
+    from fivecrowns.views import public_view
+
+    if what == "hand":
+        return hand_document(game.view(_seat(game, player)))
+    if what == "melds":
+        return melds_document(game.players, game.events, round_number)
+    if what == "scores":
+        return scores_document(public_view(game))
+    return log_document(game.players, game.events)
+
+
+def _load(args: argparse.Namespace) -> Game:
+    from fivecrowns.errors import FiveCrownsError
+
+    if (args.game is None) == (args.seed is None):
+        raise FiveCrownsError("Give either --game SAVE.json or --seed S --players N.")
+    if args.game is not None:
+        if args.players is not None:
+            raise FiveCrownsError("--players goes with --seed; a saved game has its own players.")
+        from fivecrowns.save import load_game
+
+        return load_game(Path(args.game))
+    return play_seeded_game(args.seed, 3 if args.players is None else args.players)
+
+
+def _write(data: bytes, out: str | None) -> None:
+    if out is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    Path(out).write_bytes(data)
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse bad options before any game is loaded or played (and before any output)."""
+    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.export.braille import Translator
+    from fivecrowns.export.layout import check_width
+
+    check_width(args.width)
+    if args.fmt == "brf" and args.width > 40:
+        raise FiveCrownsError(
+            f"BRF lines are at most 40 cells, so --width {args.width} is too wide: choose 14 to 40."
+        )
+    if args.round_number is not None and not 1 <= args.round_number <= 11:
+        raise FiveCrownsError(f"There is no round {args.round_number}: rounds are 1 to 11.")
+    if args.fmt != "text":
+        Translator(args.grade, args.fmt)  # says how to install liblouis if it is missing
+
+
+def run(args: argparse.Namespace) -> int:
+    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.export import render
+
+    try:
+        _check_options(args)
+        game = _load(args)
+        document = build_document(game, args.what, args.player, args.round_number)
+        text = render(document, args.fmt, args.width, args.grade)
+    except FiveCrownsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    # BRF is ASCII with its CR LF kept; text is ASCII; Unicode braille is UTF-8.
+    data = text.encode("utf-8")
+    try:
+        _write(data, args.out)
+    except OSError as error:
+        print(f"Could not write {args.out}: {error.strerror or error}.", file=sys.stderr)
+        return 1
+    if args.out is not None:
+        what = WHAT_WORDS[args.what]
+        print(f"Wrote the {what} as {args.fmt} to {args.out}.", file=sys.stderr)
+    return 0
