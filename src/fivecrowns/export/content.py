@@ -51,7 +51,12 @@ ROUNDS = 11
 
 
 def cards_text(cards: Iterable[Card]) -> str:
-    """Cards in short form, or "none"."""
+    """Cards in short form, or "none".
+
+    >>> from fivecrowns.cards import parse_cards
+    >>> cards_text(parse_cards("10h Qsp jk")), cards_text([])
+    ('10h Qsp jk', 'none')
+    """
     text = format_cards(tuple(cards))
     return text or "none"
 
@@ -64,28 +69,25 @@ def _names(names: Sequence[str]) -> str:
 
 
 def meld_line(meld: Meld, wild_rank: Rank) -> str:
-    """ "Book of 8s: 8h 8c jk", "Run of hearts: 5h 6h 7h", "Book of wilds: jk 5h jk".
+    """ "Book of 8s: 8h 8c jk", "Run of hearts: 5h jk 7h", "Meld of wilds: jk 5h jk".
 
     >>> from fivecrowns.cards import parse_cards
     >>> meld_line(Meld(MeldKind.RUN, tuple(parse_cards("5h jk 7h"))), Rank.THREE)
     'Run of hearts: 5h jk 7h'
     """
     natural = [card for card in meld.cards if not is_wild(card, wild_rank)]
+    if not natural or natural[0].rank is None or natural[0].suit is None:
+        return f"Meld of wilds: {cards_text(meld.cards)}"
     if meld.kind is MeldKind.BOOK:
-        what = natural[0].rank.plural if natural and natural[0].rank else "wilds"
-        return f"Book of {what}: {cards_text(meld.cards)}"
-    suited = natural or [card for card in meld.cards if card.suit is not None]
-    suits = {card.suit for card in suited}
-    suit = suits.pop() if len(suits) == 1 else None
-    what = suit.word if suit is not None else "wilds"
-    return f"Run of {what}: {cards_text(meld.cards)}"
+        return f"Book of {natural[0].rank.plural}: {cards_text(meld.cards)}"
+    return f"Run of {natural[0].suit.word}: {cards_text(meld.cards)}"
 
 
 def _leftover_line(cards: Sequence[Card], wild_rank: Rank) -> str:
     total = sum(points(card, wild_rank) for card in cards)
     if not cards:
         return "Leftover: none, 0 points."
-    return f"Leftover: {cards_text(cards)}, {total} points."
+    return f"Leftover: {cards_text(sorted(cards))}, {total} points."
 
 
 def public_events(events: Iterable[Event]) -> tuple[Event, ...]:
@@ -346,7 +348,7 @@ def _round_section(players: Sequence[str], played: _Round) -> Section:
             for seat, result in enumerate(event.results):
                 lines.append(
                     f"{players[seat]} scores {result.score}, total {event.totals[seat]}. "
-                    f"Left: {cards_text(result.leftover)}."
+                    f"Left: {cards_text(sorted(result.leftover))}."
                 )
         elif isinstance(event, GameOver):
             flush()

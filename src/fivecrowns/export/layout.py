@@ -182,10 +182,15 @@ def wrap(
     return lines
 
 
-def export_text(document: Document, width: int = DEFAULT_WIDTH) -> str:
-    """Plain ASCII text, every line at most ``width`` characters, ending in a newline."""
+def export_text(document: Document, width: int = DEFAULT_WIDTH, columns: bool = True) -> str:
+    """Plain ASCII text, every line at most ``width`` characters, ending in a newline.
+
+    Tables show as columns where they fit; ``columns=False`` always gives one
+    row per line, the form the braille formats are translated from.
+    """
     check_width(width)
     lines: list[str] = []
-    for line in logical_lines(document, lambda table: table_columns(table, width)):
+    layout = (lambda table: table_columns(table, width)) if columns else None
+    for line in logical_lines(document, layout):
         lines += [line.text] if line.kind is LineKind.BLANK else wrap(line.text, width)
     return "\n".join(lines) + "\n"
