@@ -30,7 +30,7 @@ from fivecrowns.export.content import (
     melds_document,
     scores_document,
 )
-from fivecrowns.game import DrewFromStock, Event, Game, LaidDown
+from fivecrowns.game import DrewFromStock, Event, Game, LaidDown, save_game
 from fivecrowns.melds import best_arrangement
 from fivecrowns.views import public_view
 
@@ -197,10 +197,7 @@ def test_wide_table_falls_back_to_one_round_per_line() -> None:
 
 
 def test_hand_mid_round_shows_the_solver_arrangement() -> None:
-    game = Game(SEED_NAMES[:PLAYERS], seed=SEED)  # the golden game, stopped in round 4
-    bot = SimplePlayer()
-    while not (game.round == 4 and game.current_player == 1):
-        game.apply(game.current_player, bot.choose_move(game.view(game.current_player)))
+    game = _game_in_round(4, 1)
     view = game.view(1)
     text = export_text(hand_document(view), 80)
     arrangement = best_arrangement(view.hand, view.wild_rank)
@@ -333,3 +330,43 @@ def test_document_api_is_generic() -> None:
 
     board = Document("Solitaire.", (Section("Hand 1, 3s wild.", ("Cards: 3h 4h 5h.",)),))
     assert export_text(board, 20) == "Solitaire.\n\nHand 1, 3s wild.\nCards: 3h 4h 5h.\n"
+
+
+def _game_in_round(number: int, seat: int) -> Game:
+    """The golden game, stopped when ``seat`` is about to play in round ``number``."""
+    game = Game(SEED_NAMES[:PLAYERS], seed=SEED)
+    bot = SimplePlayer()
+    while not (game.round == number and game.current_player == seat):
+        game.apply(game.current_player, bot.choose_move(game.view(game.current_player)))
+    return game
+
+
+def test_command_exports_a_saved_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = _game_in_round(5, 2)
+    save = tmp_path / "autosave.json"
+    save_game(game, save)
+    code, out, err = _run(["--game", str(save), "--what", "hand", "--player", "cy"], capsys)
+    assert (code, err) == (0, "")
+    assert out.decode() == export_text(hand_document(game.view(2)))
+    for what in ("melds", "scores", "log"):
+        code, out, err = _run(["--game", str(save), "--what", what, "--width", "30"], capsys)
+        assert (code, err) == (0, "")
+        assert out.decode() == export_text(build_document(game, what), 30), what
+    code, out, err = _run(["--game", str(save), "--what", "hand", "--player", "2"], capsys)
+    assert out.decode() == export_text(hand_document(game.view(1)))
+
+
+def test_command_refuses_a_bad_save_and_mixed_sources(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text("shopping list", encoding="utf-8")
+    code, out, err = _run(["--game", str(bad)], capsys)
+    assert (code, out) == (2, b"")
+    assert "is not a Five Crowns saved game" in err
+    code, out, err = _run(["--game", str(tmp_path / "none.json")], capsys)
+    assert code == 2 and "There is no saved game at" in err
+    code, out, err = _run(["--game", str(bad), "--players", "3"], capsys)
+    assert code == 2 and "--players goes with --seed" in err
+    code, out, err = _run(["--game", str(bad), "--seed", "3"], capsys)
+    assert code == 2 and "Give either --game SAVE.json or --seed S --players N." in err

@@ -120,7 +120,7 @@ def _load(args: argparse.Namespace) -> Game:
     if args.game is not None:
         if args.players is not None:
             raise FiveCrownsError("--players goes with --seed; a saved game has its own players.")
-        from fivecrowns.save import load_game
+        from fivecrowns.game import load_game
 
         return load_game(Path(args.game))
     return play_seeded_game(args.seed, 3 if args.players is None else args.players)
