@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "export",
         "Export a hand, melds, the score sheet or the game log as text or braille.",
     ),
+    "speech": ("speech", "Check speech, braille and sound: list the backends, speak a test."),
 }
 
 # What a bare ``fivecrowns`` runs. The front-end issue makes this "play".

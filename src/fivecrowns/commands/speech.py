@@ -1,0 +1,176 @@
+"""``fivecrowns speech``: check the speech, braille and sound set-up.
+
+fivecrowns speech --list                     every backend: available here, or why not
+fivecrowns speech --test [--backend NAME] [TEXT]
+fivecrowns speech --test --backend tts --wav FILE [TEXT]
+fivecrowns speech --sounds                   play every earcon and say what it means
+fivecrowns speech --backend tts --rate 220 --save   keep choices in the settings file
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fivecrowns.output.settings import OutputSettings
+
+__all__ = ["DEFAULT_TEXT", "configure", "run"]
+
+DEFAULT_TEXT = "Five Crowns is ready. The 7 of hearts is wild."
+_CHOICES = ("auto", "screenreader", "tts", "print", "none")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "text", nargs="?", default=None, help=f'what to say (default "{DEFAULT_TEXT}")'
+    )
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument(
+        "--list", action="store_true", help="show every backend and whether it works here"
+    )
+    action.add_argument("--test", action="store_true", help="speak a test sentence")
+    action.add_argument(
+        "--sounds", action="store_true", help="play every sound and say what it means"
+    )
+    action.add_argument("--voices", action="store_true", help="list the built-in voice's voices")
+    parser.add_argument(
+        "--backend", choices=_CHOICES, help="speech backend (default: the settings file, else auto)"
+    )
+    parser.add_argument(
+        "--wav", metavar="FILE", help="with tts: write the speech to this WAV file instead"
+    )
+    parser.add_argument(
+        "--rate", type=int, metavar="WPM", help="built-in voice rate, words a minute"
+    )
+    parser.add_argument("--volume", type=float, metavar="0-1", help="built-in voice volume")
+    parser.add_argument("--voice", metavar="ID", help="built-in voice id (see --voices)")
+    parser.add_argument("--sound-volume", type=float, metavar="0-1", help="volume of the sounds")
+    mute = parser.add_mutually_exclusive_group()
+    mute.add_argument("--mute", action="store_true", default=None, help="turn the sounds off")
+    mute.add_argument("--unmute", dest="mute", action="store_false", help="turn the sounds on")
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help="keep --backend and the voice and sound choices in the settings file",
+    )
+    parser.add_argument("--transcript", metavar="FILE", help="also append what is said to FILE")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fivecrowns.output import OutputError, load_settings, save_settings
+    from fivecrowns.output.settings import settings_path
+
+    settings, problem = load_settings()
+    if problem:
+        print(problem, file=sys.stderr)
+    changes = {
+        "speech": args.backend,
+        "tts_rate": args.rate,
+        "tts_volume": args.volume,
+        "tts_voice": args.voice,
+        "sound_volume": args.sound_volume,
+        "sound_muted": args.mute,
+    }
+    try:
+        settings = replace(settings, **{k: v for k, v in changes.items() if v is not None}).check()
+    except ValueError as error:
+        print(f"Not changed: {error}.", file=sys.stderr)
+        return 2
+    if args.wav and not (args.test and args.backend == "tts"):
+        print("--wav works only with --test --backend tts.", file=sys.stderr)
+        return 2
+    if args.save:
+        try:
+            path = save_settings(settings)
+        except OSError as error:
+            print(
+                f"Cannot save the settings to {settings_path()}: {error.strerror}.", file=sys.stderr
+            )
+            return 1
+        print(f"Saved to {path}.")
+    try:
+        if args.list:
+            return _list(settings)
+        if args.voices:
+            return _voices(settings)
+        if args.sounds:
+            return _sounds(settings, args.transcript)
+        if args.test or args.text is not None:
+            if args.wav:
+                return _wav(settings, args.text or DEFAULT_TEXT, Path(args.wav))
+            return _test(settings, args.backend, args.text or DEFAULT_TEXT, args.transcript)
+    except OutputError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    if not args.save:
+        return _list(settings)
+    return 0
+
+
+def _list(settings: OutputSettings) -> int:
+    from fivecrowns.output import backend_statuses
+    from fivecrowns.output.settings import settings_path
+
+    for status in backend_statuses(settings):
+        state = "available" if status.available else "not available"
+        print(f"{status.name}: {state}. {status.detail}")
+    print(f"Settings file: {settings_path()} (speech: {settings.speech}).")
+    return 0
+
+
+def _voices(settings: OutputSettings) -> int:
+    from fivecrowns.output.tts import Pyttsx3Renderer
+
+    renderer = Pyttsx3Renderer()
+    try:
+        for voice_id, name in renderer.voices():
+            print(f"{voice_id}: {name}")
+    finally:
+        renderer.close()
+    return 0
+
+
+def _wav(settings: OutputSettings, text: str, path: Path) -> int:
+    from fivecrowns.output.tts import render_to_wav
+
+    how = render_to_wav(text, path, settings.tts_rate, settings.tts_volume, settings.tts_voice)
+    print(f"Wrote {path} with {how}.")
+    return 0
+
+
+def _wait(output: object) -> None:
+    wait_idle = getattr(getattr(output, "backend", None), "wait_idle", None)
+    if wait_idle is not None:
+        wait_idle()
+
+
+def _test(settings: OutputSettings, backend: str | None, text: str, transcript: str | None) -> int:
+    from fivecrowns.output import create_output
+
+    output, reason = create_output(
+        backend, transcript, settings=settings, sounds=False, fallback=backend is None
+    )
+    with output:
+        print(reason, file=sys.stderr)
+        output.speak(text)
+        _wait(output)
+    return 0
+
+
+def _sounds(settings: OutputSettings, transcript: str | None) -> int:
+    from fivecrowns.output import SOUNDS, create_output
+
+    output, reason = create_output(None, transcript, settings=settings)
+    with output:
+        print(reason, file=sys.stderr)
+        for sound in SOUNDS.values():
+            output.speak(f"{sound.name.replace('_', ' ')}: {sound.meaning}")
+            _wait(output)
+            output.play(sound.name)
+            time.sleep(1.2)
+    return 0

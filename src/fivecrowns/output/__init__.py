@@ -1,0 +1,47 @@
+"""Speech, braille display and sound output (never imported by the core).
+
+The front ends use :func:`create_output` and the :class:`Output` it returns::
+
+    output, reason = create_output(args.speech, args.transcript)
+    output.speak(reason)
+    output.speak("Your turn.", interrupt=True)   # the player asked: interrupts
+    output.speak("Ana drew from the stock.")     # others' moves: queue, never lost
+    output.play("your_turn")
+    output.repeat_last(); output.older(); output.newer(); output.oldest(); output.newest()
+    output.stop()
+    output.close()
+
+Tests use ``Output(RecordingBackend())`` and read ``backend.spoken``.
+"""
+
+from __future__ import annotations
+
+from .base import Backend, Call, NullBackend, OutputError, PrintBackend, RecordingBackend
+from .core import Output
+from .factory import BackendStatus, backend_statuses, create_output, describe_backend
+from .history import Entry, History
+from .settings import SPEECH_CHOICES, OutputSettings, load_settings, save_settings
+from .sounds import SOUND_NAMES, SOUNDS, Sound
+
+__all__ = [
+    "SOUNDS",
+    "SOUND_NAMES",
+    "SPEECH_CHOICES",
+    "Backend",
+    "BackendStatus",
+    "Call",
+    "Entry",
+    "History",
+    "NullBackend",
+    "Output",
+    "OutputError",
+    "OutputSettings",
+    "PrintBackend",
+    "RecordingBackend",
+    "Sound",
+    "backend_statuses",
+    "create_output",
+    "describe_backend",
+    "load_settings",
+    "save_settings",
+]

@@ -1,0 +1,229 @@
+"""Choosing and opening the output: ``create_output`` and the ``--list`` report.
+
+``auto`` means: the screen reader if one is running, else the built-in voice, else
+printed lines. Whatever is missing, the result is a working :class:`Output` and one
+sentence saying which backend speaks and why; nothing here raises for a missing
+backend (only for a transcript file that cannot be written, which is the user's input).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from .audio import Mixer, SoundPlayer, open_mixer
+from .base import Backend, NullBackend, OutputError, PrintBackend
+from .core import Output
+from .screenreader import ScreenReaderBackend, running_screen_reader
+from .settings import SPEECH_CHOICES, OutputSettings, load_settings
+from .transcript import Transcript
+from .tts import TtsBackend, make_renderer
+
+__all__ = ["BackendStatus", "backend_statuses", "create_output", "describe_backend"]
+
+_FALLBACKS = {
+    "auto": ("screenreader", "tts", "print"),
+    "screenreader": ("screenreader", "tts", "print"),
+    "tts": ("tts", "print"),
+    "print": ("print",),
+    "none": ("none",),
+}
+
+
+def describe_backend(backend: Backend) -> str:
+    """Words for a backend, e.g. "your screen reader (Linux Speech Dispatcher)"."""
+    if isinstance(backend, ScreenReaderBackend):
+        return f"your screen reader ({backend.reader})"
+    if isinstance(backend, TtsBackend):
+        return f"the built-in voice ({backend.description})"
+    if isinstance(backend, PrintBackend):
+        return "printed lines"
+    if isinstance(backend, NullBackend):
+        return "silence"
+    return backend.name
+
+
+class _Opener:
+    """Opens backends in order, remembering why each one that failed did."""
+
+    def __init__(self, settings: OutputSettings, audio: str | None, stream: TextIO | None):
+        self.settings = settings
+        self.audio = audio
+        self.stream = stream
+        self.mixer: Mixer | None = None
+        self.mixer_problem: str | None = None
+        self._mixer_tried = False
+
+    def get_mixer(self) -> Mixer | None:
+        if not self._mixer_tried:
+            self._mixer_tried = True
+            try:
+                self.mixer = open_mixer(self.audio)
+            except OutputError as error:
+                self.mixer_problem = str(error)
+        return self.mixer
+
+    def open(self, name: str, automatic: bool) -> Backend:
+        if name == "screenreader":
+            if automatic and sys.platform.startswith("linux"):
+                reader = running_screen_reader()
+                if reader is None:
+                    raise OutputError("no screen reader is running")
+            return ScreenReaderBackend.open()
+        if name == "tts":
+            mixer = self.get_mixer()
+            if mixer is None:
+                raise OutputError(f"the built-in voice cannot play: {self.mixer_problem}")
+            settings = self.settings
+            return TtsBackend(
+                mixer,
+                lambda: make_renderer(settings.tts_rate, settings.tts_volume, settings.tts_voice),
+            )
+        if name == "print":
+            return PrintBackend(self.stream)
+        return NullBackend()
+
+
+def create_output(
+    speech: str | None = None,
+    transcript: str | Path | None = None,
+    *,
+    settings: OutputSettings | None = None,
+    sounds: bool = True,
+    audio: str | None = None,
+    stream: TextIO | None = None,
+    fallback: bool = True,
+) -> tuple[Output, str]:
+    """Open the output the player chose; returns it and one sentence saying what speaks and why.
+
+    ``speech`` is one of auto, screenreader, tts, print, none (``None``: from the
+    settings file). ``audio`` forces a miniaudio backend, e.g. "null" (default: the
+    ``FIVECROWNS_AUDIO`` environment variable, else the system's). ``stream`` is where
+    the print backend writes (default standard output). Raises OutputError only when
+    the transcript file cannot be written, or ValueError for an unknown ``speech``;
+    with ``fallback=False`` (``fivecrowns speech --test``) it also raises OutputError
+    when the chosen backend does not open, instead of falling back.
+
+    >>> output, reason = create_output("none", sounds=False, settings=OutputSettings())
+    >>> reason
+    'Speech: silence, as chosen.'
+    >>> output.close()
+    """
+    notes: list[str] = []
+    if settings is None:
+        settings, problem = load_settings()
+        if problem:
+            notes.append(problem)
+    choice = speech or settings.speech
+    if choice not in SPEECH_CHOICES:
+        raise ValueError(f"'{choice}' is not a speech choice: use {', '.join(SPEECH_CHOICES)}.")
+    opened_transcript = Transcript(transcript) if transcript is not None else None
+
+    opener = _Opener(settings, audio, stream)
+    failures: list[tuple[str, str]] = []
+    backend: Backend | None = None
+    order = _FALLBACKS[choice] if fallback or choice == "auto" else (choice,)
+    for name in order:
+        try:
+            backend = opener.open(name, automatic=choice == "auto")
+            break
+        except OutputError as error:
+            failures.append((name, str(error).rstrip(".")))
+    if backend is None:
+        if opened_transcript is not None:
+            opened_transcript.close()
+        if opener.mixer is not None:
+            opener.mixer.close()
+        raise OutputError(f"{choice} is not available: {failures[-1][1]}.")
+
+    player: SoundPlayer | None = None
+    if sounds:
+        mixer = opener.get_mixer()
+        if mixer is None:
+            notes.append(f"Sounds are off: {opener.mixer_problem}")
+        else:
+            player = SoundPlayer(
+                mixer, settings.sound_volume, settings.sound_muted, owns_mixer=True
+            )
+    elif opener.mixer is not None and not isinstance(backend, TtsBackend):
+        opener.mixer.close()
+    if isinstance(backend, TtsBackend) and player is None:
+        backend._owns_mixer = True  # nobody else will close it
+    if isinstance(backend, TtsBackend) and backend.note:
+        notes.append(backend.note)
+
+    output = Output(
+        backend,
+        sounds=player,
+        transcript=opened_transcript,
+        braille_follows_speech=settings.braille_follows_speech,
+        fallback_stream=stream,
+    )
+    return output, _reason(choice, backend, failures, notes)
+
+
+def _reason(
+    choice: str, backend: Backend, failures: list[tuple[str, str]], notes: list[str]
+) -> str:
+    what = describe_backend(backend)
+    if not failures:
+        if choice == "auto" and isinstance(backend, ScreenReaderBackend):
+            why = "because a screen reader is running"
+        else:
+            why = "as chosen"
+    elif choice == "auto":
+        why = "because " + ", and ".join(_auto_failure(name, text) for name, text in failures)
+    else:
+        why = "because " + ", and ".join(
+            f"{name} is not available: {text}" for name, text in failures
+        )
+    return " ".join([f"Speech: {what}, {why}.", *notes])
+
+
+def _auto_failure(name: str, text: str) -> str:
+    if name == "screenreader" and text == "no screen reader is running":
+        return text
+    return f"{name} is not available: {text}"
+
+
+@dataclass(frozen=True)
+class BackendStatus:
+    """One line of ``fivecrowns speech --list``."""
+
+    name: str
+    available: bool
+    detail: str
+
+
+def backend_statuses(
+    settings: OutputSettings | None = None, audio: str | None = None
+) -> list[BackendStatus]:
+    """Try every backend here and say whether it works and, if not, why not."""
+    settings = settings or load_settings()[0]
+    statuses = []
+    opener = _Opener(settings, audio, None)
+    reader = running_screen_reader()
+    for name in ("screenreader", "tts"):
+        try:
+            backend = opener.open(name, automatic=False)
+        except OutputError as error:
+            statuses.append(BackendStatus(name, False, str(error)))
+            continue
+        detail = describe_backend(backend)
+        if name == "screenreader" and sys.platform.startswith("linux"):
+            detail += (
+                f"; {reader.capitalize()} is running" if reader else "; no screen reader is running"
+            )
+        if isinstance(backend, TtsBackend) and backend.note:
+            detail += f"; {backend.note}"
+        if isinstance(backend, TtsBackend) and opener.mixer is not None:
+            detail += f"; sound through {opener.mixer.backend_name}"
+        backend.close()
+        statuses.append(BackendStatus(name, True, detail))
+    statuses.append(BackendStatus("print", True, "each announcement as a plain line of text"))
+    statuses.append(BackendStatus("none", True, "silent; the transcript still records"))
+    if opener.mixer is not None:
+        opener.mixer.close()
+    return statuses

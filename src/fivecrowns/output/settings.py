@@ -1,0 +1,132 @@
+"""Output settings kept in the user's config directory (``settings.json``).
+
+Only the ``"output"`` section of the file belongs to this module; other sections
+are kept untouched when saving, so other parts of the game can share the file.
+A missing or damaged file gives the defaults and a sentence saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any, cast
+
+__all__ = [
+    "SPEECH_CHOICES",
+    "OutputSettings",
+    "config_dir",
+    "load_settings",
+    "save_settings",
+    "settings_path",
+]
+
+SPEECH_CHOICES = ("auto", "screenreader", "tts", "print", "none")
+
+
+def config_dir() -> Path:
+    """The user's config directory; ``FIVECROWNS_CONFIG_DIR`` overrides it (tests, portable use)."""
+    override = os.environ.get("FIVECROWNS_CONFIG_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("fivecrowns", appauthor=False))
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.json"
+
+
+@dataclass(frozen=True)
+class OutputSettings:
+    """What the player chose for speech and sound.
+
+    ``tts_rate`` is in words per minute (``None``: the engine's default), volumes
+    run from 0.0 to 1.0, ``tts_voice`` is an engine voice id (``None``: default).
+    """
+
+    speech: str = "auto"
+    tts_rate: int | None = None
+    tts_volume: float = 1.0
+    tts_voice: str | None = None
+    sound_volume: float = 0.8
+    sound_muted: bool = False
+    braille_follows_speech: bool = True
+
+    def check(self) -> OutputSettings:
+        """Return a copy with every value in range; raise ValueError saying what is wrong."""
+        if self.speech not in SPEECH_CHOICES:
+            raise ValueError(f"speech '{self.speech}' is not one of: {', '.join(SPEECH_CHOICES)}")
+        if self.tts_rate is not None and not 50 <= self.tts_rate <= 600:
+            raise ValueError(f"tts_rate {self.tts_rate} is not between 50 and 600 words a minute")
+        for name in ("tts_volume", "sound_volume"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} {value} is not between 0.0 and 1.0")
+        return self
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "speech": (str,),
+    "tts_rate": (int, type(None)),
+    "tts_volume": (int, float),
+    "tts_voice": (str, type(None)),
+    "sound_volume": (int, float),
+    "sound_muted": (bool,),
+    "braille_follows_speech": (bool,),
+}
+
+
+def _from_dict(data: dict[str, Any]) -> OutputSettings:
+    values: dict[str, Any] = {}
+    for field in fields(OutputSettings):
+        if field.name not in data:
+            continue
+        value: Any = data[field.name]
+        allowed = _TYPES[field.name]
+        if isinstance(value, bool) and bool not in allowed:
+            raise ValueError(f"{field.name} must not be true or false")
+        if not isinstance(value, allowed):
+            raise ValueError(f"{field.name} has the wrong type ({type(value).__name__})")
+        values[field.name] = float(cast(float, value)) if field.name.endswith("_volume") else value
+    return replace(OutputSettings(), **values).check()
+
+
+def load_settings(path: Path | None = None) -> tuple[OutputSettings, str | None]:
+    """Read the settings; returns (settings, problem sentence or None). Never raises."""
+    path = path or settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return OutputSettings(), None
+    except OSError as error:
+        return OutputSettings(), f"Cannot read {path}: {error.strerror}. Using default settings."
+    try:
+        data = json.loads(text)
+        section = data.get("output", {}) if isinstance(data, dict) else None
+        if not isinstance(section, dict):
+            raise ValueError("the output section is not an object")
+        return _from_dict(section), None
+    except ValueError as error:
+        return OutputSettings(), f"Settings file {path} is damaged ({error}). Using defaults."
+
+
+def save_settings(settings: OutputSettings, path: Path | None = None) -> Path:
+    """Write the ``output`` section, keeping the file's other sections. Raises OSError."""
+    path = path or settings_path()
+    settings.check()
+    data: dict[str, Any] = {}
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(loaded, dict):
+            data = loaded
+    except (OSError, ValueError):
+        data = {}
+    data["output"] = asdict(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    temporary.replace(path)
+    return path

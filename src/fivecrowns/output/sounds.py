@@ -1,0 +1,53 @@
+"""The earcons: their names, what each means in words, and where their files are.
+
+Sound names are data (one table), so help text, the sound test and the docs come
+from the same place. Nothing is said by sound alone: each entry's ``meaning`` is
+the spoken or written equivalent the front end announces together with it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["SOUNDS", "SOUND_NAMES", "Sound", "check_sound_name", "sounds_dir"]
+
+
+@dataclass(frozen=True)
+class Sound:
+    name: str
+    meaning: str
+
+
+SOUNDS: dict[str, Sound] = {
+    sound.name: sound
+    for sound in (
+        Sound("draw_stock", "A card was drawn from the stock."),
+        Sound("take_discard", "The top card of the discard pile was taken."),
+        Sound("discard", "A card was discarded."),
+        Sound("your_turn", "It is your turn."),
+        Sound("invalid", "That action is not allowed; the reason is spoken."),
+        Sound("went_out", "A player went out."),
+        Sound("last_turn", "Last turn: someone went out, everyone else has one more turn."),
+        Sound("round_over", "The round is over; the scores are read."),
+        Sound("game_over", "The game is over; the winner is announced."),
+        Sound("shuffle", "The cards are shuffled and dealt."),
+    )
+}
+SOUND_NAMES: tuple[str, ...] = tuple(SOUNDS)
+
+
+def check_sound_name(name: str) -> str:
+    """Return ``name`` if it is a sound; raise ValueError listing the names if not."""
+    if name not in SOUNDS:
+        raise ValueError(f"'{name}' is not a sound: the sounds are {', '.join(SOUND_NAMES)}")
+    return name
+
+
+def sounds_dir() -> Path:
+    """Where the WAV files live: ``FIVECROWNS_SOUNDS_DIR`` or ``sounds/`` in the source tree."""
+    override = os.environ.get("FIVECROWNS_SOUNDS_DIR")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[3] / "sounds"

@@ -1,0 +1,112 @@
+"""The earcons: the files in sounds/ are what the generator makes, and each plays on
+miniaudio's NULL backend (a real device that needs no sound card)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import time
+import wave
+from pathlib import Path
+
+import pytest
+
+from fivecrowns.output.audio import SAMPLE_RATE, Mixer, SoundPlayer, decode_wav
+from fivecrowns.output.earcons import render_all, render_earcon
+from fivecrowns.output.sounds import SOUND_NAMES, SOUNDS, sounds_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+MADE = render_all()
+
+
+def test_every_sound_file_is_what_the_generator_makes() -> None:
+    assert sounds_dir() == ROOT / "sounds"
+    made = MADE
+    assert sorted(made) == sorted(SOUND_NAMES)
+    for name, data in made.items():
+        assert (ROOT / "sounds" / f"{name}.wav").read_bytes() == data, name
+    assert sorted(p.stem for p in (ROOT / "sounds").glob("*.wav")) == sorted(SOUND_NAMES)
+
+
+def test_the_generator_is_deterministic_and_its_check_mode_agrees() -> None:
+    assert render_earcon("shuffle") == render_earcon("shuffle")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_sounds.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", SOUND_NAMES)
+def test_earcons_are_short_clear_and_distinct(name: str) -> None:
+    with wave.open(io.BytesIO(MADE[name])) as file:
+        assert (file.getnchannels(), file.getsampwidth(), file.getframerate()) == (1, 2, 22050)
+        seconds = file.getnframes() / file.getframerate()
+    samples = decode_wav(MADE[name])
+    assert 0.1 <= seconds <= 1.2
+    peak = max(abs(sample) for sample in samples)
+    assert 0.5 * 32767 < peak < 0.7 * 32767
+    others = [MADE[other] for other in SOUND_NAMES if other != name]
+    assert MADE[name] not in others
+
+
+def test_every_sound_has_a_spoken_meaning() -> None:
+    for sound in SOUNDS.values():
+        assert sound.meaning.endswith(".") and len(sound.meaning.split()) >= 3
+
+
+@pytest.fixture
+def null_mixer() -> object:
+    mixer = Mixer("null")
+    yield mixer
+    mixer.close()
+
+
+@pytest.mark.real
+def test_every_earcon_plays_to_the_end_on_the_null_backend(null_mixer: Mixer) -> None:
+    assert null_mixer.backend_name == "Null"
+    player = SoundPlayer(null_mixer, volume=1.0)
+    assert player.problems == []
+    for name in SOUND_NAMES:
+        started = time.perf_counter()
+        playback = player.play(name)
+        assert playback is not None
+        returned = time.perf_counter() - started
+        assert returned < 0.05, "play() must not block"
+        assert playback.wait(timeout=5), name
+        assert not playback.stopped
+        assert playback.position == len(playback.samples)
+        # The device pulls samples in real time, so a sound lasts about its length.
+        assert time.perf_counter() - started >= 0.5 * playback.seconds
+
+
+@pytest.mark.real
+def test_sounds_mix_stop_mute_and_volume(null_mixer: Mixer) -> None:
+    player = SoundPlayer(null_mixer, volume=0.5)
+    long = player.play("game_over")
+    short = player.play("discard")
+    assert long is not None and short is not None
+    assert null_mixer.playing("sound")
+    assert short.wait(timeout=5) and not short.stopped
+    player.stop()
+    assert long.wait(timeout=1) and long.stopped
+    loud = decode_wav(MADE["game_over"])
+    assert max(long.samples) == pytest.approx(max(loud) * 0.5, abs=1)
+    player.muted = True
+    assert player.play("discard") is None
+    player.muted = False
+    player.volume = 0.0
+    assert player.play("discard") is None
+
+
+def test_a_missing_sound_file_is_made_in_memory(tmp_path: Path) -> None:
+    player = SoundPlayer(None, directory=tmp_path)
+    assert len(player.problems) == len(SOUND_NAMES)
+    assert player.play("your_turn") is None  # no device: silent, no error
+
+
+def test_sample_rate_matches_the_generator() -> None:
+    assert SAMPLE_RATE == 22050
