@@ -13,6 +13,9 @@ from fivecrowns.cli import main
 @pytest.fixture(autouse=True)
 def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config = tmp_path / "config"
+    # No real Speech Dispatcher here: the socket does not exist and autospawn fails.
+    monkeypatch.setenv("SPEECHD_ADDRESS", "unix_socket:" + str(tmp_path / "no-speechd"))
+    monkeypatch.setenv("SPEECHD_CMD", "/bin/false")
     monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(config))
     return config
 
