@@ -22,7 +22,7 @@ from fivecrowns.ai.simple import SimplePlayer
 from fivecrowns.cards import JOKER, format_cards
 from fivecrowns.cli import main
 from fivecrowns.commands.export import SEED_NAMES, build_document, play_seeded_game
-from fivecrowns.export import Document, export_text, render
+from fivecrowns.export import Document, ExportError, export_text, render
 from fivecrowns.export.braille import Translator
 from fivecrowns.export.content import (
     hand_document,
@@ -30,8 +30,9 @@ from fivecrowns.export.content import (
     melds_document,
     scores_document,
 )
-from fivecrowns.game import DrewFromStock, Event, Game, LaidDown, save_game
-from fivecrowns.melds import best_arrangement
+from fivecrowns.export.files import write_game_exports
+from fivecrowns.game import DrawFromStock, DrewFromStock, Event, Game, LaidDown, save_game
+from fivecrowns.melds import best_arrangement, best_with_discard
 from fivecrowns.views import public_view
 
 GOLDEN = Path(__file__).parent / "golden" / "export"
@@ -370,3 +371,61 @@ def test_command_refuses_a_bad_save_and_mixed_sources(
     assert code == 2 and "--players goes with --seed" in err
     code, out, err = _run(["--game", str(bad), "--seed", "3"], capsys)
     assert code == 2 and "Give either --game SAVE.json or --seed S --players N." in err
+
+
+def test_in_game_export_writes_score_sheet_and_hand(tmp_path: Path) -> None:
+    require_liblouis()
+    game = _game_in_round(6, 0)
+    view = game.view(0)
+    written = write_game_exports(view, tmp_path / "Five Crowns", stamp="t1")
+    names = sorted(path.name for path in written.paths)
+    assert names == [
+        "fivecrowns-t1-hand-ana.brf",
+        "fivecrowns-t1-hand-ana.txt",
+        "fivecrowns-t1-scores.brf",
+        "fivecrowns-t1-scores.txt",
+    ]
+    folder = tmp_path / "Five Crowns"
+    assert (folder / "fivecrowns-t1-scores.txt").read_text() == export_text(scores_document(view))
+    assert (folder / "fivecrowns-t1-hand-ana.brf").read_bytes() == render(
+        hand_document(view), "brf"
+    ).encode("ascii")
+    assert written.message == f"Exported the score sheet and your hand to {folder}: 4 files."
+
+
+def test_in_game_export_without_liblouis_writes_text_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "louis", None)
+    written = write_game_exports(_game_in_round(2, 1).view(1), tmp_path, stamp="t2")
+    assert sorted(path.suffix for path in written.paths) == [".txt", ".txt"]
+    assert written.message.endswith("2 files. No braille files: liblouis is not installed.")
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    with pytest.raises(ExportError, match="Could not write exports to"):
+        write_game_exports(_game_in_round(2, 1).view(1), blocked / "sub", formats=("text",))
+
+
+def test_score_sheet_mid_game_names_the_leader() -> None:
+    game = _game_in_round(5, 0)
+    text = export_text(scores_document(public_view(game)), 80)
+    lowest = min(game.totals)
+    leaders = [game.players[s] for s, total in enumerate(game.totals) if total == lowest]
+    assert text.startswith("Score sheet.\nAfter round 4 of 11.\n")
+    word = "Leader" if len(leaders) == 1 else "Leaders"
+    assert f"{word}: {' and '.join(leaders)}, {lowest} points." in text
+    parsed = parse_score_sheet(text.replace("Leader", "Winner"), game.players)
+    assert parsed["rounds"] == [list(scores) for scores in game.round_scores]
+    assert parsed["totals"] == game.totals
+
+
+def test_hand_after_drawing_names_the_best_discard() -> None:
+    game = _game_in_round(7, 1)
+    game.apply(1, DrawFromStock())
+    view = game.view(1)
+    arrangement = best_with_discard(view.hand, view.wild_rank)
+    assert arrangement.discard is not None
+    text = export_text(hand_document(view), 80)
+    assert f"Best discard: {arrangement.discard.token}." in text
+    assert ("You can go out." in text) == arrangement.all_melded
+    assert len(view.hand) == 10
