@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from fivecrowns.cards import JOKER, Rank, new_deck, parse_cards
-from fivecrowns.errors import FiveCrownsError, IllegalMoveError
+from fivecrowns.errors import FiveCrownsError, IllegalMoveError, MeldError
 from fivecrowns.game import (
     Discard,
     Discarded,
@@ -28,7 +28,7 @@ from fivecrowns.game import (
     TurnStarted,
     WentOut,
 )
-from fivecrowns.melds import MeldKind
+from fivecrowns.melds import MeldKind, check_meld
 from gamehelpers import bot_move, card, check_invariants, events_of, stacked_game
 
 
@@ -208,9 +208,12 @@ def test_rules_the_last_turns() -> None:
     assert game.phase is Phase.LAST_LAY_DOWN
     with pytest.raises(IllegalMoveError, match="Ann has already gone out"):
         game.apply(1, GoOut(card("9sp")))
-    all_four = ((card("8c"), card("8d"), card("8sp"), card("9sp")),)
-    with pytest.raises(IllegalMoveError):
-        game.apply(1, LayDown(all_four))
+    not_a_meld = tuple(parse_cards("8c 8d 8sp 9sp"))
+    with pytest.raises(MeldError) as reason:
+        check_meld(not_a_meld, Rank.THREE)
+    with pytest.raises(IllegalMoveError) as refused:
+        game.apply(1, LayDown((not_a_meld,)))
+    assert str(refused.value) == str(reason.value)
     events = game.apply(1, LayDown())  # the offered (best) arrangement
     laid = events[0]
     assert isinstance(laid, LaidDown) and laid.leftover == (card("9sp"),)
@@ -242,6 +245,15 @@ def test_rules_the_last_turns() -> None:
         game.apply(game.current_player, DrawFromStock())
         game.apply(game.current_player, Discard(game.hand(game.current_player)[0]))
     assert order == [3, 0, 1]
+
+    # A last turn must keep a card to discard.
+    game = stacked_game(["5h 6h 7h", "8c 8d 8h"], stock_top="Kc 8sp")
+    game.apply(0, DrawFromStock())
+    game.apply(0, GoOut(card("Kc")))
+    game.apply(1, DrawFromStock())
+    with pytest.raises(IllegalMoveError, match="You must keep one card to discard"):
+        game.apply(1, LayDown((tuple(parse_cards("8c 8d 8h 8sp")),)))
+    assert len(game.hand(1)) == 4 and game.phase is Phase.LAST_LAY_DOWN
 
 
 def test_rules_scoring() -> None:

@@ -1210,23 +1210,15 @@ def _check_consistent(game: Game) -> None:
 def save_game(game: Game, path: str | os.PathLike[str]) -> None:
     """Write ``game`` to ``path`` atomically (a temporary file, then a rename).
 
-    An existing file is replaced only if it is a Five Crowns save: a foreign,
+    An existing file is replaced only if it loads as a saved game: a foreign,
     truncated or corrupted file is never overwritten.
     """
     target = os.fspath(path)
     if os.path.exists(target):
         try:
-            with open(target, encoding="utf-8") as existing:
-                header = json.load(existing)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise SaveFileError(
-                f"{target} exists and is not a readable Five Crowns saved game; "
-                "it was not overwritten."
-            ) from error
-        if not isinstance(header, dict) or header.get("format") != SAVE_FORMAT:
-            raise SaveFileError(
-                f"{target} is not a Five Crowns saved game; it was not overwritten."
-            )
+            load_game(target)
+        except SaveFileError as error:
+            raise SaveFileError(f"{error} It was not overwritten.") from error
     text = json.dumps(game_to_json(game), separators=(",", ":"))
     folder = os.path.dirname(os.path.abspath(target))
     handle, temporary = tempfile.mkstemp(prefix=".fivecrowns-", suffix=".tmp", dir=folder)

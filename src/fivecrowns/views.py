@@ -29,6 +29,7 @@ from fivecrowns.game import (
     Phase,
     RoundStarted,
     TookDiscard,
+    WentOut,
     legal_moves_for,
     redact,
 )
@@ -117,6 +118,8 @@ def _public_fields(game: Game, viewer: int | None) -> dict[str, object]:
             history.append(PileAction(event.player, "took", event.card))
         elif isinstance(event, Discarded):
             history.append(PileAction(event.player, "discarded", event.card))
+        elif isinstance(event, WentOut):
+            history.append(PileAction(event.player, "discarded", event.discard))
     return {
         "players": game.players,
         "round": game.round,

@@ -17,7 +17,7 @@ best arrangement. It reads only its :class:`~fivecrowns.views.PlayerView`.
 
 from __future__ import annotations
 
-from fivecrowns.cards import Card
+from fivecrowns.cards import Card, Rank
 from fivecrowns.game import (
     Discard,
     DrawFromStock,
@@ -27,7 +27,7 @@ from fivecrowns.game import (
     Phase,
     TakeDiscard,
 )
-from fivecrowns.melds import best_with_discard, going_out_discards, least_leftover
+from fivecrowns.melds import Arrangement, best_with_discard, going_out_discards, least_leftover
 from fivecrowns.views import PlayerView
 
 __all__ = ["SimplePlayer"]
@@ -38,31 +38,48 @@ class SimplePlayer:
 
     name = "simple"
 
+    def __init__(self) -> None:
+        # why: the hand evaluated when deciding to take the discard is the hand
+        # that must then discard; remembering the last answer halves solver calls.
+        self._last: tuple[tuple[Card, ...], Rank, Arrangement] | None = None
+
     def choose_move(self, view: PlayerView) -> Move:
         hand = list(view.hand)
         wild = view.wild_rank
         if view.phase in (Phase.DRAW, Phase.LAST_DRAW):
             top = view.top_discard
             if top is not None:
-                with_top = best_with_discard([*hand, top], wild).leftover_points
+                with_top = self._best_with_discard([*hand, top], wild).leftover_points
                 if with_top < least_leftover(hand, wild):
                     return TakeDiscard()
             return DrawFromStock()
         if view.phase is Phase.DISCARD:
-            outs = going_out_discards(hand, wild)
-            allowed = [card for card in outs if card != view.forbidden_discard]
-            if allowed:
-                return GoOut(allowed[0])
-            return Discard(_best_discard(view))
+            best = self._best_with_discard(hand, wild)
+            forbidden = view.forbidden_discard
+            if best.leftover_points == 0 and best.discard is not None:
+                if best.discard != forbidden or hand.count(best.discard) > 1:
+                    return GoOut(best.discard)
+                allowed = [card for card in going_out_discards(hand, wild) if card != forbidden]
+                if allowed:
+                    return GoOut(allowed[0])
+            return Discard(_best_discard(view, best))
         if view.phase is Phase.LAST_LAY_DOWN:
             return LayDown()
-        return Discard(_best_discard(view))
+        return Discard(_best_discard(view, self._best_with_discard(hand, wild)))
+
+    def _best_with_discard(self, hand: list[Card], wild: Rank) -> Arrangement:
+        key = tuple(sorted(hand))
+        if self._last is not None and self._last[0] == key and self._last[1] == wild:
+            return self._last[2]
+        best = best_with_discard(hand, wild)
+        self._last = (key, wild, best)
+        return best
 
 
-def _best_discard(view: PlayerView) -> Card:
+def _best_discard(view: PlayerView, best: Arrangement) -> Card:
     """The card whose discard leaves the fewest leftover points (never a forbidden one)."""
     hand = list(view.hand)
-    choice = best_with_discard(hand, view.wild_rank).discard
+    choice = best.discard
     forbidden = view.forbidden_discard
     if choice is not None and not (choice == forbidden and hand.count(choice) == 1):
         return choice
