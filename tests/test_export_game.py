@@ -429,3 +429,19 @@ def test_hand_after_drawing_names_the_best_discard() -> None:
     assert f"Best discard: {arrangement.discard.token}." in text
     assert ("You can go out." in text) == arrangement.all_melded
     assert len(view.hand) == 10
+
+
+@pytest.mark.parametrize(("seed", "players"), [(2, 2), (5, 5), (11, 7)])
+def test_brf_back_translates_for_other_games_and_narrow_lines(seed: int, players: int) -> None:
+    require_liblouis()
+    game = play_seeded_game(seed, players)
+    for what in WHATS:
+        document = build_document(game, what)
+        expected = words(export_text(document, 40, columns=False))
+        for grade in (1, 2):
+            translator = Translator(grade, "brf")
+            pages = brf_pages(render(document, "brf", 14, grade))
+            assert all(len(line) <= 14 for page in pages for line in page)
+            body = [line for page in pages for line in page[1:]]
+            back = " ".join(translator.back_translate(line) for line in body)
+            assert words(back) == expected, (what, grade)
