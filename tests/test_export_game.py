@@ -9,6 +9,7 @@ computer player changes on purpose, regenerate them and review the diff:
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import sys
@@ -31,7 +32,15 @@ from fivecrowns.export.content import (
     scores_document,
 )
 from fivecrowns.export.files import write_game_exports
-from fivecrowns.game import DrawFromStock, DrewFromStock, Event, Game, LaidDown, save_game
+from fivecrowns.game import (
+    DrawFromStock,
+    DrewFromStock,
+    Event,
+    Game,
+    LaidDown,
+    move_to_json,
+    save_game,
+)
 from fivecrowns.melds import best_arrangement, best_with_discard
 from fivecrowns.views import public_view
 
@@ -333,9 +342,9 @@ def test_document_api_is_generic() -> None:
     assert export_text(board, 20) == "Solitaire.\n\nHand 1, 3s wild.\nCards: 3h 4h 5h.\n"
 
 
-def _game_in_round(number: int, seat: int) -> Game:
+def _game_in_round(number: int, seat: int, first_dealer: int | None = None) -> Game:
     """The golden game, stopped when ``seat`` is about to play in round ``number``."""
-    game = Game(SEED_NAMES[:PLAYERS], seed=SEED)
+    game = Game(SEED_NAMES[:PLAYERS], seed=SEED, first_dealer=first_dealer)
     bot = SimplePlayer()
     while not (game.round == number and game.current_player == seat):
         game.apply(game.current_player, bot.choose_move(game.view(game.current_player)))
@@ -445,3 +454,38 @@ def test_brf_back_translates_for_other_games_and_narrow_lines(seed: int, players
             body = [line for page in pages for line in page[1:]]
             back = " ".join(translator.back_translate(line) for line in body)
             assert words(back) == expected, (what, grade)
+
+
+def _front_end_autosave(game: Game, at_keyboard: int) -> dict[str, object]:
+    """The front end's autosave layout: seats, seed, first dealer, decks and the moves."""
+    return {
+        "version": 1,
+        "seats": [
+            {"name": name, "level": None if i == at_keyboard else "easy"}
+            for i, name in enumerate(game.players)
+        ],
+        "seed": game.seed,
+        "first_dealer": game.first_dealer,
+        "decks": game.options.decks,
+        "moves": [[player, move_to_json(move)] for player, move in game.moves],
+        "at_keyboard": at_keyboard,
+    }
+
+
+def test_command_exports_the_front_end_autosave(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = _game_in_round(3, 0, first_dealer=1)  # the front end names the first dealer
+    save = tmp_path / "autosave.json"
+    save.write_text(json.dumps(_front_end_autosave(game, 2)), encoding="utf-8")
+    code, out, err = _run(["--game", str(save), "--what", "hand"], capsys)
+    assert (code, err) == (0, "")
+    assert out.decode() == export_text(hand_document(game.view(2)))
+    code, out, err = _run(["--game", str(save), "--what", "log"], capsys)
+    assert out.decode() == export_text(build_document(game, "log"))
+    broken = _front_end_autosave(game, 0)
+    broken["moves"] = [[1, {"move": "discard", "card": "7h"}]]
+    save.write_text(json.dumps(broken), encoding="utf-8")
+    code, out, err = _run(["--game", str(save)], capsys)
+    assert (code, out) == (2, b"")
+    assert "the autosaved game cannot be replayed" in err

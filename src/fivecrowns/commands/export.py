@@ -18,7 +18,14 @@ if TYPE_CHECKING:
     from fivecrowns.export.document import Document
     from fivecrowns.game import Game
 
-__all__ = ["SEED_NAMES", "build_document", "configure", "play_seeded_game", "run"]
+__all__ = [
+    "SEED_NAMES",
+    "build_document",
+    "configure",
+    "load_saved_game",
+    "play_seeded_game",
+    "run",
+]
 
 WHAT = ("hand", "melds", "scores", "log")
 WHAT_WORDS = {"hand": "hand", "melds": "melds", "scores": "score sheet", "log": "game log"}
@@ -50,7 +57,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="braille grade: 1 uncontracted (default) or 2 contracted (UEB)",
     )
     parser.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
-    parser.add_argument("--player", help="whose hand: a name or seat number (default: seat 1)")
+    parser.add_argument(
+        "--player",
+        help="whose hand: a name or seat number (default: the player at the keyboard, or seat 1)",
+    )
     parser.add_argument(
         "--round", type=int, dest="round_number", help="which round's melds (default: the latest)"
     )
@@ -75,11 +85,11 @@ def play_seeded_game(seed: int, players: int) -> Game:
     return game
 
 
-def _seat(game: Game, player: str | None) -> int:
+def _seat(game: Game, player: str | None, default: int = 0) -> int:
     from fivecrowns.errors import FiveCrownsError
 
     if player is None:
-        return 0
+        return default
     names = [name.lower() for name in game.players]
     if player.strip().lower() in names:
         return names.index(player.strip().lower())
@@ -92,9 +102,16 @@ def _seat(game: Game, player: str | None) -> int:
 
 
 def build_document(
-    game: Game, what: str, player: str | None = None, round_number: int | None = None
+    game: Game,
+    what: str,
+    player: str | None = None,
+    round_number: int | None = None,
+    default_seat: int = 0,
 ) -> Document:
-    """``what`` (hand, melds, scores, log) of ``game``, built from views and public events only."""
+    """``what`` (hand, melds, scores, log) of ``game``, built from views and public events only.
+
+    ``player`` (a name or seat number from 1) chooses whose hand; else ``default_seat``.
+    """
     from fivecrowns.export.content import (
         hand_document,
         log_document,
@@ -104,7 +121,7 @@ def build_document(
     from fivecrowns.views import public_view
 
     if what == "hand":
-        return hand_document(game.view(_seat(game, player)))
+        return hand_document(game.view(_seat(game, player, default_seat)))
     if what == "melds":
         return melds_document(game.players, game.events, round_number)
     if what == "scores":
@@ -112,7 +129,59 @@ def build_document(
     return log_document(game.players, game.events)
 
 
-def _load(args: argparse.Namespace) -> Game:
+def load_saved_game(path: Path) -> tuple[Game, int]:
+    """A saved game and the seat whose hand to show by default.
+
+    Reads the game's own save files (:func:`fivecrowns.game.save_game`) and the
+    front end's autosave, which keeps the seats, the seed and the moves: that
+    one is replayed move by move, and its player at the keyboard is the default.
+    """
+    from fivecrowns.errors import FiveCrownsError, SaveFileError
+    from fivecrowns.game import load_game
+
+    try:
+        return load_game(path), 0
+    except SaveFileError:
+        data = _json_object(path)
+        if data is None or not {"seats", "seed", "moves"} <= data.keys():
+            raise
+    try:
+        return _replay(data)
+    except (KeyError, TypeError, ValueError, IndexError, FiveCrownsError) as error:
+        reason = str(error).rstrip(".")
+        raise SaveFileError(f"{path}: the autosaved game cannot be replayed: {reason}.") from error
+
+
+def _json_object(path: Path) -> dict[str, object] | None:
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _replay(data: dict[str, object]) -> tuple[Game, int]:
+    from typing import Any
+
+    from fivecrowns.game import Game, GameOptions, move_from_json
+
+    record: Any = data
+    names = [str(seat["name"]) for seat in record["seats"]]
+    game = Game(
+        names,
+        seed=int(record["seed"]),
+        first_dealer=int(record["first_dealer"]),
+        options=GameOptions(decks=int(record.get("decks", 2))),
+    )
+    for player, move in record["moves"]:
+        game.apply(int(player), move_from_json(move))
+    seat = int(record.get("at_keyboard", 0))
+    return game, seat if 0 <= seat < len(names) else 0
+
+
+def _load(args: argparse.Namespace) -> tuple[Game, int]:
     from fivecrowns.errors import FiveCrownsError
 
     if (args.game is None) == (args.seed is None):
@@ -120,10 +189,8 @@ def _load(args: argparse.Namespace) -> Game:
     if args.game is not None:
         if args.players is not None:
             raise FiveCrownsError("--players goes with --seed; a saved game has its own players.")
-        from fivecrowns.game import load_game
-
-        return load_game(Path(args.game))
-    return play_seeded_game(args.seed, 3 if args.players is None else args.players)
+        return load_saved_game(Path(args.game))
+    return play_seeded_game(args.seed, 3 if args.players is None else args.players), 0
 
 
 def _write(data: bytes, out: str | None) -> None:
@@ -157,8 +224,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         _check_options(args)
-        game = _load(args)
-        document = build_document(game, args.what, args.player, args.round_number)
+        game, seat = _load(args)
+        document = build_document(game, args.what, args.player, args.round_number, seat)
         text = render(document, args.fmt, args.width, args.grade)
     except FiveCrownsError as error:
         print(error, file=sys.stderr)
