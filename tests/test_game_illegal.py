@@ -94,7 +94,7 @@ class IllegalMoves(RuleBasedStateMachine):
         others = [seat for seat in range(len(self.game.players)) if seat != self.seat]
         other = data.draw(st.sampled_from(others))
         move = data.draw(st.sampled_from(self.game.legal_moves(self.seat)))
-        turn = f"It is {NAMES[self.seat]}'s turn, not {NAMES[other]}'s."
+        turn = f"It is {NAMES[self.seat]}'s turn, not yours."
         self.refused(other, move, turn)
 
     @phase_in(*DRAWING)

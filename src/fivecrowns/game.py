@@ -601,9 +601,8 @@ class Game:
         if not isinstance(player, int) or not 0 <= player < len(self.players):
             raise IllegalMoveError(f"There is no player {player}.")
         if player != self.current_player:
-            raise IllegalMoveError(
-                f"It is {self.players[self.current_player]}'s turn, not {self.players[player]}'s."
-            )
+            # why: the sentence is spoken to the person who tried to play.
+            raise IllegalMoveError(f"It is {self.players[self.current_player]}'s turn, not yours.")
         handler = {
             Phase.DRAW: self._in_draw,
             Phase.DISCARD: self._in_discard,
