@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Export a hand, melds, the score sheet or the game log as text or braille.",
     ),
     "speech": ("speech", "Check speech, braille and sound: list the backends, speak a test."),
+    "solve": ("solve", "Arrange a hand into books and runs with the least leftover points."),
 }
 
 # What a bare ``fivecrowns`` runs. The front-end issue makes this "play".

@@ -1,0 +1,156 @@
+"""The solver against the brute-force oracle (tests/oracle.py), on random and dense hands.
+
+Hypothesis profiles (applied to these tests only, not loaded globally):
+``oracle-ci`` when CI=true runs 1000 examples for each of the three oracle
+properties (3000 hands checked against the oracle, each with and without
+building the arrangement) and 300 for the input-order property; ``oracle-dev``
+otherwise runs 200 and 100. The oracle knows nothing of the
+solver's lemmas (melds of 3 to 5 cards, fewest wilds per meld, spare wilds
+joining any meld, the discard folded into the search), so agreement here is
+what proves them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import oracle
+from fivecrowns.cards import ALL_SUITS, JOKER, Card, Rank
+from fivecrowns.melds import (
+    Arrangement,
+    best_arrangement,
+    best_with_discard,
+    check_meld,
+    going_out_discards,
+    least_leftover,
+)
+
+settings.register_profile(
+    "oracle-ci",
+    max_examples=1000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "oracle-dev",
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+IN_CI = os.environ.get("CI") == "true"
+PROFILE = settings.get_profile("oracle-ci" if IN_CI else "oracle-dev")
+ORDER_PROFILE = settings(PROFILE, max_examples=300 if IN_CI else 100)
+
+
+def to_oracle(card: Card) -> oracle.OCard:
+    if card.rank is None or card.suit is None:
+        return oracle.JOKER
+    return (int(card.rank), card.suit.index)
+
+
+@st.composite
+def hands(draw: st.DrawFn, min_size: int = 3, max_size: int = 14) -> tuple[list[Card], Rank]:
+    """A hand from the two-deck game (at most 2 of a card, 6 jokers), often dense."""
+    wild_rank = Rank(draw(st.integers(3, 13)))
+    size = draw(st.integers(min_size, max_size))
+    wild_count = draw(st.integers(0, min(8, size)))
+    if draw(st.booleans()):
+        # Dense: a few neighbouring ranks in one or two suits, so runs, duplicates and books pile up.
+        low = draw(st.integers(3, 11))
+        ranks = range(low, min(13, low + draw(st.integers(2, 5))) + 1)
+        suits = draw(st.lists(st.sampled_from(ALL_SUITS), min_size=1, max_size=2, unique=True))
+    else:
+        ranks = range(3, 14)
+        suits = list(ALL_SUITS)
+    natural_pool = [
+        Card(Rank(rank), suit) for rank in ranks if rank != wild_rank for suit in suits
+    ] * 2
+    wild_pool = [JOKER] * 6 + [Card(wild_rank, suit) for suit in ALL_SUITS] * 2
+    natural_count = min(size - wild_count, len(natural_pool))
+    picks = st.lists(
+        st.integers(0, len(natural_pool) - 1),
+        min_size=natural_count,
+        max_size=natural_count,
+        unique=True,
+    )
+    naturals = [natural_pool[index] for index in draw(picks)]
+    wild_picks = st.lists(
+        st.integers(0, len(wild_pool) - 1),
+        min_size=size - natural_count,
+        max_size=size - natural_count,
+        unique=True,
+    )
+    wilds = [wild_pool[index] for index in draw(wild_picks)]
+    return naturals + wilds, wild_rank
+
+
+def check_arrangement(found: Arrangement, hand: list[Card], wild_rank: Rank) -> None:
+    """Shared invariants: real cards, valid melds by the oracle's own rule, honest points."""
+    placed = [card for meld in found.melds for card in meld.cards] + list(found.leftover)
+    if found.discard is not None:
+        placed.append(found.discard)
+    assert Counter(placed) == Counter(hand)
+    for meld in found.melds:
+        assert oracle.valid_meld([to_oracle(card) for card in meld.cards], int(wild_rank))
+        assert check_meld(meld.cards, wild_rank) == meld
+    assert found.leftover_points == sum(
+        oracle.penalty(to_oracle(card), int(wild_rank)) for card in found.leftover
+    )
+    assert found.all_melded == (not found.leftover)
+    assert found.describe().isascii()
+
+
+@PROFILE
+@given(hands())
+def test_best_arrangement_agrees_with_the_oracle(case: tuple[list[Card], Rank]) -> None:
+    hand, wild_rank = case
+    expected = oracle.least_leftover([to_oracle(card) for card in hand], int(wild_rank))
+    found = best_arrangement(hand, wild_rank)
+    check_arrangement(found, hand, wild_rank)
+    assert found.discard is None
+    assert found.leftover_points == expected
+    assert least_leftover(hand, wild_rank) == expected
+    oracle.clear()
+
+
+@PROFILE
+@given(hands())
+def test_best_with_discard_agrees_with_the_oracle(case: tuple[list[Card], Rank]) -> None:
+    hand, wild_rank = case
+    expected = oracle.least_leftover_with_discard(
+        [to_oracle(card) for card in hand], int(wild_rank)
+    )
+    found = best_with_discard(hand, wild_rank)
+    check_arrangement(found, hand, wild_rank)
+    assert found.discard is not None
+    assert found.leftover_points == expected
+    oracle.clear()
+
+
+@PROFILE
+@given(hands())
+def test_going_out_discards_agree_with_the_oracle(case: tuple[list[Card], Rank]) -> None:
+    hand, wild_rank = case
+    expected = oracle.going_out_discards([to_oracle(card) for card in hand], int(wild_rank))
+    found = going_out_discards(hand, wild_rank)
+    assert {to_oracle(card) for card in found} == expected
+    assert list(found) == sorted(set(found))
+    assert (best_with_discard(hand, wild_rank).all_melded) == bool(found)
+    oracle.clear()
+
+
+@ORDER_PROFILE
+@given(hands(), st.randoms(use_true_random=False), st.booleans())
+def test_same_hand_in_any_order_gives_the_identical_arrangement(
+    case: tuple[list[Card], Rank], rng: object, discard: bool
+) -> None:
+    hand, wild_rank = case
+    shuffled = list(hand)
+    rng.shuffle(shuffled)  # type: ignore[attr-defined]
+    solve = best_with_discard if discard else best_arrangement
+    assert solve(shuffled, wild_rank) == solve(hand, wild_rank)
+    assert solve(list(reversed(hand)), wild_rank).describe() == solve(hand, wild_rank).describe()
