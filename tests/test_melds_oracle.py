@@ -59,7 +59,7 @@ def hands(draw: st.DrawFn, min_size: int = 3, max_size: int = 14) -> tuple[list[
     size = draw(st.integers(min_size, max_size))
     wild_count = draw(st.integers(0, min(8, size)))
     if draw(st.booleans()):
-        # Dense: a few neighbouring ranks in one or two suits, so runs, duplicates and books pile up.
+        # Dense: a few neighbouring ranks in one or two suits: runs, duplicates and books pile up.
         low = draw(st.integers(3, 11))
         ranks = range(low, min(13, low + draw(st.integers(2, 5))) + 1)
         suits = draw(st.lists(st.sampled_from(ALL_SUITS), min_size=1, max_size=2, unique=True))
