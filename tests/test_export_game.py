@@ -310,6 +310,8 @@ def test_command_writes_the_golden_export(
         (["--seed", "1", "--players", "8"], "A --seed game has 2 to 7 players, not 8."),
         (["--seed", "1", "--what", "hand", "--player", "Zed"], "There is no player 'Zed'"),
         (["--seed", "1", "--what", "melds", "--round", "12"], "There is no round 12"),
+        (["--seed", "1", "--what", "scores", "--round", "2"], "--round goes with --what melds."),
+        (["--seed", "1", "--what", "log", "--player", "Ana"], "--player goes with --what hand."),
     ],
 )
 def test_command_refuses_bad_input_with_a_sentence(
@@ -489,3 +491,32 @@ def test_command_exports_the_front_end_autosave(
     code, out, err = _run(["--game", str(save)], capsys)
     assert (code, out) == (2, b"")
     assert "the autosaved game cannot be replayed" in err
+
+
+def test_hand_of_a_player_who_went_out_before_the_scores() -> None:
+    game = Game(SEED_NAMES[:PLAYERS], seed=SEED)
+    bot = SimplePlayer()
+    while game.went_out is None:
+        game.apply(game.current_player, bot.choose_move(game.view(game.current_player)))
+    out = game.went_out
+    view = game.view(out)
+    text = export_text(hand_document(view), 80)
+    assert "Laid down.\n" in text
+    for meld in view.laid_down[out]:
+        assert format_cards(meld.cards) in text
+    assert text.endswith("In hand.\nNo cards left.\n")
+
+
+def test_docs_samples_are_real_exports() -> None:
+    """docs/braille.md quotes the golden game; keep it true when the goldens change."""
+    docs = (Path(__file__).parent.parent / "docs" / "braille.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```\n(.*?)```", docs, flags=re.S)
+    hand_text = next(b for b in blocks if b.startswith("$ fivecrowns export --seed 7"))
+    assert hand_text.split("\n", 1)[1] == _golden_path("hand", ".txt").read_text()
+    brf = _golden_path("hand", ".brf").read_bytes().decode().replace("\r\n", "\n")
+    brf2 = _golden_path("hand", ".g2.brf").read_bytes().decode().replace("\r\n", "\n")
+    uni = _golden_path("hand", ".unicode.txt").read_text(encoding="utf-8")
+    quoted = [b for b in blocks if b.lstrip().startswith(("#A", "\u2800", "\u2820"))]
+    assert len(quoted) == 3
+    for block, golden in zip(quoted, (brf, brf2, uni), strict=True):
+        assert golden.startswith(block), block

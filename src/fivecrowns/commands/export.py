@@ -212,6 +212,10 @@ def _check_options(args: argparse.Namespace) -> None:
         raise FiveCrownsError(
             f"BRF lines are at most 40 cells, so --width {args.width} is too wide: choose 14 to 40."
         )
+    if args.player is not None and args.what != "hand":
+        raise FiveCrownsError("--player goes with --what hand.")
+    if args.round_number is not None and args.what != "melds":
+        raise FiveCrownsError("--round goes with --what melds.")
     if args.round_number is not None and not 1 <= args.round_number <= 11:
         raise FiveCrownsError(f"There is no round {args.round_number}: rounds are 1 to 11.")
     if args.fmt != "text":

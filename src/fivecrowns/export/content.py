@@ -124,6 +124,9 @@ def hand_document(view: PlayerView) -> Document:
     laid = view.laid_down[me]
     if laid:
         sections.append(Section("Laid down.", tuple(meld_line(meld, wild) for meld in laid)))
+    if not hand:  # went out this round; the round is not scored yet
+        sections.append(Section("In hand.", ("No cards left.",)))
+        return Document(title, tuple(sections), CARD_LEGEND, tuple(intro))
     drawn = view.phase in (Phase.DISCARD, Phase.LAST_LAY_DOWN) and view.current_player == me
     arrangement = best_with_discard(hand, wild) if drawn else best_arrangement(hand, wild)
     melds = tuple(meld_line(meld, wild) for meld in arrangement.melds)
