@@ -17,9 +17,14 @@ in tests/test_output_screenreader.py):
 
 On Linux the output is Speech Dispatcher (what Orca speaks through); its client
 module ``speechd`` comes from Debian's python3-speechd (not on PyPI), which
-scripts/setup links into .venv. Non-interrupting messages are sent at Speech
-Dispatcher's MESSAGE priority, which queues them; the default TEXT priority lets a
-newer message cancel an older one, which would lose other players' moves.
+scripts/setup links into .venv. Two more things are handled there (tests show both):
+
+* messages go at MESSAGE priority: at the default TEXT priority, another program's
+  message (Orca's, a notification) drops everything we have queued;
+* SSIP commands are sent by one sender thread, never by the caller: a CANCEL that
+  reaches the daemon while a message is starting can block for the whole message,
+  and the player's keys must never wait for that. Messages still unsent when an
+  interrupt comes are dropped without being sent.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ import contextlib
 import io
 import os
 import sys
+import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -82,11 +89,54 @@ class ScreenReaderBackend(Backend):
         self.reader: str = getattr(output, "name", type(output).__name__)
         self.supports_braille = _implements(output, "braille")
         self._closed = False
+        self._speechd: Any = None
+        self._failure: str | None = None
         client = getattr(output, "_client", None)
         if client is not None and hasattr(client, "set_priority"):
-            import speechd
+            self._use_speechd(client)
 
-            client.set_priority(speechd.Priority.MESSAGE)
+    def _use_speechd(self, client: Any) -> None:
+        import speechd
+
+        client.set_priority(speechd.Priority.MESSAGE)
+        self._speechd = client
+        self._outbox: deque[str | None] = deque()  # text to speak, or None for "cancel"
+        self._wake = threading.Condition()
+        self._sending = False
+        self._sender = threading.Thread(target=self._send_loop, name="fivecrowns-ssip", daemon=True)
+        self._sender.start()
+
+    def _send_loop(self) -> None:
+        while True:
+            with self._wake:
+                while not self._outbox and not self._closed:
+                    self._wake.wait()
+                if self._closed:
+                    return
+                item = self._outbox.popleft()
+                self._sending = True
+            try:
+                if item is None:
+                    self._speechd.cancel()
+                else:
+                    self._output.speak(item)
+            except Exception as error:
+                self._failure = f"Speech Dispatcher stopped answering ({error})"
+            finally:
+                with self._wake:
+                    self._sending = False
+                    self._wake.notify_all()
+
+    def _post(self, text: str | None, interrupt: bool) -> None:
+        if self._failure is not None:
+            raise OutputError(self._failure)  # the Output falls back to printing
+        with self._wake:
+            if interrupt:
+                self._outbox.clear()  # never sent, so nothing to cancel for these
+                self._outbox.append(None)
+            if text is not None:
+                self._outbox.append(text)
+            self._wake.notify_all()
 
     @classmethod
     def open(cls, *, include_system: bool = False) -> ScreenReaderBackend:
@@ -128,13 +178,19 @@ class ScreenReaderBackend(Backend):
         return cls(chosen)
 
     def speak(self, text: str, interrupt: bool = False) -> None:
-        self._output.speak(text, interrupt=interrupt)
+        if self._speechd is not None:
+            self._post(text, interrupt)
+        else:
+            self._output.speak(text, interrupt=interrupt)
 
     def braille(self, text: str) -> None:
         if self.supports_braille:
             self._output.braille(text)
 
     def stop(self) -> None:
+        if self._speechd is not None:
+            self._post(None, interrupt=True)
+            return
         silence = getattr(self._output, "silence", None)
         if silence is not None:
             silence()
@@ -145,6 +201,10 @@ class ScreenReaderBackend(Backend):
         if is_speaking is None:
             return True
         deadline = time.monotonic() + timeout
+        if self._speechd is not None:
+            with self._wake:
+                if not self._wake.wait_for(lambda: not self._outbox and not self._sending, timeout):
+                    return False
         time.sleep(0.2)  # let the "begin" notification arrive
         while is_speaking():
             if time.monotonic() > deadline:
@@ -156,6 +216,10 @@ class ScreenReaderBackend(Backend):
         if self._closed:
             return
         self._closed = True
+        if self._speechd is not None:
+            with self._wake:
+                self._wake.notify_all()
+            self._sender.join(timeout=2)
         close = getattr(self._output, "close", None)
         if close is not None:
             # Speech Dispatcher's client needs close() or the program hangs at exit.
