@@ -46,6 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--width",
         type=int,
+        metavar="N",
         default=40,
         help="characters or braille cells per line: 14 to 80, BRF at most 40 (default 40)",
     )
@@ -59,14 +60,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument(
         "--player",
+        metavar="NAME",
         help="whose hand: a name or seat number (default: the player at the keyboard, or seat 1)",
     )
     parser.add_argument(
-        "--round", type=int, dest="round_number", help="which round's melds (default: the latest)"
+        "--round",
+        type=int,
+        dest="round_number",
+        metavar="N",
+        help="which round's melds (default: the latest)",
     )
     parser.add_argument("--game", metavar="SAVE.json", help="a saved or autosaved game")
-    parser.add_argument("--seed", type=int, help="play a whole computer game with this seed")
-    parser.add_argument("--players", type=int, help="players in the --seed game, 2 to 7")
+    parser.add_argument(
+        "--seed", type=int, metavar="S", help="play a whole computer game with this seed"
+    )
+    parser.add_argument(
+        "--players", type=int, metavar="N", help="players in the --seed game, 2 to 7"
+    )
 
 
 def play_seeded_game(seed: int, players: int) -> Game:
