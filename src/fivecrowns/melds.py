@@ -28,14 +28,15 @@ their own (3 or more) or join a meld already made (1 or 2), so they cost
 nothing unless no meld at all can be made.
 
 Tie-break rule (the same answer every time, whatever the order of the input):
-for the lowest natural card the solver tries, in this order, the books it can
-start (fewest cards first, then lower suits), the runs it can start (shorter
-spans first), discarding it, and leaving it over, and keeps the first choice
-that reaches the least leftover points. Jokers go into melds before cards of
-the wild rank (so a leftover wild is the cheaper one); cards of the wild rank
-are used from the lowest suit up; a wild that must be discarded is the most
-expensive unused wild. Wilds a meld does not need join the first meld made, or
-form one meld of wilds at the end.
+for the lowest natural card the solver tries the melds it can start in this
+order: fewest wilds needed first, then more natural cards, books before runs,
+then the meld whose other cards are lower (rank, then suit); after the melds,
+discarding the card (when a discard is owed), then leaving it over. It keeps
+the first choice that reaches the least leftover points. Jokers go into melds
+before cards of the wild rank (so a leftover wild is the cheaper one); cards of
+the wild rank are used from the lowest suit up; a wild that must be discarded
+is the most expensive unused wild. Wilds a meld does not need join the first
+meld made, or form one meld of wilds at the end.
 
 >>> from fivecrowns.cards import parse_cards, Rank
 >>> best_arrangement(parse_cards("8c 8c 8sp 5h jk 7h Kd"), Rank.TEN).describe()
@@ -325,6 +326,7 @@ class _Search:
         self.cheap = cheap_wilds
         self.wilds = cheap_wilds + jokers
         self.memo: dict[int, tuple[int, tuple[int, int, int] | None]] = {}
+        self.option_cache: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
 
     def terminal(self, wilds: int, owed: int, melded: int) -> int:
         if owed:
@@ -336,6 +338,53 @@ class _Search:
         cheap = min(wilds, self.cheap)
         return 20 * cheap + 50 * (wilds - cheap)
 
+    def options(self, x: int, code: int) -> list[tuple[int, int, int]]:
+        """The melds the lowest card ``code`` can start, in tie-break order: (kind, sub, wilds).
+
+        Cached per search on what they depend on: the counts of the card's
+        rank from its suit up, and which higher places of its suit are there.
+        """
+        width, field = self.width, self.field
+        rank_end = (code // _SUITS + 1) * _SUITS
+        segment = (x >> (code * width)) & ((1 << ((rank_end - code) * width)) - 1)
+        available = 0
+        for offset in range(1, 5):
+            if code + offset * _SUITS >= _TYPES:
+                break
+            if (x >> ((code + offset * _SUITS) * width)) & field:
+                available |= 1 << (offset - 1)
+        key = (code, segment, available)
+        known = self.option_cache.get(key)
+        if known is not None:
+            return known
+        one = 1 << (code * width)
+        # Books: the other naturals are of this rank, with suits not below this one.
+        books = [(one, 1)]
+        for other in range(code, rank_end):
+            count = (x >> (other * width)) & field
+            if other == code:
+                count -= 1
+            unit = 1 << (other * width)
+            grown = []
+            for sub, size in books:
+                for extra in range(1, count + 1):
+                    if size + extra > 5:
+                        break
+                    grown.append((sub + extra * unit, size + extra))
+            books.extend(grown)
+        ranked = [(max(0, 3 - size), -size, _BOOK, sub) for sub, size in books]
+        # Runs: higher places of this suit, up to 4 above (the lowest card alone is a book).
+        for used, need in _RUN_OPTIONS[available]:
+            sub = one
+            for offset in range(1, 5):
+                if used >> (offset - 1) & 1:
+                    sub += 1 << ((code + offset * _SUITS) * width)
+            ranked.append((need, -1 - used.bit_count(), _RUN, sub))
+        ranked.sort()
+        found = [(kind, sub, need) for need, _, kind, sub in ranked]
+        self.option_cache[key] = found
+        return found
+
     def value(self, x: int, wilds: int, owed: int, melded: int) -> int:
         key = (((x * (self.wilds + 1)) + wilds) << 2) | (owed << 1) | melded
         known = self.memo.get(key)
@@ -345,60 +394,26 @@ class _Search:
             result = self.terminal(wilds, owed, melded)
             self.memo[key] = (result, None)
             return result
-        width, field = self.width, self.field
         low = (x & -x).bit_length() - 1
-        code = low // width
-        one = 1 << (code * width)
+        code = low // self.width
+        one = 1 << (code * self.width)
         best = _INFINITY
         move: tuple[int, int, int] | None = None
-        rank_index = code // _SUITS
-        # Books this card starts: the other naturals are of its rank, suit not below.
-        subs = [(one, 1)]
-        for other in range(code, rank_index * _SUITS + _SUITS):
-            count = (x >> (other * width)) & field
-            if other == code:
-                count -= 1
-            if count <= 0:
-                continue
-            unit = 1 << (other * width)
-            grown = []
-            for sub, size in subs:
-                for extra in range(1, count + 1):
-                    if size + extra > 5:
-                        break
-                    grown.append((sub + extra * unit, size + extra))
-            subs.extend(grown)
-        subs.sort(key=lambda item: (item[1], item[0]))
-        for sub, size in subs:
-            need = 3 - size if size < 3 else 0
+        for kind, sub, need in self.options(x, code):
             if need <= wilds:
                 cost = self.value(x - sub, wilds - need, owed, 1)
                 if cost < best:
-                    best, move = cost, (_BOOK, sub, need)
-        # Runs this card starts: higher places of its suit, up to 4 above.
-        available = 0
-        for offset in range(1, 5):
-            if rank_index + offset > _KING - _LOWEST:
-                break
-            if (x >> ((code + offset * _SUITS) * width)) & field:
-                available |= 1 << (offset - 1)
-        for used, need in _RUN_OPTIONS[available]:
-            if need > wilds:
-                continue
-            sub = one
-            for offset in range(1, 5):
-                if used >> (offset - 1) & 1:
-                    sub += 1 << ((code + offset * _SUITS) * width)
-            cost = self.value(x - sub, wilds - need, owed, 1)
-            if cost < best:
-                best, move = cost, (_RUN, sub, need)
-        if owed:
+                    best, move = cost, (kind, sub, need)
+                    if cost == 0:
+                        break  # nothing beats 0, and the first 0 is the tie-break winner
+        if best and owed:
             cost = self.value(x - one, wilds, 0, melded)
             if cost < best:
                 best, move = cost, (_DISCARD, one, 0)
-        cost = _POINTS[code] + self.value(x - one, wilds, owed, melded)
-        if cost < best:
-            best, move = cost, (_LEFT, one, 0)
+        if best:
+            cost = _POINTS[code] + self.value(x - one, wilds, owed, melded)
+            if cost < best:
+                best, move = cost, (_LEFT, one, 0)
         self.memo[key] = (best, move)
         return best
 
