@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fivecrowns.cards import Rank, parse_cards
+import oracle
+from fivecrowns.cards import Card, Rank, parse_cards
 from fivecrowns.errors import FiveCrownsError, MeldError
 from fivecrowns.melds import (
     Arrangement,
@@ -171,3 +172,62 @@ def test_same_hand_in_any_order_gives_the_same_arrangement() -> None:
         turned = hand[shift:] + hand[:shift]
         assert best_with_discard(turned, KINGS) == expected
         assert best_with_discard(list(reversed(turned)), KINGS) == expected
+
+
+# --- the solver's lemmas, on the hands most likely to break them -------------------
+
+EDGE_HANDS = [
+    # A run of 11 (no room to grow) plus spare wilds: the spares must still find a meld.
+    ("3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh jk", Rank.JACK),
+    ("3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh jk jk", Rank.JACK),
+    # Long books and long runs, which the solver splits into melds of 3 to 5.
+    ("8st 8st 8h 8h 8c 8c 8sp 8sp 8d 8d jk", KINGS),
+    ("3c 4c 5c 6c 7c 8c 9c 10c", KINGS),
+    ("3c 4c 5c 6c 7c 8c 9c 10c Jc 3c 4c 5c 6c", KINGS),
+    # Only wilds, few and many.
+    ("jk Kh", KINGS),
+    ("jk jk jk jk jk jk Kh Kh", KINGS),
+    # Wild rank standing as itself, and duplicates of it.
+    ("6h 7h 7h 8h 9c", Rank.SEVEN),
+    # Runs near the ends: wilds may not go past King or below 3.
+    ("Qd Kd jk 3d 4d", TENS),
+    ("3sp jk 4sp Jc Qc", TENS),
+    # Many duplicates: two decks.
+    ("5st 5st 6st 6st 7st 7st 5h 5h 6h 6h 7h 7h 9d 9d", KINGS),
+]
+
+
+def plain(cards: list[Card] | tuple[Card, ...]) -> list[tuple[int, int]]:
+    """The oracle's own card form: (rank, suit index), (0, 0) for a joker."""
+    return [
+        (0, 0) if c.rank is None or c.suit is None else (int(c.rank), c.suit.index) for c in cards
+    ]
+
+
+@pytest.mark.parametrize(("text", "wild_rank"), EDGE_HANDS)
+def test_solver_agrees_with_the_oracle_on_edge_hands(text: str, wild_rank: Rank) -> None:
+    hand = parse_cards(text)
+    wild = int(wild_rank)
+    for found, expected in (
+        (best_arrangement(hand, wild_rank), oracle.least_leftover(plain(hand), wild)),
+        (best_with_discard(hand, wild_rank), oracle.least_leftover_with_discard(plain(hand), wild)),
+    ):
+        assert found.leftover_points == expected, found.describe()
+        assert sorted(found.cards) == sorted(hand)
+        assert all(oracle.valid_meld(plain(meld.cards), wild) for meld in found.melds)
+    oracle.clear()
+
+
+def test_rules_the_deck_identical_cards_are_never_assumed_unique() -> None:
+    hand = parse_cards("8c 8c 8c 8h 9c 10c")
+    found = best_arrangement(hand, KINGS)
+    assert found.leftover_points == 0
+    assert sorted(found.cards) == sorted(hand)
+
+
+def test_rules_scoring_spare_wilds_cost_their_points_only_without_any_meld() -> None:
+    assert least_leftover(parse_cards("jk Kh"), KINGS) == 70
+    found = best_with_discard(parse_cards("jk Kh"), KINGS)
+    assert found.discard is not None and found.discard.is_joker
+    assert [card.token for card in found.leftover] == ["Kh"]
+    assert least_leftover(parse_cards("jk jk jk jk jk jk Kh Kh"), KINGS) == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,11 @@ def test_solve_jsonl_all_good_lines_exit_0(
     results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [result["leftover_points"] for result in results] == [0, 18]
     assert [result["can_go_out"] for result in results] == [True, False]
+
+
+def test_solve_example_in_docs_is_true(capsys: pytest.CaptureFixture[str]) -> None:
+    docs = (Path(__file__).parent.parent / "docs" / "solver.md").read_text(encoding="utf-8")
+    assert main(["solve", "--round", "3", "7h", "8h", "9h", "jk", "Qd"]) == 0
+    out = capsys.readouterr().out
+    assert "fivecrowns solve --round 3 7h 8h 9h jk Qd" in docs
+    assert out in docs
