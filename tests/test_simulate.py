@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from fivecrowns.ai.simple import SimplePlayer
+from fivecrowns.ai import load_bot
 from fivecrowns.cli import DEFAULT_COMMAND, main
 from fivecrowns.commands.simulate import simulate
 from fivecrowns.game import Game
@@ -23,17 +23,21 @@ def test_simulate_json_reports_real_games(capsys: pytest.CaptureFixture[str]) ->
     assert data["games"] == 2
     seats = data["seats"]
     assert isinstance(seats, list) and len(seats) == 3
-    assert {seat["ai"] for seat in seats} == {"simple"}
+    assert {seat["ai"] for seat in seats} == {"medium"}
     assert sum(seat["wins"] for seat in seats) == pytest.approx(2.0)
     assert isinstance(data["games_per_second"], float) and data["games_per_second"] > 0
-    # The means are those of the games the seed stands for, played here independently.
-    bot = SimplePlayer()
+    # The means are those of the games the seed stands for, played here independently:
+    # game g is dealt from seed * 1_000_003 + g and seat g mod 3 deals first.
+    bot = load_bot("medium")
     totals = [0, 0, 0]
     for number in range(2):
-        game = Game(["Seat 1", "Seat 2", "Seat 3"], seed=4 * 1_000_003 + number)
+        game = Game(
+            ["Seat 1", "Seat 2", "Seat 3"], seed=4 * 1_000_003 + number, first_dealer=number % 3
+        )
+        assert game.dealer == number % 3
         while not game.is_over:
             seat = game.current_player
-            game.apply(seat, bot.choose_move(game.view(seat)))
+            game.apply(seat, bot.decide(game.view(seat)).move)
         totals = [a + b for a, b in zip(totals, game.totals, strict=True)]
     assert [seat["mean_score"] for seat in seats] == [total / 2 for total in totals]
 
@@ -53,7 +57,9 @@ def test_shared_wins_count_as_fractions() -> None:
 
 
 def test_simulate_text_output(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--players", "2", "--games", "1", "--seed", "1"]) == 0
+    assert (
+        main(["simulate", "--players", "2", "--games", "1", "--seed", "1", "--ai", "simple"]) == 0
+    )
     out = capsys.readouterr().out
     assert "Seat 1 (simple): mean score" in out and "games per second" in out
     assert DEFAULT_COMMAND == "simulate"

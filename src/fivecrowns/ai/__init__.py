@@ -1,5 +1,23 @@
-"""Computer players. They read only :mod:`fivecrowns.views` and answer with moves."""
+"""Computer players. They read only :mod:`fivecrowns.views` and answer with moves.
+
+A bot has ``decide(view) -> Decision`` (a move and a sentence saying why); the
+built-in levels are ``easy``, ``medium`` and ``hard``. Get one with
+:func:`load_bot`, by level name or by ``package.module:ClassName``. See
+``docs/bots.md``.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from fivecrowns.ai.base import Bot, Decision, Player, allowed_discards
+from fivecrowns.ai.loader import LEVELS, BotLoadError, load_bot, parse_bot_list
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "BotLoadError",
+    "Decision",
+    "Player",
+    "allowed_discards",
+    "load_bot",
+    "parse_bot_list",
+]

@@ -17,6 +17,8 @@ best arrangement. It reads only its :class:`~fivecrowns.views.PlayerView`.
 
 from __future__ import annotations
 
+from fivecrowns.ai import explain
+from fivecrowns.ai.base import Decision
 from fivecrowns.cards import Card, Rank
 from fivecrowns.game import (
     Discard,
@@ -42,6 +44,11 @@ class SimplePlayer:
         # why: the hand evaluated when deciding to take the discard is the hand
         # that must then discard; remembering the last answer halves solver calls.
         self._last: tuple[tuple[Card, ...], Rank, Arrangement] | None = None
+
+    def decide(self, view: PlayerView) -> Decision:
+        """The bot interface (docs/bots.md): the move of :meth:`choose_move`, plainly described."""
+        move = self.choose_move(view)
+        return Decision(move, explain.plain_move(move, view.top_discard))
 
     def choose_move(self, view: PlayerView) -> Move:
         hand = list(view.hand)

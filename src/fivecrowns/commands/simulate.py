@@ -1,7 +1,15 @@
 """``fivecrowns simulate``: whole games between computer players, for statistics and speed.
 
-Prints the mean score and the wins of each seat, and games per second. A
-shared win counts as a fraction. The same seed gives the same results.
+    fivecrowns simulate --ai hard,medium,medium,medium --games 100 --seed 1 --json
+
+One ``--ai`` name per seat (``easy``, ``medium``, ``hard``, ``simple``, or a
+plug-in as ``package.module:ClassName``, see docs/bots.md); one name fills
+every seat. Game g is dealt from the series seed and seat g mod players deals
+first, so every seat deals first equally often and the same seed gives the same
+results. Prints the mean score and the wins of each seat, and games per second;
+a shared win counts as a fraction. ``--json`` prints ``{"games": G, "seats":
+[{"ai": NAME, "mean_score": float, "wins": float}, ...], "games_per_second":
+float}``. A progress bar runs on standard error only when it is a terminal.
 """
 
 from __future__ import annotations
@@ -10,7 +18,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["SimulationResult", "configure", "run", "simulate"]
 
@@ -39,55 +49,97 @@ class SimulationResult:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, help="players at the table, 2 to 7")
+    parser.add_argument(
+        "--ai",
+        default="medium",
+        metavar="LEVEL[,LEVEL...]",
+        help="computer player for each seat: easy, medium, hard, simple, or "
+        "package.module:ClassName; one name fills every seat (default medium)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        help="players at the table, 2 to 7 (default: one per --ai name, or 4)",
+    )
     parser.add_argument("--games", type=int, default=10, help="how many games to play")
     parser.add_argument("--seed", type=int, default=1, help="the same seed gives the same games")
     parser.add_argument("--decks", type=int, default=2, help="decks shuffled together (default 2)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def simulate(players: int, games: int, seed: int, decks: int = 2) -> SimulationResult:
-    """Play ``games`` games; game ``g`` is seeded with ``seed`` and ``g`` only."""
-    from fivecrowns.ai.simple import SimplePlayer
-    from fivecrowns.game import Game, GameOptions
+def simulate(
+    players: int,
+    games: int,
+    seed: int,
+    decks: int = 2,
+    ai: Sequence[str] = ("medium",),
+    progress: Any = None,
+) -> SimulationResult:
+    """Play ``games`` games; game ``g`` is seeded with ``seed`` and ``g`` only.
 
-    bots = [SimplePlayer() for _ in range(players)]
-    names = [f"Seat {seat + 1}" for seat in range(players)]
+    ``ai`` has one name per seat, or one name for every seat. ``progress`` is
+    called with no arguments after each game.
+    """
+    from fivecrowns.ai.arena import GameResult, play_series
+    from fivecrowns.ai.loader import parse_bot_list
+    from fivecrowns.game import GameOptions
+
+    specs = parse_bot_list(",".join(ai), players)
     totals = [0] * players
     wins = [0.0] * players
-    options = GameOptions(decks=decks)
-    start = time.perf_counter()
-    for number in range(games):
-        game = Game(names, seed=seed * 1_000_003 + number, options=options)
-        while not game.is_over:
-            seat = game.current_player
-            game.apply(seat, bots[seat].choose_move(game.view(seat)))
-        for seat, total in enumerate(game.totals):
+
+    def count(result: GameResult) -> None:
+        for seat, total in enumerate(result.totals):
             totals[seat] += total
-        winners = game.winners
-        for seat in winners:
-            wins[seat] += 1 / len(winners)
+        for seat in result.winners:
+            wins[seat] += 1 / len(result.winners)
+        if progress is not None:
+            progress()
+
+    start = time.perf_counter()
+    play_series(specs, games, seed, options=GameOptions(decks=decks), on_game=count)
     seconds = time.perf_counter() - start
     return SimulationResult(
         games=games,
-        ai=tuple(bot.name for bot in bots),
-        mean_scores=tuple(total / games if games else 0.0 for total in totals),
+        ai=tuple(specs),
+        mean_scores=tuple(total / games for total in totals),
         wins=tuple(wins),
         seconds=seconds,
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    from fivecrowns.ai.loader import load_bot, parse_bot_list
     from fivecrowns.errors import FiveCrownsError
 
     if args.games < 1:
         print(f"The number of games must be 1 or more, not {args.games}.", file=sys.stderr)
         return 2
+    names = [part.strip() for part in str(args.ai).split(",")]
+    players = args.players if args.players is not None else (len(names) if len(names) > 1 else 4)
     try:
-        result = simulate(args.players, args.games, args.seed, args.decks)
+        specs = parse_bot_list(args.ai, players)
+        for spec in dict.fromkeys(specs):
+            load_bot(spec)  # why: report a bad name before any game starts
     except FiveCrownsError as error:
         print(error, file=sys.stderr)
         return 2
+    bar = _progress_bar(args.games)
+    try:
+        result = simulate(
+            players,
+            args.games,
+            args.seed,
+            args.decks,
+            specs,
+            progress=None if bar is None else lambda: bar.update(1),
+        )
+    except FiveCrownsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    finally:
+        if bar is not None:
+            bar.close()
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
@@ -98,3 +150,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"Seat {seat} ({name}): mean score {mean:.1f}, wins {won:g}.")
     print(f"{result.games_per_second:.2f} games per second.")
     return 0
+
+
+def _progress_bar(games: int) -> Any:
+    """A tqdm bar on standard error when it is a terminal, else ``None``.
+
+    why: tqdm draws on a pipe or file too unless told not to (tqdm/tqdm#1342),
+    so the command decides and never creates a bar off a terminal.
+    """
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    # why: words, not block glyphs, so a screen reader or braille display can follow it.
+    return tqdm(
+        total=games,
+        file=sys.stderr,
+        disable=False,
+        leave=False,
+        bar_format="{n_fmt} of {total_fmt} games, {percentage:.0f} percent, {remaining} left",
+    )

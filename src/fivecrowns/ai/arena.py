@@ -1,0 +1,102 @@
+"""Whole games between computer players: what ``fivecrowns simulate`` and the
+benchmarks run.
+
+Game ``g`` of a series with seed ``s`` is dealt from ``Game(seed=game_seed(s, g))``
+and its first dealer is seat ``g mod players``, so over a series every seat
+deals first equally often (seats are fair) and the same seed replays the same
+games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from fivecrowns.ai.base import Player
+from fivecrowns.ai.loader import load_bot
+from fivecrowns.game import Game, GameOptions
+
+__all__ = ["GameResult", "game_seed", "play_game", "play_series", "seat_names"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """Final totals and winners of one game, and how long each decision took."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    decision_times: tuple[tuple[float, ...], ...] = field(default=(), repr=False)  # per seat
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The deal seed of game ``game`` in a series started with ``seed``."""
+    return seed * 1_000_003 + game
+
+
+def seat_names(specs: Sequence[str]) -> list[str]:
+    return [f"Seat {seat + 1} ({spec})" for seat, spec in enumerate(specs)]
+
+
+def play_game(
+    bots: Sequence[Player],
+    *,
+    seed: int,
+    first_dealer: int,
+    options: GameOptions | None = None,
+    names: Sequence[str] | None = None,
+    time_decisions: bool = False,
+) -> GameResult:
+    """Play one whole game; each bot sees only its own view."""
+    seats = len(bots)
+    game = Game(
+        list(names) if names is not None else [f"Seat {seat + 1}" for seat in range(seats)],
+        seed=seed,
+        first_dealer=first_dealer,
+        options=options,
+    )
+    times: list[list[float]] = [[] for _ in range(seats)]
+    clock = time.perf_counter
+    while not game.is_over:
+        seat = game.current_player
+        view = game.view(seat)
+        start = clock()
+        decision = bots[seat].decide(view)
+        if time_decisions:
+            times[seat].append(clock() - start)
+        game.apply(seat, decision.move)
+    return GameResult(
+        tuple(game.totals),
+        tuple(game.winners),
+        tuple(tuple(seat_times) for seat_times in times),
+    )
+
+
+def play_series(
+    specs: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    first_game: int = 0,
+    options: GameOptions | None = None,
+    on_game: Callable[[GameResult], None] | None = None,
+    time_decisions: bool = False,
+) -> list[GameResult]:
+    """Games ``first_game`` .. ``first_game + games - 1`` of the series ``seed``."""
+    results = []
+    for number in range(first_game, first_game + games):
+        bots = [
+            load_bot(spec, seed=game_seed(seed, number) * 31 + seat)
+            for seat, spec in enumerate(specs)
+        ]
+        result = play_game(
+            bots,
+            seed=game_seed(seed, number),
+            first_dealer=number % len(specs),
+            options=options,
+            time_decisions=time_decisions,
+        )
+        results.append(result)
+        if on_game is not None:
+            on_game(result)
+    return results

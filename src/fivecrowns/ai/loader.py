@@ -1,0 +1,106 @@
+"""Find a computer player by level name or by ``package.module:ClassName``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from fivecrowns.ai.base import Player
+from fivecrowns.errors import FiveCrownsError
+
+__all__ = ["LEVELS", "BotLoadError", "load_bot", "parse_bot_list"]
+
+
+class BotLoadError(FiveCrownsError, ValueError):
+    """A bot name or ``module:Class`` that cannot be loaded; the message says why."""
+
+
+def _levels() -> dict[str, Callable[..., Player]]:
+    from fivecrowns.ai.easy import EasyBot
+    from fivecrowns.ai.hard import HardBot
+    from fivecrowns.ai.medium import MediumBot
+    from fivecrowns.ai.simple import SimplePlayer
+
+    return {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "simple": SimplePlayer}
+
+
+#: The built-in levels, weakest first ("simple" is the plain greedy player of the rules core).
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "simple")
+
+
+def load_bot(spec: str, seed: int = 0) -> Player:
+    """A new bot from a level name (``easy``, ``medium``, ``hard``, ``simple``) or ``module:Class``.
+
+    The class is called with ``seed=seed`` when its constructor takes a ``seed``
+    argument, else with no arguments. Raises :class:`BotLoadError` with a
+    sentence naming the problem.
+
+    >>> load_bot("medium").name
+    'medium'
+    >>> try:
+    ...     load_bot("nobody")
+    ... except BotLoadError as error:
+    ...     print(error)  # doctest: +ELLIPSIS
+    'nobody' is not a computer player: use easy, medium, hard, simple, or ...
+    """
+    text = spec.strip()
+    levels = _levels()
+    if text.lower() in levels:
+        level = levels[text.lower()]
+        if "seed" in inspect.signature(level).parameters:
+            return level(seed=seed)
+        return level()
+    if ":" not in text:
+        raise BotLoadError(
+            f"'{spec}' is not a computer player: use {', '.join(LEVELS)}, "
+            "or package.module:ClassName."
+        )
+    module_name, _, class_name = text.partition(":")
+    if not module_name or not class_name:
+        raise BotLoadError(f"'{spec}' is not of the form package.module:ClassName.")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise BotLoadError(f"Cannot import module '{module_name}' for '{spec}': {error}.") from None
+    found = getattr(module, class_name, None)
+    if found is None or not callable(found):
+        raise BotLoadError(f"Module '{module_name}' has no class '{class_name}'.")
+    factory: Callable[..., Any] = found
+    try:
+        takes_seed = "seed" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        takes_seed = False
+    try:
+        bot = factory(seed=seed) if takes_seed else factory()
+    except Exception as error:  # a plug-in's own failure, reported as a sentence
+        raise BotLoadError(f"Could not create '{spec}': {error}.") from None
+    if not callable(getattr(bot, "decide", None)):
+        raise BotLoadError(f"'{spec}' has no decide(view) method, so it cannot play.")
+    player: Player = bot
+    return player
+
+
+def parse_bot_list(text: str, players: int | None = None) -> list[str]:
+    """Split ``easy,medium,hard`` into one spec per seat; one name fills every seat.
+
+    >>> try:
+    ...     parse_bot_list("hard,medium", 4)
+    ... except BotLoadError as error:
+    ...     print(error)  # doctest: +ELLIPSIS
+    --ai names 2 computer players but there are 4 seats: ...
+    >>> parse_bot_list("medium", 3)
+    ['medium', 'medium', 'medium']
+    """
+    specs = [part.strip() for part in text.split(",")]
+    if any(not part for part in specs):
+        raise BotLoadError(f"--ai '{text}' has an empty name: separate names with single commas.")
+    if players is not None and len(specs) == 1:
+        return specs * players
+    if players is not None and len(specs) != players:
+        raise BotLoadError(
+            f"--ai names {len(specs)} computer players but there are {players} seats: "
+            "give one name for every seat, or one name for all."
+        )
+    return specs
