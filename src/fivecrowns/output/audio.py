@@ -80,6 +80,9 @@ class Playback:
         self.position = 0
         self.stopped = False
         self.done = threading.Event()
+        #: perf_counter times of the first and last device periods that carried these samples.
+        self.first_output: float | None = None
+        self.last_output: float | None = None
 
     @property
     def seconds(self) -> float:
@@ -126,8 +129,6 @@ class Mixer:
         self.backend_name: str = self.device.backend
         self._sources: list[Playback] = []
         self._lock = threading.Lock()
-        #: perf_counter time of the last period that carried samples of each tag.
-        self.last_sound_time: dict[str, float] = {}
         self._closed = False
         generator = self._generate()
         next(generator)
@@ -181,7 +182,9 @@ class Mixer:
                 chunk = source.samples[source.position : source.position + frames]
                 source.position += len(chunk)
                 chunks.append(chunk)
-                self.last_sound_time[source.tag] = now
+                if source.first_output is None:
+                    source.first_output = now
+                source.last_output = now
                 if source.position >= len(source.samples):
                     finished.append(source)
             for source in finished:

@@ -77,10 +77,8 @@ class _Opener:
             if mixer is None:
                 raise OutputError(f"the built-in voice cannot play: {self.mixer_problem}")
             settings = self.settings
-            return TtsBackend(
-                mixer,
-                lambda: make_renderer(settings.tts_rate, settings.tts_volume, settings.tts_voice),
-            )
+            chosen = (settings.tts_rate, settings.tts_volume, settings.tts_voice)
+            return TtsBackend(mixer, lambda: make_renderer(*chosen), fallback_settings=chosen)
         if name == "print":
             return PrintBackend(self.stream)
         return NullBackend()

@@ -26,7 +26,10 @@ import subprocess
 import tempfile
 import threading
 import time
+from array import array
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -38,6 +41,7 @@ __all__ = [
     "Pyttsx3Renderer",
     "Renderer",
     "TtsBackend",
+    "Utterance",
     "make_renderer",
 ]
 
@@ -63,6 +67,26 @@ def _silence_pyttsx3_prints() -> None:
         espeak_driver.print = lambda *args, **kwargs: None
 
 
+# eSpeak NG is one engine per process, and so is pyttsx3's driver for it: when a
+# pyttsx3 Engine is garbage-collected its driver sets eSpeak's global synthesis
+# callback to None, silently breaking any newer Engine (empty WAVs). So one Engine
+# is made once and kept for the life of the process; a lock keeps its use serial.
+_engine: Any = None
+_engine_default_voice: str | None = None
+_engine_lock = threading.Lock()
+
+
+def _shared_engine() -> Any:
+    global _engine, _engine_default_voice
+    if _engine is None:
+        import pyttsx3
+
+        _silence_pyttsx3_prints()
+        _engine = pyttsx3.init()
+        _engine_default_voice = _engine.getProperty("voice")
+    return _engine
+
+
 class Pyttsx3Renderer:
     """pyttsx3's ``save_to_file``: one utterance per ``runAndWait``."""
 
@@ -70,37 +94,46 @@ class Pyttsx3Renderer:
         self, rate: int | None = None, volume: float = 1.0, voice: str | None = None
     ) -> None:
         try:
-            import pyttsx3
+            import pyttsx3  # noqa: F401
         except ImportError as error:
             raise OutputError(f"pyttsx3 is not installed ({error}).") from None
-        _silence_pyttsx3_prints()
-        try:
-            self._engine: Any = pyttsx3.init()
-        except Exception as error:
-            raise OutputError(f"pyttsx3 found no speech engine ({error}).") from None
+        with _engine_lock:
+            try:
+                self._engine = _shared_engine()
+            except Exception as error:
+                raise OutputError(f"pyttsx3 found no speech engine ({error}).") from None
         driver = type(getattr(self._engine.proxy, "_driver", self._engine)).__module__
         self.driver = driver.rsplit(".", 1)[-1]
         self.description = f"pyttsx3 with {_DRIVER_NAMES.get(self.driver, self.driver)}"
+        self._settings = (rate, volume, voice)
         self._directory = Path(tempfile.mkdtemp(prefix="fivecrowns-tts-"))
         self._count = 0
+        with _engine_lock:
+            self._apply_settings()
+
+    def _apply_settings(self) -> None:
+        # Engine properties are global to the process: set ours before every use.
+        rate, volume, voice = self._settings
         try:
-            if rate is not None:
-                self._engine.setProperty("rate", rate)
+            self._engine.setProperty("rate", rate if rate is not None else _DEFAULT_RATE)
             self._engine.setProperty("volume", volume)
-            if voice:
-                self._engine.setProperty("voice", voice)
+            if voice or _engine_default_voice:
+                self._engine.setProperty("voice", voice or _engine_default_voice)
         except Exception as error:
             raise OutputError(f"pyttsx3 refused a setting ({error}).") from None
 
     def voices(self) -> list[tuple[str, str]]:
         """(id, name) of every voice the engine offers."""
-        return [(voice.id, voice.name) for voice in self._engine.getProperty("voices")]
+        with _engine_lock:
+            return [(voice.id, voice.name) for voice in self._engine.getProperty("voices")]
 
     def render(self, text: str) -> bytes:
         self._count += 1
         path = self._directory / f"utterance-{self._count}.wav"
-        self._engine.save_to_file(text, str(path))
-        self._engine.runAndWait()
+        with _engine_lock:
+            self._apply_settings()
+            self._engine.save_to_file(text, str(path))
+            self._engine.runAndWait()
         # runAndWait may return before the file is complete; wait for it briefly.
         deadline = time.monotonic() + 2.0
         while not path.exists() and time.monotonic() < deadline:
@@ -119,6 +152,8 @@ class Pyttsx3Renderer:
         shutil.rmtree(self._directory, ignore_errors=True)
 
 
+# pyttsx3's eSpeak driver starts at 200 words a minute; a shared engine must go back to it.
+_DEFAULT_RATE = 200
 _DRIVER_NAMES = {"espeak": "eSpeak NG", "sapi5": "SAPI5", "nsss": "NSSpeechSynthesizer"}
 
 
@@ -203,6 +238,15 @@ def make_renderer(
     raise OutputError("No built-in voice works here: " + " ".join(problems))
 
 
+@dataclass
+class Utterance:
+    """One message the worker took: when, and the playback it became (None if dropped)."""
+
+    text: str
+    received: float
+    playback: Playback | None = None
+
+
 class TtsBackend(Backend):
     """The built-in voice. One worker thread owns the engine and speaks one message at a time."""
 
@@ -215,22 +259,24 @@ class TtsBackend(Backend):
         *,
         owns_mixer: bool = False,
         start_timeout: float = 15.0,
+        fallback_settings: tuple[int | None, float, str | None] = (None, 1.0, None),
     ) -> None:
         self.mixer = mixer
+        self._fallback: Renderer | None = None
+        self._fallback_settings = fallback_settings
         self._owns_mixer = owns_mixer
         self._queue: queue.SimpleQueue[tuple[int, str] | None] = queue.SimpleQueue()
         self._generation = 0
         self._state = threading.Condition()
         self._pending = 0
-        self._current: Playback | None = None
         self._ready = threading.Event()
         self._start_error: str | None = None
         self.description = ""
         self.note: str | None = None
         #: Problems met while speaking (a message that could not be rendered).
         self.problems: list[str] = []
-        #: perf_counter time at which the worker took each message off the queue (benchmarks).
-        self.received: list[tuple[float, str]] = []
+        #: The latest messages the worker took off the queue, oldest first (tests, benchmarks).
+        self.utterances: deque[Utterance] = deque(maxlen=200)
         self._closed = False
         self._thread = threading.Thread(
             target=self._run, args=(renderer_factory,), name="fivecrowns-tts", daemon=True
@@ -259,8 +305,9 @@ class TtsBackend(Backend):
                 generation, text = item
                 try:
                     if generation == self._generation:
-                        self.received.append((time.perf_counter(), text))
-                        self._speak_one(renderer, generation, text)
+                        utterance = Utterance(text, time.perf_counter())
+                        self.utterances.append(utterance)
+                        self._speak_one(renderer, generation, utterance)
                 finally:
                     with self._state:
                         self._pending -= 1
@@ -268,18 +315,36 @@ class TtsBackend(Backend):
         finally:
             renderer.close()
 
-    def _speak_one(self, renderer: Renderer, generation: int, text: str) -> None:
+    def _speak_one(self, renderer: Renderer, generation: int, utterance: Utterance) -> None:
+        samples: array[int] | None
         try:
-            samples = decode_wav(renderer.render(text))
+            samples = decode_wav(renderer.render(utterance.text))
         except Exception as error:
-            self.problems.append(f"Could not say {text!r}: {error}")
+            samples = self._render_otherwise(renderer, utterance.text, error)
+        if samples is None:
             return
         with self._state:
             if generation != self._generation:
                 return  # interrupted while rendering
             playback = self.mixer.play(samples, "speech")
-            self._current = playback
+            utterance.playback = playback
         playback.wait()
+
+    def _render_otherwise(
+        self, renderer: Renderer, text: str, error: Exception
+    ) -> array[int] | None:
+        """The engine failed on one message: say it with the espeak-ng program instead."""
+        self.problems.append(f"{renderer.description} could not say {text!r}: {error}")
+        if self._fallback is None and not isinstance(renderer, EspeakCommandRenderer):
+            with contextlib.suppress(OutputError):
+                self._fallback = EspeakCommandRenderer(*self._fallback_settings)
+        if self._fallback is None:
+            return None
+        try:
+            return decode_wav(self._fallback.render(text))
+        except OutputError as second:
+            self.problems.append(f"{self._fallback.description} could not say it either: {second}")
+            return None
 
     def speak(self, text: str, interrupt: bool = False) -> None:
         with self._state:
