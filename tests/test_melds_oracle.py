@@ -1,10 +1,11 @@
 """The solver against the brute-force oracle (tests/oracle.py), on random and dense hands.
 
 Hypothesis profiles (applied to these tests only, not loaded globally):
-``oracle-ci`` when CI=true runs 1000 examples for each of the three oracle
-properties (3000 hands checked against the oracle, each with and without
-building the arrangement) and 300 for the input-order property; ``oracle-dev``
-otherwise runs 200 and 100. The oracle knows nothing of the
+``oracle-ci`` when CI=true runs 1000 examples for each oracle property: best
+arrangement, best with the discard, going-out discards, and single-meld
+validation (3000 hands and 1000 card groups checked against the oracle), and
+300 for the input-order property; ``oracle-dev`` otherwise runs 200 each and
+100. The oracle knows nothing of the
 solver's lemmas (melds of 3 to 5 cards, fewest wilds per meld, spare wilds
 joining any meld, the discard folded into the search), so agreement here is
 what proves them.
@@ -15,17 +16,20 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import oracle
 from fivecrowns.cards import ALL_SUITS, JOKER, Card, Rank
+from fivecrowns.errors import MeldError
 from fivecrowns.melds import (
     Arrangement,
     best_arrangement,
     best_with_discard,
     check_meld,
     going_out_discards,
+    is_meld,
     least_leftover,
 )
 
@@ -101,7 +105,7 @@ def check_arrangement(found: Arrangement, hand: list[Card], wild_rank: Rank) -> 
         oracle.penalty(to_oracle(card), int(wild_rank)) for card in found.leftover
     )
     assert found.all_melded == (not found.leftover)
-    assert found.describe().isascii()
+    assert set(found.describe()) <= SPEAKABLE
 
 
 @PROFILE
@@ -154,3 +158,36 @@ def test_same_hand_in_any_order_gives_the_identical_arrangement(
     solve = best_with_discard if discard else best_arrangement
     assert solve(shuffled, wild_rank) == solve(hand, wild_rank)
     assert solve(list(reversed(hand)), wild_rank).describe() == solve(hand, wild_rank).describe()
+
+
+@st.composite
+def small_groups(draw: st.DrawFn) -> tuple[list[Card], Rank]:
+    """0 to 8 cards, mostly near one another so that books and runs are likely."""
+    wild_rank = Rank(draw(st.integers(3, 13)))
+    low = draw(st.integers(3, 13))
+    ranks = st.integers(max(3, low - 2), min(13, low + 4)).map(Rank)
+    suits = st.sampled_from(draw(st.permutations(ALL_SUITS))[: draw(st.integers(1, 3))])
+    card = st.one_of(st.builds(Card, ranks, suits), st.just(JOKER))
+    return draw(st.lists(card, max_size=8)), wild_rank
+
+
+SPEAKABLE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,;:.")
+
+
+@PROFILE
+@given(small_groups())
+def test_check_meld_agrees_with_the_oracle_rule(case: tuple[list[Card], Rank]) -> None:
+    cards, wild_rank = case
+    expected = oracle.valid_meld([to_oracle(card) for card in cards], int(wild_rank))
+    assert is_meld(cards, wild_rank) == expected
+    if expected:
+        meld = check_meld(cards, wild_rank)
+        assert Counter(meld.cards) == Counter(cards)
+        assert check_meld(meld.cards, wild_rank) == meld
+        assert set(meld.describe(wild_rank)) <= SPEAKABLE
+    else:
+        with pytest.raises(MeldError) as raised:
+            check_meld(cards, wild_rank)
+        reason = str(raised.value)
+        assert reason[0].isupper() and reason.endswith(".")
+        assert set(reason) <= SPEAKABLE
