@@ -37,11 +37,16 @@ from fivecrowns.melds import Arrangement, best_arrangement, best_with_discard
 Solver = Callable[[Sequence[Card], Rank], Arrangement]
 
 
-def deal_hand(rng: random.Random, size: int, max_wilds: int) -> tuple[list[Card], Rank]:
-    """A hand of ``size`` cards with at most ``max_wilds`` wilds (jokers or the wild rank)."""
+def deal_hand(
+    rng: random.Random, size: int, max_wilds: int, dense: float = 0.5
+) -> tuple[list[Card], Rank]:
+    """A hand of ``size`` cards with at most ``max_wilds`` wilds (jokers or the wild rank).
+
+    With probability ``dense`` it comes from a few ranks in a few suits only.
+    """
     wild_rank = Rank(rng.randint(3, 13))
     deck = new_deck(2)
-    if rng.random() < 0.5:
+    if rng.random() < dense:
         ranks = set(rng.sample(range(3, 14), rng.randint(2, 6)))
         suits = set(rng.sample(range(5), rng.randint(1, 3)))
         deck = [
@@ -105,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Python {platform.python_implementation()} {platform.python_version()}, "
         f"cores allowed {cores}, load average {load:.2f} at start; "
         f"{args.hands} seeded hands per row (seed {args.seed}), "
-        f"half dealt from the 116-card deck, half dense; 0 to {args.max_wilds} wilds."
+        "half dealt from the 116-card deck, half dense (unless marked dense only); "
+        f"0 to {args.max_wilds} wilds."
     )
     print(
         f"Figure per hand: fastest of {args.repeat} cold runs; "
@@ -115,23 +121,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{'size':>4} {'discard':>7} {'median':>8} {'p99':>8} {'max':>8}"
         f" | first run: {'median':>8} {'p99':>8} {'max':>8}"
     )
-    rows = [(4, True), (8, True), (11, True), (14, True), (13, False)]
+    # (size, discard, share of dense hands); the last row is dense hands only, the hardest.
+    rows = [(4, True, 0.5), (8, True, 0.5), (11, True, 0.5), (14, True, 0.5), (13, False, 0.5)]
+    rows.append((14, True, 1.0))
     worst: dict[tuple[int, bool], tuple[int, int, int]] = {}
-    for size, discard in rows:
-        hands = [deal_hand(rng, size, args.max_wilds) for _ in range(args.hands)]
+    for size, discard, dense in rows:
+        hands = [deal_hand(rng, size, args.max_wilds, dense) for _ in range(args.hands)]
         solver: Solver = best_with_discard if discard else best_arrangement
         measure(solver, hands[:50], 1)  # warm the interpreter, not the solver (no cache survives)
         times, first = measure(solver, hands, args.repeat)
         figures = (statistics.median_low(times), percentile(times, 0.99), max(times))
-        worst[(size, discard)] = figures
+        before = worst.get((size, discard), figures)
+        worst[(size, discard)] = (
+            max(before[0], figures[0]),
+            max(before[1], figures[1]),
+            max(before[2], figures[2]),
+        )
         raw = (statistics.median_low(first), percentile(first, 0.99), max(first))
         cells = " ".join(f"{value / 1e6:>8.3f}" for value in figures)
         raw_cells = " ".join(f"{value / 1e6:>8.3f}" for value in raw)
-        print(f"{size:>4} {'yes' if discard else 'no':>7} {cells} | first run: {raw_cells}")
+        label = f"{size:>4} {'yes' if discard else 'no':>7}"
+        print(f"{label} {cells} | first run: {raw_cells}{'  (dense only)' if dense == 1 else ''}")
     median, p99, longest = (value / 1e6 for value in worst[(14, True)])
     met = median <= 0.5 and p99 <= 2 and longest <= 10
     print(
-        f"Target, 14 cards with discard: median <= 0.5, p99 <= 2, max <= 10 ms: "
+        f"Target, 14 cards with discard (worst figure of its two rows): "
+        f"median <= 0.5, p99 <= 2, max <= 10 ms: "
         f"{'met' if met else 'NOT met'}."
     )
     return 0
