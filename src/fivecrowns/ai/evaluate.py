@@ -18,6 +18,7 @@ from fivecrowns.melds import Arrangement, best_arrangement, best_with_discard, l
 __all__ = [
     "arrangement",
     "arrangement_with_discard",
+    "clear_caches",
     "codes",
     "full_pool",
     "leftover",
@@ -78,3 +79,10 @@ def full_pool(decks: int) -> Counter[Card]:
         pool[card_from_code(code)] = decks
     pool[card_from_code(55)] = decks * JOKERS_PER_DECK
     return pool
+
+
+def clear_caches() -> None:
+    """Forget every cached solver answer (benchmarks start each game cold)."""
+    _arrangement.cache_clear()
+    _arrangement_with_discard.cache_clear()
+    _leftover.cache_clear()

@@ -1,0 +1,102 @@
+"""Time per decision of the computer players, in whole four-player games.
+
+    python benchmarks/bench_decisions.py --games 100 --seed 1
+
+For each level L in (medium, hard) it plays GAMES four-player games, L in seat 1
+against three medium players (the strength benchmark's tables), game g dealt
+from the fixed seed with seat g mod 4 dealing first, and times every decision
+of seat 1 with time.perf_counter around ``bot.decide(view)`` (building the view
+is not counted; the solver caches are emptied before every game, so each game
+starts cold). One process, so one core. Prints count, median, p90, p99 and max
+in milliseconds, per level and per phase kind (draw / discard / last turn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+
+from fivecrowns.ai.arena import game_seed
+from fivecrowns.ai.evaluate import clear_caches
+from fivecrowns.ai.loader import load_bot
+from fivecrowns.game import Game, Phase
+
+KINDS = {
+    Phase.DRAW: "draw",
+    Phase.DISCARD: "discard",
+    Phase.LAST_DRAW: "last turn",
+    Phase.LAST_LAY_DOWN: "last turn",
+    Phase.LAST_DISCARD: "last turn",
+}
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    ms = [value * 1000 for value in values]
+    return {
+        "count": len(ms),
+        "median_ms": round(statistics.median(ms), 3),
+        "p90_ms": round(percentile(ms, 0.90), 3),
+        "p99_ms": round(percentile(ms, 0.99), 3),
+        "max_ms": round(max(ms), 3),
+    }
+
+
+def measure(level: str, games: int, seed: int) -> dict[str, object]:
+    times: dict[str, list[float]] = {"all": []}
+    for number in range(games):
+        clear_caches()
+        bots = [load_bot(level, seed=number)] + [load_bot("medium") for _ in range(3)]
+        game = Game(
+            [f"Seat {seat + 1}" for seat in range(4)],
+            seed=game_seed(seed, number),
+            first_dealer=number % 4,
+        )
+        while not game.is_over:
+            seat = game.current_player
+            view = game.view(seat)
+            start = time.perf_counter()
+            decision = bots[seat].decide(view)
+            elapsed = time.perf_counter() - start
+            if seat == 0:
+                times["all"].append(elapsed)
+                times.setdefault(KINDS[view.phase], []).append(elapsed)
+            game.apply(seat, decision.move)
+    return {kind: summary(values) for kind, values in times.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", default="medium,hard")
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    report: dict[str, object] = {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "games": args.games,
+        "seed": args.seed,
+        "table": "the level in seat 1 against three medium players, 4 players",
+    }
+    for level in args.levels.split(","):
+        start = time.perf_counter()
+        report[level] = measure(level, args.games, args.seed)
+        report[f"{level}_seconds"] = round(time.perf_counter() - start, 1)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
