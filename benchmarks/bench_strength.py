@@ -31,6 +31,18 @@ def _chunk(args: tuple[list[str], int, int, int]) -> list[tuple[list[int], list[
     ]
 
 
+def _commit() -> str:
+    """The commit measured (with "+changes" when the work tree differs from it)."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
+        return done.stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no", "src")
+    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("lone")
@@ -89,6 +101,7 @@ def main() -> int:
         "seconds": elapsed,
         "games_per_second": n / elapsed,
         "workers": workers,
+        "commit": _commit(),
     }
     text = json.dumps(report, indent=2)
     print(text)
