@@ -25,12 +25,12 @@ __all__ = ["EasyBot"]
 
 # How often each beginner's slip happens (chosen so that a beginner can win).
 TAKE_WILD = 0.85
-TAKE_MELD = 0.6  # takes a discard that completes a meld only this often
+TAKE_MELD = 0.5  # takes a discard that completes a meld only this often
 TAKE_LOWER = 0.25  # takes a discard that only swaps a high card for a low one
 TAKE_CLOSE = 0.12  # takes a card that merely looks close to its others
-KEEP_HIGH = 0.35  # throws its lowest loose card instead of its highest
-RANDOM_DISCARD = 0.06  # throws any card that is not wild
-SEE_GOING_OUT = 0.9
+KEEP_HIGH = 0.5  # throws its lowest loose card instead of its highest
+RANDOM_DISCARD = 0.08  # throws any card that is not wild
+SEE_GOING_OUT = 0.8
 
 
 class EasyBot(Bot):
