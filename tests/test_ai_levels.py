@@ -37,7 +37,7 @@ def test_easy_replays_the_same_way_from_the_same_seed_and_differs_between_seeds(
 
 
 def test_easy_makes_mistakes_that_medium_does_not() -> None:
-    """Easy departs from the greedy move now and then, but not most of the time."""
+    """Easy often departs from the greedy move, but it is no random player."""
     game = Game(["A", "B", "C"], seed=21)
     medium = load_bot("medium")
     same = different = 0
@@ -50,8 +50,7 @@ def test_easy_makes_mistakes_that_medium_does_not() -> None:
             same += easy_move == medium_move
             different += easy_move != medium_move
         game.apply(seat, easy_move)
-    assert different > 0.05 * (same + different)
-    assert same > different
+    assert 0.1 * (same + different) < different < 0.75 * (same + different)
 
 
 def test_easy_sometimes_misses_a_useful_discard_on_the_pile() -> None:
