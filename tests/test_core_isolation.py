@@ -12,6 +12,8 @@ CORE = [
     "fivecrowns.melds",
     "fivecrowns.game",
     "fivecrowns.views",
+    "fivecrowns.solitaire",
+    "fivecrowns.solitaire_ai",
 ]
 FORBIDDEN_PREFIXES = (
     "fivecrowns.ui",

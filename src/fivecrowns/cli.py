@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "speech": ("speech", "Check speech, braille and sound: list the backends, speak a test."),
     "solve": ("solve", "Arrange a hand into books and runs with the least leftover points."),
+    "solitaire": ("solitaire", "Five Crowns Solitaire: eleven hands, one stock; --auto to watch."),
 }
 
 # What a bare ``fivecrowns`` runs. The front-end issue makes this "play".

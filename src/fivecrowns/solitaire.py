@@ -428,8 +428,16 @@ class Solitaire:
             raise SaveFileError(f"The solitaire save is damaged: {_reason(error)}") from error
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the game to ``path`` atomically: a crash leaves the old file or the new one."""
+        """Write the game to ``path`` atomically: a crash leaves the old file or the new one.
+
+        An existing file is replaced only if it is a solitaire save: a foreign or
+        damaged file is never overwritten."""
         target = Path(path)
+        if target.exists():
+            try:
+                Solitaire.load(target)
+            except SaveFileError as error:
+                raise SaveFileError(f"{error} It was not overwritten.") from error
         text = json.dumps(self.to_json(), indent=1) + "\n"
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -446,7 +454,9 @@ class Solitaire:
                 Path(temporary).unlink(missing_ok=True)
                 raise
         except OSError as error:
-            raise SaveFileError(f"Could not save the game to {target}: {error.strerror}.") from error
+            raise SaveFileError(
+                f"Could not save the game to {target}: {error.strerror}."
+            ) from error
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Solitaire:
@@ -581,7 +591,7 @@ def _from_json(data: Any) -> Solitaire:
     for card, count in everything.items():
         limit = 2 * JOKERS_PER_DECK if card == JOKER else 2
         if count > limit:
-            raise ValueError(f"it has {count} of the {card.spoken}; two decks hold {limit}")
+            raise ValueError(f"it has {count} copies of the {card.spoken}; two decks hold {limit}")
     turns = data["turns"]
     if not isinstance(turns, int) or turns < 0:
         raise ValueError("the number of turns is not a count")

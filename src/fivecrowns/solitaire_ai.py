@@ -73,7 +73,7 @@ class Strategy(Protocol):
 
 
 _FRONTIERS: dict[tuple[int, ...], tuple[int, ...]] = {(): (0,)}
-_FRONTIERS_LIMIT = 400_000  # why: a plain dict is faster than lru_cache; clear it when full
+_FRONTIERS_LIMIT = 200_000  # why: a plain dict is faster than lru_cache; clear it when full
 
 
 def _frontier(naturals: tuple[int, ...]) -> tuple[int, ...]:
@@ -166,10 +166,11 @@ def _distance(naturals: tuple[int, ...], wilds: int) -> int:
     return len(naturals)
 
 
-def _distance_after_discard(naturals: tuple[int, ...], wilds: int) -> int:
-    """Distance of a hand holding one card too many, after its best discard."""
+def _distance_after_discard(frontier: tuple[int, ...], wilds: int) -> int:
+    """Distance of a hand holding one card too many (its naturals' ``frontier``),
+    after its best discard."""
     result = _INF
-    for junk, need in enumerate(_frontier(naturals)):
+    for junk, need in enumerate(frontier):
         if junk >= 1 and need <= wilds + junk - 1:
             result = min(result, junk - 1)
         if wilds >= 1 and need <= wilds - 1 + junk:
@@ -204,7 +205,7 @@ def _near(naturals: tuple[int, ...]) -> frozenset[int]:
     return frozenset(near)
 
 
-@functools.lru_cache(maxsize=1 << 20)
+@functools.lru_cache(maxsize=1 << 18)
 def _helps(naturals: tuple[int, ...], wilds: int, code: int) -> bool:
     """Would natural card ``code`` bring this hand one turn closer?"""
     return _distance_after_discard(_frontier_with(naturals, code), wilds) < _distance(
@@ -261,9 +262,8 @@ def _outs(naturals: tuple[int, ...], wilds: int, wild_value: int, stock: Counter
     near = _near(naturals)
     total = 0
     for code, count in stock.items():
-        if code == _JOKER_CODE or code // 5 + 3 == wild_value:
-            total += count
-        elif code in near and _helps(naturals, wilds, code):
+        wild = code == _JOKER_CODE or code // 5 + 3 == wild_value
+        if wild or (code in near and _helps(naturals, wilds, code)):
             total += count
     return total
 
@@ -357,9 +357,7 @@ class BestStrategy:
         return best_play
 
 
-def _discard_options(
-    hand: Hand, turned: Card
-) -> list[tuple[Card, tuple[int, ...], int, int]]:
+def _discard_options(hand: Hand, turned: Card) -> list[tuple[Card, tuple[int, ...], int, int]]:
     """For each distinct discard from the hand plus the turned card: the card, the
     resulting naturals, distance and wild count."""
     wild_rank = hand.wild_rank
@@ -476,4 +474,3 @@ def auto_play(
         if progress is not None:
             progress(number + 1)
     return AutoReport(games, wins, points_left)
-
