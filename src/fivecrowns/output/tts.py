@@ -19,7 +19,9 @@ and the backend's description says so.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import queue
 import shutil
 import subprocess
@@ -84,7 +86,17 @@ def _shared_engine() -> Any:
         _silence_pyttsx3_prints()
         _engine = pyttsx3.init()
         _engine_default_voice = _engine.getProperty("voice")
+        atexit.register(_drop_engine)
     return _engine
+
+
+def _drop_engine() -> None:
+    # Let the engine go while modules still work: at interpreter shutdown its
+    # finaliser fails noisily ("'NoneType' object has no attribute 'suppress'").
+    global _engine
+    with _engine_lock:
+        _engine = None
+    gc.collect()
 
 
 class Pyttsx3Renderer:
