@@ -25,10 +25,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "speech": ("speech", "Check speech, braille and sound: list the backends, speak a test."),
     "solve": ("solve", "Arrange a hand into books and runs with the least leftover points."),
     "solitaire": ("solitaire", "Five Crowns Solitaire: eleven hands, one stock; --auto to watch."),
+    "play": ("play", "Play a game with keys and speech (the default): full screen, or --line."),
+    "history": ("history", "The results of finished games, newest first."),
 }
 
 # What a bare ``fivecrowns`` runs. The front-end issue makes this "play".
-DEFAULT_COMMAND = "simulate"
+DEFAULT_COMMAND = "play"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,25 @@
+"""``fivecrowns history``: the results of finished games, newest first."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["configure", "run"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--last", type=int, default=10, help="how many games to show (default 10)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fivecrowns.ui.storage import describe_history, history_path, read_history
+
+    if args.last < 1:
+        print(f"--last must be 1 or more, not {args.last}.")
+        return 2
+    games = read_history()
+    for sentence in describe_history(games, last=args.last):
+        print(sentence)
+    if games:
+        print(f"{len(games)} finished games in all, kept in {history_path()}.")
+    return 0

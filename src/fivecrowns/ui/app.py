@@ -1,0 +1,151 @@
+"""The two presentations over the one command layer: full screen and line mode.
+
+Both are prompt_toolkit applications whose key bindings come from the keymap
+table and forward every key to :meth:`Controller.press`. The full screen draws
+the table; line mode draws nothing (its renderer writes to a dummy output) and
+appends each message as a plain line, so a screen reader or braille display
+reading the console gets every message once and nothing is redrawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from typing import Protocol, TextIO
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import DummyOutput, Output
+
+from fivecrowns.ui.keymap import Keymap
+from fivecrowns.ui.model import TableModel
+from fivecrowns.ui.screen import STYLE, render_table
+
+__all__ = ["Controller", "Presentation", "key_name"]
+
+
+class Controller(Protocol):
+    """What a presentation needs from the command layer."""
+
+    keymap: Keymap
+    delay: float
+
+    def press(self, key: str) -> None: ...
+    def table(self) -> TableModel: ...
+    def bot_due(self) -> bool: ...
+    def step_bot(self) -> None: ...
+    def wants_exit(self) -> bool: ...
+    def add_listener(self, listener: Callable[[str], None]) -> None: ...
+
+
+def key_name(key: object) -> str:
+    """prompt_toolkit's name for a pressed key ("left", "c-m", "H", ",")."""
+    return key.value if isinstance(key, Keys) else str(key)
+
+
+class _Driver:
+    """Runs computer players' turns after a key, paced by the controller's delay."""
+
+    def __init__(self, controller: Controller, app: Application[None]) -> None:
+        self.controller = controller
+        self.app = app
+        self.task: asyncio.Task[None] | None = None
+
+    def after_key(self) -> None:
+        if self.controller.delay <= 0:
+            while self.controller.bot_due() and not self.controller.wants_exit():
+                self.controller.step_bot()
+        elif self.controller.bot_due() and (self.task is None or self.task.done()):
+            self.task = self.app.create_background_task(self._paced())
+        self._maybe_exit()
+
+    async def _paced(self) -> None:
+        while self.controller.bot_due() and not self.controller.wants_exit():
+            await asyncio.sleep(self.controller.delay)
+            self.controller.step_bot()
+            self.app.invalidate()  # a move changed the table: the only redraw without a key
+        self._maybe_exit()
+
+    def _maybe_exit(self) -> None:
+        if self.controller.wants_exit() and self.app.is_running and not self.app.is_done:
+            self.app.exit()
+
+
+def _bindings(controller: Controller, driver: Callable[[], _Driver]) -> KeyBindings:
+    bindings = KeyBindings()
+
+    def forward(event: KeyPressEvent) -> None:
+        controller.press(key_name(event.key_sequence[0].key))
+        driver().after_key()
+
+    # Every key of the table gets its own binding so that none of prompt_toolkit's
+    # default bindings can take it; Any catches the rest to say they do nothing.
+    for key in sorted(controller.keymap.all_keys()):
+        bindings.add(key, eager=True)(forward)
+    bindings.add(Keys.Any)(forward)
+    return bindings
+
+
+class Presentation:
+    """One prompt_toolkit application over a controller: full screen or line mode.
+
+    In line mode the renderer gets a :class:`DummyOutput` and messages go to
+    ``stdout`` (the real console) as lines.
+    """
+
+    def __init__(
+        self,
+        controller: Controller,
+        *,
+        line_mode: bool,
+        input: Input | None = None,
+        output: Output | None = None,
+        stdout: TextIO | None = None,
+    ) -> None:
+        self.controller = controller
+        bindings = _bindings(controller, lambda: self.driver)
+        if line_mode:
+            console = stdout or sys.stdout
+
+            def write_line(text: str) -> None:
+                console.write(text + "\n")
+                console.flush()
+
+            controller.add_listener(write_line)
+            self.app: Application[None] = Application(
+                layout=Layout(Window(FormattedTextControl(""), height=0)),
+                key_bindings=bindings,
+                input=input,
+                output=DummyOutput(),
+                full_screen=False,
+            )
+        else:
+            control = FormattedTextControl(
+                lambda: render_table(controller.table()), focusable=True, show_cursor=True
+            )
+            window = Window(control, wrap_lines=True)
+            self.app = Application(
+                layout=Layout(window, focused_element=window),
+                key_bindings=bindings,
+                style=STYLE,
+                input=input,
+                output=output,
+                full_screen=True,
+                mouse_support=False,
+            )
+        # A lone Escape opens the menu: wait only briefly to tell it from an arrow key's sequence.
+        self.app.ttimeoutlen = 0.05
+        self.app.timeoutlen = 0.05
+        self.driver = _Driver(controller, self.app)
+
+    async def run_async(self) -> None:
+        """Run until the controller wants to exit; computer players may move before any key."""
+        await self.app.run_async(pre_run=self.driver.after_key)
+
+    def run(self) -> None:
+        self.app.run(pre_run=self.driver.after_key)

@@ -1,0 +1,109 @@
+"""Start a game from the ``fivecrowns play`` options: seats, game, output, session, presentation."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from typing import Any
+
+from fivecrowns.errors import FiveCrownsError
+from fivecrowns.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from fivecrowns.ui import storage
+from fivecrowns.ui.session import Seat, Session, game_from_save, new_seed
+from fivecrowns.ui.settings import load_settings
+
+__all__ = ["LaunchError", "launch", "load_computer_player", "make_seats"]
+
+COMPUTER_NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
+
+
+class LaunchError(FiveCrownsError):
+    """A command-line option that cannot start a game; the message says which and why."""
+
+
+def make_seats(players: int, humans: int, names: str | None, ai: str) -> list[Seat]:
+    """Humans first, then computer players, named from ``names`` or by default.
+
+    >>> [(s.name, s.level) for s in make_seats(3, 1, None, "medium")]
+    [('You', None), ('Ann', 'medium'), ('Ben', 'medium')]
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise LaunchError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}.")
+    if not 1 <= humans <= players:
+        raise LaunchError(f"--humans must be 1 to {players}, not {humans}.")
+    computers = players - humans
+    levels = [part.strip() for part in ai.split(",")]
+    if any(not level for level in levels):
+        raise LaunchError(f"--ai '{ai}' has an empty name: separate names with single commas.")
+    if len(levels) == 1:
+        levels = levels * computers
+    if computers and len(levels) != computers:
+        raise LaunchError(
+            f"--ai names {len(levels)} computer players but there are {computers} computer seats."
+        )
+    if names:
+        given = [name.strip() for name in names.split(",")]
+        if len(given) != players or any(not name for name in given):
+            raise LaunchError(f"--names needs {players} names separated by commas, got '{names}'.")
+    else:
+        human_names = ["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)]
+        given = human_names + list(COMPUTER_NAMES[:computers])
+    return [Seat(given[i]) for i in range(humans)] + [
+        Seat(given[humans + i], levels[i]) for i in range(computers)
+    ]
+
+
+def load_computer_player(level: str, seat: int, seed: int = 0) -> Any:
+    from fivecrowns.ai import load_bot
+
+    return load_bot(level, seed=seed * 31 + seat)
+
+
+def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
+    from fivecrowns.output import create_output
+
+    speech = args.speech or ("none" if args.line else None)
+    # why: the presentations show every message themselves; a print backend would
+    # write over the full screen or double every line in line mode.
+    return create_output(speech, args.transcript, stream=io.StringIO())
+
+
+def launch(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    if args.verbosity:
+        settings.verbosity = args.verbosity
+    if args.delay is not None:
+        if not 0 <= args.delay <= 10:
+            raise LaunchError(f"--delay must be 0 to 10 seconds, not {args.delay}.")
+        settings.delay = args.delay
+    at_keyboard = 0
+    if args.resume:
+        data = storage.read_autosave()
+        game, seats, at_keyboard = game_from_save(data)
+        if isinstance(data.get("verbosity"), str) and not args.verbosity:
+            settings.verbosity = data["verbosity"]
+    else:
+        seats = make_seats(args.players, args.humans, args.names, args.ai)
+        seed = args.seed if args.seed is not None else new_seed()
+        game = Game([seat.name for seat in seats], seed=seed)
+    game_seed = game.seed or 0
+    bots = {
+        index: load_computer_player(seat.level, index, game_seed)
+        for index, seat in enumerate(seats)
+        if seat.level is not None
+    }
+    output, reason = _open_output(args)
+    try:
+        session = Session(game, seats, output, settings, bots=bots)
+        if args.resume and at_keyboard in session.seat_state:
+            session.at_keyboard = at_keyboard
+        from fivecrowns.ui.app import Presentation
+
+        presentation = Presentation(session, line_mode=args.line)
+        session.say(reason)
+        session.start(resumed=args.resume)
+        session.save_now()
+        presentation.run()
+    finally:
+        output.close()
+    return 0

@@ -1,0 +1,979 @@
+"""The command layer: keys -> actions -> game moves -> events -> announcements.
+
+One :class:`Session` serves both presentations. A presentation forwards every
+key press to :meth:`Session.press`; the session looks the key up in the keymap
+table for the screen that is open (play, the action menu or help list, a
+confirmation, the hot-seat privacy screen), runs the action, and speaks the
+result through the output layer. What the player asked for interrupts; what
+other players did queues (STYLE practice 9). A refused action is answered with
+its sentence and the invalid-action sound, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from fivecrowns.cards import Card, Rank, points, spoken_name
+from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
+from fivecrowns.game import (
+    Discard,
+    DrawFromStock,
+    Event,
+    Game,
+    GameOver,
+    GoOut,
+    LastTurnStarted,
+    Move,
+    Phase,
+    TakeDiscard,
+    TurnStarted,
+    game_from_json,
+    game_to_json,
+    move_from_json,
+    move_to_json,
+)
+from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.ui import storage
+from fivecrowns.ui.announce import (
+    Announcement,
+    card_list,
+    describe_events,
+    join_words,
+    melds_words,
+    turn_summary,
+)
+from fivecrowns.ui.keymap import Action, Keymap, display_key
+from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
+from fivecrowns.ui.settings import VERBOSITIES, Settings, documents_dir
+
+__all__ = ["Bot", "Seat", "Session", "Speaker"]
+
+
+class Speaker(Protocol):
+    """The part of :class:`fivecrowns.output.Output` the session uses."""
+
+    def speak(self, text: str, interrupt: bool = False) -> None: ...
+    def play(self, sound: str) -> None: ...
+    def stop(self) -> None: ...
+    def repeat_last(self) -> Any: ...
+    def older(self) -> Any: ...
+    def newer(self) -> Any: ...
+    def oldest(self) -> Any: ...
+    def newest(self) -> Any: ...
+
+
+class Bot(Protocol):
+    def decide(self, view: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits in a seat: a human at this keyboard, or a computer player of ``level``."""
+
+    name: str
+    level: str | None = None  # None: a human
+
+    @property
+    def human(self) -> bool:
+        return self.level is None
+
+
+@dataclass
+class _ListState:
+    kind: str  # "menu" or "help"
+    title: str
+    items: list[tuple[str, Callable[[], None] | None]]
+    selected: int = 0
+
+
+@dataclass
+class _SeatState:
+    focus: int = 0
+    sort: str = "rank"
+    moves_seen: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _sort_key(order: str) -> Callable[[Card], tuple[int, int]]:
+    def by_rank(card: Card) -> tuple[int, int]:
+        return (
+            99 if card.rank is None else int(card.rank),
+            9 if card.suit is None else card.suit.index,
+        )
+
+    def by_suit(card: Card) -> tuple[int, int]:
+        return (
+            9 if card.suit is None else card.suit.index,
+            99 if card.rank is None else int(card.rank),
+        )
+
+    return by_suit if order == "suit" else by_rank
+
+
+class Session:
+    """One game at one keyboard: the state of the screens around the game, and every action."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        output: Speaker,
+        settings: Settings | None = None,
+        *,
+        bots: dict[int, Bot] | None = None,
+        bot_loader: Callable[[str, int], Bot] | None = None,
+        save_path: Path | None = None,
+        autosave: bool = True,
+        delay: float | None = None,
+    ) -> None:
+        self.game = game
+        self.seats = list(seats)
+        self.output = output
+        self.settings = settings or Settings()
+        self.keymap: Keymap = self.settings.keymap
+        self.verbosity = self.settings.verbosity
+        self.delay = self.settings.delay if delay is None else delay
+        self.save_path = save_path
+        self.autosave_enabled = autosave
+        self.bots: dict[int, Bot] = dict(bots or {})
+        for seat_index, seat in enumerate(self.seats):
+            if seat.level is not None and seat_index not in self.bots:
+                if bot_loader is None:
+                    raise FiveCrownsError(f"No way to start the computer player {seat.name}.")
+                self.bots[seat_index] = bot_loader(seat.level, seat_index)
+        humans = [i for i, seat in enumerate(self.seats) if seat.human]
+        if not humans:
+            raise FiveCrownsError("A game here needs at least one human player.")
+        self.humans = humans
+        self.at_keyboard = humans[0]
+        self.seat_state = {i: _SeatState() for i in humans}
+        self.privacy_for: int | None = None
+        self.list_state: _ListState | None = None
+        self.confirm: tuple[str, Callable[[], None]] | None = None
+        self.last_message = ""
+        self.last_explanation: str | None = None
+        self.exit_requested = False
+        self.listeners: list[Callable[[str], None]] = []
+        self.history_recorded = False
+        self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
+
+    # --- starting -------------------------------------------------------------
+
+    def start(self, resumed: bool = False) -> None:
+        """Announce the start (or the resumed position) and any settings problems."""
+        for problem in self.settings.problems:
+            self.say(problem)
+        if self.game.is_over:
+            self.say("This game is over.")
+            return
+        if resumed:
+            self.say(f"Resumed. {self._round_words()}")
+        else:
+            names = join_words(
+                [seat.name + ("" if seat.human else f" ({seat.level})") for seat in self.seats]
+            )
+            self.say(f"New game: {names}. Press F1 for help, Escape for the action menu.")
+        self._check_hot_seat()
+        if self.privacy_for is None:
+            self._announce(list(self.game.round_events), self.game.wild_rank, resumed=resumed)
+
+    # --- speech ------------------------------------------------------------------
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        self.listeners.append(listener)
+
+    def say(self, text: str, interrupt: bool = False, sound: str | None = None) -> None:
+        if sound:
+            self.output.play(sound)
+        self.output.speak(text, interrupt=interrupt)
+        self.last_message = text
+        for listener in self.listeners:
+            listener(text)
+
+    def answer(self, text: str, sound: str | None = None) -> None:
+        """What the player asked for: interrupts whatever is being said."""
+        self.say(text, interrupt=True, sound=sound)
+
+    def refuse(self, text: str) -> None:
+        self.say(text, interrupt=True, sound="invalid")
+
+    # --- keys --------------------------------------------------------------------
+
+    def context(self) -> str:
+        if self.privacy_for is not None:
+            return "privacy"
+        if self.confirm is not None:
+            return "confirm"
+        if self.list_state is not None:
+            return "menu"
+        return "normal"
+
+    def press(self, key: str) -> None:
+        """Handle one key press; never raises for anything the player does."""
+        context = self.context()
+        action = self.keymap.action_for(key, context)
+        if action is None and context == "menu":
+            # Hotkeys still work with the list open: close it and do the action.
+            action = self.keymap.action_for(key, "normal")
+            if action is not None:
+                self.list_state = None
+        if action is None:
+            self._unknown_key(key, context)
+            return
+        self.run_action(action, key)
+
+    def run_action(self, action: Action, key: str = "") -> None:
+        handler: Callable[[str], None] = getattr(self, f"_do_{action.name}")
+        try:
+            handler(key)
+        except FiveCrownsError as error:
+            self.refuse(str(error))
+
+    def _unknown_key(self, key: str, context: str) -> None:
+        if key.startswith("<") or key in ("c-@",):
+            return  # terminal reports and modifier-only codes, not keys the player meant
+        if context == "privacy":
+            assert self.privacy_for is not None
+            self.refuse(
+                f"The hand is hidden. Press {self.keymap.display_keys('ready')} when ready."
+            )
+        elif context == "confirm":
+            self.refuse(
+                f"Press {self.keymap.display_keys('confirm_yes')} for yes, "
+                f"{self.keymap.display_keys('confirm_no')} for no."
+            )
+        else:
+            help_keys = self.keymap.display_keys("help")
+            self.refuse(f"{display_key(key)} does nothing here. Press {help_keys} for help.")
+
+    # --- what the presentations read --------------------------------------------
+
+    def bot_due(self) -> bool:
+        game = self.game
+        return (
+            not game.is_over
+            and not self.exit_requested
+            and self.privacy_for is None
+            and game.current_player in self.bots
+        )
+
+    def wants_exit(self) -> bool:
+        return self.exit_requested
+
+    @property
+    def you(self) -> int:
+        return self.at_keyboard
+
+    def hand(self, seat: int | None = None) -> list[Card]:
+        seat = self.at_keyboard if seat is None else seat
+        order = self.seat_state[seat].sort if seat in self.seat_state else "rank"
+        return sorted(self.game.hand(seat), key=_sort_key(order))
+
+    def focus(self) -> int:
+        hand = self.hand()
+        state = self.seat_state[self.at_keyboard]
+        state.focus = max(0, min(state.focus, len(hand) - 1))
+        return state.focus
+
+    def table(self) -> TableModel:
+        game = self.game
+        view = game.view(self.at_keyboard)
+        seats = []
+        for i, seat in enumerate(self.seats):
+            note = ""
+            if view.went_out == i:
+                note = "went out"
+            elif not seat.human:
+                note = f"computer, {seat.level}"
+            round_points = None
+            if game.round_scores and game.phase is Phase.GAME_OVER:
+                round_points = game.round_scores[-1][i]
+            seats.append(
+                SeatLine(
+                    name=seat.name,
+                    cards=view.hand_counts[i],
+                    total=view.totals[i],
+                    round_points=round_points,
+                    is_turn=not view.game_over and view.current_player == i,
+                    is_you=i == self.at_keyboard,
+                    note=note,
+                )
+            )
+        overlay = None
+        if self.list_state is not None:
+            overlay = ListScreen(
+                self.list_state.title,
+                tuple(label for label, _ in self.list_state.items),
+                self.list_state.selected,
+            )
+        elif self.confirm is not None:
+            overlay = ListScreen(self.confirm[0], (), 0)
+        melds = tuple(
+            f"{self.seats[i].name}: {melds_words(m, view.wild_rank)}"
+            for i, m in enumerate(view.laid_down)
+            if m
+        )
+        privacy = None
+        if self.privacy_for is not None:
+            privacy = self._privacy_text()
+        return TableModel(
+            round_number=view.round,
+            wild_rank=view.wild_rank,
+            seats=tuple(seats),
+            top_discard=view.top_discard,
+            stock=view.stock_count,
+            hand=tuple(self.hand()) if privacy is None else (),
+            focus=self.focus() if privacy is None else 0,
+            sort_order=self.seat_state[self.at_keyboard].sort,
+            status=self._status_words(),
+            message=self.last_message,
+            you=self.seats[self.at_keyboard].name,
+            privacy=privacy,
+            overlay=overlay,
+            melds=melds,
+        )
+
+    # --- moves -------------------------------------------------------------------
+
+    def _require_my_turn(self) -> None:
+        game = self.game
+        if game.is_over:
+            raise IllegalMoveError("The game is over. Press Q to leave.")
+        if game.current_player != self.at_keyboard:
+            name = self.seats[game.current_player].name
+            raise IllegalMoveError(f"It is {name}'s turn, not yours. Press N to hear what happens.")
+
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        wild_before = self.game.wild_rank
+        before = list(self.game.hand(seat))
+        events = self.game.apply(seat, move)
+        self._autosave()
+        if seat in self.seat_state:
+            self._refocus(seat, before)
+        self._announce(events, wild_before, mover=seat)
+        return events
+
+    def _refocus(self, seat: int, before: list[Card]) -> None:
+        """Keep the focus on the same card; on a new card after a draw."""
+        after = self.hand(seat)
+        state = self.seat_state[seat]
+        from collections import Counter
+
+        added = list((Counter(after) - Counter(before)).elements())
+        if added:
+            state.focus = after.index(added[0])
+        else:
+            state.focus = min(state.focus, max(0, len(after) - 1))
+
+    def _do_draw(self, key: str) -> None:
+        self._require_my_turn()
+        self._apply(self.at_keyboard, DrawFromStock())
+
+    def _do_take(self, key: str) -> None:
+        self._require_my_turn()
+        self._apply(self.at_keyboard, TakeDiscard())
+
+    def _do_discard(self, key: str) -> None:
+        self._require_my_turn()
+        hand = self.hand()
+        if self.game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+            raise IllegalMoveError("You must draw before you discard: press D or T.")
+        card = hand[self.focus()]
+        self._apply(self.at_keyboard, Discard(card))
+
+    def _do_go_out(self, key: str) -> None:
+        self._require_my_turn()
+        game = self.game
+        wild = game.wild_rank
+        hand = self.hand()
+        if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+            raise IllegalMoveError("You must draw before you go out: press D or T.")
+        if game.phase in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
+            best = best_with_discard(hand, wild)
+            assert best.discard is not None
+            self._apply(self.at_keyboard, Discard(best.discard))
+            return
+        discards = going_out_discards(hand, wild)
+        if not discards:
+            best = best_with_discard(hand, wild)
+            left = best.leftover
+            self.refuse(
+                f"Not yet: left over would be {card_list(left, wild)}, "
+                f"{best.leftover_points} points."
+            )
+            return
+        focused = hand[self.focus()]
+        card = focused if focused in discards else discards[0]
+        self._apply(self.at_keyboard, GoOut(card))
+
+    # --- computer players -----------------------------------------------------------
+
+    def step_bot(self) -> None:
+        """Play one whole turn of the computer player whose turn it is."""
+        if not self.bot_due():
+            return
+        game = self.game
+        seat = game.current_player
+        bot = self.bots[seat]
+        wild = game.wild_rank
+        events: list[Event] = []
+        explanations: list[str] = []
+        start_round = game.round
+        for _ in range(4):  # draw, (lay down), discard: at most three moves in a turn
+            move, explanation = self._bot_move(bot, seat)
+            if explanation:
+                explanations.append(explanation)
+            events += game.apply(seat, move)
+            if game.is_over or game.current_player != seat or game.round != start_round:
+                break
+            if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+                break
+        self._autosave()
+        if explanations:
+            self.last_explanation = f"{self.seats[seat].name}: " + " ".join(explanations)
+        self._announce(events, wild, mover=seat)
+
+    def _bot_move(self, bot: Bot, seat: int) -> tuple[Move, str | None]:
+        game = self.game
+        try:
+            decision = bot.decide(game.view(seat))
+        except Exception:  # a plug-in bot's bug must not end the game: play a legal move
+            decision = None
+        move = getattr(decision, "move", decision)
+        explanation = getattr(decision, "explanation", None) or getattr(bot, "explanation", None)
+        if not isinstance(explanation, str):
+            explanation = None
+        if move is None or not game.can(seat, move):
+            move = game.legal_moves(seat)[0]
+            explanation = None
+        return move, explanation
+
+    # --- announcements ------------------------------------------------------------
+
+    def _announce(
+        self, events: Sequence[Event], wild: Rank, mover: int | None = None, resumed: bool = False
+    ) -> None:
+        you = self.at_keyboard
+        names = [seat.name for seat in self.seats]
+        visible = [_redact(event, you) for event in events]
+        announcements = describe_events(
+            visible, names, you, wild, self.verbosity, hand_at_start=self.hand(you)
+        )
+        own = mover == you
+        for announcement in announcements:
+            self._remember(mover, announcement)
+            self.say(announcement.text, interrupt=own, sound=announcement.sound)
+            own = False  # only the first sentence answers the key; the rest queue
+        if any(isinstance(event, GameOver) for event in events):
+            self._game_over()
+            return
+        if mover is not None and any(
+            isinstance(event, TurnStarted | LastTurnStarted) for event in events
+        ):
+            self._check_hot_seat()
+        turn_started = any(isinstance(e, TurnStarted | LastTurnStarted) for e in events)
+        if (
+            self.privacy_for is None
+            and self.game.current_player == you
+            and (resumed or turn_started)
+        ):
+            self._your_turn()
+
+    def _remember(self, mover: int | None, announcement: Announcement) -> None:
+        if mover is not None and mover != self.at_keyboard and announcement.sound is None:
+            for state in self.seat_state.values():
+                state.moves_seen.append((mover, announcement.text))
+                del state.moves_seen[:-20]
+
+    def _your_turn(self) -> None:
+        game = self.game
+        top = game.top_discard
+        if game.phase is Phase.LAST_DRAW:
+            return  # "This is your last turn" was said with its sound
+        if self.verbosity == "brief":
+            text = "Your turn."
+        elif top is not None:
+            text = f"Your turn. Top discard: {spoken_name(top, game.wild_rank)}."
+        else:
+            text = "Your turn. The discard pile is empty."
+        self.say(text, sound="your_turn")
+
+    def _check_hot_seat(self) -> None:
+        """Between two different humans' turns, hide the hand until the next one is ready."""
+        current = self.game.current_player
+        if self.game.is_over or current not in self.seat_state or len(self.humans) == 1:
+            return
+        if current != self.at_keyboard or not self.keyboard_confirmed:
+            self.privacy_for = current
+            self.list_state = None
+            self.confirm = None
+            self.say(self._privacy_text())
+
+    def _privacy_text(self) -> str:
+        assert self.privacy_for is not None
+        name = self.seats[self.privacy_for].name
+        return f"Pass to {name}. Press {self.keymap.display_keys('ready')} when ready."
+
+    def _do_ready(self, key: str) -> None:
+        assert self.privacy_for is not None
+        self.at_keyboard = self.privacy_for
+        self.privacy_for = None
+        self.keyboard_confirmed = True
+        name = self.seats[self.at_keyboard].name
+        hand = self.hand()
+        wild = self.game.wild_rank
+        self.answer(f"{name}. {self._round_words()} Your hand: {card_list(hand, wild)}.")
+        moves = self._others_moves()
+        if moves:
+            self.say(moves)
+        self._your_turn()
+
+    def _game_over(self) -> None:
+        if not self.history_recorded:
+            self.history_recorded = True
+            try:
+                storage.append_history([seat.name for seat in self.seats], list(self.game.totals))
+                if self.autosave_enabled:
+                    storage.delete_autosave(self.save_path)
+            except OSError as error:
+                self.say(f"The result could not be recorded: {error.strerror}.")
+        self.say("Press Q to leave, S for scores.")
+
+    # --- information keys (never change the game) ----------------------------------
+
+    def _round_words(self) -> str:
+        game = self.game
+        return f"Round {game.round} of 11. {game.wild_rank.plural} are wild, and jokers."
+
+    def _status_words(self) -> str:
+        game = self.game
+        if game.is_over:
+            return "The game is over."
+        if self.privacy_for is not None:
+            return self._privacy_text()
+        current = game.current_player
+        if current == self.at_keyboard:
+            return f"Your turn: {game.phase.spoken}."
+        name = self.seats[current].name
+        return f"{name}'s turn: {game.phase.spoken.replace('your', 'their')}."
+
+    def _others_moves(self) -> str:
+        state = self.seat_state[self.at_keyboard]
+        latest: dict[int, str] = {}
+        for seat, text in state.moves_seen:
+            latest[seat] = text
+        if not latest:
+            return ""
+        return " ".join(latest.values())
+
+    def _do_hand(self, key: str) -> None:
+        game = self.game
+        wild = game.wild_rank
+        hand = self.hand()
+        if not hand:
+            self.answer("Your hand is empty.")
+            return
+        if len(hand) > game.hand_size:
+            best = best_with_discard(hand, wild)
+        else:
+            best = best_arrangement(hand, wild)
+        parts = [f"{len(hand)} cards."]
+        if best.melds:
+            parts.append(f"Melds: {melds_words(best.melds, wild)}.")
+        if best.leftover:
+            parts.append(
+                f"Left over: {card_list(best.leftover, wild)}, {best.leftover_points} points."
+            )
+        else:
+            parts.append("Nothing left over.")
+        if best.discard is not None:
+            parts.append(f"Discard: {spoken_name(best.discard, wild)}.")
+        self.answer(" ".join(parts))
+
+    def _do_round(self, key: str) -> None:
+        game = self.game
+        dealer = self.seats[game.dealer].name
+        self.answer(f"{self._round_words()} {game.hand_size} cards each. {dealer} dealt.")
+
+    def _do_piles(self, key: str) -> None:
+        view = self.game.view(self.at_keyboard)
+        top = view.top_discard
+        top_words = "empty" if top is None else spoken_name(top, view.wild_rank)
+        self.answer(
+            f"Top discard: {top_words}. Stock: {view.stock_count} cards. "
+            f"Discard pile: {view.discard_count} cards."
+        )
+
+    def _do_scores(self, key: str) -> None:
+        game = self.game
+        rounds = len(game.round_scores)
+        order = sorted(range(len(self.seats)), key=lambda i: (game.totals[i], i))
+        scores = ", ".join(f"{self._name(i)} {game.totals[i]}" for i in order)
+        done = f"after {rounds} round{'s' if rounds != 1 else ''}" if rounds else "no rounds yet"
+        last = ""
+        if game.round_scores:
+            last_round = game.round_scores[-1]
+            last = (
+                " Last round: " + ", ".join(f"{self._name(i)} {last_round[i]}" for i in order) + "."
+            )
+        self.answer(f"Scores, {done}: {scores}.{last}")
+
+    def _name(self, seat: int) -> str:
+        return "you" if seat == self.at_keyboard else self.seats[seat].name
+
+    def _do_melds(self, key: str) -> None:
+        view = self.game.view(self.at_keyboard)
+        parts = [
+            f"{self._name(i).capitalize()}: {melds_words(m, view.wild_rank)}."
+            for i, m in enumerate(view.laid_down)
+            if m
+        ]
+        self.answer(" ".join(parts) if parts else "No melds laid down this round.")
+
+    def _do_counts(self, key: str) -> None:
+        view = self.game.view(self.at_keyboard)
+        counts = ", ".join(
+            f"{self._name(i).capitalize()} {count}" for i, count in enumerate(view.hand_counts)
+        )
+        self.answer(f"Cards: {counts}. Stock {view.stock_count}.")
+
+    def _do_last_moves(self, key: str) -> None:
+        moves = self._others_moves()
+        self.answer(moves or "The other players have not moved yet this game.")
+
+    def _do_whose_turn(self, key: str) -> None:
+        self.answer(self._status_words())
+
+    def _do_why(self, key: str) -> None:
+        self.answer(self.last_explanation or "No computer player has moved yet.")
+
+    def _do_hint(self, key: str) -> None:
+        self.answer(self.hint())
+
+    def hint(self) -> str:
+        """The solver's advice for the player at the keyboard, in one or two sentences."""
+        game = self.game
+        wild = game.wild_rank
+        hand = self.hand()
+        mine = game.current_player == self.at_keyboard and not game.is_over
+        phase = game.phase
+        if not mine:
+            now = best_arrangement(hand, wild) if len(hand) <= game.hand_size else None
+            left = f" Your hand now leaves {now.leftover_points} points." if now else ""
+            return f"Wait: it is {self.seats[game.current_player].name}'s turn.{left}"
+        if phase in (Phase.DRAW, Phase.LAST_DRAW):
+            now = best_arrangement(hand, wild)
+            top = game.top_discard
+            if top is None:
+                return "Draw from the stock: the discard pile is empty."
+            with_top = best_with_discard([*hand, top], wild)
+            top_name = spoken_name(top, wild)
+            if with_top.leftover_points < now.leftover_points and with_top.discard != top:
+                assert with_top.discard is not None
+                out = " and go out" if with_top.leftover_points == 0 and phase is Phase.DRAW else ""
+                return (
+                    f"Take the {top_name} (T): then discard the "
+                    f"{spoken_name(with_top.discard, wild)}{out}, leaving "
+                    f"{with_top.leftover_points} points instead of {now.leftover_points}."
+                )
+            if now.leftover_points == 0:
+                return f"Draw from the stock (D): all your cards meld; the {top_name} adds nothing."
+            return (
+                f"Draw from the stock (D): the {top_name} does not lower your "
+                f"{now.leftover_points} leftover points."
+            )
+        if phase is Phase.DISCARD:
+            outs = going_out_discards(hand, wild)
+            if outs:
+                return f"Go out (G), discarding the {spoken_name(outs[0], wild)}."
+        best = best_with_discard(hand, wild)
+        assert best.discard is not None
+        melds = f" Keep {melds_words(best.melds, wild)}." if best.melds else ""
+        return (
+            f"Discard the {spoken_name(best.discard, wild)}: that leaves "
+            f"{best.leftover_points} points.{melds}"
+        )
+
+    def _do_sort(self, key: str) -> None:
+        state = self.seat_state[self.at_keyboard]
+        hand = self.hand()
+        card = hand[self.focus()] if hand else None
+        state.sort = "suit" if state.sort == "rank" else "rank"
+        if card is not None:
+            state.focus = self.hand().index(card)
+        self.answer(f"Sorted by {state.sort}.")
+
+    def _do_past_games(self, key: str) -> None:
+        self.answer(" ".join(storage.describe_history(storage.read_history(), last=5)))
+
+    def _do_export(self, key: str) -> None:
+        from fivecrowns.export.files import write_game_exports
+
+        written = write_game_exports(self.game.view(self.at_keyboard), documents_dir())
+        self.answer(written.message)
+
+    def _do_verbosity(self, key: str) -> None:
+        index = (VERBOSITIES.index(self.verbosity) + 1) % len(VERBOSITIES)
+        self.verbosity = VERBOSITIES[index]
+        self.answer(f"Verbosity {self.verbosity}.")
+
+    # --- moving through the hand -------------------------------------------------
+
+    def _speak_focus(self) -> None:
+        hand = self.hand()
+        if not hand:
+            self.answer("Your hand is empty.")
+            return
+        index = self.focus()
+        card = spoken_name(hand[index], self.game.wild_rank)
+        self.answer(f"{card}, {index + 1} of {len(hand)}")
+
+    def _move_focus(self, index: int) -> None:
+        hand = self.hand()
+        state = self.seat_state[self.at_keyboard]
+        state.focus = max(0, min(index, len(hand) - 1))
+        self._speak_focus()
+
+    def _do_previous(self, key: str) -> None:
+        self._move_focus(self.focus() - 1)
+
+    def _do_next(self, key: str) -> None:
+        self._move_focus(self.focus() + 1)
+
+    def _do_first(self, key: str) -> None:
+        self._move_focus(0)
+
+    def _do_last(self, key: str) -> None:
+        self._move_focus(len(self.hand()) - 1)
+
+    def _do_jump(self, key: str) -> None:
+        number = int(key) if key.isdigit() else 1
+        hand = self.hand()
+        if number > len(hand):
+            raise FiveCrownsError(f"You have only {len(hand)} cards.")
+        self._move_focus(number - 1)
+
+    # --- messages --------------------------------------------------------------------
+
+    def _review(self, entry: Any, otherwise: str) -> None:
+        text = getattr(entry, "text", None) or otherwise
+        for listener in self.listeners:
+            listener(text)
+
+    def _do_older(self, key: str) -> None:
+        self._review(self.output.older(), "No older messages.")
+
+    def _do_newer(self, key: str) -> None:
+        self._review(self.output.newer(), "No newer messages.")
+
+    def _do_oldest(self, key: str) -> None:
+        self._review(self.output.oldest(), "Nothing has been said yet.")
+
+    def _do_newest(self, key: str) -> None:
+        self._review(self.output.newest(), "Nothing has been said yet.")
+
+    def _do_repeat(self, key: str) -> None:
+        self._review(self.output.repeat_last(), "Nothing has been said yet.")
+
+    def _do_stop_speech(self, key: str) -> None:
+        self.output.stop()
+
+    # --- lists: the action menu and help ------------------------------------------------
+
+    def _open_list(
+        self, kind: str, title: str, items: list[tuple[str, Callable[[], None] | None]]
+    ) -> None:
+        self.list_state = _ListState(kind, title, items)
+        self.answer(f"{title}. {len(items)} items. {items[0][0]}")
+
+    def _list_say(self) -> None:
+        state = self.list_state
+        assert state is not None
+        label = state.items[state.selected][0]
+        self.answer(f"{label}, {state.selected + 1} of {len(state.items)}")
+
+    def _do_menu(self, key: str) -> None:
+        items: list[tuple[str, Callable[[], None] | None]] = []
+        for action in self.available_actions():
+            keys = self.keymap.display_keys(action.name)
+            label = self._menu_label(action)
+            items.append((f"{label}: {keys}", functools.partial(self.run_action, action)))
+        self._open_list("menu", "Actions", items)
+
+    def _menu_label(self, action: Action) -> str:
+        game = self.game
+        wild = game.wild_rank
+        if action.name == "take" and game.top_discard is not None:
+            return f"Take the {spoken_name(game.top_discard, wild)}"
+        if action.name == "discard":
+            hand = self.hand()
+            if hand:
+                return f"Discard the {spoken_name(hand[self.focus()], wild)}"
+        return action.label
+
+    def available_actions(self) -> list[Action]:
+        """Every action that does something now: the menu lists these."""
+        game = self.game
+        mine = not game.is_over and game.current_player == self.at_keyboard
+        names: list[str] = []
+        if mine and game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+            names.append("draw")
+            if game.top_discard is not None:
+                names.append("take")
+        if mine and game.phase in (Phase.DISCARD, Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
+            names.append("discard")
+            hand = self.hand()
+            if game.phase is not Phase.DISCARD or going_out_discards(hand, game.wild_rank):
+                names.append("go_out")
+        names += [
+            "hand", "hint", "round", "piles", "scores", "melds", "counts", "last_moves",
+            "whose_turn", "why", "sort", "past_games", "repeat", "verbosity", "help", "quit",
+        ]  # fmt: skip
+        return [self.keymap.get(name) for name in names]
+
+    def _do_help(self, key: str) -> None:
+        items: list[tuple[str, Callable[[], None] | None]] = [
+            (line, None) for line in self.keymap.help_lines()
+        ]
+        self._open_list("help", "Help: the keys", items)
+
+    def _do_menu_previous(self, key: str) -> None:
+        assert self.list_state is not None
+        self.list_state.selected = max(0, self.list_state.selected - 1)
+        self._list_say()
+
+    def _do_menu_next(self, key: str) -> None:
+        assert self.list_state is not None
+        self.list_state.selected = min(len(self.list_state.items) - 1, self.list_state.selected + 1)
+        self._list_say()
+
+    def _do_menu_first(self, key: str) -> None:
+        assert self.list_state is not None
+        self.list_state.selected = 0
+        self._list_say()
+
+    def _do_menu_last(self, key: str) -> None:
+        assert self.list_state is not None
+        self.list_state.selected = len(self.list_state.items) - 1
+        self._list_say()
+
+    def _do_menu_choose(self, key: str) -> None:
+        state = self.list_state
+        assert state is not None
+        self.list_state = None
+        chosen = state.items[state.selected][1]
+        if chosen is None:
+            self.answer("Help closed.")
+        else:
+            chosen()
+
+    def _do_menu_close(self, key: str) -> None:
+        assert self.list_state is not None
+        kind = self.list_state.kind
+        self.list_state = None
+        self.answer("Help closed." if kind == "help" else "Menu closed.")
+
+    # --- quitting ----------------------------------------------------------------------
+
+    def _do_quit(self, key: str) -> None:
+        if self.game.is_over:
+            self.exit_requested = True
+            return
+
+        def leave() -> None:
+            self._autosave()
+            self.answer("Saved. Goodbye.")
+            self.exit_requested = True
+
+        yes = self.keymap.display_keys("confirm_yes")
+        no = self.keymap.display_keys("confirm_no")
+        question = f"Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing."
+        self.confirm = (question, leave)
+        self.answer(question)
+
+    def _do_confirm_yes(self, key: str) -> None:
+        assert self.confirm is not None
+        _, action = self.confirm
+        self.confirm = None
+        action()
+
+    def _do_confirm_no(self, key: str) -> None:
+        self.confirm = None
+        self.answer("Back to the game.")
+
+    # --- saving ------------------------------------------------------------------------
+
+    def save_payload(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "seats": [{"name": s.name, "level": s.level} for s in self.seats],
+            "seed": game.seed,
+            "first_dealer": game.first_dealer,
+            "decks": game.options.decks,
+            "moves": [[player, move_to_json(move)] for player, move in game.moves],
+            "at_keyboard": self.at_keyboard,
+            "verbosity": self.verbosity,
+            "game": game_to_json(game),
+        }
+
+    def save_now(self) -> None:
+        """Write the autosave now (after starting or resuming, so a kill loses nothing)."""
+        self._autosave()
+
+    def _autosave(self) -> None:
+        if not self.autosave_enabled or self.game.is_over:
+            return
+        try:
+            storage.write_autosave(self.save_payload(), self.save_path)
+        except OSError as error:
+            self.say(f"The game could not be saved: {error.strerror}.")
+
+
+def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
+    """Rebuild an autosaved game: from its full state, else by replaying its moves.
+
+    The seats, seed and moves are kept beside the full state so that the game
+    can also be replayed from its seed (``fivecrowns export --game`` does that).
+    """
+    from fivecrowns.game import GameOptions
+
+    try:
+        seats = [Seat(str(s["name"]), s["level"]) for s in data["seats"]]
+        at_keyboard = int(data.get("at_keyboard", 0))
+    except (KeyError, TypeError, ValueError) as error:
+        raise SaveFileError(f"The saved game has no seats: {error}.") from None
+    if "game" in data:
+        return game_from_json(data["game"]), seats, at_keyboard
+    try:
+        game = Game(
+            [seat.name for seat in seats],
+            seed=int(data["seed"]),
+            first_dealer=int(data["first_dealer"]),
+            options=GameOptions(decks=int(data.get("decks", 2))),
+        )
+        for player, move_data in data["moves"]:
+            game.apply(int(player), move_from_json(move_data))
+    except (KeyError, TypeError, ValueError, FiveCrownsError) as error:
+        raise SaveFileError(f"The saved game cannot be replayed: {error}.") from None
+    return game, seats, at_keyboard
+
+
+def new_seed() -> int:
+    return random.SystemRandom().randrange(2**31)
+
+
+def _redact(event: Event, viewer: int) -> Event:
+    from fivecrowns.game import redact
+
+    return redact(event, viewer)
+
+
+def leftover_points(cards: Sequence[Card], wild: Rank) -> int:
+    return sum(points(card, wild) for card in cards)
+
+
+_ = turn_summary  # re-exported for the benchmark's warm-up

@@ -1,0 +1,107 @@
+"""The player's settings file and the folders the game writes to.
+
+The settings file is ``settings.json`` in the user's config folder, shared with
+the output layer (which owns its ``"output"`` section). The game reads two
+sections::
+
+    {"play": {"verbosity": "normal", "delay": 1.0},
+     "keys": {"draw": ["d", "F5"], "stop_speech": "Ctrl+X"}}
+
+``verbosity`` is brief, normal or full; ``delay`` is the pause in seconds before
+each computer player's move; ``keys`` rebinds any action named in docs/keys.md.
+
+``FIVECROWNS_CONFIG_DIR`` and ``FIVECROWNS_DATA_DIR`` move the folders (tests use them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fivecrowns.ui.keymap import Keymap
+
+__all__ = ["VERBOSITIES", "Settings", "config_dir", "data_dir", "documents_dir", "load_settings"]
+
+VERBOSITIES = ("brief", "normal", "full")
+
+
+def config_dir() -> Path:
+    override = os.environ.get("FIVECROWNS_CONFIG_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("fivecrowns"))
+
+
+def data_dir() -> Path:
+    override = os.environ.get("FIVECROWNS_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("fivecrowns"))
+
+
+def documents_dir() -> Path:
+    """Where exports go: the user's documents folder when it exists, else the data folder."""
+    if os.environ.get("FIVECROWNS_DATA_DIR"):
+        return data_dir() / "exports"
+    import platformdirs
+
+    documents = Path(platformdirs.user_documents_dir())
+    return documents / "Five Crowns" if documents.is_dir() else data_dir() / "exports"
+
+
+@dataclass
+class Settings:
+    verbosity: str = "normal"
+    delay: float = 1.0
+    keymap: Keymap = field(default_factory=Keymap.default)
+    problems: list[str] = field(default_factory=list)
+    path: Path | None = None
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read the settings file; every problem becomes a sentence in ``problems``, never an error."""
+    path = path or config_dir() / "settings.json"
+    settings = Settings(path=path)
+    if not path.exists():
+        return settings
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        settings.problems.append(
+            f"The settings file {path} cannot be read ({error}); using defaults."
+        )
+        return settings
+    if not isinstance(data, dict):
+        settings.problems.append(f"The settings file {path} is not a JSON object; using defaults.")
+        return settings
+    play = data.get("play", {})
+    if not isinstance(play, dict):
+        settings.problems.append('"play" in the settings file must be an object; using defaults.')
+        play = {}
+    verbosity = play.get("verbosity", settings.verbosity)
+    if verbosity in VERBOSITIES:
+        settings.verbosity = str(verbosity)
+    else:
+        settings.problems.append(
+            f"Verbosity '{verbosity}' is not brief, normal or full; using normal."
+        )
+    delay = play.get("delay", settings.delay)
+    if isinstance(delay, int | float) and 0 <= delay <= 10:
+        settings.delay = float(delay)
+    else:
+        settings.problems.append(
+            f"Delay '{delay}' is not a number of seconds from 0 to 10; using 1."
+        )
+    keys = data.get("keys", {})
+    if isinstance(keys, dict):
+        settings.keymap, problems = Keymap.from_settings(keys)
+        settings.problems += problems
+    else:
+        settings.problems.append('"keys" in the settings file must map action names to keys.')
+    return settings

@@ -1,0 +1,142 @@
+"""Autosave and the history of finished games, in the user's data folder.
+
+The autosave is rewritten after every move with an atomic write (a temporary
+file in the same folder, flushed to disk, then renamed over the old one), so a
+kill at any moment leaves either the old save or the new one, never half a file.
+The history is one JSON object per line, appended when a game ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from fivecrowns.errors import SaveFileError
+from fivecrowns.ui.settings import data_dir
+
+__all__ = [
+    "append_history",
+    "atomic_write_text",
+    "autosave_path",
+    "delete_autosave",
+    "describe_history",
+    "history_path",
+    "read_autosave",
+    "read_history",
+    "write_autosave",
+]
+
+SAVE_VERSION = 1
+
+
+def autosave_path() -> Path:
+    return data_dir() / "autosave.json"
+
+
+def history_path() -> Path:
+    return data_dir() / "history.jsonl"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves the old or the new file, whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_autosave(payload: dict[str, Any], path: Path | None = None) -> None:
+    atomic_write_text(path or autosave_path(), json.dumps({"version": SAVE_VERSION, **payload}))
+
+
+def read_autosave(path: Path | None = None) -> dict[str, Any]:
+    """The saved game; raises :class:`SaveFileError` with a sentence if it is missing or damaged."""
+    path = path or autosave_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveFileError(f"There is no saved game to resume in {path.parent}.") from None
+    except OSError as error:
+        raise SaveFileError(f"The saved game {path} cannot be read: {error.strerror}.") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise SaveFileError(f"The saved game {path} is damaged and cannot be resumed.") from None
+    if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
+        raise SaveFileError(
+            f"The saved game {path} is not a Five Crowns save this version can read."
+        )
+    return data
+
+
+def delete_autosave(path: Path | None = None) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        (path or autosave_path()).unlink()
+
+
+def append_history(players: list[str], totals: list[int], path: Path | None = None) -> None:
+    """Record a finished game: date, players, final totals."""
+    path = path or history_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="minutes"),
+        "players": players,
+        "totals": totals,
+    }
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_history(path: Path | None = None) -> list[dict[str, Any]]:
+    """Finished games, oldest first; damaged lines are skipped."""
+    path = path or history_path()
+    if not path.exists():
+        return []
+    games: list[dict[str, Any]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and {"date", "players", "totals"} <= record.keys():
+            games.append(record)
+    return games
+
+
+def describe_history(games: list[dict[str, Any]], last: int = 10) -> list[str]:
+    """One spoken sentence per game, newest first.
+
+    >>> game = {"date": "2026-11-22T10:00+00:00", "players": ["Ann", "Bo"], "totals": [80, 95]}
+    >>> describe_history([game])
+    ['2026-11-22 10:00: Ann won with 80. Ann 80, Bo 95.']
+    """
+    if not games:
+        return ["No finished games yet."]
+    sentences: list[str] = []
+    for record in reversed(games[-last:]):
+        players: list[str] = [str(p) for p in record["players"]]
+        totals: list[int] = [int(t) for t in record["totals"]]
+        best = min(totals)
+        winners = [p for p, t in zip(players, totals, strict=True) if t == best]
+        won = " and ".join(winners) + (
+            " won with " if len(winners) == 1 else " shared the win with "
+        )
+        when = str(record["date"]).replace("T", " ")[:16]
+        scores = ", ".join(f"{p} {t}" for p, t in zip(players, totals, strict=True))
+        sentences.append(f"{when}: {won}{best}. {scores}.")
+    return sentences
