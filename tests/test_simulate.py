@@ -62,7 +62,7 @@ def test_simulate_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     )
     out = capsys.readouterr().out
     assert "Seat 1 (simple): mean score" in out and "games per second" in out
-    assert DEFAULT_COMMAND == "simulate"
+    assert DEFAULT_COMMAND == "play"  # a bare `fivecrowns` starts a game (issue 5)
 
 
 @pytest.mark.parametrize(

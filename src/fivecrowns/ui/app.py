@@ -140,7 +140,8 @@ class Presentation:
             )
         # A lone Escape opens the menu: wait only briefly to tell it from an arrow key's sequence.
         self.app.ttimeoutlen = 0.05
-        self.app.timeoutlen = 0.05
+        # why: no binding is longer than one key, so never wait for a second key (and no timer).
+        self.app.timeoutlen = None  # type: ignore[assignment]  # documented as float or None
         self.driver = _Driver(controller, self.app)
 
     async def run_async(self) -> None:

@@ -556,10 +556,13 @@ class Session:
         if self.privacy_for is not None:
             return self._privacy_text()
         current = game.current_player
-        if current == self.at_keyboard:
-            return f"Your turn: {game.phase.spoken}."
-        name = self.seats[current].name
-        return f"{name}'s turn: {game.phase.spoken.replace('your', 'their')}."
+        owner = "Your" if current == self.at_keyboard else f"{self.seats[current].name}'s"
+        spoken = game.phase.spoken
+        if current != self.at_keyboard:
+            spoken = spoken.replace("your", "their")
+        if spoken.startswith("last turn: "):
+            return f"{owner} last turn: {spoken.removeprefix('last turn: ')}."
+        return f"{owner} turn: {spoken}."
 
     def _others_moves(self) -> str:
         state = self.seat_state[self.at_keyboard]

@@ -1,0 +1,247 @@
+"""Whole games through the command layer, with keys only, against computer players.
+
+No terminal: prompt_toolkit pipe input and a dummy output; what the player
+hears comes from the output layer's RecordingBackend (STYLE practice 12).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fivecrowns.game import Phase
+from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.ui.session import Seat
+from fivecrowns.ui.storage import autosave_path, read_autosave, read_history
+from ui_support import Table, table
+
+INFO_KEYS = ["h", "H", "w", "p", "s", "m", "c", "l", "n", "y", "r", ",", ".", "<", ">", "S"]
+
+
+def focus_on(t: Table, index: int) -> None:
+    t.press("home")
+    for _ in range(index):
+        t.press("right")
+    assert t.session.focus() == index
+
+
+def play_turn(t: Table) -> None:
+    """One human turn chosen with the solver, played with keys only."""
+    game = t.game
+    wild = game.wild_rank
+    hand = t.session.hand()
+    if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+        top = game.top_discard
+        now = best_arrangement(hand, wild).leftover_points
+        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
+        t.press("t" if take else "d")
+        return
+    if game.phase is Phase.DISCARD and going_out_discards(hand, wild):
+        t.press("g")
+        return
+    best = best_with_discard(hand, wild)
+    assert best.discard is not None
+    focus_on(t, hand.index(best.discard))
+    t.press("enter")
+
+
+def check_info_keys_change_nothing(t: Table) -> None:
+    before = t.state()
+    for key in INFO_KEYS:
+        mark = len(t.spoken())
+        t.press(key)
+        said = t.said_since(mark)
+        assert said, f"{key!r} said nothing"
+        assert t.state() == before, f"{key!r} changed the game"
+
+
+def check_illegal_keys(t: Table) -> None:
+    """Wrong keys for the phase: a sentence, the invalid sound, no change."""
+    phase = t.game.phase
+    wrong = ["enter", "g"] if phase in (Phase.DRAW, Phase.LAST_DRAW) else ["d", "t"]
+    before = t.state()
+    for key in [*wrong, "z", "#"]:
+        sounds = list(t.backend.sounds)
+        mark = len(t.spoken())
+        t.press(key)
+        said = t.said_since(mark)
+        assert len(said) == 1 and said[0].endswith("."), (key, said)
+        assert t.backend.sounds == [*sounds, "invalid"], key
+        assert t.state() == before, key
+
+
+def play_whole_game(t: Table, checks_every: int = 7) -> int:
+    turns = 0
+    while not t.game.is_over:
+        assert t.game.current_player == t.session.at_keyboard
+        if turns % checks_every == 0:
+            check_info_keys_change_nothing(t)
+            check_illegal_keys(t)
+        play_turn(t)
+        turns += 1
+        assert turns < 2000, "the game does not end"
+    return turns
+
+
+@pytest.mark.slow
+def test_whole_game_full_screen_against_medium_players(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    seats = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
+    with table(seats, seed=11, data_dir=tmp_path) as t:
+        play_whole_game(t)
+        spoken = " | ".join(t.spoken())
+        screen = t.session.table()
+    # Round starts with the wild rank and the hand, for all eleven rounds.
+    for number, wild in [(1, "3s"), (5, "7s"), (9, "Jacks"), (11, "Kings")]:
+        assert f"Round {number} of 11. {wild} are wild." in spoken
+    assert len(re.findall(r"Your hand: ", spoken)) >= 11
+    # Others' moves, naming the card when it came from the discard pile.
+    assert re.search(r"(Ann|Ben) drew from the stock and discarded the ", spoken)
+    assert re.search(r"(Ann|Ben) took the [^|]+ and discarded the ", spoken)
+    assert "Your turn." in spoken
+    assert re.search(r"(Ann|Ben|You) went out with ", spoken)
+    assert "This is your last turn." in spoken
+    assert re.search(r"Round 11 over\..*Totals: ", spoken)
+    assert re.search(r"Game over\. .* Final totals: ", spoken)
+    for sound in ("your_turn", "draw_stock", "discard", "went_out", "round_over", "game_over"):
+        assert sound in t.backend.sounds
+    # The finished game is in the history; the autosave is gone.
+    history = read_history()
+    assert history[-1]["players"] == ["You", "Ann", "Ben"]
+    assert history[-1]["totals"] == list(t.game.totals)
+    assert not autosave_path().exists()
+    assert screen.status == "The game is over."
+
+
+@pytest.mark.slow
+def test_whole_game_line_mode_prints_every_message_once(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    seats = [Seat("Ann", "easy"), Seat("You"), Seat("Cy", "hard")]
+    with table(seats, seed=4, line_mode=True, verbosity="brief") as t:
+        play_whole_game(t, checks_every=15)
+        printed = t.lines.getvalue().splitlines()
+        spoken = t.spoken()
+    # Every announcement is one printed line, in order (reviews print but are not re-spoken).
+    assert [line for line in printed if line in spoken] == [s for s in spoken if s in printed]
+    assert all(s in printed for s in spoken)
+    assert "Round 1, 3s wild." in " ".join(printed)
+    assert any(line.startswith("Game over.") for line in printed)
+
+
+def test_autosave_after_every_move_and_quit_keeps_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=3, data_dir=tmp_path) as t:
+        for _ in range(6):
+            play_turn(t)
+            saved = read_autosave()
+            assert saved["game"]["moves"] == [
+                [player, move] for player, move in read_autosave()["moves"]
+            ]
+            assert len(saved["moves"]) == len(t.game.moves)
+        mark = len(t.spoken())
+        t.press("q")
+        assert "Quit?" in t.said_since(mark)[0]
+        t.press("n")
+        assert not t.session.wants_exit()
+        t.press("q", "y")
+        assert t.session.wants_exit()
+    assert autosave_path().exists()
+
+
+def test_menu_lists_actions_possible_now_and_runs_them() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=8, first_dealer=1) as t:
+        assert t.game.phase is Phase.DRAW and t.game.current_player == 0
+        mark = len(t.spoken())
+        t.press("escape")
+        opened = t.said_since(mark)[0]
+        assert opened.startswith("Actions.") and "Draw from the stock: D" in opened
+        items = [item for item, _ in t.session.list_state.items]  # type: ignore[union-attr]
+        assert items[1].startswith("Take the ")
+        assert not any(item.startswith("Discard") for item in items)
+        t.press("down")
+        assert t.spoken()[-1].startswith("Take the ") and t.spoken()[-1].endswith("2 of 18")
+        t.press("up", "enter")  # Draw from the stock
+        assert t.game.phase is Phase.DISCARD
+        assert t.spoken()[-1].startswith("You drew the ")
+        t.press("escape")
+        items = [item for item, _ in t.session.list_state.items]  # type: ignore[union-attr]
+        assert items[0].startswith("Discard the ") and not items[0].startswith("Draw")
+        t.press("escape")
+        assert t.spoken()[-1] == "Menu closed."
+
+
+def test_help_comes_from_the_keymap_table() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=8) as t:
+        t.press("?")
+        state = t.session.list_state
+        assert state is not None
+        assert state.items[0][0] == "Your turn:"
+        assert ("D: Draw from the stock. Take the top card of the stock.", None) in state.items
+        t.press("end")
+        assert "Ready" in t.spoken()[-1]
+        t.press("escape")
+        assert t.session.list_state is None
+        t.press("f1")
+        assert t.session.list_state is not None
+
+
+def test_arrows_speak_card_and_place() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=21, first_dealer=1) as t:
+        hand = t.session.hand()
+        t.press("home")
+        assert t.spoken()[-1].endswith(f", 1 of {len(hand)}")
+        t.press("right")
+        assert t.spoken()[-1].startswith(hand[1].spoken)
+        assert t.spoken()[-1].endswith(f"2 of {len(hand)}")
+        t.press("end", "right")
+        assert t.spoken()[-1].endswith(f"{len(hand)} of {len(hand)}")
+        t.press("3")
+        assert t.spoken()[-1].endswith(f"3 of {len(hand)}")
+        t.press("9")
+        assert t.spoken()[-1] == f"You have only {len(hand)} cards."
+        assert t.backend.sounds[-1] == "invalid"
+
+
+def test_go_out_not_yet_says_how_close() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=5, first_dealer=1) as t:
+        while True:
+            t.press("d")
+            hand = t.session.hand()
+            if not going_out_discards(hand, t.game.wild_rank):
+                break
+            play_turn(t)
+        before = t.state()
+        t.press("g")
+        said = t.spoken()[-1]
+        assert re.fullmatch(r"Not yet: left over would be .+, \d+ points\.", said), said
+        assert t.state() == before
+
+
+def test_hot_seat_privacy_screen_hides_the_hand() -> None:
+    seats = [Seat("Ann"), Seat("Ben"), Seat("Cy", "medium")]
+    with table(seats, seed=2, first_dealer=2) as t:
+        assert t.spoken()[-1] == "Pass to Ann. Press Enter when ready."
+        assert t.session.table().hand == ()
+        before = t.state()
+        t.press("h")
+        assert t.spoken()[-1] == "The hand is hidden. Press Enter when ready."
+        assert t.state() == before
+        mark = len(t.spoken())
+        t.press("enter")
+        said = t.said_since(mark)
+        assert said[0].startswith("Ann. Round 1 of 11. 3s are wild, and jokers. Your hand: ")
+        assert said[-1].startswith("Your turn.")
+        assert t.session.table().hand
+        play_turn(t)
+        play_turn(t)
+        assert "Pass to Ben. Press Enter when ready." in t.spoken()
+        assert t.session.table().hand == ()
+        t.press("enter")
+        assert t.session.at_keyboard == 1
+        assert t.game.current_player == 1

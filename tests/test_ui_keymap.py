@@ -1,0 +1,157 @@
+"""The keymap table, rebinding from the settings file, docs/keys.md, autosave and history files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from fivecrowns.errors import SaveFileError
+from fivecrowns.ui import storage
+from fivecrowns.ui.keymap import ACTIONS, GROUPS, Keymap, KeymapError, normalize_key
+from fivecrowns.ui.session import Seat, Session
+from fivecrowns.ui.settings import load_settings
+from ui_support import table
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_every_action_has_a_handler_keys_help_and_a_known_group() -> None:
+    names = [action.name for action in ACTIONS]
+    assert len(names) == len(set(names))
+    for action in ACTIONS:
+        assert callable(getattr(Session, f"_do_{action.name}", None)), action.name
+        assert action.keys and action.label and action.help.endswith(".")
+        assert action.group in GROUPS
+
+
+def test_no_key_does_two_things_in_one_context() -> None:
+    keymap = Keymap.default()
+    for context in ("normal", "menu", "confirm", "privacy"):
+        seen: dict[str, str] = {}
+        for action in ACTIONS:
+            if (action.group if action.group in ("menu", "confirm", "privacy") else "normal") != (
+                context
+            ):
+                continue
+            for key in action.keys:
+                assert key not in seen, f"{key} does {seen[key]} and {action.name}"
+                seen[key] = action.name
+                assert keymap.action_for(key, context) == action
+
+
+@pytest.mark.parametrize(
+    ("written", "key"),
+    [("Shift+H", "H"), ("ctrl+x", "c-x"), ("Enter", "c-m"), ("space", " "), ("F5", "f5"),
+     (",", ","), ("Escape", "escape"), ("d", "d"), ("Page Up", "pageup")],
+)  # fmt: skip
+def test_keys_are_written_as_players_read_them(written: str, key: str) -> None:
+    assert normalize_key(written) == key
+
+
+@pytest.mark.parametrize("bad", ["", "Shift+", "Ctrl+1x", "Hyper+Q", "F13", "ab"])
+def test_a_bad_key_name_is_a_sentence(bad: str) -> None:
+    with pytest.raises(KeymapError, match=r"is not a key: use a letter"):
+        normalize_key(bad)
+
+
+def test_rebinding_from_the_settings_file_changes_keys_help_and_menu(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(
+        json.dumps(
+            {
+                "keys": {"draw": ["k", "F5"], "take": "d", "nonsense": "q", "hint": ["Shift+H"]},
+                "play": {"verbosity": "brief", "delay": 0.25},
+            }
+        )
+    )
+    settings = load_settings(path)
+    keymap = settings.keymap
+    assert keymap.get("draw").keys == ("k", "f5")
+    assert keymap.action_for("f5").name == "draw"  # type: ignore[union-attr]
+    # "d" is no longer draw, so take may have it.
+    assert keymap.get("take").keys == ("d",)
+    assert "K or F5: Draw from the stock. Take the top card of the stock." in keymap.help_lines()
+    assert settings.verbosity == "brief" and settings.delay == 0.25
+    assert settings.problems == [
+        "There is no action called 'nonsense'. Actions: " + ", ".join(a.name for a in ACTIONS) + "."
+    ]
+
+
+def test_a_clashing_binding_is_refused_and_the_default_kept(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"keys": {"draw": "t"}, "play": {"verbosity": "loud"}}))
+    settings = load_settings(path)
+    assert settings.keymap.get("draw").keys == ("d",)
+    assert settings.problems == [
+        "Verbosity 'loud' is not brief, normal or full; using normal.",
+        "T already does 'take' (Take the top discard); 'draw' keeps D.",
+    ]
+
+
+def test_a_damaged_settings_file_gives_defaults_and_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text("{not json")
+    settings = load_settings(path)
+    assert settings.keymap == Keymap.default()
+    assert settings.problems[0].startswith(f"The settings file {path} cannot be read")
+
+
+def test_rebound_keys_work_in_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text(json.dumps({"keys": {"draw": "k"}}))
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=8, first_dealer=1) as t:
+        t.session.keymap = load_settings().keymap
+        t.press("d")
+        assert t.spoken()[-1] == "D does nothing here. Press F1 or ? for help."
+        t.press("k")
+        assert t.spoken()[-1].startswith("You drew the ")
+
+
+def test_docs_keys_md_shows_the_keymap_table() -> None:
+    text = (REPO / "docs" / "keys.md").read_text(encoding="utf-8")
+    tables = Keymap.default().markdown().rstrip()
+    assert text.rstrip().endswith(tables), "regenerate the tables in docs/keys.md from the keymap"
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "docs/keys.md" in readme
+
+
+def test_atomic_write_leaves_old_or_new_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "autosave.json"
+    storage.write_autosave({"moves": [1]}, path)
+
+    def broken_replace(source: str, target: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        storage.write_autosave({"moves": [1, 2]}, path)
+    monkeypatch.undo()
+    assert storage.read_autosave(path)["moves"] == [1]
+    assert [p.name for p in tmp_path.iterdir()] == ["autosave.json"]  # no temporary left
+
+
+def test_missing_or_damaged_autosave_is_a_sentence(tmp_path: Path) -> None:
+    with pytest.raises(SaveFileError, match="There is no saved game to resume"):
+        storage.read_autosave(tmp_path / "autosave.json")
+    (tmp_path / "autosave.json").write_text('{"version": 1, "seats"')
+    with pytest.raises(SaveFileError, match="is damaged and cannot be resumed"):
+        storage.read_autosave(tmp_path / "autosave.json")
+
+
+def test_history_is_kept_and_told_newest_first(tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    storage.append_history(["You", "Ann"], [120, 95], path)
+    storage.append_history(["You", "Ann", "Ben"], [80, 80, 99], path)
+    with path.open("a") as handle:
+        handle.write("garbage\n")
+    games = storage.read_history(path)
+    assert len(games) == 2
+    told = storage.describe_history(games)
+    assert told[0].endswith("You and Ann shared the win with 80. You 80, Ann 80, Ben 99.")
+    assert told[1].endswith("Ann won with 95. You 120, Ann 95.")

@@ -1,0 +1,106 @@
+"""Drive the front end without a terminal: prompt_toolkit pipe input, a dummy
+terminal output, and the output layer's RecordingBackend to hear what was said.
+
+Keys are typed as the terminal would send them ("\\x1b[C" is Right) and go
+through prompt_toolkit's own VT100 parser and key processor into the same
+bindings the real program uses.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.output import DummyOutput
+
+from fivecrowns.ai import load_bot
+from fivecrowns.game import Game, game_to_json
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.app import Presentation
+from fivecrowns.ui.session import Seat, Session
+from fivecrowns.ui.settings import Settings
+
+KEYS = {
+    "left": "\x1b[D",
+    "right": "\x1b[C",
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "home": "\x1b[H",
+    "end": "\x1b[F",
+    "enter": "\r",
+    "escape": "\x1b",
+    "f1": "\x1bOP",
+}
+
+
+class Table:
+    """A session in a presentation, fed keys through prompt_toolkit, heard through a recorder."""
+
+    def __init__(self, session: Session, presentation: Presentation, backend: RecordingBackend):
+        self.session = session
+        self.presentation = presentation
+        self.backend = backend
+        self.lines = io.StringIO()
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def press(self, *keys: str) -> None:
+        """Type keys: names from KEYS, or literal characters."""
+        app = self.presentation.app
+        for key in keys:
+            text = KEYS.get(key, key)
+            with set_app(app):
+                parser = Vt100Parser(app.key_processor.feed)
+                parser.feed(text)
+                parser.flush()  # a lone Escape is complete without waiting
+                app.key_processor.process_keys()
+
+    def spoken(self) -> list[str]:
+        return self.backend.spoken
+
+    def said_since(self, mark: int) -> list[str]:
+        return self.backend.spoken[mark:]
+
+    def state(self) -> str:
+        return json.dumps(game_to_json(self.game), sort_keys=True)
+
+
+@contextmanager
+def table(
+    seats: list[Seat],
+    seed: int,
+    *,
+    line_mode: bool = False,
+    first_dealer: int | None = None,
+    data_dir: Path | None = None,
+    verbosity: str = "normal",
+) -> Iterator[Table]:
+    backend = RecordingBackend()
+    game = Game([seat.name for seat in seats], seed=seed, first_dealer=first_dealer)
+    settings = Settings(verbosity=verbosity, delay=0.0)
+    session = Session(
+        game,
+        seats,
+        Output(backend),
+        settings,
+        bot_loader=lambda level, index: load_bot(level, seed=seed + index),
+        autosave=data_dir is not None,
+    )
+    with create_pipe_input() as pipe:
+        stdout = io.StringIO()
+        presentation = Presentation(
+            session, line_mode=line_mode, input=pipe, output=DummyOutput(), stdout=stdout
+        )
+        result = Table(session, presentation, backend)
+        result.lines = stdout
+        session.start()
+        presentation.driver.after_key()  # computer players before the first human turn
+        yield result
