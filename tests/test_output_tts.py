@@ -83,8 +83,8 @@ def test_rate_and_voice_settings_change_the_speech() -> None:
         fast_frames, _ = _wav(fast.render(LONG))
     finally:
         fast.close()
-    assert slow_frames > 1.8 * fast_frames
-    assert len(voices) > 10
+    assert slow_frames > 1.8 * fast_frames, (slow_frames, fast_frames)
+    assert len(voices) > 10, voices
 
 
 def test_defect_queued_saves_keep_only_the_last_and_our_renderer_keeps_all(

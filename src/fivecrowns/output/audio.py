@@ -125,7 +125,9 @@ class Mixer:
                 app_name="Five Crowns",
             )
         except miniaudio.MiniaudioError as error:
-            raise OutputError(f"No audio device could be opened ({error.args[0]}).") from None
+            raise OutputError(
+                f"No sound device could be opened (miniaudio: {error.args[0]})."
+            ) from None
         self.backend_name: str = self.device.backend
         self._sources: list[Playback] = []
         self._lock = threading.Lock()

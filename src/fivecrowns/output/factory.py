@@ -75,7 +75,7 @@ class _Opener:
         if name == "tts":
             mixer = self.get_mixer()
             if mixer is None:
-                raise OutputError(f"the built-in voice cannot play: {self.mixer_problem}")
+                raise OutputError(str(self.mixer_problem))
             settings = self.settings
             chosen = (settings.tts_rate, settings.tts_volume, settings.tts_voice)
             return TtsBackend(mixer, lambda: make_renderer(*chosen), fallback_settings=chosen)
@@ -128,19 +128,19 @@ def create_output(
             backend = opener.open(name, automatic=choice == "auto")
             break
         except OutputError as error:
-            failures.append((name, str(error).rstrip(".")))
+            failures.append((name, str(error)))
     if backend is None:
         if opened_transcript is not None:
             opened_transcript.close()
         if opener.mixer is not None:
             opener.mixer.close()
-        raise OutputError(f"{choice} is not available: {failures[-1][1]}.")
+        raise OutputError(_capital(_failure(*failures[-1])) + ".")
 
     player: SoundPlayer | None = None
     if sounds:
         mixer = opener.get_mixer()
         if mixer is None:
-            notes.append(f"Sounds are off: {opener.mixer_problem}")
+            notes.append(f"Sounds are off: {_clause(str(opener.mixer_problem))}.")
         else:
             player = SoundPlayer(
                 mixer, settings.sound_volume, settings.sound_muted, owns_mixer=True
@@ -162,28 +162,36 @@ def create_output(
     return output, _reason(choice, backend, failures, notes)
 
 
+_DISPLAY = {"screenreader": "your screen reader", "tts": "the built-in voice"}
+
+
+def _clause(text: str) -> str:
+    """A sentence as a clause: first letter small, no final full stop."""
+    text = text.strip().rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _failure(name: str, text: str) -> str:
+    if text == "no screen reader is running":
+        return text
+    return f"{_DISPLAY.get(name, name)} is not available: {_clause(text)}"
+
+
 def _reason(
     choice: str, backend: Backend, failures: list[tuple[str, str]], notes: list[str]
 ) -> str:
     what = describe_backend(backend)
-    if not failures:
-        if choice == "auto" and isinstance(backend, ScreenReaderBackend):
-            why = "because a screen reader is running"
-        else:
-            why = "as chosen"
-    elif choice == "auto":
-        why = "because " + ", and ".join(_auto_failure(name, text) for name, text in failures)
+    if failures:
+        why = "because " + "; ".join(_failure(name, text) for name, text in failures)
+    elif choice == "auto" and isinstance(backend, ScreenReaderBackend):
+        why = "because a screen reader is running"
     else:
-        why = "because " + ", and ".join(
-            f"{name} is not available: {text}" for name, text in failures
-        )
+        why = "as chosen"
     return " ".join([f"Speech: {what}, {why}.", *notes])
-
-
-def _auto_failure(name: str, text: str) -> str:
-    if name == "screenreader" and text == "no screen reader is running":
-        return text
-    return f"{name} is not available: {text}"
 
 
 @dataclass(frozen=True)
@@ -207,7 +215,7 @@ def backend_statuses(
         try:
             backend = opener.open(name, automatic=False)
         except OutputError as error:
-            statuses.append(BackendStatus(name, False, str(error)))
+            statuses.append(BackendStatus(name, False, _capital(_clause(str(error))) + "."))
             continue
         detail = describe_backend(backend)
         if name == "screenreader" and sys.platform.startswith("linux"):
@@ -219,9 +227,9 @@ def backend_statuses(
         if isinstance(backend, TtsBackend) and opener.mixer is not None:
             detail += f"; sound through {opener.mixer.backend_name}"
         backend.close()
-        statuses.append(BackendStatus(name, True, detail))
-    statuses.append(BackendStatus("print", True, "each announcement as a plain line of text"))
-    statuses.append(BackendStatus("none", True, "silent; the transcript still records"))
+        statuses.append(BackendStatus(name, True, _capital(detail) + "."))
+    statuses.append(BackendStatus("print", True, "Each announcement as a plain line of text."))
+    statuses.append(BackendStatus("none", True, "Silent; the transcript still records."))
     if opener.mixer is not None:
         opener.mixer.close()
     return statuses

@@ -73,6 +73,10 @@ def running_screen_reader() -> str | None:
     return None
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).rstrip(".")
+
+
 def _implements(instance: object, method: str) -> bool:
     from accessible_output2.outputs.base import Output as BaseOutput
 
@@ -157,25 +161,30 @@ class ScreenReaderBackend(Backend):
                 classes = accessible_output2.get_output_classes()
             except Exception as error:
                 raise OutputError(f"accessible_output2 failed to load ({error}).") from None
-            for output_class in classes:
-                label = getattr(output_class, "name", output_class.__name__)
-                if getattr(output_class, "system_output", False) and not include_system:
-                    continue
-                try:
+        for output_class in classes:
+            label = getattr(output_class, "name", output_class.__name__)
+            if getattr(output_class, "system_output", False) and not include_system:
+                continue
+            captured = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(captured):
                     output = output_class()
                     active = bool(output.is_active())
-                except Exception as error:
-                    reasons.append(f"{label}: {error}")
-                    continue
-                if active:
-                    chosen = output
-                    break
-                reasons.append(f"{label} is not running")
-        reasons.extend(line.strip() for line in captured.getvalue().splitlines() if line.strip())
+            except Exception as error:
+                reasons.append(f"{label}: {_one_line(str(error))}")
+                continue
+            printed = _one_line(captured.getvalue())
+            if active:
+                chosen = output
+                break
+            reasons.append(f"{label}: {printed}" if printed else f"{label} is not running")
         if chosen is None:
             why = "; ".join(reasons) or "accessible_output2 knows no screen reader on this system"
             raise OutputError(f"No screen reader answered ({why}).")
-        return cls(chosen)
+        try:
+            return cls(chosen)
+        except Exception as error:
+            raise OutputError(f"{chosen.name} failed ({_one_line(str(error))}).") from None
 
     def speak(self, text: str, interrupt: bool = False) -> None:
         if self._speechd is not None:
