@@ -5,10 +5,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
+import shlex
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
+from fivecrowns import solitaire
 from fivecrowns.cards import JOKER, Card, Rank, is_wild, parse_card, parse_cards, shuffled_deck
 from fivecrowns.cli import main
 from fivecrowns.melds import least_leftover
@@ -174,3 +178,30 @@ def test_cli_auto_sentence_names_the_strategy_and_the_interval(
 def test_cli_bad_game_count_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solitaire", "--auto", "--games", "0"]) == 2
     assert capsys.readouterr().err.strip() == "--games must be at least 1, not 0."
+
+
+DOC = (Path(__file__).parent.parent / "docs" / "solitaire.md").read_text(encoding="utf-8")
+
+
+def test_the_commands_in_docs_solitaire_print_what_the_page_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    blocks = re.findall(r"```\n(.*?)\n```", DOC, flags=re.DOTALL)
+    pairs = [
+        (command, blocks[i + 1])
+        for i, command in enumerate(blocks[:-1])
+        if command.startswith("fivecrowns solitaire --auto")
+    ]
+    assert len(pairs) == 2
+    for command, shown in pairs:
+        assert main(shlex.split(command)[1:]) == 0
+        assert capsys.readouterr().out.strip() == shown.strip()
+
+
+def test_docs_solitaire_table_lists_every_phase_move_and_event() -> None:
+    for phase in solitaire.Phase:
+        assert f"| {phase.name} " in DOC, phase
+    for name in ("PutCard(hand)", "DiscardCard(card)"):
+        assert f"`{name}`" in DOC
+    for event in solitaire.Event.__args__:  # type: ignore[attr-defined]
+        assert f"`{event.__name__}`" in DOC, event
