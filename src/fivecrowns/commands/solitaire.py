@@ -9,6 +9,12 @@ series started with ``--seed 0``. ``--json`` prints ``{"games": G, "wins": W,
 same with a 95% confidence interval. Strategies: ``greedy`` (puts each card where
 it lowers the leftover points most) and ``best`` (the default; it also counts the
 cards still in the stock). See docs/solitaire.md.
+
+    fivecrowns solitaire --export brf --game SAVE.json --out board.brf
+
+writes the board (every hand with its best melds and leftover, the stock's
+contents, the discards) as ``text``, ``brf`` or ``unicode`` braille; without
+``--game`` it exports a new deal of ``--seed``.
 """
 
 from __future__ import annotations
@@ -37,11 +43,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="computer strategy for --auto: greedy or best (default best)",
     )
     parser.add_argument("--json", action="store_true", help="with --auto: print one JSON object")
+    parser.add_argument(
+        "--export",
+        dest="fmt",
+        choices=("text", "brf", "unicode"),
+        help="write the board as text, brf (braille for embossers) or unicode braille",
+    )
+    parser.add_argument("--game", metavar="SAVE.json", help="with --export: a saved game")
+    parser.add_argument(
+        "--width",
+        type=int,
+        metavar="N",
+        default=40,
+        help="with --export: characters or cells per line, 14 to 80, BRF at most 40 (default 40)",
+    )
+    parser.add_argument(
+        "--grade", type=int, choices=(1, 2), default=1, help="with --export: braille grade"
+    )
+    parser.add_argument("--out", metavar="FILE", help="with --export: write to FILE")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.auto:
         return _run_auto(args)
+    if args.fmt is not None:
+        return _run_export(args)
     print(
         "Playing solitaire with keys and speech is not available yet; "
         "use --auto to let the computer play.",
@@ -69,4 +95,46 @@ def _run_auto(args: argparse.Namespace) -> int:
         f"Mean points left: {report.mean_points_left:.1f}. "
         f"Seeds {seed} to {seed + report.games - 1}."
     )
+    return 0
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.export import render
+    from fivecrowns.export.braille import Translator
+    from fivecrowns.export.layout import check_width
+    from fivecrowns.export.solitaire import board_document
+    from fivecrowns.solitaire import Solitaire
+
+    try:
+        check_width(args.width)
+        if args.fmt == "brf" and args.width > 40:
+            raise FiveCrownsError(
+                f"BRF lines are at most 40 cells, so --width {args.width} is too wide: "
+                "choose 14 to 40."
+            )
+        if args.game is not None and args.seed is not None:
+            raise FiveCrownsError("Give --game SAVE.json or --seed S, not both.")
+        if args.fmt != "text":
+            Translator(args.grade, args.fmt)  # says how to install liblouis if it is missing
+        if args.game is not None:
+            game = Solitaire.load(args.game)
+        else:
+            game = Solitaire.deal(1 if args.seed is None else args.seed)
+        text = render(board_document(game.view()), args.fmt, args.width, args.grade)
+    except FiveCrownsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if args.out is None:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.buffer.flush()
+        return 0
+    try:
+        Path(args.out).write_bytes(text.encode("utf-8"))
+    except OSError as error:
+        print(f"Could not write {args.out}: {error.strerror or error}.", file=sys.stderr)
+        return 1
+    print(f"Wrote the solitaire board as {args.fmt} to {args.out}.", file=sys.stderr)
     return 0
