@@ -162,7 +162,9 @@ def test_menu_lists_actions_possible_now_and_runs_them() -> None:
         assert items[1].startswith("Take the ")
         assert not any(item.startswith("Discard") for item in items)
         t.press("down")
-        assert t.spoken()[-1].startswith("Take the ") and t.spoken()[-1].endswith("2 of 18")
+        assert t.spoken()[-1].startswith("Take the ") and t.spoken()[-1].endswith(
+            f"2 of {len(items)}"
+        )
         t.press("up", "enter")  # Draw from the stock
         assert t.game.phase is Phase.DISCARD
         assert t.spoken()[-1].startswith("You drew the ")
@@ -245,3 +247,114 @@ def test_hot_seat_privacy_screen_hides_the_hand() -> None:
         t.press("enter")
         assert t.session.at_keyboard == 1
         assert t.game.current_player == 1
+
+
+def test_export_key_writes_files_and_says_where(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=8, first_dealer=1) as t:
+        before = t.state()
+        t.press("e")
+        said = t.spoken()[-1]
+        assert t.state() == before
+    folder = tmp_path / "exports"
+    assert said.startswith(f"Exported the score sheet and your hand to {folder}: ")
+    names = sorted(path.name for path in folder.iterdir())
+    assert any(name.endswith("-scores.txt") for name in names)
+    assert any(name.endswith("-hand-you.txt") for name in names)
+
+
+def test_a_bug_in_an_action_is_a_sentence_not_a_crash(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=8) as t:
+
+        def broken(key: str) -> None:
+            raise ZeroDivisionError("division by zero")
+
+        monkeypatch.setattr(t.session, "_do_piles", broken)
+        t.press("p")
+        assert t.spoken()[-1] == (
+            "Sorry, piles failed: ZeroDivisionError. "
+            f"The game is saved; the details are in {tmp_path / 'errors.log'}."
+        )
+        assert t.backend.sounds[-1] == "invalid"
+        assert "ZeroDivisionError" in (tmp_path / "errors.log").read_text()
+        t.press("w")
+        assert t.spoken()[-1].startswith("Round 1 of 11.")
+
+
+def test_verbosity_key_cycles_and_changes_the_words() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=8, first_dealer=1) as t:
+        t.press("v")
+        assert t.spoken()[-1] == "Verbosity full."
+        t.press("v")
+        assert t.spoken()[-1] == "Verbosity brief."
+        t.press("d")
+        play_turn(t)
+        assert "Your turn." in t.spoken()
+        t.press("v")
+        assert t.spoken()[-1] == "Verbosity normal."
+
+
+def test_focused_card_key_and_sort_keep_the_card() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=30, first_dealer=1) as t:
+        t.press("d", "end")
+        card = t.session.hand()[-1]
+        t.press("o")
+        assert t.spoken()[-1] == "Sorted by suit."
+        assert t.session.hand()[t.session.focus()] == card
+        t.press("f")
+        assert t.spoken()[-1].startswith(card.spoken)
+
+
+def test_real_event_loop_paces_computer_players_and_quits(tmp_path, monkeypatch) -> None:
+    """The application's own loop reads the pipe; computer turns wait for the delay."""
+    import asyncio
+
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from fivecrowns.ai import load_bot
+    from fivecrowns.game import Game
+    from fivecrowns.output import Output, RecordingBackend
+    from fivecrowns.ui.app import Presentation
+    from fivecrowns.ui.session import Session
+    from fivecrowns.ui.settings import Settings
+
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    backend = RecordingBackend()
+    seats = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
+    game = Game([s.name for s in seats], seed=8, first_dealer=0)  # Ann and Ben move first
+    session = Session(
+        game,
+        seats,
+        Output(backend),
+        Settings(delay=0.05),
+        bot_loader=lambda level, index: load_bot(level, seed=index),
+    )
+
+    async def play() -> None:
+        with create_pipe_input() as pipe:
+            presentation = Presentation(session, line_mode=True, input=pipe, output=DummyOutput())
+            session.start()
+            task = asyncio.ensure_future(presentation.run_async())
+            for _ in range(200):
+                if game.current_player == 0:
+                    break
+                await asyncio.sleep(0.01)
+            assert game.current_player == 0
+            pipe.send_text("w")
+            await asyncio.sleep(0.2)
+            pipe.send_text("q")
+            await asyncio.sleep(0.2)
+            pipe.send_text("y")
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(play())
+    spoken = backend.spoken
+    assert any(s.startswith("Ann ") for s in spoken) and any(s.startswith("Ben ") for s in spoken)
+    assert "Round 1 of 11. 3s are wild, and jokers. 3 cards each. You dealt." in spoken
+    assert spoken[-1] == "Saved. Goodbye."

@@ -101,6 +101,7 @@ ACTIONS: tuple[Action, ...] = (
     _A("next", ("right",), "Next card", "Move to the card on the right and say it.", "hand"),
     _A("first", ("home",), "First card", "Move to the first card.", "hand"),
     _A("last", ("end",), "Last card", "Move to the last card.", "hand"),
+    _A("current", ("f",), "Focused card", "Say the card you are on, and its place.", "hand"),
     _A(
         "jump",
         tuple(str(digit) for digit in range(1, 10)),

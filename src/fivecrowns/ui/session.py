@@ -232,6 +232,25 @@ class Session:
             handler(key)
         except FiveCrownsError as error:
             self.refuse(str(error))
+        except Exception as error:  # why: a bug must cost one key press, never the game
+            self._report_bug(action, error)
+
+    def _report_bug(self, action: Action, error: Exception) -> None:
+        import traceback
+
+        from fivecrowns.ui.settings import data_dir
+
+        path = data_dir() / "errors.log"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as log:
+                log.write(f"{action.name}: {''.join(traceback.format_exception(error))}\n")
+        except OSError:
+            pass
+        self.refuse(
+            f"Sorry, {action.label.lower()} failed: {type(error).__name__}. "
+            f"The game is saved; the details are in {path}."
+        )
 
     def _unknown_key(self, key: str, context: str) -> None:
         if key.startswith("<") or key in ("c-@",):
@@ -747,6 +766,9 @@ class Session:
     def _do_next(self, key: str) -> None:
         self._move_focus(self.focus() + 1)
 
+    def _do_current(self, key: str) -> None:
+        self._speak_focus()
+
     def _do_first(self, key: str) -> None:
         self._move_focus(0)
 
@@ -834,7 +856,8 @@ class Session:
                 names.append("go_out")
         names += [
             "hand", "hint", "round", "piles", "scores", "melds", "counts", "last_moves",
-            "whose_turn", "why", "sort", "past_games", "repeat", "verbosity", "help", "quit",
+            "whose_turn", "why", "current", "sort", "past_games", "export", "repeat", "verbosity",
+            "help", "quit",
         ]  # fmt: skip
         return [self.keymap.get(name) for name in names]
 

@@ -1,0 +1,57 @@
+"""`fivecrowns play` and `fivecrowns history` from the command line: bad options are sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from fivecrowns.cli import DEFAULT_COMMAND, main
+from fivecrowns.ui.launch import LaunchError, make_seats
+from fivecrowns.ui.storage import append_history
+
+
+@pytest.fixture(autouse=True)
+def folders(tmp_path, monkeypatch):
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(tmp_path / "config"))
+
+
+def test_play_is_the_default_command() -> None:
+    assert DEFAULT_COMMAND == "play"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "9"], "--players must be 2 to 7, not 9."),
+        (["--humans", "0"], "--humans must be 1 to 3, not 0."),
+        (["--ai", "easy,hard,medium"], "--ai names 3 computer players but there are 2"),
+        (["--names", "Ann,Ben"], "--names needs 3 names separated by commas, got 'Ann,Ben'."),
+        (["--ai", "nobody"], "'nobody' is not a computer player"),
+        (["--resume"], "There is no saved game to resume in "),
+        (["--delay", "99"], "--delay must be 0 to 10 seconds, not 99.0."),
+    ],
+)
+def test_bad_options_are_sentences(args, message, capsys) -> None:
+    assert main(["play", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_seats_humans_first_with_names() -> None:
+    seats = make_seats(4, 2, "Zoe,Yan,Xi,Wu", "easy,hard")
+    assert [(s.name, s.level) for s in seats] == [
+        ("Zoe", None), ("Yan", None), ("Xi", "easy"), ("Wu", "hard"),
+    ]  # fmt: skip
+    with pytest.raises(LaunchError):
+        make_seats(3, 1, None, "easy,,hard")
+
+
+def test_history_command(capsys) -> None:
+    assert main(["history"]) == 0
+    assert capsys.readouterr().out.strip() == "No finished games yet."
+    append_history(["You", "Ann"], [40, 90])
+    assert main(["history"]) == 0
+    out = capsys.readouterr().out
+    assert "You won with 40. You 40, Ann 90." in out
+    assert "1 finished games in all" in out
