@@ -358,3 +358,25 @@ def test_real_event_loop_paces_computer_players_and_quits(tmp_path, monkeypatch)
     assert any(s.startswith("Ann ") for s in spoken) and any(s.startswith("Ben ") for s in spoken)
     assert "Round 1 of 11. 3s are wild, and jokers. 3 cards each. You dealt." in spoken
     assert spoken[-1] == "Saved. Goodbye."
+
+
+def test_nothing_happens_before_the_game_starts() -> None:
+    """Making the presentation (which primes prompt_toolkit's bindings) moves no one."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from fivecrowns.ai import load_bot
+    from fivecrowns.game import Game
+    from fivecrowns.output import Output, RecordingBackend
+    from fivecrowns.ui.app import Presentation
+    from fivecrowns.ui.session import Session
+
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    game = Game([s.name for s in seats], seed=8, first_dealer=0)  # Ann moves first
+    backend = RecordingBackend()
+    session = Session(
+        game, seats, Output(backend), bot_loader=lambda level, i: load_bot(level), autosave=False
+    )
+    with create_pipe_input() as pipe:
+        Presentation(session, line_mode=True, input=pipe, output=DummyOutput())
+    assert game.moves == [] and backend.spoken == []

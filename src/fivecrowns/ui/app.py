@@ -82,7 +82,10 @@ def _bindings(controller: Controller, driver: Callable[[], _Driver]) -> KeyBindi
     bindings = KeyBindings()
 
     def forward(event: KeyPressEvent) -> None:
-        controller.press(key_name(event.key_sequence[0].key))
+        name = key_name(event.key_sequence[0].key)
+        if name.startswith("<") and len(name) > 1:
+            return  # terminal reports and prompt_toolkit's internal keys, not a key press
+        controller.press(name)
         driver().after_key()
 
     # Every key of the table gets its own binding so that none of prompt_toolkit's

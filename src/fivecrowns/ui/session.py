@@ -253,7 +253,7 @@ class Session:
         )
 
     def _unknown_key(self, key: str, context: str) -> None:
-        if key.startswith("<") or key in ("c-@",):
+        if (key.startswith("<") and len(key) > 1) or key == "c-@":
             return  # terminal reports and modifier-only codes, not keys the player meant
         if context == "privacy":
             assert self.privacy_for is not None
