@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import time
@@ -90,6 +91,7 @@ def main() -> int:
         start = time.perf_counter()
         report[level] = measure(level, args.games, args.seed)
         report[f"{level}_seconds"] = round(time.perf_counter() - start, 1)
+    report["load_average_at_end"] = os.getloadavg()
     text = json.dumps(report, indent=2)
     print(text)
     if args.out:

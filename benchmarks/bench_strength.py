@@ -16,6 +16,7 @@ import argparse
 import json
 import math
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -102,6 +103,7 @@ def main() -> int:
         "games_per_second": n / elapsed,
         "workers": workers,
         "commit": _commit(),
+        "load_average_at_end": os.getloadavg(),
     }
     text = json.dumps(report, indent=2)
     print(text)
