@@ -50,6 +50,7 @@ class SpeechDispatcher:
     socket: Path
     spoken_file: Path
     home: Path
+    started_file: Path
 
     @property
     def address(self) -> str:
@@ -69,8 +70,21 @@ class SpeechDispatcher:
         time.sleep(2 * SPEAK_SECONDS)
         return self.spoken()
 
+    def wait_started(self, text: str, timeout: float = 10.0) -> None:
+        """Until the output module's command for ``text`` is running."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if text in self.started_file.read_text(encoding="utf-8").splitlines():
+                    return
+            except FileNotFoundError:
+                pass
+            assert time.monotonic() < deadline, f"{text!r} never began"
+            time.sleep(0.005)
+
     def clear(self) -> None:
         self.spoken_file.unlink(missing_ok=True)
+        self.started_file.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -93,6 +107,7 @@ def speech_dispatcher(root: Path) -> Iterator[SpeechDispatcher]:
     # ALSA's null device: nothing here may try to reach a sound card.
     (home / ".asoundrc").write_text("pcm.!default { type null }\n", encoding="utf-8")
     spoken = root / "spoken.txt"
+    started = root / "started.txt"  # the module's command really runs: speaking has begun
     (config / "speechd.conf").write_text(
         f'LogLevel 3\nLogDir "{log}"\n'
         'AddModule "file" "sd_generic" "file.conf"\n'
@@ -101,7 +116,9 @@ def speech_dispatcher(root: Path) -> Iterator[SpeechDispatcher]:
         encoding="utf-8",
     )
     (config / "modules" / "file.conf").write_text(
-        f"GenericExecuteSynth \"sleep {SPEAK_SECONDS}; printf '%s\\\\n' \\'$DATA\\' >> {spoken}\"\n"
+        # sd_generic fills in only the first $DATA, so keep the text in a variable.
+        "GenericExecuteSynth \"set -f; T=\\'$DATA\\'; echo $T >> "
+        f'{started}; sleep {SPEAK_SECONDS}; echo $T >> {spoken}"\n'
         'GenericLanguage "en" "en" "utf-8"\n'
         'AddVoice "en" "MALE1" "default"\n',
         encoding="utf-8",
@@ -133,7 +150,7 @@ def speech_dispatcher(root: Path) -> Iterator[SpeechDispatcher]:
                 logs = " ".join(p.read_text(errors="replace")[-500:] for p in log.glob("*.log"))
                 pytest.fail(f"Speech Dispatcher did not start: {logs}")
             time.sleep(0.05)
-        yield SpeechDispatcher(root, socket, spoken, home)
+        yield SpeechDispatcher(root, socket, spoken, home, started)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)

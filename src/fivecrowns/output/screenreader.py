@@ -25,6 +25,10 @@ scripts/setup links into .venv. Two more things are handled there (tests show bo
   reaches the daemon while a message is starting can block for the whole message,
   and the player's keys must never wait for that. Messages still unsent when an
   interrupt comes are dropped without being sent.
+
+Known limit, not worked around: a cancel that reaches Speech Dispatcher before its
+output module has started the message (the first few milliseconds, more on a busy
+machine) can be lost, and that one message is then spoken to its end.
 """
 
 from __future__ import annotations
