@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fivecrowns.game import Game
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "bots.md"
 
 
@@ -58,3 +60,17 @@ def test_the_docs_command_line_matches_the_example_module_name() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert "--ai wild_collector:WildCollector" in text
     assert "class WildCollector(Bot):" in example_code()
+
+
+def test_the_front_end_snippet_in_the_docs_runs() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Using bots from a front end", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match is not None
+    namespace: dict[str, object] = {}
+    exec(compile(match.group(1), "docs/bots.md", "exec"), namespace)
+    game = namespace["game"]
+    assert isinstance(game, Game)
+    assert namespace["seat"] == 1 and len(game.moves) == 1  # the hard bot drew
+    explanation = namespace["explanation"]
+    assert isinstance(explanation, str) and explanation.startswith(("Drew", "Took"))
