@@ -114,3 +114,48 @@ def test_a_progress_bar_runs_on_a_terminal_and_not_on_a_pipe() -> None:
     assert process.wait(timeout=120) == 0
     assert json.loads(out)["games"] == 3
     assert re.search(rb"\d of 3 games, \d+ percent", shown), shown
+
+
+BROKEN_BOTS = """
+from fivecrowns.ai import Bot, Decision
+from fivecrowns.cards import parse_card
+from fivecrowns.game import Discard
+
+
+class Crashing(Bot):
+    def decide(self, view):
+        raise RuntimeError("my bug")
+
+
+class Cheating(Bot):
+    def decide(self, view):
+        return Decision(Discard(parse_card("jk")), "Discarded a joker I do not have.")
+
+
+class Mute:
+    def decide(self, view):
+        return "draw"
+"""
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ("Crashing", "Seat 1 (broken_bots:Crashing) could not decide: RuntimeError('my bug')."),
+        ("Cheating", "Seat 1 (broken_bots:Cheating) made an illegal move: "),
+        ("Mute", "Seat 1 (broken_bots:Mute) answered 'draw', which is not a Decision with a move."),
+    ],
+)
+def test_a_broken_plug_in_gets_a_sentence_not_a_traceback(
+    tmp_path: Any, bot: str, message: str
+) -> None:
+    (tmp_path / "broken_bots.py").write_text(BROKEN_BOTS, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    command = [sys.executable, "-m", "fivecrowns", "simulate", "--ai", f"broken_bots:{bot},medium"]
+    result = subprocess.run(
+        [*command, "--games", "1"], capture_output=True, text=True, env=env, check=False
+    )
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""

@@ -8,12 +8,13 @@ built-in levels are ``easy``, ``medium`` and ``hard``. Get one with
 
 from __future__ import annotations
 
-from fivecrowns.ai.base import Bot, Decision, Player, allowed_discards
+from fivecrowns.ai.base import Bot, BotError, Decision, Player, allowed_discards
 from fivecrowns.ai.loader import LEVELS, BotLoadError, load_bot, parse_bot_list
 
 __all__ = [
     "LEVELS",
     "Bot",
+    "BotError",
     "BotLoadError",
     "Decision",
     "Player",

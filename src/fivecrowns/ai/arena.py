@@ -13,9 +13,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from fivecrowns.ai.base import Player
+from fivecrowns.ai.base import BotError, Player
 from fivecrowns.ai.loader import load_bot
-from fivecrowns.game import Game, GameOptions
+from fivecrowns.errors import IllegalMoveError
+from fivecrowns.game import Discard, DrawFromStock, Game, GameOptions, GoOut, LayDown, TakeDiscard
 
 __all__ = ["GameResult", "game_seed", "play_game", "play_series", "seat_names"]
 
@@ -27,6 +28,9 @@ class GameResult:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     decision_times: tuple[tuple[float, ...], ...] = field(default=(), repr=False)  # per seat
+
+
+_MOVES = (DrawFromStock, TakeDiscard, Discard, GoOut, LayDown)
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -61,10 +65,21 @@ def play_game(
         seat = game.current_player
         view = game.view(seat)
         start = clock()
-        decision = bots[seat].decide(view)
+        try:
+            decision = bots[seat].decide(view)
+        except Exception as error:  # why: a plug-in's bug is reported as a sentence
+            raise BotError(f"{game.players[seat]} could not decide: {error!r}.") from error
         if time_decisions:
             times[seat].append(clock() - start)
-        game.apply(seat, decision.move)
+        move = getattr(decision, "move", None)
+        if not isinstance(move, _MOVES):
+            raise BotError(
+                f"{game.players[seat]} answered {decision!r}, which is not a Decision with a move."
+            )
+        try:
+            game.apply(seat, move)
+        except IllegalMoveError as error:
+            raise BotError(f"{game.players[seat]} made an illegal move: {error}") from error
     return GameResult(
         tuple(game.totals),
         tuple(game.winners),
@@ -91,6 +106,7 @@ def play_series(
         ]
         result = play_game(
             bots,
+            names=seat_names(specs),
             seed=game_seed(seed, number),
             first_dealer=number % len(specs),
             options=options,

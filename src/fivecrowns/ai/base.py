@@ -15,10 +15,15 @@ from typing import ClassVar, Protocol, runtime_checkable
 from fivecrowns.ai import explain
 from fivecrowns.ai.evaluate import arrangement_with_discard
 from fivecrowns.cards import Card, points
+from fivecrowns.errors import FiveCrownsError
 from fivecrowns.game import Discard, LayDown, Move, Phase
 from fivecrowns.views import PlayerView
 
-__all__ = ["Bot", "Decision", "Player", "allowed_discards"]
+__all__ = ["Bot", "BotError", "Decision", "Player", "allowed_discards"]
+
+
+class BotError(FiveCrownsError):
+    """A computer player failed: it raised, or answered an illegal move; the message says which."""
 
 
 @dataclass(frozen=True, slots=True)
