@@ -380,3 +380,18 @@ def test_nothing_happens_before_the_game_starts() -> None:
     with create_pipe_input() as pipe:
         Presentation(session, line_mode=True, input=pipe, output=DummyOutput())
     assert game.moves == [] and backend.spoken == []
+
+
+def test_what_you_ask_for_interrupts_and_others_moves_queue() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
+    with table(seats, seed=8, first_dealer=2) as t:
+        t.press("w")
+        t.press("d")
+        play_turn(t)  # discard: Ann and Ben then move
+        calls = [c for c in t.backend.calls if c.kind == "speak"]
+        asked = [c for c in calls if c.text.startswith("Round 1 of 11. 3s are wild, and jokers")]
+        assert asked and all(c.interrupt for c in asked)
+        mine = [c for c in calls if c.text.startswith("You ")]
+        assert mine and all(c.interrupt for c in mine)
+        others = [c for c in calls if c.text.startswith(("Ann ", "Ben "))]
+        assert others and not any(c.interrupt for c in others)

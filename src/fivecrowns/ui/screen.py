@@ -68,7 +68,7 @@ def render_table(model: TableModel) -> StyleAndTextTuples:
         "class:title",
     )
     line()
-    line("Players   cards   this round   total", "class:label")
+    line("Players   cards   last round   total", "class:label")
     for seat in model.seats:
         marker = "> " if seat.is_turn else "  "
         round_points = "" if seat.round_points is None else str(seat.round_points)

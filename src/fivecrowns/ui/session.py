@@ -308,9 +308,7 @@ class Session:
                 note = "went out"
             elif not seat.human:
                 note = f"computer, {seat.level}"
-            round_points = None
-            if game.round_scores and game.phase is Phase.GAME_OVER:
-                round_points = game.round_scores[-1][i]
+            round_points = game.round_scores[-1][i] if game.round_scores else None
             seats.append(
                 SeatLine(
                     name=seat.name,
