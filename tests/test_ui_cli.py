@@ -55,3 +55,12 @@ def test_history_command(capsys) -> None:
     out = capsys.readouterr().out
     assert "You won with 40. You 40, Ann 90." in out
     assert "1 finished games in all" in out
+
+
+def test_play_without_a_terminal_is_a_sentence(capsys, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fivecrowns play reads single key presses, so it needs a terminal")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
 from typing import Any
 
 from fivecrowns.errors import FiveCrownsError
@@ -92,6 +93,11 @@ def launch(args: argparse.Namespace) -> int:
         for index, seat in enumerate(seats)
         if seat.level is not None
     }
+    if not sys.stdin.isatty():
+        raise LaunchError(
+            "fivecrowns play reads single key presses, so it needs a terminal: "
+            "start it in a terminal window, not with its input redirected."
+        )
     output, reason = _open_output(args)
     try:
         session = Session(game, seats, output, settings, bots=bots)
@@ -103,7 +109,13 @@ def launch(args: argparse.Namespace) -> int:
         session.say(reason)
         session.start(resumed=args.resume)
         session.save_now()
-        presentation.run()
+        try:
+            presentation.run()
+        except EOFError:
+            raise LaunchError(
+                "The keyboard input closed. The game is saved: "
+                "continue it with fivecrowns play --resume."
+            ) from None
     finally:
         output.close()
     return 0
