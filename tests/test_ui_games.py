@@ -395,3 +395,26 @@ def test_what_you_ask_for_interrupts_and_others_moves_queue() -> None:
         assert mine and all(c.interrupt for c in mine)
         others = [c for c in calls if c.text.startswith(("Ann ", "Ben "))]
         assert others and not any(c.interrupt for c in others)
+
+
+def test_information_keys_say_what_the_screen_shows() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=8, first_dealer=1) as t:
+        view = t.game.view(0)
+        screen = t.session.table()
+        t.press("c")
+        assert t.spoken()[-1] == (
+            f"Cards: You 3, Ann 3 (computer, medium). Stock {view.stock_count}."
+        )
+        t.press("p")
+        top = view.top_discard
+        assert top is not None and screen.top_discard == top
+        assert t.spoken()[-1] == (
+            f"Top discard: {top.spoken}. Stock: {view.stock_count} cards. Discard pile: 1 card."
+        )
+        t.press("n")
+        assert t.spoken()[-1] == screen.status == "Your turn: draw a card."
+        t.press("s")
+        assert t.spoken()[-1] == "Scores, no rounds yet: you 0, Ann 0."
+        t.press("m")
+        assert t.spoken()[-1] == "No melds laid down this round."

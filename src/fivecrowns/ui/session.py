@@ -624,8 +624,8 @@ class Session:
         top = view.top_discard
         top_words = "empty" if top is None else spoken_name(top, view.wild_rank)
         self.answer(
-            f"Top discard: {top_words}. Stock: {view.stock_count} cards. "
-            f"Discard pile: {view.discard_count} cards."
+            f"Top discard: {top_words}. Stock: {_cards(view.stock_count)}. "
+            f"Discard pile: {_cards(view.discard_count)}."
         )
 
     def _do_scores(self, key: str) -> None:
@@ -656,10 +656,16 @@ class Session:
 
     def _do_counts(self, key: str) -> None:
         view = self.game.view(self.at_keyboard)
-        counts = ", ".join(
-            f"{self._name(i).capitalize()} {count}" for i, count in enumerate(view.hand_counts)
-        )
-        self.answer(f"Cards: {counts}. Stock {view.stock_count}.")
+        parts = []
+        for i, count in enumerate(view.hand_counts):
+            notes = []
+            if view.went_out == i:
+                notes.append("went out")
+            if self.verbosity != "brief" and self.seats[i].level is not None:
+                notes.append(f"computer, {self.seats[i].level}")
+            note = f" ({'; '.join(notes)})" if notes else ""
+            parts.append(f"{self._name(i).capitalize()} {count}{note}")
+        self.answer(f"Cards: {', '.join(parts)}. Stock {view.stock_count}.")
 
     def _do_last_moves(self, key: str) -> None:
         moves = self._others_moves()
@@ -984,6 +990,10 @@ def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
     except (KeyError, TypeError, ValueError, FiveCrownsError) as error:
         raise SaveFileError(f"The saved game cannot be replayed: {error}.") from None
     return game, seats, at_keyboard
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
 
 
 def new_seed() -> int:
