@@ -289,11 +289,16 @@ def test_verbosity_key_cycles_and_changes_the_words() -> None:
     with table(seats, seed=8, first_dealer=1) as t:
         t.press("v")
         assert t.spoken()[-1] == "Verbosity full."
+        t.press("d")
+        play_turn(t)
+        assert re.search(
+            r"Your turn\. Top discard: .+\. Your hand now leaves \d+ points\.", t.spoken()[-1]
+        )
         t.press("v")
         assert t.spoken()[-1] == "Verbosity brief."
         t.press("d")
         play_turn(t)
-        assert "Your turn." in t.spoken()
+        assert t.spoken()[-1] == "Your turn."
         t.press("v")
         assert t.spoken()[-1] == "Verbosity normal."
 

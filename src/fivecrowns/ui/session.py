@@ -37,7 +37,12 @@ from fivecrowns.game import (
     move_from_json,
     move_to_json,
 )
-from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.melds import (
+    best_arrangement,
+    best_with_discard,
+    going_out_discards,
+    least_leftover,
+)
 from fivecrowns.ui import storage
 from fivecrowns.ui.announce import (
     Announcement,
@@ -517,6 +522,9 @@ class Session:
             text = f"Your turn. Top discard: {spoken_name(top, game.wild_rank)}."
         else:
             text = "Your turn. The discard pile is empty."
+        if self.verbosity == "full":
+            left = least_leftover(self.hand(), game.wild_rank)
+            text += f" Your hand now leaves {left} points."
         self.say(text, sound="your_turn")
 
     def _check_hot_seat(self) -> None:
