@@ -51,15 +51,15 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def measure(level: str, games: int, seed: int) -> dict[str, object]:
+def measure(level: str, games: int, seed: int, players: int = 4) -> dict[str, object]:
     times: dict[str, list[float]] = {"all": []}
     for number in range(games):
         clear_caches()
-        bots = [load_bot(level, seed=number)] + [load_bot("medium") for _ in range(3)]
+        bots = [load_bot(level, seed=number)] + [load_bot("medium") for _ in range(players - 1)]
         game = Game(
-            [f"Seat {seat + 1}" for seat in range(4)],
+            [f"Seat {seat + 1}" for seat in range(players)],
             seed=game_seed(seed, number),
-            first_dealer=number % 4,
+            first_dealer=number % players,
         )
         while not game.is_over:
             seat = game.current_player
@@ -79,17 +79,18 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default="medium,hard")
+    parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--out")
     args = parser.parse_args()
     report: dict[str, object] = {
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "games": args.games,
         "seed": args.seed,
-        "table": "the level in seat 1 against three medium players, 4 players",
+        "table": f"the level in seat 1 against medium players, {args.players} players",
     }
     for level in args.levels.split(","):
         start = time.perf_counter()
-        report[level] = measure(level, args.games, args.seed)
+        report[level] = measure(level, args.games, args.seed, args.players)
         report[f"{level}_seconds"] = round(time.perf_counter() - start, 1)
     report["load_average_at_end"] = os.getloadavg()
     text = json.dumps(report, indent=2)

@@ -149,3 +149,18 @@ def test_interest_rises_for_what_a_player_collects_and_falls_for_what_it_throws(
     assert interest(parse_card("9h"), wild, memory, 1) > plain
     assert interest(parse_card("Kc"), wild, memory, 1) < plain
     assert interest(parse_card("5c"), wild, memory, 1) == 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 14), st.sampled_from(list(Rank)))
+def test_the_number_only_solver_call_agrees_with_the_full_arrangement(
+    seed: int, size: int, wild: Rank
+) -> None:
+    """hard asks only for the number; it must be the full solver's leftover exactly."""
+    from fivecrowns.melds import least_leftover_with_discard
+
+    rng = random.Random(seed)
+    deck = [card_from_code(code) for code in range(56)] * 2
+    hand = rng.sample(deck, size)
+    expected = best_with_discard(hand, wild).leftover_points
+    assert least_leftover_with_discard(hand, wild) == expected

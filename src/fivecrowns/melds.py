@@ -68,6 +68,7 @@ __all__ = [
     "going_out_discards",
     "is_meld",
     "least_leftover",
+    "least_leftover_with_discard",
 ]
 
 _KING = 13
@@ -528,6 +529,21 @@ def least_leftover(cards: Iterable[Card], wild_rank: Rank) -> int:
     """The least leftover points of these cards, without building the arrangement."""
     search, _ = _search_for(cards, wild_rank)
     return search.value(search.start, search.wilds, 0, 0)
+
+
+def least_leftover_with_discard(cards: Iterable[Card], wild_rank: Rank) -> int:
+    """(b) as a number only: the least leftover points of a hand after drawing, once the
+    best card is discarded, without building the arrangement (computer players ask it often).
+
+    >>> from fivecrowns.cards import parse_cards, Rank
+    >>> least_leftover_with_discard(parse_cards("3st 4st 5st"), Rank.KING)
+    7
+    """
+    hand = list(cards)
+    if not hand:
+        raise MeldError("A hand after drawing has at least one card to discard.")
+    search, _ = _search_for(hand, wild_rank)
+    return search.value(search.start, search.wilds, 1, 0)
 
 
 def going_out_discards(cards: Iterable[Card], wild_rank: Rank) -> tuple[Card, ...]:

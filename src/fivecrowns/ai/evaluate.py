@@ -13,7 +13,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from fivecrowns.cards import JOKERS_PER_DECK, Card, Rank, card_from_code
-from fivecrowns.melds import Arrangement, best_arrangement, best_with_discard, least_leftover
+from fivecrowns.melds import (
+    Arrangement,
+    best_arrangement,
+    best_with_discard,
+    least_leftover,
+    least_leftover_with_discard,
+)
 
 __all__ = [
     "arrangement",
@@ -52,6 +58,11 @@ def _leftover(key: tuple[int, ...], wild_rank: Rank) -> int:
     return least_leftover(_cards(key), wild_rank)
 
 
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _leftover_with_discard(key: tuple[int, ...], wild_rank: Rank) -> int:
+    return least_leftover_with_discard(_cards(key), wild_rank)
+
+
 def arrangement(cards: Sequence[Card], wild_rank: Rank) -> Arrangement:
     """The solver's best arrangement of ``cards`` (no discard)."""
     return _arrangement(codes(cards), wild_rank)
@@ -69,7 +80,7 @@ def leftover(cards: Sequence[Card], wild_rank: Rank) -> int:
 
 def leftover_with_discard(cards: Sequence[Card], wild_rank: Rank) -> int:
     """Least leftover points of a hand after drawing, once the best discard is made."""
-    return _arrangement_with_discard(codes(cards), wild_rank).leftover_points
+    return _leftover_with_discard(codes(cards), wild_rank)
 
 
 def full_pool(decks: int) -> Counter[Card]:
@@ -86,3 +97,4 @@ def clear_caches() -> None:
     _arrangement.cache_clear()
     _arrangement_with_discard.cache_clear()
     _leftover.cache_clear()
+    _leftover_with_discard.cache_clear()

@@ -28,7 +28,12 @@ from collections.abc import Sequence
 
 from fivecrowns.ai import explain
 from fivecrowns.ai.base import Bot, Decision, allowed_discards
-from fivecrowns.ai.evaluate import arrangement, arrangement_with_discard, leftover
+from fivecrowns.ai.evaluate import (
+    arrangement,
+    arrangement_with_discard,
+    leftover,
+    leftover_with_discard,
+)
 from fivecrowns.ai.memory import Memory, read_memory
 from fivecrowns.cards import Card, Rank, is_wild, points
 from fivecrowns.game import Discard, DrawFromStock, GoOut, TakeDiscard
@@ -180,7 +185,7 @@ def blind_draw_value(hand: Sequence[Card], wild: Rank, unseen: Counter[Card]) ->
         if count <= 0:
             continue
         if _relevant(card, naturals, wilds, wild):
-            value = arrangement_with_discard([*hand, card], wild).leftover_points
+            value = leftover_with_discard([*hand, card], wild)
         else:
             value = min(base, base - worst + points(card, wild))
         acc += count * value
