@@ -54,7 +54,7 @@ def test_history_command(capsys) -> None:
     assert main(["history"]) == 0
     out = capsys.readouterr().out
     assert "You won with 40. You 40, Ann 90." in out
-    assert "1 finished games in all" in out
+    assert "1 finished game in all" in out
 
 
 def test_play_without_a_terminal_is_a_sentence(capsys, monkeypatch) -> None:

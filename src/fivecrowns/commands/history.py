@@ -21,5 +21,6 @@ def run(args: argparse.Namespace) -> int:
     for sentence in describe_history(games, last=args.last):
         print(sentence)
     if games:
-        print(f"{len(games)} finished games in all, kept in {history_path()}.")
+        count = "1 finished game" if len(games) == 1 else f"{len(games)} finished games"
+        print(f"{count} in all, kept in {history_path()}.")
     return 0
