@@ -1,0 +1,18 @@
+"""The keyboard and speech front end: one command layer, two presentations.
+
+- :mod:`fivecrowns.ui.keymap`: the keymap table (action -> keys -> help text);
+  help, the Escape menu, docs/keys.md and rebinding all read it.
+- :mod:`fivecrowns.ui.session`: the command layer (keys -> actions -> moves ->
+  events -> announcements), hot seat, autosave.
+- :mod:`fivecrowns.ui.announce`: the words for the game's events.
+- :mod:`fivecrowns.ui.app`: the prompt_toolkit presentations, full screen and line mode.
+- :mod:`fivecrowns.ui.screen`: the full-screen table.
+- :mod:`fivecrowns.ui.storage` and :mod:`fivecrowns.ui.settings`: files in the
+  user's folders (autosave, history, settings).
+
+Nothing here is imported by the core; ``fivecrowns play`` imports it when it runs.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from fivecrowns.cards import Card, Rank, points, spoken_name
+from fivecrowns.cards import Card, Rank, spoken_name
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
 from fivecrowns.game import (
     Discard,
@@ -36,6 +36,7 @@ from fivecrowns.game import (
     game_to_json,
     move_from_json,
     move_to_json,
+    redact,
 )
 from fivecrowns.melds import (
     best_arrangement,
@@ -50,13 +51,12 @@ from fivecrowns.ui.announce import (
     describe_events,
     join_words,
     melds_words,
-    turn_summary,
 )
 from fivecrowns.ui.keymap import Action, Keymap, display_key
 from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
 from fivecrowns.ui.settings import VERBOSITIES, Settings, documents_dir
 
-__all__ = ["Bot", "Seat", "Session", "Speaker"]
+__all__ = ["Bot", "Seat", "Session", "Speaker", "game_from_save", "new_seed"]
 
 
 class Speaker(Protocol):
@@ -481,7 +481,7 @@ class Session:
     ) -> None:
         you = self.at_keyboard
         names = [seat.name for seat in self.seats]
-        visible = [_redact(event, you) for event in events]
+        visible = [redact(event, you) for event in events]
         announcements = describe_events(
             visible, names, you, wild, self.verbosity, hand_at_start=self.hand(you)
         )
@@ -1006,16 +1006,3 @@ def _cards(count: int) -> str:
 
 def new_seed() -> int:
     return random.SystemRandom().randrange(2**31)
-
-
-def _redact(event: Event, viewer: int) -> Event:
-    from fivecrowns.game import redact
-
-    return redact(event, viewer)
-
-
-def leftover_points(cards: Sequence[Card], wild: Rank) -> int:
-    return sum(points(card, wild) for card in cards)
-
-
-_ = turn_summary  # re-exported for the benchmark's warm-up
