@@ -321,7 +321,7 @@ class Session:
                     total=view.totals[i],
                     round_points=round_points,
                     is_turn=not view.game_over and view.current_player == i,
-                    is_you=i == self.at_keyboard,
+                    is_you=i == self.at_keyboard and self.privacy_for is None,
                     note=note,
                 )
             )
