@@ -43,6 +43,7 @@ __all__ = [
     "Play",
     "Strategy",
     "auto_play",
+    "best_discard",
     "distance",
     "load_strategy",
     "outs",
@@ -360,8 +361,12 @@ class BestStrategy:
 def _discard_options(hand: Hand, turned: Card) -> list[tuple[Card, tuple[int, ...], int, int]]:
     """For each distinct discard from the hand plus the turned card: the card, the
     resulting naturals, distance and wild count."""
-    wild_rank = hand.wild_rank
-    cards = (*hand.cards, turned)
+    return _options((*hand.cards, turned), hand.wild_rank)
+
+
+def _options(
+    cards: Sequence[Card], wild_rank: Rank
+) -> list[tuple[Card, tuple[int, ...], int, int]]:
     naturals, wilds = _split(cards, wild_rank)
     options = []
     for discard in set(cards):
@@ -377,8 +382,22 @@ def _discard_options(hand: Hand, turned: Card) -> list[tuple[Card, tuple[int, ..
     return options
 
 
-def _count(useful: frozenset[int], stock: Counter[int]) -> int:
-    return sum(stock[code] for code in useful)
+def best_discard(view: SolitaireView, strategy: BestStrategy | None = None) -> Card:
+    """The discard ``best`` would make from the hand holding the turned card (phase DISCARD)."""
+    if view.phase is not Phase.DISCARD or view.target is None:
+        raise ValueError("There is a discard to choose only after a card is put into a hand.")
+    strategy = strategy or BestStrategy()
+    hand = view.hand(view.target)
+    stock = Counter(card.code for card in view.stock_cards)
+    choice: tuple[int, float, float, int] | None = None
+    best: Card | None = None
+    for discard, naturals, left, wilds in _options(hand.cards, hand.wild_rank):
+        cost = strategy.cost(left, _outs(naturals, wilds, hand.number, stock))
+        key = (left, cost, -float(points(discard, hand.wild_rank)), discard.code)
+        if choice is None or key < choice:
+            choice, best = key, discard
+    assert best is not None
+    return best
 
 
 def _turned(view: SolitaireView) -> Card:

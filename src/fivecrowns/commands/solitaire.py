@@ -1,5 +1,8 @@
 """``fivecrowns solitaire``: Five Crowns Solitaire, played by you or by the computer.
 
+    fivecrowns solitaire [--seed S] [--line] [--speech ...]    play with keys and speech
+    fivecrowns solitaire --resume                               continue the saved game
+
     fivecrowns solitaire --auto --games 1000 --seed 1 --strategy best --json
 
 ``--auto`` lets a computer strategy play ``--games`` deals; deal k (counting from
@@ -61,6 +64,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--grade", type=int, choices=(1, 2), default=1, help="with --export: braille grade"
     )
     parser.add_argument("--out", metavar="FILE", help="with --export: write to FILE")
+    parser.add_argument("--resume", action="store_true", help="continue the saved solitaire game")
+    parser.add_argument(
+        "--line", action="store_true", help="line mode: every message a plain line, no redraws"
+    )
+    parser.add_argument(
+        "--speech",
+        choices=("auto", "screenreader", "tts", "print", "none"),
+        help="how messages are spoken (default auto; in --line mode none: "
+        "your screen reader reads the lines)",
+    )
+    parser.add_argument("--transcript", help="append every message to this file")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,12 +82,44 @@ def run(args: argparse.Namespace) -> int:
         return _run_auto(args)
     if args.fmt is not None:
         return _run_export(args)
-    print(
-        "Playing solitaire with keys and speech is not available yet; "
-        "use --auto to let the computer play.",
-        file=sys.stderr,
-    )
-    return 2
+    return _run_play(args)
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    import io
+    import random
+
+    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.solitaire import Solitaire
+
+    try:
+        if args.resume and args.seed is not None:
+            raise FiveCrownsError("Give --resume or --seed, not both.")
+        from fivecrowns.ui.solitaire import SolitaireSession, solitaire_save_path
+
+        if args.resume:
+            game = Solitaire.load(solitaire_save_path())
+        else:
+            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+            game = Solitaire.deal(seed)
+    except FiveCrownsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    from fivecrowns.output import create_output
+    from fivecrowns.ui.app import Presentation
+
+    speech = args.speech or ("none" if args.line else None)
+    # why a StringIO stream: the presentations show every message themselves
+    output, reason = create_output(speech, args.transcript, stream=io.StringIO())
+    try:
+        session = SolitaireSession(game, output)
+        presentation = Presentation(session, line_mode=args.line, render=session.render)
+        session.say(reason)
+        session.start(resumed=args.resume)
+        presentation.run()
+    finally:
+        output.close()
+    return 0
 
 
 def _run_auto(args: argparse.Namespace) -> int:

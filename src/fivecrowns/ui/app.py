@@ -16,6 +16,7 @@ from typing import Protocol, TextIO
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.key_processor import KeyPress
@@ -111,6 +112,7 @@ class Presentation:
         input: Input | None = None,
         output: Output | None = None,
         stdout: TextIO | None = None,
+        render: Callable[[], StyleAndTextTuples] | None = None,
     ) -> None:
         self.controller = controller
         bindings = _bindings(controller, lambda: self.driver)
@@ -130,9 +132,9 @@ class Presentation:
                 full_screen=False,
             )
         else:
-            control = FormattedTextControl(
-                lambda: render_table(controller.table()), focusable=True, show_cursor=True
-            )
+            # why render: another game (solitaire) draws its own screen over the same controller
+            draw = render or (lambda: render_table(controller.table()))
+            control = FormattedTextControl(draw, focusable=True, show_cursor=True)
             window = Window(control, wrap_lines=True)
             self.app = Application(
                 layout=Layout(window, focused_element=window),

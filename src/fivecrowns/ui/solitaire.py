@@ -1,0 +1,779 @@
+"""Five Crowns Solitaire with keys and speech: its command layer over the shared front end.
+
+Keys -> actions (the :data:`SOLITAIRE_ACTIONS` table, data like the main keymap)
+-> solitaire moves -> events -> sentences -> speech, braille and the screen. It
+runs in the same two presentations as the main game (:class:`~fivecrowns.ui.app.
+Presentation`: full screen or line mode) and speaks through the same output
+layer; the message history, help list, action menu and quit confirmation work
+as in the main game.
+
+Up and Down move between the open hands ("Hand of 7, 7s wild, left over 23
+points, 1 card from closing"); Left and Right read the focused hand card by
+card; Enter puts the turned card into the focused hand, and then, with Left and
+Right on the discard, Enter discards it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from fivecrowns.cards import Card, Rank, spoken_name
+from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
+from fivecrowns.melds import best_arrangement
+from fivecrowns.solitaire import (
+    CardDiscarded,
+    CardPut,
+    CardTurned,
+    DiscardCard,
+    Event,
+    GameLost,
+    GameWon,
+    Hand,
+    HandClosed,
+    Phase,
+    PutCard,
+    Solitaire,
+)
+from fivecrowns.solitaire_ai import BestStrategy, best_discard, distance
+from fivecrowns.ui.announce import card_list, join_words, melds_words
+from fivecrowns.ui.keymap import Action, Keymap, display_key
+from fivecrowns.ui.model import ListScreen, TableModel
+from fivecrowns.ui.screen import suit_style
+from fivecrowns.ui.session import Speaker
+from fivecrowns.ui.settings import data_dir, documents_dir
+
+__all__ = ["SOLITAIRE_ACTIONS", "SolitaireSession", "render_board", "solitaire_save_path"]
+
+_A = Action
+SOLITAIRE_ACTIONS: tuple[Action, ...] = (
+    _A(
+        "play",
+        ("c-m", " "),
+        "Put in or discard",
+        "Put the turned card into the hand you are on; then discard the card you are on.",
+        "turn",
+        True,
+    ),
+    _A("previous_hand", ("up",), "Previous hand", "Move to the open hand before.", "hand"),
+    _A("next_hand", ("down",), "Next hand", "Move to the open hand after.", "hand"),
+    _A("previous", ("left",), "Previous card", "The card before, in the hand you are on.", "hand"),
+    _A("next", ("right",), "Next card", "The card after, in the hand you are on.", "hand"),
+    _A("first", ("home",), "First card", "The first card of the hand.", "hand"),
+    _A("last", ("end",), "Last card", "The last card of the hand.", "hand"),
+    _A(
+        "jump",
+        tuple(str(digit) for digit in range(1, 10)),
+        "Jump to a card",
+        "Number keys 1 to 9 jump to that card.",
+        "hand",
+    ),
+    _A(
+        "hand",
+        ("h",),
+        "This hand",
+        "The cards of the hand you are on, its best melds and leftover points.",
+        "info",
+    ),
+    _A("hint", ("H",), "Hint", "Where the best strategy would put the card, and why.", "info"),
+    _A(
+        "piles",
+        ("p",),
+        "Turned card and stock",
+        "The turned card, the cards left in the stock, and the discards.",
+        "info",
+    ),
+    _A(
+        "status",
+        ("s",),
+        "Score",
+        "How many hands are closed, which are open, and the points left.",
+        "info",
+    ),
+    _A(
+        "stock_cards",
+        ("k",),
+        "What the stock holds",
+        "The cards still in the stock, in no order: their order is hidden, not what they are.",
+        "info",
+    ),
+    _A("older", (",",), "Older message", "Read the message before this one.", "messages"),
+    _A("newer", (".",), "Newer message", "Read the message after this one.", "messages"),
+    _A("oldest", ("<",), "Oldest message", "Read the first message.", "messages"),
+    _A("newest", (">",), "Newest message", "Read the latest message.", "messages"),
+    _A("repeat", ("r",), "Repeat", "Say the last message again.", "messages"),
+    _A("stop_speech", ("x",), "Stop speech", "Stop speaking now.", "messages"),
+    _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
+    _A("help", ("f1", "?"), "Help", "The list of keys.", "game"),
+    _A(
+        "export",
+        ("e",),
+        "Export",
+        "Write the board to files, in print and braille, and say where.",
+        "game",
+    ),
+    _A("quit", ("q", "c-c"), "Quit", "Leave the game; it stays saved for --resume.", "game"),
+    _A("menu_previous", ("up", "left"), "Previous item", "Move up the list.", "menu"),
+    _A("menu_next", ("down", "right"), "Next item", "Move down the list.", "menu"),
+    _A("menu_first", ("home",), "First item", "Move to the top of the list.", "menu"),
+    _A("menu_last", ("end",), "Last item", "Move to the bottom of the list.", "menu"),
+    _A("menu_choose", ("c-m", " "), "Choose", "Do the item you are on.", "menu"),
+    _A("menu_close", ("escape",), "Close", "Close the list.", "menu"),
+    _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
+    _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
+)
+del _A
+
+_GROUP_TITLES = {
+    "turn": "Your turn",
+    "hand": "Moving through the hands",
+    "info": "Information",
+    "messages": "Messages and speech",
+    "game": "The game",
+    "menu": "In the action menu and the help list",
+    "confirm": "When asked to confirm",
+}
+
+
+def solitaire_save_path() -> Path:
+    """Where the solitaire game in progress is kept for ``--resume``."""
+    return data_dir() / "solitaire.json"
+
+
+@dataclass
+class _List:
+    kind: str
+    title: str
+    items: list[tuple[str, Callable[[], None] | None]]
+    selected: int = 0
+
+
+class SolitaireSession:
+    """One solitaire game at one keyboard; a :class:`~fivecrowns.ui.app.Controller`."""
+
+    def __init__(
+        self,
+        game: Solitaire,
+        output: Speaker,
+        *,
+        save_path: Path | None = None,
+        autosave: bool = True,
+    ) -> None:
+        self.game = game
+        self.output = output
+        self.keymap = Keymap(SOLITAIRE_ACTIONS)
+        self.delay = 0.0
+        self.save_path = save_path
+        self.autosave_enabled = autosave
+        self.listeners: list[Callable[[str], None]] = []
+        self.last_message = ""
+        self.list_state: _List | None = None
+        self.confirm: tuple[str, Callable[[], None]] | None = None
+        self.exit_requested = False
+        open_hands = game.open_hands
+        self.focus_hand = open_hands[0].number if open_hands else 3
+        self.card_focus = 0
+        self.strategy = BestStrategy()
+
+    # --- the Controller protocol --------------------------------------------------
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        self.listeners.append(listener)
+
+    def bot_due(self) -> bool:
+        return False  # why: solitaire has no computer players; the hint key advises instead
+
+    def step_bot(self) -> None:
+        return None
+
+    def wants_exit(self) -> bool:
+        return self.exit_requested
+
+    def press(self, key: str) -> None:
+        """Handle one key press; never raises for anything the player does."""
+        context = self.context()
+        action = self.keymap.action_for(key, context)
+        if action is None and context == "menu":
+            action = self.keymap.action_for(key, "normal")
+            if action is not None:
+                self.list_state = None
+        if action is None:
+            if key.startswith("<") or key == "c-@":
+                return
+            if context == "confirm":
+                self.refuse(self._confirm_keys())
+            else:
+                self.refuse(
+                    f"{display_key(key)} does nothing here. "
+                    f"Press {self.keymap.display_keys('help')} for help."
+                )
+            return
+        self.run_action(action, key)
+
+    def run_action(self, action: Action, key: str = "") -> None:
+        handler: Callable[[str], None] = getattr(self, f"_do_{action.name}")
+        try:
+            handler(key)
+        except FiveCrownsError as error:
+            self.refuse(str(error))
+
+    def context(self) -> str:
+        if self.confirm is not None:
+            return "confirm"
+        if self.list_state is not None:
+            return "menu"
+        return "normal"
+
+    def table(self) -> TableModel:
+        """The main game's screen model is not used: :func:`render_board` draws solitaire."""
+        hand = self._focused()
+        return TableModel(
+            round_number=0,
+            wild_rank=hand.wild_rank,
+            seats=(),
+            top_discard=self.game.turned,
+            stock=self.game.stock_count,
+            hand=self._cards(hand),
+            focus=self.card_focus,
+            sort_order="rank",
+            status=self.status_words(),
+            message=self.last_message,
+            you="You",
+            overlay=self._overlay(),
+        )
+
+    # --- speech ------------------------------------------------------------------
+
+    def say(self, text: str, interrupt: bool = False, sound: str | None = None) -> None:
+        if sound:
+            self.output.play(sound)
+        self.output.speak(text, interrupt=interrupt)
+        self.last_message = text
+        for listener in self.listeners:
+            listener(text)
+
+    def answer(self, text: str, sound: str | None = None) -> None:
+        self.say(text, interrupt=True, sound=sound)
+
+    def refuse(self, text: str) -> None:
+        self.say(text, interrupt=True, sound="invalid")
+
+    # --- starting and saving ------------------------------------------------------
+
+    def start(self, resumed: bool = False) -> None:
+        game = self.game
+        if resumed:
+            self.say(f"Resumed solitaire. {self.status_words()}")
+        else:
+            self.say(
+                "Five Crowns Solitaire. Eleven hands, from 3 cards with 3s wild to 13 with "
+                "Kings wild. Up and Down move between the open hands, Enter puts the turned "
+                f"card in. Press {self.keymap.display_keys('help')} for help."
+            )
+            self._announce(game.events)
+        if game.phase is Phase.PUT and resumed:
+            assert game.turned is not None
+            self.say(f"Turned: {self._turned_words()}.")
+        if game.phase is Phase.DISCARD and resumed:
+            self.say(f"Discard a card from the hand of {game.target}.")
+        if not game.phase.is_over:
+            self._speak_hand(interrupt=False)
+        self.save_now()
+
+    def save_now(self) -> None:
+        if not self.autosave_enabled:
+            return
+        path = self.save_path or solitaire_save_path()
+        try:
+            if self.game.phase.is_over:
+                path.unlink(missing_ok=True)  # a finished game is not resumed
+            else:
+                self.game.save(path)
+        except (OSError, SaveFileError) as error:
+            self.say(f"The game could not be saved: {error}")
+
+    # --- words ---------------------------------------------------------------------
+
+    def _turned_words(self) -> str:
+        game = self.game
+        assert game.turned is not None
+        left = game.stock_count
+        return f"{game.turned.spoken}, {left} card{'s' if left != 1 else ''} left in the stock"
+
+    def hand_words(self, hand: Hand) -> str:
+        """ "Hand of 7, 7s wild, left over 23 points, 1 card from closing." """
+        wild = hand.wild_rank
+        head = f"Hand of {hand.number}, {wild.plural} wild"
+        if hand.arrangement is not None:
+            return f"{head}, closed: {melds_words(hand.arrangement.melds, wild)}."
+        if len(hand.cards) > hand.number:
+            return f"{head}, {len(hand.cards)} cards: discard one."
+        away = distance(hand.cards, wild)
+        turns = f"{away} card{'s' if away != 1 else ''} from closing"
+        return f"{head}, left over {hand.leftover_points()} points, {turns}."
+
+    def status_words(self) -> str:
+        game = self.game
+        closed = [hand.number for hand in game.hands if hand.is_closed]
+        open_hands = [str(hand.number) for hand in game.open_hands]
+        head = f"{len(closed)} of 11 hands closed."
+        if game.phase is Phase.WON:
+            return f"Won. {head} Stock: {game.stock_count} cards."
+        points = f"Points left: {game.points_left()}."
+        if game.phase is Phase.LOST:
+            return f"Lost: the stock ran out. Open: {join_words(open_hands)}. {points}"
+        return f"{head} Open: {join_words(open_hands)}. {points} Stock: {game.stock_count} cards."
+
+    def _announce(self, events: Sequence[Event], own: bool = False) -> None:
+        for event in events:
+            text, sound = self._event_words(event)
+            self.say(text, interrupt=own, sound=sound)
+            own = False  # only the first sentence answers the key; the rest queue
+
+    def _event_words(self, event: Event) -> tuple[str, str | None]:
+        if isinstance(event, CardTurned):
+            left = event.stock_left
+            return (
+                f"Turned: {event.card.spoken}. {left} card{'s' if left != 1 else ''} left.",
+                "draw_stock",
+            )
+        if isinstance(event, CardPut):
+            name = spoken_name(event.card, Rank(event.hand))
+            return (f"{name} into the hand of {event.hand}. Choose the discard.", None)
+        if isinstance(event, CardDiscarded):
+            name = spoken_name(event.card, Rank(event.hand))
+            return (f"Discarded the {name}.", "discard")
+        if isinstance(event, HandClosed):
+            melds = melds_words(event.arrangement.melds, Rank(event.hand))
+            when = " at the deal" if event.at_deal else ""
+            return (f"Hand of {event.hand} closed{when}: {melds}.", "went_out")
+        if isinstance(event, GameWon):
+            return (
+                f"You won! Every hand is closed, with {self.game.stock_count} cards "
+                "left in the stock.",
+                "game_over",
+            )
+        assert isinstance(event, GameLost)
+        hands = join_words([str(number) for number in event.open_hands])
+        return (
+            f"The stock ran out. Lost, with hands {hands} open. Points left: {event.points_left}.",
+            "game_over",
+        )
+
+    # --- hands and cards ----------------------------------------------------------------
+
+    def _focused(self) -> Hand:
+        game = self.game
+        if game.phase is Phase.DISCARD and game.target is not None:
+            self.focus_hand = game.target
+        hand = game.hand(self.focus_hand)
+        if hand.is_closed and game.open_hands:
+            hand = min(game.open_hands, key=lambda h: (h.number < self.focus_hand, h.number))
+            self.focus_hand = hand.number
+        return hand
+
+    def _cards(self, hand: Hand) -> tuple[Card, ...]:
+        return tuple(sorted(hand.cards))
+
+    def _speak_hand(self, interrupt: bool = True) -> None:
+        self.say(self.hand_words(self._focused()), interrupt=interrupt)
+
+    def _move_hand(self, step: int) -> None:
+        game = self.game
+        if game.phase.is_over:
+            raise IllegalMoveError("The game is over. Press Q to leave, S for the score.")
+        if game.phase is Phase.DISCARD:
+            raise IllegalMoveError(
+                f"Discard a card from the hand of {game.target} first: Left and Right, then Enter."
+            )
+        numbers = [hand.number for hand in game.open_hands]
+        current = self._focused().number
+        index = numbers.index(current) + step
+        if not 0 <= index < len(numbers):
+            edge = "first" if step < 0 else "last"
+            self.refuse(f"This is the {edge} open hand. {self.hand_words(self._focused())}")
+            return
+        self.focus_hand = numbers[index]
+        self.card_focus = 0
+        self._speak_hand()
+
+    def _move_card(self, index: int) -> None:
+        cards = self._cards(self._focused())
+        self.card_focus = max(0, min(index, len(cards) - 1))
+        self._speak_card()
+
+    def _speak_card(self) -> None:
+        hand = self._focused()
+        cards = self._cards(hand)
+        self.card_focus = max(0, min(self.card_focus, len(cards) - 1))
+        card = spoken_name(cards[self.card_focus], hand.wild_rank)
+        self.answer(f"{card}, {self.card_focus + 1} of {len(cards)}")
+
+    def _do_previous_hand(self, key: str) -> None:
+        self._move_hand(-1)
+
+    def _do_next_hand(self, key: str) -> None:
+        self._move_hand(1)
+
+    def _do_previous(self, key: str) -> None:
+        self._move_card(self.card_focus - 1)
+
+    def _do_next(self, key: str) -> None:
+        self._move_card(self.card_focus + 1)
+
+    def _do_first(self, key: str) -> None:
+        self._move_card(0)
+
+    def _do_last(self, key: str) -> None:
+        self._move_card(len(self._focused().cards) - 1)
+
+    def _do_jump(self, key: str) -> None:
+        number = int(key) if key.isdigit() else 1
+        count = len(self._focused().cards)
+        if number > count:
+            raise IllegalMoveError(f"This hand has only {count} cards.")
+        self._move_card(number - 1)
+
+    # --- the move ------------------------------------------------------------------
+
+    def _do_play(self, key: str) -> None:
+        game = self.game
+        if game.phase.is_over:
+            raise IllegalMoveError("The game is over. Press Q to leave, S for the score.")
+        hand = self._focused()
+        if game.phase is Phase.PUT:
+            assert game.turned is not None
+            turned = game.turned
+            events = game.apply(PutCard(hand.number))
+            self.card_focus = self._cards(game.hand(hand.number)).index(turned)
+            self._announce(events, own=True)
+            self.save_now()
+            return
+        card = self._cards(hand)[self.card_focus]
+        events = game.apply(DiscardCard(card))
+        self.save_now()
+        self._announce(events, own=True)
+        if not game.phase.is_over:
+            self.card_focus = 0
+            self._speak_hand(interrupt=False)
+        else:
+            self.say("Press Q to leave, S for the score.")
+
+    # --- information --------------------------------------------------------------------
+
+    def _do_hand(self, key: str) -> None:
+        hand = self._focused()
+        wild = hand.wild_rank
+        cards = self._cards(hand)
+        parts = [f"Hand of {hand.number}, {wild.plural} wild: {card_list(cards, wild)}."]
+        if hand.arrangement is not None:
+            parts.append(f"Closed: {melds_words(hand.arrangement.melds, wild)}.")
+        elif len(cards) == hand.number:
+            best = best_arrangement(cards, wild)
+            if best.melds:
+                parts.append(f"Melds: {melds_words(best.melds, wild)}.")
+            parts.append(
+                f"Left over: {card_list(best.leftover, wild)}, {best.leftover_points} points."
+            )
+        else:
+            parts.append("Discard one card.")
+        self.answer(" ".join(parts))
+
+    def hint(self) -> str:
+        """The best strategy's advice now, in a sentence or two."""
+        game = self.game
+        view = game.view()
+        if game.phase.is_over:
+            return "The game is over."
+        if game.phase is Phase.DISCARD:
+            assert game.target is not None
+            card = best_discard(view, self.strategy)
+            hand = game.hand(game.target)
+            after = list(hand.cards)
+            after.remove(card)
+            away = distance(after, hand.wild_rank)
+            result = "that closes it" if away == 0 else f"{away} card{'s' if away != 1 else ''}"
+            if away:
+                result += " from closing"
+            return f"Discard the {spoken_name(card, hand.wild_rank)}: {result}."
+        play = self.strategy.plan(view)
+        assert game.turned is not None
+        hand = game.hand(play.hand)
+        turned = spoken_name(game.turned, hand.wild_rank)
+        discard = spoken_name(play.discard, hand.wild_rank)
+        if play.discard == game.turned:
+            return (
+                f"No hand needs the {turned}: put it into the hand of {hand.number} and discard it."
+            )
+        after = [*hand.cards, game.turned]
+        after.remove(play.discard)
+        away = distance(after, hand.wild_rank)
+        result = (
+            "it closes"
+            if away == 0
+            else f"it is then {away} card{'s' if away != 1 else ''} from closing"
+        )
+        return (
+            f"Put the {turned} into the hand of {hand.number} and discard the {discard}: {result}."
+        )
+
+    def _do_hint(self, key: str) -> None:
+        self.answer(self.hint())
+
+    def _do_piles(self, key: str) -> None:
+        game = self.game
+        discards = len(game.discards)
+        if game.phase is Phase.PUT:
+            turned = f"Turned: {self._turned_words()}."
+        elif game.phase is Phase.DISCARD:
+            left = game.stock_count
+            turned = f"Discard from the hand of {game.target}. Stock: {left} cards."
+        else:
+            turned = f"Stock: {game.stock_count} cards."
+        self.answer(f"{turned} Discards: {discards}.")
+
+    def _do_status(self, key: str) -> None:
+        self.answer(self.status_words())
+
+    def _do_stock_cards(self, key: str) -> None:
+        stock = sorted(self.game.stock)
+        if not stock:
+            self.answer("The stock is empty.")
+            return
+        self.answer(f"The stock holds {len(stock)} cards: {card_list(stock, None)}.")
+
+    def _do_export(self, key: str) -> None:
+        from fivecrowns.export import liblouis_status, render
+        from fivecrowns.export.solitaire import board_document
+
+        folder = documents_dir()
+        document = board_document(self.game.view())
+        written = []
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "solitaire-board.txt").write_text(render(document, "text"), "utf-8")
+            written.append("solitaire-board.txt")
+            ok, why = liblouis_status()
+            if ok:
+                (folder / "solitaire-board.brf").write_text(render(document, "brf"), "utf-8")
+                written.append("solitaire-board.brf")
+        except OSError as error:
+            self.refuse(f"The board could not be written to {folder}: {error.strerror}.")
+            return
+        braille = "" if len(written) > 1 else f" No braille file: {why}"
+        self.answer(f"Wrote {join_words(written)} to {folder}.{braille}")
+
+    # --- messages ----------------------------------------------------------------------
+
+    def _review(self, entry: Any, otherwise: str) -> None:
+        text = getattr(entry, "text", None) or otherwise
+        for listener in self.listeners:
+            listener(text)
+
+    def _do_older(self, key: str) -> None:
+        self._review(self.output.older(), "No older messages.")
+
+    def _do_newer(self, key: str) -> None:
+        self._review(self.output.newer(), "No newer messages.")
+
+    def _do_oldest(self, key: str) -> None:
+        self._review(self.output.oldest(), "Nothing has been said yet.")
+
+    def _do_newest(self, key: str) -> None:
+        self._review(self.output.newest(), "Nothing has been said yet.")
+
+    def _do_repeat(self, key: str) -> None:
+        self._review(self.output.repeat_last(), "Nothing has been said yet.")
+
+    def _do_stop_speech(self, key: str) -> None:
+        self.output.stop()
+
+    # --- lists ----------------------------------------------------------------------
+
+    def help_lines(self) -> list[str]:
+        lines: list[str] = []
+        for group, title in _GROUP_TITLES.items():
+            lines.append(f"{title}:")
+            for action in self.keymap.in_group(group):
+                keys = self.keymap.display_keys(action.name)
+                lines.append(f"{keys}: {action.label}. {action.help}")
+        return lines
+
+    def _open_list(
+        self, kind: str, title: str, items: list[tuple[str, Callable[[], None] | None]]
+    ) -> None:
+        self.list_state = _List(kind, title, items)
+        self.answer(f"{title}. {len(items)} items. {items[0][0]}")
+
+    def _list_say(self) -> None:
+        state = self.list_state
+        assert state is not None
+        self.answer(f"{state.items[state.selected][0]}, {state.selected + 1} of {len(state.items)}")
+
+    def available_actions(self) -> list[Action]:
+        names = [] if self.game.phase.is_over else ["play"]
+        names += ["hand", "hint", "piles", "status", "stock_cards", "export", "repeat", "help"]
+        names.append("quit")
+        return [self.keymap.get(name) for name in names]
+
+    def _do_menu(self, key: str) -> None:
+        items: list[tuple[str, Callable[[], None] | None]] = []
+        for action in self.available_actions():
+            label = action.label
+            if action.name == "play":
+                label = self._play_label()
+            keys = self.keymap.display_keys(action.name)
+            items.append((f"{label}: {keys}", functools.partial(self.run_action, action)))
+        self._open_list("menu", "Actions", items)
+
+    def _play_label(self) -> str:
+        game = self.game
+        hand = self._focused()
+        if game.phase is Phase.PUT and game.turned is not None:
+            return (
+                f"Put the {spoken_name(game.turned, hand.wild_rank)} into the hand of {hand.number}"
+            )
+        card = self._cards(hand)[min(self.card_focus, len(hand.cards) - 1)]
+        return f"Discard the {spoken_name(card, hand.wild_rank)}"
+
+    def _do_help(self, key: str) -> None:
+        self._open_list("help", "Help: the keys", [(line, None) for line in self.help_lines()])
+
+    def _do_menu_previous(self, key: str) -> None:
+        assert self.list_state is not None
+        self.list_state.selected = max(0, self.list_state.selected - 1)
+        self._list_say()
+
+    def _do_menu_next(self, key: str) -> None:
+        assert self.list_state is not None
+        state = self.list_state
+        state.selected = min(len(state.items) - 1, state.selected + 1)
+        self._list_say()
+
+    def _do_menu_first(self, key: str) -> None:
+        assert self.list_state is not None
+        self.list_state.selected = 0
+        self._list_say()
+
+    def _do_menu_last(self, key: str) -> None:
+        assert self.list_state is not None
+        self.list_state.selected = len(self.list_state.items) - 1
+        self._list_say()
+
+    def _do_menu_choose(self, key: str) -> None:
+        state = self.list_state
+        assert state is not None
+        self.list_state = None
+        chosen = state.items[state.selected][1]
+        if chosen is None:
+            self.answer("Help closed.")
+        else:
+            chosen()
+
+    def _do_menu_close(self, key: str) -> None:
+        assert self.list_state is not None
+        kind = self.list_state.kind
+        self.list_state = None
+        self.answer("Help closed." if kind == "help" else "Menu closed.")
+
+    # --- quitting -----------------------------------------------------------------------
+
+    def _confirm_keys(self) -> str:
+        yes = self.keymap.display_keys("confirm_yes")
+        no = self.keymap.display_keys("confirm_no")
+        return f"Press {yes} for yes, {no} for no."
+
+    def _do_quit(self, key: str) -> None:
+        if self.game.phase.is_over:
+            self.exit_requested = True
+            return
+
+        def leave() -> None:
+            self.save_now()
+            self.answer("Saved. Goodbye.")
+            self.exit_requested = True
+
+        yes = self.keymap.display_keys("confirm_yes")
+        no = self.keymap.display_keys("confirm_no")
+        question = f"Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing."
+        self.confirm = (question, leave)
+        self.answer(question)
+
+    def _do_confirm_yes(self, key: str) -> None:
+        assert self.confirm is not None
+        _, action = self.confirm
+        self.confirm = None
+        action()
+
+    def _do_confirm_no(self, key: str) -> None:
+        self.confirm = None
+        self.answer("Back to the game.")
+
+    def _overlay(self) -> ListScreen | None:
+        if self.list_state is not None:
+            state = self.list_state
+            return ListScreen(state.title, tuple(label for label, _ in state.items), state.selected)
+        if self.confirm is not None:
+            return ListScreen(self.confirm[0], (), 0)
+        return None
+
+    def render(self) -> StyleAndTextTuples:
+        return render_board(self)
+
+
+def render_board(session: SolitaireSession) -> StyleAndTextTuples:
+    """The full screen: every hand on its own line, the turned card, the message; the
+    cursor on the focused card (screen readers and braille displays follow it)."""
+    game = session.game
+    focused = session._focused()
+    out: StyleAndTextTuples = []
+
+    def line(text: str = "", style: str = "") -> None:
+        out.append((style, text + "\n"))
+
+    line("Five Crowns Solitaire.", "class:title")
+    if game.turned is not None:
+        out.append(("", "Turned: "))
+        out.append((suit_style(game.turned) + " class:card", game.turned.token))
+        out.append(("", f" ({game.turned.spoken}).   Stock: {game.stock_count} cards.\n"))
+    else:
+        line(f"Stock: {game.stock_count} cards.")
+    line()
+    for hand in game.hands:
+        is_focus = hand.number == focused.number and not game.phase.is_over
+        marker = "> " if is_focus else "  "
+        state = "closed" if hand.is_closed else f"{hand.leftover_points():>3} pts"
+        if len(hand.cards) > hand.number:
+            state = "discard"
+        wild = f"({hand.wild_rank.plural} wild)"
+        label = f"{marker}{hand.number:>2} {wild:<15} {state:<8} "
+        out.append(("class:turn" if is_focus else "", label))
+        for index, card in enumerate(session._cards(hand)):
+            style = suit_style(card)
+            if card.rank is None or card.rank == hand.wild_rank:
+                style += " class:wild"
+            if is_focus and index == session.card_focus:
+                out.append(("[SetCursorPosition]", ""))
+                style += " class:focused"
+            out.append((style, card.token))
+            out.append(("", " "))
+        line()
+    line()
+    line(session.status_words(), "class:message")
+    line(session.last_message, "class:message")
+    overlay = session._overlay()
+    if overlay is not None:
+        line()
+        line(overlay.title, "class:overlay")
+        for index, item in enumerate(overlay.items):
+            if index == overlay.selected:
+                out.append(("[SetCursorPosition]", ""))
+                line(f"> {item}", "class:selected")
+            else:
+                line(f"  {item}")
+    return out

@@ -1,0 +1,284 @@
+"""Solitaire with keys and speech, without a terminal: keys go through prompt_toolkit's own
+parser into the real bindings, and a recording output backend hears what is said."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.output import DummyOutput
+
+from fivecrowns.cards import Card, parse_card
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.solitaire import Phase, Solitaire
+from fivecrowns.solitaire_ai import BestStrategy
+from fivecrowns.ui.app import Presentation
+from fivecrowns.ui.solitaire import SOLITAIRE_ACTIONS, SolitaireSession
+from test_solitaire_rules import all_closed_but, junk, missing
+
+KEYS = {
+    "left": "\x1b[D",
+    "right": "\x1b[C",
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "home": "\x1b[H",
+    "end": "\x1b[F",
+    "enter": "\r",
+    "escape": "\x1b",
+    "f1": "\x1bOP",
+}
+
+
+class Board:
+    def __init__(self, session: SolitaireSession, presentation: Presentation) -> None:
+        self.session = session
+        self.presentation = presentation
+        self.backend: RecordingBackend = session.output.backend  # type: ignore[attr-defined]
+
+    @property
+    def game(self) -> Solitaire:
+        return self.session.game
+
+    def press(self, *keys: str) -> None:
+        app = self.presentation.app
+        for key in keys:
+            with set_app(app):
+                parser = Vt100Parser(app.key_processor.feed)
+                parser.feed(KEYS.get(key, key))
+                parser.flush()
+                app.key_processor.process_keys()
+
+    def discard(self, card: Card) -> None:
+        """Walk to ``card`` in the hand taking the turned card with Home and Right; Enter."""
+        target = self.game.target
+        assert target is not None
+        index = sorted(self.game.hand(target).cards).index(card)
+        self.press("home", *["right"] * index, "enter")
+
+    def said(self, mark: int = 0) -> list[str]:
+        return self.backend.spoken[mark:]
+
+    def mark(self) -> int:
+        return len(self.backend.spoken)
+
+
+@contextmanager
+def board(
+    game: Solitaire, *, line_mode: bool = False, save: Path | None = None, resumed: bool = False
+) -> Iterator[Board]:
+    session = SolitaireSession(
+        game, Output(RecordingBackend()), save_path=save, autosave=save is not None
+    )
+    with create_pipe_input() as pipe:
+        presentation = Presentation(
+            session,
+            line_mode=line_mode,
+            input=pipe,
+            output=DummyOutput(),
+            stdout=io.StringIO(),
+            render=session.render,
+        )
+        session.start(resumed=resumed)
+        yield Board(session, presentation)
+
+
+def _small_game() -> Solitaire:
+    return Solitaire.from_hands(
+        all_closed_but(5, 8, 12), [missing(8), parse_card("Kd"), missing(5), missing(12)]
+    )
+
+
+def test_the_start_announces_the_closed_hands_the_turned_card_and_the_focused_hand() -> None:
+    with board(_small_game()) as table:
+        said = table.said()
+        assert said[0].startswith("Five Crowns Solitaire. Eleven hands")
+        assert "Hand of 3 closed at the deal: a book of 4s." in said
+        assert "Turned: 3 of spades. 3 cards left." in said
+        assert said[-1] == "Hand of 5, 5s wild, left over 13 points, 1 card from closing."
+
+
+def test_up_and_down_move_between_open_hands_only() -> None:
+    with board(_small_game()) as table:
+        mark = table.mark()
+        table.press("down")
+        assert table.said(mark) == ["Hand of 8, 8s wild, left over 13 points, 1 card from closing."]
+        table.press("down", "down")
+        said = table.said(mark)
+        assert said[1].startswith("Hand of 12, Queens wild, left over")
+        assert said[2].startswith("This is the last open hand.")
+        table.press("up", "up", "up")
+        assert table.said()[-1].startswith("This is the first open hand.")
+
+
+def test_enter_puts_the_card_then_enter_discards_the_focused_card_and_the_hand_closes() -> None:
+    with board(_small_game()) as table:
+        table.press("down")  # the hand of 8 wants the 3 of spades
+        mark = table.mark()
+        table.press("enter")
+        assert table.game.phase is Phase.DISCARD and table.game.target == 8
+        assert table.said(mark)[0] == "3 of spades into the hand of 8. Choose the discard."
+        table.press("end")  # the King of stars sorts last
+        assert table.said()[-1] == "King of stars, 9 of 9"
+        mark = table.mark()
+        table.press("enter")
+        said = table.said(mark)
+        assert said[0] == "Discarded the King of stars."
+        assert said[1] == "Hand of 8 closed: a book of 3s and a book of 6s."
+        assert said[2] == "Turned: King of diamonds. 2 cards left."
+        assert table.game.hand(8).is_closed
+        assert said[-1].startswith("Hand of 12,")  # the focus moved on to an open hand
+        assert "went_out" in table.backend.sounds
+
+
+def test_a_whole_game_is_won_with_keys() -> None:
+    with board(_small_game()) as table:
+        table.press("down", "enter", "end", "enter")  # hand of 8 closes
+        table.press("enter", "right", "right", "right", "right", "enter")  # King: pass it on
+        assert table.game.phase is Phase.PUT and table.game.discards[-1] == parse_card("Kd")
+        table.press("up", "enter")  # the hand of 5 takes its 3
+        table.discard(junk(5))
+        table.press("enter")  # the hand of 12 takes its 4
+        table.discard(junk(12))
+        assert table.game.phase is Phase.WON
+        assert "You won! Every hand is closed, with 0 cards left in the stock." in table.said()
+        mark = table.mark()
+        table.press("enter")
+        assert table.said(mark) == ["The game is over. Press Q to leave, S for the score."]
+        table.press("q")
+        assert table.session.wants_exit()
+
+
+def test_a_game_is_lost_when_the_stock_runs_out() -> None:
+    game = Solitaire.from_hands(all_closed_but(6), [parse_card("Kd")])
+    with board(game) as table:
+        table.press("enter", "enter")  # put the King in, discard the first card
+        assert table.game.phase is Phase.LOST
+        lost = [line for line in table.said() if line.startswith("The stock ran out.")]
+        assert lost and "Lost, with hands 6 open." in lost[0]
+        assert "game_over" in table.backend.sounds
+
+
+def test_refusals_say_why_with_the_invalid_sound_and_change_nothing() -> None:
+    with board(_small_game()) as table:
+        before = table.game.to_json()
+        table.press("z")
+        assert table.said()[-1] == "Z does nothing here. Press F1 or ? for help."
+        table.press("enter")
+        table.press("up")
+        assert table.said()[-1].startswith("Discard a card from the hand of 5 first")
+        assert table.backend.sounds.count("invalid") == 2
+        assert before != table.game.to_json()  # the put happened, nothing else
+        assert table.game.phase is Phase.DISCARD
+
+
+def test_h_says_the_cards_shift_h_hints_and_p_the_turned_card() -> None:
+    with board(_small_game()) as table:
+        table.press("h")
+        assert table.said()[-1].startswith("Hand of 5, 5s wild: ")
+        assert "Left over: King of stars, 13 points." in table.said()[-1]
+        table.press("H")
+        assert table.said()[-1] == (
+            "Put the 3 of spades into the hand of 5 and discard the King of stars: it closes."
+        )
+        assert BestStrategy().plan(table.game.view()).hand == 5
+        table.press("p")
+        assert table.said()[-1] == "Turned: 3 of spades, 3 cards left in the stock. Discards: 0."
+        table.press("s")
+        assert table.said()[-1].startswith("8 of 11 hands closed. Open: 5, 8 and 12.")
+
+
+def test_history_keys_read_earlier_messages_again_in_line_mode() -> None:
+    with board(_small_game(), line_mode=True) as table:
+        console = table.presentation.app.output  # line mode draws nothing on the terminal
+        assert console is not None
+        table.press("p", "s")
+        piles, status = table.said()[-2:]
+        assert piles.startswith("Turned: 3 of spades") and status.startswith("8 of 11")
+        lines: list[str] = []
+        table.session.add_listener(lines.append)
+        table.press(",")
+        assert lines == [piles]  # the message before the last one
+        table.press(".")
+        assert lines == [piles, status]
+
+
+def test_help_lists_every_key_from_the_table_and_escape_opens_the_menu() -> None:
+    with board(_small_game()) as table:
+        table.press("f1")
+        assert table.said()[-1].startswith("Help: the keys.")
+        items = table.session.list_state
+        assert items is not None
+        labels = [label for label, _ in items.items]
+        for action in SOLITAIRE_ACTIONS:
+            if action.group not in ("menu", "confirm"):
+                assert any(action.label in label for label in labels), action.name
+        table.press("escape")
+        assert table.said()[-1] == "Help closed."
+        table.press("escape")
+        assert table.said()[-1].startswith("Actions.")
+        assert "Put the 3 of spades into the hand of 5: Enter or Space" in table.said()[-1]
+        table.press("enter")  # choose the first item: the put
+        assert table.game.phase is Phase.DISCARD
+
+
+def test_the_game_is_saved_after_each_move_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "solitaire.json"
+    with board(Solitaire.deal(seed=5), save=path) as table:
+        table.press("down", "enter", "home", "enter", "enter")
+        assert table.game.phase is Phase.DISCARD
+        assert Solitaire.load(path).to_json() == table.game.to_json()
+        target = table.game.target
+        table.press("q")
+        assert table.said()[-1].startswith("Quit? The game stays saved for --resume.")
+        table.press("y")
+        assert table.session.wants_exit() and table.said()[-1] == "Saved. Goodbye."
+        saved = table.game.to_json()
+    resumed = Solitaire.load(path)
+    assert resumed.to_json() == saved
+    with board(resumed, resumed=True) as table:
+        assert table.said()[0].startswith("Resumed solitaire.")
+        assert f"Discard a card from the hand of {target}." in table.said()
+        table.press("home", "enter")
+        assert table.game.phase is not Phase.DISCARD
+
+
+def test_the_full_screen_shows_every_hand_and_puts_the_cursor_on_the_focus() -> None:
+    with board(_small_game()) as table:
+        fragments = table.session.render()
+        text = "".join(fragment[1] for fragment in fragments)
+        assert "Turned: 3sp (3 of spades)." in text
+        for number in range(3, 14):
+            assert f"{number:>2} (" in text and "wild)" in text
+        assert text.count("closed") >= 8
+        cursor = [i for i, f in enumerate(fragments) if f[0] == "[SetCursorPosition]"]
+        assert len(cursor) == 1
+        assert fragments[cursor[0] + 1][1] == sorted(table.game.hand(5).cards)[0].token
+
+
+def test_the_command_refuses_resume_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivecrowns.cli import main
+
+    assert main(["solitaire", "--resume", "--seed", "3"]) == 2
+    assert capsys.readouterr().err.strip() == "Give --resume or --seed, not both."
+
+
+def test_junk_helper_is_the_hand_of_8s_last_card() -> None:
+    assert sorted([*all_closed_but(8)[8], missing(8)])[-1] == junk(8)
+
+
+def test_docs_solitaire_lists_every_key_as_the_table_has_it() -> None:
+    from fivecrowns.ui.keymap import Keymap
+
+    doc = (Path(__file__).parent.parent / "docs" / "solitaire.md").read_text(encoding="utf-8")
+    keymap = Keymap(SOLITAIRE_ACTIONS)
+    for action in SOLITAIRE_ACTIONS:
+        if action.group in ("menu", "confirm"):
+            continue
+        keys = keymap.display_keys(action.name).replace("|", "\\|")
+        assert f"| {keys} | {action.label} | {action.help} |" in doc, action.name
