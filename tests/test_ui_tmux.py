@@ -118,10 +118,13 @@ def terminal(tmp_path: Path, *options: str, transcript: str = "said.txt") -> Ite
         check=True,
     )  # fmt: skip
     term.tmux("set-option", "-t", "game", "remain-on-exit", "on")
+    socket_path = term.tmux("display", "-p", "#{socket_path}").strip()
     try:
         yield term
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        # why: the killed server can leave its socket file behind in /tmp/tmux-UID.
+        Path(socket_path).unlink(missing_ok=True)
 
 
 def test_full_screen_in_tmux(tmp_path: Path) -> None:
