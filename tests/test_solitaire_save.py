@@ -105,6 +105,7 @@ def test_a_damaged_file_gives_a_clear_error(
         ({"phase": "thinking"}, "'thinking' is not a valid Phase"),
         ({"turned": None}, "the turned card does not match the phase"),
         ({"turns": -1}, "the number of turns is not a count"),
+        ({"phase": "discard", "turned": None, "target": 99}, "there is no hand 99"),
         ({"stock": "jk jk jk jk jk jk jk"}, "it has 12 copies of the joker; two decks hold 6"),
     ],
 )

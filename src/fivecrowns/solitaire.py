@@ -565,6 +565,8 @@ def _from_json(data: Any) -> Solitaire:
         raise ValueError("the turned card does not match the phase")
     if (phase is Phase.DISCARD) != (target is not None):
         raise ValueError("the hand taking a card does not match the phase")
+    if target is not None and (not isinstance(target, int) or target not in HAND_NUMBERS):
+        raise ValueError(f"there is no hand {target!r} to take the card: hands are 3 to 13")
     hands_data = data["hands"]
     if not isinstance(hands_data, dict) or sorted(hands_data) != sorted(map(str, HAND_NUMBERS)):
         raise ValueError("it does not have the eleven hands 3 to 13")
