@@ -24,7 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "speech": ("speech", "Check speech, braille and sound: list the backends, speak a test."),
     "solve": ("solve", "Arrange a hand into books and runs with the least leftover points."),
-    "solitaire": ("solitaire", "Five Crowns Solitaire: eleven hands, one stock; --auto to watch."),
+    "solitaire": (
+        "solitaire",
+        "Five Crowns Solitaire: play it with keys and speech, or --auto for the computer.",
+    ),
     "play": ("play", "Play a game with keys and speech (the default): full screen, or --line."),
     "history": ("history", "The results of finished games, newest first."),
 }

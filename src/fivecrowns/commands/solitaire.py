@@ -37,7 +37,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--games", type=int, default=100, help="deals to play with --auto")
     parser.add_argument(
-        "--seed", type=int, default=None, help="the same seed deals the same cards (default 1)"
+        "--seed",
+        type=int,
+        default=None,
+        help="the same seed deals the same cards (default: a new deal to play; 1 with --auto "
+        "and --export)",
     )
     parser.add_argument(
         "--strategy",
