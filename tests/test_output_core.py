@@ -278,3 +278,19 @@ def test_sound_names_are_the_contract() -> None:
         "game_over",
         "shuffle",
     )
+
+
+def test_the_settings_file_is_the_one_the_game_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fivecrowns.output.settings import settings_path
+    from fivecrowns.ui.settings import config_dir
+    from fivecrowns.ui.settings import load_settings as load_game_settings
+
+    monkeypatch.delenv("FIVECROWNS_CONFIG_DIR")
+    assert settings_path() == config_dir() / "settings.json"
+    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text('{"play": {"verbosity": "brief"}}', encoding="utf-8")
+    save_settings(OutputSettings(speech="print"))
+    assert load_game_settings().verbosity == "brief"
+    assert load_settings()[0].speech == "print"

@@ -32,7 +32,8 @@ def config_dir() -> Path:
         return Path(override)
     import platformdirs
 
-    return Path(platformdirs.user_config_dir("fivecrowns", appauthor=False))
+    # Same call as fivecrowns.ui.settings: one shared settings.json on every system.
+    return Path(platformdirs.user_config_dir("fivecrowns"))
 
 
 def settings_path() -> Path:
