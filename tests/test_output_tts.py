@@ -20,6 +20,7 @@ import pytest
 
 from fivecrowns.cli import main
 from fivecrowns.output.audio import Mixer
+from fivecrowns.output.base import OutputError
 from fivecrowns.output.tts import (
     EspeakCommandRenderer,
     Pyttsx3Renderer,
@@ -85,6 +86,21 @@ def test_rate_and_voice_settings_change_the_speech() -> None:
         fast.close()
     assert slow_frames > 1.8 * fast_frames, (slow_frames, fast_frames)
     assert len(voices) > 10, voices
+
+
+def test_an_unknown_voice_is_refused_with_a_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # eSpeak itself accepts any name and silently keeps its old voice.
+    with pytest.raises(OutputError, match=r"^There is no voice 'klingon': "):
+        Pyttsx3Renderer(voice="klingon")
+    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(tmp_path))
+    assert main(["speech", "--voice", "klingon", "--save"]) == 2
+    assert capsys.readouterr().err == (
+        "Not changed: there is no voice 'klingon': fivecrowns speech --voices lists them.\n"
+    )
+    assert not (tmp_path / "settings.json").exists()
+    assert main(["speech", "--voice", "gmw/en-us", "--save"]) == 0
 
 
 def test_defect_queued_saves_keep_only_the_last_and_our_renderer_keeps_all(

@@ -81,6 +81,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"Not changed: {error}.", file=sys.stderr)
         return 2
+    if args.voice is not None:
+        problem = _unknown_voice(args.voice)
+        if problem:
+            print(f"Not changed: {problem[:1].lower()}{problem[1:]}", file=sys.stderr)
+            return 2
     if args.wav and not (args.test and args.backend == "tts"):
         print("--wav works only with --test --backend tts.", file=sys.stderr)
         return 2
@@ -121,6 +126,19 @@ def _list(settings: OutputSettings) -> int:
         print(f"{status.name}: {state}. {status.detail}")
     print(f"Settings file: {settings_path()} (speech: {settings.speech}).")
     return 0
+
+
+def _unknown_voice(voice: str) -> str | None:
+    """A sentence if the built-in voice has no voice ``voice``; None if it has, or cannot tell."""
+    from fivecrowns.output import OutputError
+    from fivecrowns.output.tts import Pyttsx3Renderer
+
+    try:
+        renderer = Pyttsx3Renderer(voice=voice)
+    except OutputError as error:
+        return str(error) if "There is no voice" in str(error) else None
+    renderer.close()
+    return None
 
 
 def _voices(settings: OutputSettings) -> int:

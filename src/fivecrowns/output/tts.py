@@ -118,6 +118,11 @@ class Pyttsx3Renderer:
         self.driver = driver.rsplit(".", 1)[-1]
         self.description = f"pyttsx3 with {_DRIVER_NAMES.get(self.driver, self.driver)}"
         self._settings = (rate, volume, voice)
+        if voice and voice not in {known for known, _ in self.voices()}:
+            # eSpeak accepts an unknown name silently and keeps its old voice.
+            raise OutputError(
+                f"There is no voice '{voice}': fivecrowns speech --voices lists them."
+            )
         self._directory = Path(tempfile.mkdtemp(prefix="fivecrowns-tts-"))
         self._count = 0
         with _engine_lock:
