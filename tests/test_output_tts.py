@@ -221,17 +221,20 @@ def test_stop_drops_everything_and_speech_goes_on_after(tts: TtsBackend) -> None
 
 
 def test_a_message_the_engine_fails_on_is_said_by_espeak_ng(
-    tts: TtsBackend, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     require(shutil.which("espeak-ng") is not None, "the espeak-ng program is not installed")
-    import fivecrowns.output.tts as tts_module
 
     def empty(self: Pyttsx3Renderer, text: str) -> bytes:
-        raise tts_module.OutputError("pyttsx3 wrote an empty sound file.")
+        raise OutputError("pyttsx3 wrote an empty sound file.")
 
     monkeypatch.setattr(Pyttsx3Renderer, "render", empty)
-    tts.speak("Said anyway.")
-    assert tts.wait_idle(timeout=30)
+    tts = TtsBackend(Mixer("null"), lambda: (Pyttsx3Renderer(), None), owns_mixer=True)
+    try:
+        tts.speak("Said anyway.")
+        assert tts.wait_idle(timeout=30)
+    finally:
+        tts.close()
     playback = tts.utterances[-1].playback
     assert playback is not None and playback.position == len(playback.samples) > 22050 // 4
     assert tts.problems == [

@@ -145,6 +145,13 @@ class Pyttsx3Renderer:
             return [(voice.id, voice.name) for voice in self._engine.getProperty("voices")]
 
     def render(self, text: str) -> bytes:
+        try:
+            return self._render_once(text)
+        except OutputError:
+            # Seen rarely on a busy machine: an empty file from a working engine. Once more.
+            return self._render_once(text)
+
+    def _render_once(self, text: str) -> bytes:
         self._count += 1
         path = self._directory / f"utterance-{self._count}.wav"
         with _engine_lock:
