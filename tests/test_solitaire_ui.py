@@ -157,7 +157,8 @@ def test_a_whole_game_is_won_with_keys() -> None:
 def test_a_game_is_lost_when_the_stock_runs_out() -> None:
     game = Solitaire.from_hands(all_closed_but(6), [parse_card("Kd")])
     with board(game) as table:
-        table.press("enter", "enter")  # put the King in, discard the first card
+        table.press("enter", "enter")  # the focus starts on the card put in: it is passed on
+        assert table.game.discards == [parse_card("Kd")]
         assert table.game.phase is Phase.LOST
         lost = [line for line in table.said() if line.startswith("The stock ran out.")]
         assert lost and "Lost, with hands 6 open." in lost[0]
