@@ -90,6 +90,10 @@ def test_notation_accepts_short_and_long_forms(text: str, token: str) -> None:
         ("q", "no suit"),
         ("13 of hearts", "13 is not a rank"),
         ("7 of cups", "cups is not a suit"),
+        ("bad", "not in rank-then-suit form"),
+        ("queen", "no suit"),
+        ("hearts", "no rank"),
+        ("2h", "2 is not a rank"),
     ],
 )
 def test_bad_token_names_the_token_and_lists_valid_forms(text: str, fragment: str) -> None:

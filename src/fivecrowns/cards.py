@@ -309,10 +309,17 @@ def parse_card(text: str) -> Card:
         if suit is None:
             raise _bad(original, f"{suit_text} is not a suit")
         return Card(rank, suit)
+    if cleaned.isalpha() and cleaned in _RANK_WORDS:
+        raise _bad(original, "it has no suit")
+    if cleaned in _SUIT_WORDS:
+        raise _bad(original, "it has no rank")
     parts = _SHORT_PARTS_RE.match(cleaned)
     if parts:
         rank_text, suit_text = parts.groups()
-        if rank_text not in _RANK_WORDS or (rank_text.isalpha() and len(rank_text) > 1):
+        if rank_text.isalpha() and rank_text not in _RANK_WORDS:
+            # "bad", "xyz": naming the first letter as a bad rank would only confuse.
+            raise _bad(original, "it is not in rank-then-suit form")
+        if rank_text not in _RANK_WORDS:
             raise _bad(original, f"{rank_text} is not a rank")
         if not suit_text:
             raise _bad(original, "it has no suit")
