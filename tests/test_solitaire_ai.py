@@ -11,9 +11,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fivecrowns import solitaire
-from fivecrowns.cards import JOKER, Card, Rank, is_wild, parse_card, parse_cards, shuffled_deck
+from fivecrowns.cards import (
+    JOKER,
+    Card,
+    Rank,
+    card_from_code,
+    is_wild,
+    parse_card,
+    parse_cards,
+    shuffled_deck,
+)
 from fivecrowns.cli import main
 from fivecrowns.melds import least_leftover
 from fivecrowns.solitaire import Phase, Solitaire
@@ -205,3 +216,30 @@ def test_docs_solitaire_table_lists_every_phase_move_and_event() -> None:
         assert f"`{name}`" in DOC
     for event in solitaire.Event.__args__:  # type: ignore[attr-defined]
         assert f"`{event.__name__}`" in DOC, event
+
+
+_CARD = st.integers(min_value=0, max_value=55).map(card_from_code)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    size=st.integers(min_value=3, max_value=13),
+    cards=st.lists(_CARD, min_size=14, max_size=14),
+    extra=_CARD,
+)
+def test_one_turn_brings_a_hand_at_most_one_card_closer(
+    size: int, cards: list[Card], extra: Card
+) -> None:
+    wild = Rank(size)
+    hand = cards[:size]
+    now = distance(hand, wild)
+    naturals = sum(1 for card in hand if not is_wild(card, wild))
+    assert 0 <= now <= naturals
+    assert (now == 0) == (least_leftover(hand, wild) == 0)
+    more = [*hand, extra]
+    for index in range(len(more)):
+        after = distance(more[:index] + more[index + 1 :], wild)
+        assert after >= now - 1
+    if now > 0 and is_wild(extra, wild):
+        # a wild always helps: it replaces a card the hand was going to lose
+        assert min(distance(more[:i] + more[i + 1 :], wild) for i in range(len(more))) == now - 1
