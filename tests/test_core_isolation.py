@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 CORE = [
+    "fivecrowns.atomic",
     "fivecrowns.cards",
     "fivecrowns.errors",
     "fivecrowns.melds",

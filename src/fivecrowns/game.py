@@ -37,13 +37,13 @@ import enum
 import json
 import os
 import random
-import tempfile
 import typing
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from fivecrowns.atomic import atomic_write_text
 from fivecrowns.cards import (
     Card,
     Rank,
@@ -1218,19 +1218,7 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> None:
             load_game(target)
         except SaveFileError as error:
             raise SaveFileError(f"{error} It was not overwritten.") from error
-    text = json.dumps(game_to_json(game), separators=(",", ":"))
-    folder = os.path.dirname(os.path.abspath(target))
-    handle, temporary = tempfile.mkstemp(prefix=".fivecrowns-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    atomic_write_text(target, json.dumps(game_to_json(game), separators=(",", ":")))
 
 
 def load_game(path: str | os.PathLike[str]) -> Game:

@@ -44,13 +44,13 @@ import enum
 import json
 import os
 import random
-import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from fivecrowns.atomic import atomic_write_text
 from fivecrowns.cards import (
     JOKER,
     JOKERS_PER_DECK,
@@ -441,18 +441,7 @@ class Solitaire:
         text = json.dumps(self.to_json(), indent=1) + "\n"
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(
-                prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-            )
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                    stream.write(text)
-                    stream.flush()
-                    os.fsync(stream.fileno())
-                os.replace(temporary, target)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            atomic_write_text(target, text)
         except OSError as error:
             raise SaveFileError(
                 f"Could not save the game to {target}: {error.strerror}."

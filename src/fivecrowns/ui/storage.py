@@ -12,16 +12,15 @@ import contextlib
 import datetime
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from fivecrowns.atomic import atomic_write_text
 from fivecrowns.errors import SaveFileError
 from fivecrowns.ui.settings import data_dir
 
 __all__ = [
     "append_history",
-    "atomic_write_text",
     "autosave_path",
     "delete_autosave",
     "describe_history",
@@ -42,24 +41,10 @@ def history_path() -> Path:
     return data_dir() / "history.jsonl"
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash leaves the old or the new file, whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 def write_autosave(payload: dict[str, Any], path: Path | None = None) -> None:
-    atomic_write_text(path or autosave_path(), json.dumps({"version": SAVE_VERSION, **payload}))
+    path = path or autosave_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps({"version": SAVE_VERSION, **payload}))
 
 
 def read_autosave(path: Path | None = None) -> dict[str, Any]:
