@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, cast
 
+from fivecrowns.atomic import atomic_write_text
+
 __all__ = [
     "SPEECH_CHOICES",
     "OutputSettings",
@@ -127,7 +129,5 @@ def save_settings(settings: OutputSettings, path: Path | None = None) -> Path:
         data = {}
     data["output"] = asdict(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    temporary.replace(path)
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
     return path
