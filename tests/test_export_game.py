@@ -378,6 +378,10 @@ def test_command_refuses_a_bad_save_and_mixed_sources(
     assert "is not a Five Crowns saved game" in err
     code, out, err = _run(["--game", str(tmp_path / "none.json")], capsys)
     assert code == 2 and "There is no saved game at" in err
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    code, out, err = _run(["--game", str(deep)], capsys)
+    assert (code, out) == (2, b"") and "nested too deeply" in err
     code, out, err = _run(["--game", str(bad), "--players", "3"], capsys)
     assert code == 2 and "--players goes with --seed" in err
     code, out, err = _run(["--game", str(bad), "--seed", "3"], capsys)

@@ -56,6 +56,8 @@ def _write(path: Path, text: str | bytes) -> Path:
         ("cards", "This saved game is damaged: the cards in play are not 2 full decks."),
         ("card", "This saved game is damaged: 'Zz' is not a card"),
         ("totals", "This saved game is damaged: the totals are not the sums of the round scores."),
+        ("[" * 100_000, "is not a Five Crowns saved game: its JSON is nested too deeply."),
+        ("players", "This saved game is damaged: a game needs 2 to 7 players"),
     ],
 )
 def test_a_bad_file_is_refused_naming_the_problem(
@@ -77,6 +79,9 @@ def test_a_bad_file_is_refused_naming_the_problem(
         content = json.dumps(data)
     elif content == "totals":
         data["totals"][0] += 1
+        content = json.dumps(data)
+    elif content == "players":
+        data["players"] = []
         content = json.dumps(data)
     path = _write(tmp_path / "bad.json", content)
     before = path.read_bytes()

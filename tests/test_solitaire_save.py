@@ -86,6 +86,7 @@ def _valid_json() -> dict[str, object]:
         (b"\xff\xfe\x00garbage", "Could not read the saved game"),
         ('{"format": "fivecrowns-save", "version": 1}', "not a Five Crowns Solitaire save"),
         ("[1, 2, 3]", "it is not a saved game"),
+        ("[" * 100_000, "its JSON is nested too deeply"),
     ],
 )
 def test_a_damaged_file_gives_a_clear_error(

@@ -1136,6 +1136,12 @@ def game_from_json(data: Any) -> Game:
         return _game_from_json(data)
     except SaveFileError:
         raise
+    except FiveCrownsError as error:
+        # why: the table check ("A game needs 2 to 7 players") is a sentence of its own.
+        reason = str(error).rstrip(".")
+        raise SaveFileError(
+            f"This saved game is damaged: {reason[:1].lower()}{reason[1:]}."
+        ) from error
     except (KeyError, ValueError, TypeError, IndexError, AttributeError) as error:
         detail = f"{error.args[0]!r} is missing" if isinstance(error, KeyError) else str(error)
         raise SaveFileError(f"This saved game is damaged: {detail}.") from error
@@ -1235,6 +1241,11 @@ def load_game(path: str | os.PathLike[str]) -> Game:
         raise SaveFileError(f"{target} cannot be read: {error.strerror}.") from error
     try:
         data = json.loads(text)
+    except RecursionError as error:
+        # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
+        raise SaveFileError(
+            f"{target} is not a Five Crowns saved game: its JSON is nested too deeply."
+        ) from error
     except json.JSONDecodeError as error:
         if SAVE_FORMAT not in text[:200]:
             raise SaveFileError(

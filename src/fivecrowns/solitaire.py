@@ -464,6 +464,11 @@ class Solitaire:
                 f"The saved game {source} is damaged: it is not complete JSON "
                 f"(line {error.lineno}, column {error.colno})."
             ) from error
+        except RecursionError as error:
+            # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
+            raise SaveFileError(
+                f"The saved game {source} is damaged: its JSON is nested too deeply."
+            ) from error
         try:
             return cls.from_json(data)
         except SaveFileError as error:
