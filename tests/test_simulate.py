@@ -61,6 +61,7 @@ def test_simulate_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         main(["simulate", "--players", "2", "--games", "1", "--seed", "1", "--ai", "simple"]) == 0
     )
     out = capsys.readouterr().out
+    assert out.startswith("1 game, 2 players, seed 1.\n")
     assert "Seat 1 (simple): mean score" in out and "games per second" in out
     assert DEFAULT_COMMAND == "play"  # a bare `fivecrowns` starts a game (issue 5)
 

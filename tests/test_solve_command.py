@@ -61,6 +61,8 @@ def test_solve_default_wild_rank_follows_the_hand_size(capsys: pytest.CaptureFix
     # Fewer than 3 cards is still round 1 (3s wild); more than 13 still round 11.
     assert main(["solve", "--json", "5h"]) == 0
     assert json.loads(capsys.readouterr().out)["wild"] == "3"
+    assert main(["solve", "5h"]) == 0
+    assert capsys.readouterr().out.startswith("3s are wild; 1 card in hand.\n")
 
 
 def test_solve_accepts_long_forms(capsys: pytest.CaptureFixture[str]) -> None:

@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    print(f"{result.games} games, {len(result.ai)} players, seed {args.seed}.")
+    played = "1 game" if result.games == 1 else f"{result.games} games"
+    print(f"{played}, {len(result.ai)} players, seed {args.seed}.")
     for seat, (name, mean, won) in enumerate(
         zip(result.ai, result.mean_scores, result.wins, strict=True), start=1
     ):

@@ -103,7 +103,8 @@ def _card_words(card: Card, wild_rank: Rank) -> str:
 def _print_words(cards: list[Card], wild_rank: Rank, discard: bool, out: TextIO) -> None:
     arrangement = _solve(cards, wild_rank, discard)
     held = "after drawing" if discard else "in hand"
-    print(f"{wild_rank.plural} are wild; {len(cards)} cards {held}.", file=out)
+    counted = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
+    print(f"{wild_rank.plural} are wild; {counted} {held}.", file=out)
     print(_sentence(arrangement.describe()), file=out)
     print(f"Leftover points: {arrangement.leftover_points}.", file=out)
     if discard:
