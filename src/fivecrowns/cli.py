@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 __all__ = ["COMMANDS", "DEFAULT_COMMAND", "build_parser", "main"]
 
@@ -41,13 +42,28 @@ def build_parser() -> argparse.ArgumentParser:
         prog="fivecrowns",
         description="Five Crowns for everyone: play by keyboard and speech, or watch the screen.",
     )
+    _one_line_errors(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         module = importlib.import_module(f"fivecrowns.commands.{module_name}")
         command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        _one_line_errors(command_parser)
         module.configure(command_parser)
         command_parser.set_defaults(_run=module.run)
     return parser
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """A bad option gets one line and status 2, not argparse's usage block plus a line.
+
+    why: a screen reader reads the whole usage block before it reaches the reason.
+    """
+
+    def error(message: str) -> NoReturn:
+        print(f"{parser.prog}: {message}. See {parser.prog} --help.", file=sys.stderr)
+        raise SystemExit(2)
+
+    setattr(parser, "error", error)  # noqa: B010
 
 
 def main(argv: Sequence[str] | None = None) -> int:
