@@ -15,6 +15,7 @@ CORE = [
     "fivecrowns.views",
     "fivecrowns.solitaire",
     "fivecrowns.solitaire_ai",
+    "fivecrowns.words",
 ]
 FORBIDDEN_PREFIXES = (
     "fivecrowns.ui",

@@ -36,6 +36,7 @@ from fivecrowns.game import (
 )
 from fivecrowns.melds import Meld, MeldKind, best_arrangement, best_with_discard
 from fivecrowns.views import PlayerView, PublicView
+from fivecrowns.words import join_words, name_numbers, seats_lowest_first
 
 __all__ = [
     "cards_text",
@@ -59,13 +60,6 @@ def cards_text(cards: Iterable[Card]) -> str:
     """
     text = format_cards(tuple(cards))
     return text or "none"
-
-
-def _names(names: Sequence[str]) -> str:
-    """ "Ana", "Ana and Ben", "Ana, Ben and Cy"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def meld_line(meld: Meld, wild_rank: Rank) -> str:
@@ -245,16 +239,10 @@ def _totals_lines(
     players: Sequence[str], totals: Sequence[int], winners: Sequence[int]
 ) -> list[str]:
     """Lowest total first; "winner" after each winner's total."""
-    order = sorted(range(len(players)), key=lambda seat: (totals[seat], seat))
     return [
         f"{players[seat]} {totals[seat]}" + (", winner." if seat in winners else ".")
-        for seat in order
+        for seat in seats_lowest_first(totals)
     ]
-
-
-def _by_player(players: Sequence[str], numbers: Sequence[int]) -> str:
-    """ "Ana 12, Ben 0, Cy 7"."""
-    return ", ".join(f"{name} {number}" for name, number in zip(players, numbers, strict=True))
 
 
 def scores_document(view: PublicView) -> Document:
@@ -266,26 +254,26 @@ def scores_document(view: PublicView) -> Document:
         winners = list(view.winners)
         lowest = view.totals[winners[0]]
         word = "Winner" if len(winners) == 1 else "Winners"
-        headline = f"{word}: {_names([players[s] for s in winners])}, {lowest} points."
+        headline = f"{word}: {join_words([players[s] for s in winners])}, {lowest} points."
     else:
         state = f"After round {played} of {ROUNDS}." if played else "No round scored yet."
         winners = []
         lowest = min(view.totals)
         leaders = [players[s] for s, total in enumerate(view.totals) if total == lowest]
         word = "Leader" if len(leaders) == 1 else "Leaders"
-        headline = f"{word}: {_names(leaders)}, {lowest} points." if played else ""
+        headline = f"{word}: {join_words(leaders)}, {lowest} points." if played else ""
     intro = [line for line in (state, headline) if line]
-    intro.append(f"{len(players)} players: {_names(list(players))}.")
+    intro.append(f"{len(players)} players: {join_words(list(players))}.")
     rows = [
         (str(number), *(str(score) for score in scores))
         for number, scores in enumerate(view.round_scores, start=1)
     ]
     lines = [
-        f"Round {number}: {_by_player(players, scores)}"
+        f"Round {number}: {name_numbers(players, scores)}"
         for number, scores in enumerate(view.round_scores, start=1)
     ]
     rows.append(("Total", *(str(total) for total in view.totals)))
-    lines.append(f"Totals: {_by_player(players, view.totals)}")
+    lines.append(f"Totals: {name_numbers(players, view.totals)}")
     table = Table(("Round", *players), tuple(rows), tuple(lines))
     sections = (
         Section("Rounds.", (table,)),
@@ -365,13 +353,13 @@ def log_document(players: Sequence[str], events: Iterable[Event]) -> Document:
     """The whole public game: each round's deal, every turn, the scores, the winners."""
     rounds = _rounds(events)
     sections = [_round_section(players, played) for played in rounds]
-    intro = [f"{len(players)} players: {_names(list(players))}."]
+    intro = [f"{len(players)} players: {join_words(list(players))}."]
     all_events = [event for played in rounds for event in played.events]
     over = next((event for event in all_events if isinstance(event, GameOver)), None)
     if over is not None:
         lowest = over.totals[over.winners[0]]
         word = "Winner" if len(over.winners) == 1 else "Winners"
-        names = _names([players[seat] for seat in over.winners])
+        names = join_words([players[seat] for seat in over.winners])
         sections.append(
             Section(
                 "Game over.",

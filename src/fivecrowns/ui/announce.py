@@ -27,6 +27,7 @@ from fivecrowns.game import (
     WentOut,
 )
 from fivecrowns.melds import Meld
+from fivecrowns.words import join_words, name_numbers, seats_lowest_first
 
 __all__ = [
     "Announcement",
@@ -45,20 +46,6 @@ class Announcement:
 
     text: str
     sound: str | None = None
-
-
-def join_words(parts: Sequence[str]) -> str:
-    """ "a, b and c".
-
-    >>> join_words(["a book of 8s", "a run", "a book of Kings"])
-    'a book of 8s, a run and a book of Kings'
-    """
-    items = [part for part in parts if part]
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def card_list(cards: Sequence[Card], wild: Rank | None) -> str:
@@ -138,7 +125,7 @@ def _round_scored(event: RoundScored, names: Sequence[str], you: int | None, wil
         melded = f" laid down {melds_words(result.melds, wild)}," if result.melds else ""
         left = f" left {card_list(result.leftover, wild)}" if result.leftover else " left nothing"
         parts.append(f"{who}{melded}{left}: {event.scores[seat]} points.")
-    totals = ", ".join(f"{names[seat]} {total}" for seat, total in _by_total(event.totals))
+    totals = name_numbers(names, event.totals, seats_lowest_first(event.totals))
     parts.append(f"Totals: {totals}.")
     return " ".join(parts)
 
@@ -151,12 +138,8 @@ def _game_over(event: GameOver, names: Sequence[str], you: int | None) -> str:
         head = f"Game over. {winners[0]} {verb} with {best} points."
     else:
         head = f"Game over. {join_words(winners)} share the win with {best} points."
-    totals = ", ".join(f"{names[seat]} {total}" for seat, total in _by_total(event.totals))
+    totals = name_numbers(names, event.totals, seats_lowest_first(event.totals))
     return f"{head} Final totals: {totals}."
-
-
-def _by_total(totals: Sequence[int]) -> list[tuple[int, int]]:
-    return sorted(enumerate(totals), key=lambda item: (item[1], item[0]))
 
 
 def describe_events(

@@ -1,0 +1,50 @@
+"""Small wording helpers shared by speech (``ui.announce``) and exports (``export.content``).
+
+Standard library only, so any part of the game may use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["join_words", "name_numbers", "seats_lowest_first"]
+
+
+def join_words(parts: Sequence[str]) -> str:
+    """ "a, b and c"; empty parts are left out.
+
+    >>> join_words(["a book of 8s", "a run", "a book of Kings"])
+    'a book of 8s, a run and a book of Kings'
+    >>> join_words(["Ana", "", "Ben"]), join_words(["Ana"]), join_words([])
+    ('Ana and Ben', 'Ana', '')
+    """
+    items = [part for part in parts if part]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def seats_lowest_first(totals: Sequence[int]) -> list[int]:
+    """Seats ordered by total, lowest first; a tie keeps seat order.
+
+    >>> seats_lowest_first([30, 12, 30, 5])
+    [3, 1, 0, 2]
+    """
+    return sorted(range(len(totals)), key=lambda seat: (totals[seat], seat))
+
+
+def name_numbers(
+    names: Sequence[str], numbers: Sequence[int], seats: Sequence[int] | None = None
+) -> str:
+    """ "Ana 12, Ben 0, Cy 7": each seat's name and number, in seat order or in ``seats``' order.
+
+    >>> name_numbers(["Ana", "Ben", "Cy"], [12, 0, 7])
+    'Ana 12, Ben 0, Cy 7'
+    >>> name_numbers(["Ana", "Ben", "Cy"], [12, 0, 7], seats_lowest_first([12, 0, 7]))
+    'Ben 0, Cy 7, Ana 12'
+    """
+    if seats is None:
+        return ", ".join(f"{name} {number}" for name, number in zip(names, numbers, strict=True))
+    return ", ".join(f"{names[seat]} {numbers[seat]}" for seat in seats)
