@@ -57,6 +57,7 @@ from typing import Any
 
 from fivecrowns.cards import Card, Rank, card_from_code, is_wild, points
 from fivecrowns.errors import MeldError
+from fivecrowns.words import join_words
 
 __all__ = [
     "Arrangement",
@@ -186,12 +187,6 @@ def _wild_words(card: Card) -> str:
     return "a joker" if card.is_joker else f"the {card.spoken}"
 
 
-def _join(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 @dataclass(frozen=True)
 class Meld:
     """A book or a run: its kind and its cards (see :func:`check_meld` for the order)."""
@@ -209,11 +204,11 @@ class Meld:
         wilds = _sort_wilds(card for card in self.cards if is_wild(card, wild_rank))
         if not naturals:
             counted = [_wild_words(card) for card in wilds]
-            return f"a meld of {len(wilds)} wilds: {_join(counted)}"
+            return f"a meld of {len(wilds)} wilds: {join_words(counted)}"
         if self.kind is MeldKind.BOOK:
             text = f"a book of {_plural(naturals[0].rank)}"
             if wilds:
-                text += " using " + _join([_wild_words(card) for card in wilds])
+                text += " using " + join_words([_wild_words(card) for card in wilds])
             return text
         places = _run_places(naturals, wilds)
         ranks = sorted(places)
@@ -226,7 +221,7 @@ class Meld:
             if not (card.suit == suit and card.rank is not None and int(card.rank) == place)
         ]
         if stand_ins:
-            text += " using " + _join(stand_ins)
+            text += " using " + join_words(stand_ins)
         return text
 
 
@@ -276,7 +271,7 @@ class Arrangement:
         if not self.melds:
             parts.append("no melds")
         if self.leftover:
-            names = _join([_leftover_words(card, self.wild_rank) for card in self.leftover])
+            names = join_words([_leftover_words(card, self.wild_rank) for card in self.leftover])
             parts.append(f"left over: {names}, {self.leftover_points} points")
         else:
             parts.append("nothing left over, 0 points")

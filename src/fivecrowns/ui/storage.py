@@ -18,6 +18,7 @@ from typing import Any
 from fivecrowns.atomic import atomic_write_text
 from fivecrowns.errors import SaveFileError
 from fivecrowns.ui.settings import data_dir
+from fivecrowns.words import name_numbers
 
 __all__ = [
     "append_history",
@@ -122,6 +123,6 @@ def describe_history(games: list[dict[str, Any]], last: int = 10) -> list[str]:
             " won with " if len(winners) == 1 else " shared the win with "
         )
         when = str(record["date"]).replace("T", " ")[:16]
-        scores = ", ".join(f"{p} {t}" for p, t in zip(players, totals, strict=True))
+        scores = name_numbers(players, totals)
         sentences.append(f"{when}: {won}{best}. {scores}.")
     return sentences
