@@ -20,6 +20,7 @@ import platform
 import statistics
 import time
 
+from _stats import percentile, write_report
 from fivecrowns.ai.arena import game_seed
 from fivecrowns.ai.evaluate import clear_caches
 from fivecrowns.ai.loader import load_bot
@@ -32,12 +33,6 @@ KINDS = {
     Phase.LAST_LAY_DOWN: "last turn",
     Phase.LAST_DISCARD: "last turn",
 }
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -95,9 +90,7 @@ def main() -> int:
     report["load_average_at_end"] = os.getloadavg()
     text = json.dumps(report, indent=2)
     print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+    write_report(args.out, text + "\n")
     return 0
 
 

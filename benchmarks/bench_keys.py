@@ -39,6 +39,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.output import DummyOutput
 
+from _stats import percentile
 from fivecrowns.ai import load_bot
 from fivecrowns.game import DrawFromStock, Game, Phase
 from fivecrowns.output import Output
@@ -147,11 +148,6 @@ def measure(game: Game, results: dict[str, list[float]], label: str) -> None:
                 results["hint, every position"].append((backend.first_speak - start) * 1000)
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=40)
@@ -189,10 +185,10 @@ def main() -> int:
         values = results[key]
         print(
             f"{key:<{width}}  n={len(values):>5}  median {statistics.median(values):7.3f} ms  "
-            f"p99 {pct(values, 0.99):7.3f} ms  max {max(values):7.3f} ms"
+            f"p99 {percentile(values, 0.99):7.3f} ms  max {max(values):7.3f} ms"
         )
-    overall = pct(results["all keys"], 0.99)
-    hint = pct(results["hint, every position"], 0.99)
+    overall = percentile(results["all keys"], 0.99)
+    hint = percentile(results["hint, every position"], 0.99)
     verdict = "met" if max(overall, hint) <= 20 else "NOT met"
     print(f"target p99 <= 20 ms: {verdict} (all keys p99 {overall:.3f} ms, hint p99 {hint:.3f} ms)")
     print("Escape alone also waits ttimeoutlen = 50 ms in a real terminal (see the docstring).")

@@ -13,15 +13,13 @@ interval. Runs in chunks on --workers processes and prints progress as it goes.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
-import os
 import platform
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
 
+from _stats import commit, mean_interval, write_report
 from fivecrowns.solitaire import Phase, Solitaire
 from fivecrowns.solitaire_ai import load_strategy, play_game, wilson_interval
 
@@ -40,15 +38,6 @@ def _chunk(job: tuple[str, int, int]) -> tuple[str, int, list[tuple[int, int]], 
     return name, first, outcomes, time.process_time() - start
 
 
-def _commit() -> str:
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
-        return done.stdout.strip()
-
-    dirty = git("status", "--porcelain", "--untracked-files=no", "src")
-    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -62,7 +51,7 @@ def main() -> int:
         for name in STRATEGIES
         for first in range(0, args.games, args.chunk)
     ]
-    commit = _commit()  # now: the work tree may change while the deals are played
+    measured = commit()  # now: the work tree may change while the deals are played
     results: dict[str, dict[int, tuple[int, int]]] = {name: {} for name in STRATEGIES}
     cpu = dict.fromkeys(STRATEGIES, 0.0)
     started = time.monotonic()
@@ -82,7 +71,7 @@ def main() -> int:
     wall = time.monotonic() - started
     lines = [
         f"measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on the shared 2-core dev machine "
-        f"(other developers' jobs were running), commit {commit}",
+        f"(other developers' jobs were running), commit {measured}",
         f"Five Crowns Solitaire, {args.games} deals: seeds {args.seed} to "
         f"{args.seed + args.games - 1} (Solitaire.deal(seed)), the same deals for each strategy; "
         f"CPython {platform.python_version()}, {args.workers} worker processes, "
@@ -100,9 +89,7 @@ def main() -> int:
         )
     seeds = sorted(results["best"])
     differences = [results["best"][s][0] - results["greedy"][s][0] for s in seeds]
-    mean = sum(differences) / len(differences)
-    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
-    half = 1.959964 * math.sqrt(variance / len(differences))
+    mean, half = mean_interval(differences, 1.959964)
     only_best = sum(d == 1 for d in differences)
     only_greedy = sum(d == -1 for d in differences)
     lines.append(
@@ -111,11 +98,7 @@ def main() -> int:
     )
     report = "\n".join(lines) + "\n"
     print(report, end="")
-    if args.out:
-        temporary = args.out + ".tmp"
-        with open(temporary, "w", encoding="utf-8") as out:
-            out.write(report)
-        os.replace(temporary, args.out)
+    write_report(args.out, report)
     return 0
 
 

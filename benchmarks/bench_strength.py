@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import os
 import random
@@ -22,6 +21,7 @@ import statistics
 import sys
 import time
 
+from _stats import commit, mean_interval, write_report
 from fivecrowns.ai.arena import play_series
 
 
@@ -30,18 +30,6 @@ def _chunk(args: tuple[list[str], int, int, int]) -> list[tuple[list[int], list[
     return [
         (list(r.totals), list(r.winners)) for r in play_series(specs, count, seed, first_game=first)
     ]
-
-
-def _commit() -> str:
-    """The commit measured (with "+changes" when the work tree differs from it)."""
-    import subprocess
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
-        return done.stdout.strip()
-
-    dirty = git("status", "--porcelain", "--untracked-files=no", "src")
-    return git("rev-parse", "--short", "HEAD") + ("+changes" if dirty else "")
 
 
 def main() -> int:
@@ -71,8 +59,7 @@ def main() -> int:
     field = [statistics.fmean(totals[1:]) for totals, _ in rows]
     diff = [a - b for a, b in zip(lone, field, strict=True)]
     n = len(rows)
-    mean_diff = statistics.fmean(diff)
-    half = 1.96 * statistics.stdev(diff) / math.sqrt(n)
+    mean_diff, half = mean_interval(diff, 1.96)
     rng = random.Random(12345)
     ratios = []
     for _ in range(2000):
@@ -102,14 +89,12 @@ def main() -> int:
         "seconds": elapsed,
         "games_per_second": n / elapsed,
         "workers": workers,
-        "commit": _commit(),
+        "commit": commit(),
         "load_average_at_end": os.getloadavg(),
     }
     text = json.dumps(report, indent=2)
     print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+    write_report(args.out, text + "\n")
     return 0
 
 
