@@ -19,6 +19,7 @@ from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.solitaire import Phase, Solitaire
 from fivecrowns.solitaire_ai import BestStrategy
 from fivecrowns.ui.app import Presentation
+from fivecrowns.ui.settings import Settings
 from fivecrowns.ui.solitaire import SOLITAIRE_ACTIONS, SolitaireSession
 from test_solitaire_rules import all_closed_but, junk, missing
 
@@ -70,10 +71,19 @@ class Board:
 
 @contextmanager
 def board(
-    game: Solitaire, *, line_mode: bool = False, save: Path | None = None, resumed: bool = False
+    game: Solitaire,
+    *,
+    line_mode: bool = False,
+    save: Path | None = None,
+    resumed: bool = False,
+    settings: Settings | None = None,
 ) -> Iterator[Board]:
     session = SolitaireSession(
-        game, Output(RecordingBackend()), save_path=save, autosave=save is not None
+        game,
+        Output(RecordingBackend()),
+        save_path=save,
+        autosave=save is not None,
+        settings=settings,
     )
     with create_pipe_input() as pipe:
         presentation = Presentation(

@@ -82,9 +82,11 @@ def table(
     first_dealer: int | None = None,
     data_dir: Path | None = None,
     verbosity: str = "normal",
+    game: Game | None = None,
 ) -> Iterator[Table]:
     backend = RecordingBackend()
-    game = Game([seat.name for seat in seats], seed=seed, first_dealer=first_dealer)
+    if game is None:
+        game = Game([seat.name for seat in seats], seed=seed, first_dealer=first_dealer)
     settings = Settings(verbosity=verbosity, delay=0.0)
     session = Session(
         game,

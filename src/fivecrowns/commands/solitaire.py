@@ -111,12 +111,13 @@ def _run_play(args: argparse.Namespace) -> int:
         return 2
     from fivecrowns.output import create_output
     from fivecrowns.ui.app import Presentation
+    from fivecrowns.ui.settings import load_settings
 
     speech = args.speech or ("none" if args.line else None)
     # why a StringIO stream: the presentations show every message themselves
     output, reason = create_output(speech, args.transcript, stream=io.StringIO())
     try:
-        session = SolitaireSession(game, output)
+        session = SolitaireSession(game, output, settings=load_settings())
         presentation = Presentation(session, line_mode=args.line, render=session.render)
         session.say(reason)
         session.start(resumed=args.resume)

@@ -46,6 +46,7 @@ class Announcement:
 
     text: str
     sound: str | None = None
+    move: bool = False  # a player's turn (draw, lay down, discard), kept for the last-moves key
 
 
 def card_list(cards: Sequence[Card], wild: Rank | None) -> str:
@@ -164,12 +165,11 @@ def describe_events(
 
     def flush() -> None:
         if turn:
-            sound = None
-            if turn[0].player == you:  # type: ignore[union-attr]
-                sound = _own_sound(turn)
+            mine = turn[0].player == you  # type: ignore[union-attr]
+            sound = _own_sound(turn) if mine else _others_sound(turn)
             text = turn_summary(turn, names, you, wild, verbosity)
             if text:
-                out.append(Announcement(text, sound))
+                out.append(Announcement(text, sound, move=True))
             turn.clear()
 
     for event in events:
@@ -189,8 +189,8 @@ def describe_events(
         elif isinstance(event, LastTurnStarted):
             if event.player == you:
                 out.append(Announcement("This is your last turn.", "last_turn"))
-            elif verbosity == "full":
-                out.append(Announcement(f"{names[event.player]}'s last turn."))
+            elif verbosity != "brief":
+                out.append(Announcement(f"{names[event.player]}'s last turn.", "last_turn"))
         elif isinstance(event, StockReshuffled):
             text = "The stock ran out: the discard pile was shuffled into a new stock."
             if event.added_decks:
@@ -206,6 +206,20 @@ def describe_events(
             out.append(Announcement(text, "shuffle"))
     flush()
     return out
+
+
+def _others_sound(turn: Sequence[Event]) -> str | None:
+    """One earcon for another player's whole turn: how they drew, else their discard.
+
+    why one: the turn is one sentence, and two earcons started together would sound as one
+    blur; the discard ends every turn, so where the card came from is what the sound tells.
+    """
+    for event in turn:
+        if isinstance(event, TookDiscard):
+            return "take_discard"
+        if isinstance(event, DrewFromStock):
+            return "draw_stock"
+    return "discard" if any(isinstance(event, Discarded) for event in turn) else None
 
 
 def _own_sound(turn: Sequence[Event]) -> str | None:

@@ -26,11 +26,15 @@ from dataclasses import dataclass, replace
 __all__ = [
     "ACTIONS",
     "GROUPS",
+    "JUMP_HELP",
+    "JUMP_KEYS",
     "MODAL_GROUPS",
+    "SOLITAIRE_ACTIONS",
     "Action",
     "Keymap",
     "KeymapError",
     "display_key",
+    "jump_index",
     "normalize_key",
 ]
 
@@ -68,6 +72,34 @@ GROUPS: dict[str, str] = {
 }
 MODAL_GROUPS = frozenset({"menu", "confirm", "privacy"})
 
+# why "the same number again": no timers (a two-digit wait would need one), and it is how a
+# screen reader's first-letter navigation works: 1 is card 1, 1 again is card 11, again card 1.
+JUMP_KEYS: tuple[str, ...] = tuple(str(digit) for digit in range(10))
+JUMP_HELP = (
+    "Number keys 1 to 9 jump to that card, 0 to the 10th. "
+    "The same number again jumps 10 further: 1 twice is the 11th card, 4 twice the 14th."
+)
+
+
+def jump_index(key: str, focus: int, count: int) -> int:
+    """The card (from 0) a number key jumps to, from card ``focus`` in a hand of ``count``.
+
+    Raises :class:`KeymapError` with a sentence when the hand is shorter.
+
+    >>> jump_index("3", 0, 12), jump_index("0", 0, 12), jump_index("1", 0, 12)
+    (2, 9, 10)
+    >>> jump_index("1", 10, 12), jump_index("2", 1, 12), jump_index("3", 2, 12)
+    (0, 11, 2)
+    """
+    number = 10 if key == "0" else int(key) if key.isdigit() else 1
+    index = number - 1
+    if index == focus and index + 10 < count:
+        index += 10
+    if index >= count:
+        raise KeymapError(f"You have only {count} cards.")
+    return index
+
+
 _A = Action
 ACTIONS: tuple[Action, ...] = (
     # Your turn
@@ -104,9 +136,9 @@ ACTIONS: tuple[Action, ...] = (
     _A("current", ("f",), "Focused card", "Say the card you are on, and its place.", "hand"),
     _A(
         "jump",
-        tuple(str(digit) for digit in range(1, 10)),
+        JUMP_KEYS,
         "Jump to a card",
-        "Number keys 1 to 9 jump to that card.",
+        JUMP_HELP,
         "hand",
     ),
     _A(
@@ -181,6 +213,86 @@ ACTIONS: tuple[Action, ...] = (
     _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
     _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
     _A("ready", ("c-m",), "Ready", "The next player is at the keyboard.", "privacy"),
+)
+
+#: Five Crowns Solitaire's keys: a table of its own, rebound from the same [keys] table.
+SOLITAIRE_ACTIONS: tuple[Action, ...] = (
+    _A(
+        "play",
+        ("c-m", " "),
+        "Put in or discard",
+        "Put the turned card into the hand you are on; then discard the card you are on.",
+        "turn",
+        True,
+    ),
+    _A("previous_hand", ("up",), "Previous hand", "Move to the open hand before.", "hand"),
+    _A("next_hand", ("down",), "Next hand", "Move to the open hand after.", "hand"),
+    _A("previous", ("left",), "Previous card", "The card before, in the hand you are on.", "hand"),
+    _A("next", ("right",), "Next card", "The card after, in the hand you are on.", "hand"),
+    _A("first", ("home",), "First card", "The first card of the hand.", "hand"),
+    _A("last", ("end",), "Last card", "The last card of the hand.", "hand"),
+    _A("jump", JUMP_KEYS, "Jump to a card", JUMP_HELP, "hand"),
+    _A(
+        "hand",
+        ("h",),
+        "This hand",
+        "The cards of the hand you are on, its best melds and leftover points.",
+        "info",
+    ),
+    _A("hint", ("H",), "Hint", "Where the best strategy would put the card, and why.", "info"),
+    _A(
+        "piles",
+        ("p",),
+        "Turned card and stock",
+        "The turned card, the cards left in the stock, and the discards.",
+        "info",
+    ),
+    _A(
+        "status",
+        ("s",),
+        "Score",
+        "How many hands are closed, which are open, and the points left.",
+        "info",
+    ),
+    _A(
+        "stock_cards",
+        ("k",),
+        "What the stock holds",
+        "The cards still in the stock, in no order: their order is hidden, not what they are.",
+        "info",
+    ),
+    _A("older", (",",), "Older message", "Read the message before this one.", "messages"),
+    _A("newer", (".",), "Newer message", "Read the message after this one.", "messages"),
+    _A("oldest", ("<",), "Oldest message", "Read the first message.", "messages"),
+    _A("newest", (">",), "Newest message", "Read the latest message.", "messages"),
+    _A("repeat", ("r",), "Repeat", "Say the last message again.", "messages"),
+    _A("stop_speech", ("x",), "Stop speech", "Stop speaking now.", "messages"),
+    _A(
+        "verbosity",
+        ("v",),
+        "Verbosity",
+        "Switch between brief, normal and full messages.",
+        "messages",
+    ),
+    _A("past_games", ("S",), "Past games", "The results of finished games.", "info"),
+    _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
+    _A("help", ("f1", "?"), "Help", "The list of keys.", "game"),
+    _A(
+        "export",
+        ("e",),
+        "Export",
+        "Write the board to files, in print and braille, and say where.",
+        "game",
+    ),
+    _A("quit", ("q", "c-c"), "Quit", "Leave the game; it stays saved for --resume.", "game"),
+    _A("menu_previous", ("up", "left"), "Previous item", "Move up the list.", "menu"),
+    _A("menu_next", ("down", "right"), "Next item", "Move down the list.", "menu"),
+    _A("menu_first", ("home",), "First item", "Move to the top of the list.", "menu"),
+    _A("menu_last", ("end",), "Last item", "Move to the bottom of the list.", "menu"),
+    _A("menu_choose", ("c-m", " "), "Choose", "Do the item you are on.", "menu"),
+    _A("menu_close", ("escape",), "Close", "Close the list.", "menu"),
+    _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
+    _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
 )
 del _A
 
@@ -272,15 +384,22 @@ class Keymap:
         return cls(ACTIONS)
 
     @classmethod
-    def from_settings(cls, bindings: Mapping[str, object]) -> tuple[Keymap, list[str]]:
-        """The default keymap with the ``[keys]`` table of the settings file applied.
+    def from_settings(
+        cls, bindings: Mapping[str, object], actions: tuple[Action, ...] = ACTIONS
+    ) -> tuple[Keymap, list[str]]:
+        """The keymap of ``actions`` (the main game's by default) with the settings file's
+        ``[keys]`` table applied.
 
+        One table serves both games: a name only the other game has is skipped quietly.
         Returns the keymap and one sentence per binding that could not be used;
         such a binding is skipped and the action keeps its default keys.
         """
-        keymap = cls.default()
+        keymap = cls(actions)
+        ours = {action.name for action in actions}
         problems: list[str] = []
         for name, value in bindings.items():
+            if name not in ours and name in _ALL_NAMES:
+                continue
             try:
                 keymap = keymap.rebind(name, _as_key_list(name, value))
             except KeymapError as error:
@@ -326,7 +445,7 @@ class Keymap:
     def display_keys(self, name: str) -> str:
         keys = [display_key(key) for key in self.get(name).keys]
         if len(keys) > 2 and all(k.isdigit() for k in keys):
-            return f"{keys[0]} to {keys[-1]}"
+            return f"{min(keys)} to {max(keys)}"
         return " or ".join(keys)
 
     def in_group(self, group: str) -> tuple[Action, ...]:
@@ -358,6 +477,9 @@ class Keymap:
 
     def _names(self) -> str:
         return ", ".join(action.name for action in self.actions)
+
+
+_ALL_NAMES = frozenset(action.name for action in (*ACTIONS, *SOLITAIRE_ACTIONS))
 
 
 def _as_key_list(name: str, value: object) -> list[str]:

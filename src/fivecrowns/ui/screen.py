@@ -96,7 +96,7 @@ def render_table(model: TableModel) -> StyleAndTextTuples:
     owner = "Your" if model.you == "You" else f"{model.you}'s"
     heading = f"{owner} hand, {len(model.hand)} cards, sorted by {model.sort_order}:"
     line(heading, "class:label")
-    numbers = "   ".join(f"{i + 1:<2}" for i in range(min(len(model.hand), 9)))
+    numbers = "   ".join(f"{i + 1:<2}" for i in range(len(model.hand)))
     line(" " + numbers if model.hand else "", "class:label")
     out.append(("", " "))
     for index, card in enumerate(model.hand):
@@ -109,7 +109,8 @@ def render_table(model: TableModel) -> StyleAndTextTuples:
         line(f"On card {model.focus + 1} of {len(model.hand)}: {card.spoken}{wild}.")
     line()
     line(model.status, "class:message")
-    line(model.message, "class:message")
+    if model.overlay is None or model.message != model.overlay.title:
+        line(model.message, "class:message")  # a question is shown once, in its overlay
     if model.overlay is not None:
         line()
         line(model.overlay.title, "class:overlay")

@@ -52,7 +52,7 @@ from fivecrowns.ui.announce import (
     join_words,
     melds_words,
 )
-from fivecrowns.ui.keymap import Action, Keymap, display_key
+from fivecrowns.ui.keymap import Action, Keymap, KeymapError, display_key, jump_index
 from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
 from fivecrowns.ui.settings import VERBOSITIES, Settings, documents_dir
 
@@ -506,7 +506,7 @@ class Session:
             self._your_turn()
 
     def _remember(self, mover: int | None, announcement: Announcement) -> None:
-        if mover is not None and mover != self.at_keyboard and announcement.sound is None:
+        if mover is not None and mover != self.at_keyboard and announcement.move:
             for state in self.seat_state.values():
                 state.moves_seen.append((mover, announcement.text))
                 del state.moves_seen[:-20]
@@ -788,11 +788,11 @@ class Session:
         self._move_focus(len(self.hand()) - 1)
 
     def _do_jump(self, key: str) -> None:
-        number = int(key) if key.isdigit() else 1
-        hand = self.hand()
-        if number > len(hand):
-            raise FiveCrownsError(f"You have only {len(hand)} cards.")
-        self._move_focus(number - 1)
+        try:
+            index = jump_index(key, self.focus(), len(self.hand()))
+        except KeymapError as error:
+            raise FiveCrownsError(str(error)) from None
+        self._move_focus(index)
 
     # --- messages --------------------------------------------------------------------
 
@@ -836,20 +836,63 @@ class Session:
     def _do_menu(self, key: str) -> None:
         items: list[tuple[str, Callable[[], None] | None]] = []
         for action in self.available_actions():
+            if action.name in ("discard", "go_out"):
+                items += self._card_items(action)
+                continue
             keys = self.keymap.display_keys(action.name)
             label = self._menu_label(action)
             items.append((f"{label}: {keys}", functools.partial(self.run_action, action)))
         self._open_list("menu", "Actions", items)
+
+    def _card_items(self, action: Action) -> list[tuple[str, Callable[[], None] | None]]:
+        """One menu item per distinct card the action can take, so a player who uses only
+        the menu can discard (or go out with) any card; choosing one focuses that card and
+        runs the same action as the key."""
+        game = self.game
+        wild = game.wild_rank
+        hand = self.hand()
+        focused = hand[self.focus()] if hand else None
+        keys = self.keymap.display_keys(action.name)
+        last_turn = game.phase in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD)
+        items: list[tuple[str, Callable[[], None] | None]] = []
+        if action.name == "go_out":
+            if last_turn:
+                best = best_with_discard(hand, wild)
+                assert best.discard is not None
+                label = (
+                    f"Lay down your best melds and discard the {spoken_name(best.discard, wild)}, "
+                    f"leaving {best.leftover_points} points"
+                )
+                return [(f"{label}: {keys}", functools.partial(self.run_action, action))]
+            cards: Sequence[Card] = going_out_discards(hand, wild)
+        else:
+            cards = list(dict.fromkeys(hand))
+        for card in cards:
+            name = spoken_name(card, wild)
+            if action.name == "go_out":
+                label = f"Go out, discarding the {name}"
+            elif last_turn and game.phase is Phase.LAST_LAY_DOWN:
+                rest = list(hand)
+                rest.remove(card)
+                left = best_arrangement(rest, wild).leftover_points
+                label = f"Lay down and discard the {name}, leaving {left} points"
+            else:
+                label = f"Discard the {name}"
+            shortcut = f": {keys}" if card == focused else ""
+            items.append((label + shortcut, functools.partial(self._card_action, action, card)))
+        return items
+
+    def _card_action(self, action: Action, card: Card) -> None:
+        hand = self.hand()
+        if card in hand:
+            self.seat_state[self.at_keyboard].focus = hand.index(card)
+        self.run_action(action)
 
     def _menu_label(self, action: Action) -> str:
         game = self.game
         wild = game.wild_rank
         if action.name == "take" and game.top_discard is not None:
             return f"Take the {spoken_name(game.top_discard, wild)}"
-        if action.name == "discard":
-            hand = self.hand()
-            if hand:
-                return f"Discard the {spoken_name(hand[self.focus()], wild)}"
         return action.label
 
     def available_actions(self) -> list[Action]:

@@ -8,7 +8,8 @@ sections::
      "keys": {"draw": ["d", "F5"], "stop_speech": "Ctrl+X"}}
 
 ``verbosity`` is brief, normal or full; ``delay`` is the pause in seconds before
-each computer player's move; ``keys`` rebinds any action named in docs/keys.md.
+each computer player's move; ``keys`` rebinds any action named in docs/keys.md
+or docs/solitaire.md (solitaire reads the same file: verbosity and keys).
 
 ``FIVECROWNS_CONFIG_DIR`` and ``FIVECROWNS_DATA_DIR`` move the folders (tests use them).
 """
@@ -20,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fivecrowns.ui.keymap import Keymap
+from fivecrowns.ui.keymap import Action, Keymap
 
 __all__ = ["VERBOSITIES", "Settings", "config_dir", "data_dir", "documents_dir", "load_settings"]
 
@@ -62,6 +63,15 @@ class Settings:
     keymap: Keymap = field(default_factory=Keymap.default)
     problems: list[str] = field(default_factory=list)
     path: Path | None = None
+    bindings: dict[str, object] = field(default_factory=dict)  # the file's [keys] table
+    key_problems: list[str] = field(default_factory=list)  # the part of problems about keys
+
+    def keymap_for(self, actions: tuple[Action, ...]) -> tuple[Keymap, list[str]]:
+        """Another game's keymap (solitaire's) from the same ``[keys]`` table, and the
+        sentences it should say: the file's own problems and its bindings' problems."""
+        keymap, key_problems = Keymap.from_settings(self.bindings, actions)
+        general = [problem for problem in self.problems if problem not in self.key_problems]
+        return keymap, general + key_problems
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -100,8 +110,9 @@ def load_settings(path: Path | None = None) -> Settings:
         )
     keys = data.get("keys", {})
     if isinstance(keys, dict):
-        settings.keymap, problems = Keymap.from_settings(keys)
-        settings.problems += problems
+        settings.bindings = dict(keys)
+        settings.keymap, settings.key_problems = Keymap.from_settings(keys)
+        settings.problems += settings.key_problems
     else:
         settings.problems.append('"keys" in the settings file must map action names to keys.')
     return settings

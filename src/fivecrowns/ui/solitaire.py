@@ -41,93 +41,16 @@ from fivecrowns.solitaire import (
     Solitaire,
 )
 from fivecrowns.solitaire_ai import BestStrategy, best_discard, distance
+from fivecrowns.ui import storage
 from fivecrowns.ui.announce import card_list, join_words, melds_words
-from fivecrowns.ui.keymap import Action, Keymap, display_key
+from fivecrowns.ui.keymap import SOLITAIRE_ACTIONS, Action, KeymapError, display_key, jump_index
 from fivecrowns.ui.model import ListScreen, TableModel
 from fivecrowns.ui.screen import suit_style
 from fivecrowns.ui.session import Speaker
-from fivecrowns.ui.settings import data_dir, documents_dir
+from fivecrowns.ui.settings import VERBOSITIES, Settings, data_dir, documents_dir
 
 __all__ = ["SOLITAIRE_ACTIONS", "SolitaireSession", "render_board", "solitaire_save_path"]
 
-_A = Action
-SOLITAIRE_ACTIONS: tuple[Action, ...] = (
-    _A(
-        "play",
-        ("c-m", " "),
-        "Put in or discard",
-        "Put the turned card into the hand you are on; then discard the card you are on.",
-        "turn",
-        True,
-    ),
-    _A("previous_hand", ("up",), "Previous hand", "Move to the open hand before.", "hand"),
-    _A("next_hand", ("down",), "Next hand", "Move to the open hand after.", "hand"),
-    _A("previous", ("left",), "Previous card", "The card before, in the hand you are on.", "hand"),
-    _A("next", ("right",), "Next card", "The card after, in the hand you are on.", "hand"),
-    _A("first", ("home",), "First card", "The first card of the hand.", "hand"),
-    _A("last", ("end",), "Last card", "The last card of the hand.", "hand"),
-    _A(
-        "jump",
-        tuple(str(digit) for digit in range(1, 10)),
-        "Jump to a card",
-        "Number keys 1 to 9 jump to that card.",
-        "hand",
-    ),
-    _A(
-        "hand",
-        ("h",),
-        "This hand",
-        "The cards of the hand you are on, its best melds and leftover points.",
-        "info",
-    ),
-    _A("hint", ("H",), "Hint", "Where the best strategy would put the card, and why.", "info"),
-    _A(
-        "piles",
-        ("p",),
-        "Turned card and stock",
-        "The turned card, the cards left in the stock, and the discards.",
-        "info",
-    ),
-    _A(
-        "status",
-        ("s",),
-        "Score",
-        "How many hands are closed, which are open, and the points left.",
-        "info",
-    ),
-    _A(
-        "stock_cards",
-        ("k",),
-        "What the stock holds",
-        "The cards still in the stock, in no order: their order is hidden, not what they are.",
-        "info",
-    ),
-    _A("older", (",",), "Older message", "Read the message before this one.", "messages"),
-    _A("newer", (".",), "Newer message", "Read the message after this one.", "messages"),
-    _A("oldest", ("<",), "Oldest message", "Read the first message.", "messages"),
-    _A("newest", (">",), "Newest message", "Read the latest message.", "messages"),
-    _A("repeat", ("r",), "Repeat", "Say the last message again.", "messages"),
-    _A("stop_speech", ("x",), "Stop speech", "Stop speaking now.", "messages"),
-    _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
-    _A("help", ("f1", "?"), "Help", "The list of keys.", "game"),
-    _A(
-        "export",
-        ("e",),
-        "Export",
-        "Write the board to files, in print and braille, and say where.",
-        "game",
-    ),
-    _A("quit", ("q", "c-c"), "Quit", "Leave the game; it stays saved for --resume.", "game"),
-    _A("menu_previous", ("up", "left"), "Previous item", "Move up the list.", "menu"),
-    _A("menu_next", ("down", "right"), "Next item", "Move down the list.", "menu"),
-    _A("menu_first", ("home",), "First item", "Move to the top of the list.", "menu"),
-    _A("menu_last", ("end",), "Last item", "Move to the bottom of the list.", "menu"),
-    _A("menu_choose", ("c-m", " "), "Choose", "Do the item you are on.", "menu"),
-    _A("menu_close", ("escape",), "Close", "Close the list.", "menu"),
-    _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
-    _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
-)
-del _A
 
 _GROUP_TITLES = {
     "turn": "Your turn",
@@ -163,10 +86,15 @@ class SolitaireSession:
         *,
         save_path: Path | None = None,
         autosave: bool = True,
+        settings: Settings | None = None,
     ) -> None:
         self.game = game
         self.output = output
-        self.keymap = Keymap(SOLITAIRE_ACTIONS)
+        self.settings = settings or Settings()
+        # The same settings file as the main game: its [keys] table and verbosity.
+        self.keymap, self.problems = self.settings.keymap_for(SOLITAIRE_ACTIONS)
+        self.verbosity = self.settings.verbosity
+        self.history_recorded = game.phase.is_over  # a finished game loaded is not recorded again
         self.delay = 0.0
         self.save_path = save_path
         self.autosave_enabled = autosave
@@ -267,6 +195,8 @@ class SolitaireSession:
 
     def start(self, resumed: bool = False) -> None:
         game = self.game
+        for problem in self.problems:
+            self.say(problem)
         if resumed:
             self.say(f"Resumed solitaire. {self.status_words()}")
         else:
@@ -313,9 +243,14 @@ class SolitaireSession:
             return f"{head}, closed: {melds_words(hand.arrangement.melds, wild)}."
         if len(hand.cards) > hand.number:
             return f"{head}, {len(hand.cards)} cards: discard one."
+        left = f"{head}, left over {hand.leftover_points()} points"
+        if self.verbosity == "brief":
+            return f"{left}."
         away = distance(hand.cards, wild)
         turns = f"{away} card{'s' if away != 1 else ''} from closing"
-        return f"{head}, left over {hand.leftover_points()} points, {turns}."
+        if self.verbosity == "full":
+            return f"{left}, {turns}: {card_list(self._cards(hand), wild)}."
+        return f"{left}, {turns}."
 
     def status_words(self) -> str:
         game = self.game
@@ -334,16 +269,32 @@ class SolitaireSession:
             text, sound = self._event_words(event)
             self.say(text, interrupt=own, sound=sound)
             own = False  # only the first sentence answers the key; the rest queue
+            if isinstance(event, GameWon | GameLost):
+                self._record_result(isinstance(event, GameWon))
+
+    def _record_result(self, won: bool) -> None:
+        """A finished game goes into the history the history key and ``fivecrowns history`` read."""
+        if self.history_recorded or not self.autosave_enabled:
+            return
+        self.history_recorded = True
+        try:
+            storage.append_solitaire_history(won, self.game.points_left(), self.game.seed)
+        except OSError as error:
+            self.say(f"The result could not be recorded: {error.strerror}.")
 
     def _event_words(self, event: Event) -> tuple[str, str | None]:
         if isinstance(event, CardTurned):
             left = event.stock_left
+            if self.verbosity == "brief":
+                return (f"Turned: {event.card.spoken}.", "draw_stock")
             return (
                 f"Turned: {event.card.spoken}. {left} card{'s' if left != 1 else ''} left.",
                 "draw_stock",
             )
         if isinstance(event, CardPut):
             name = spoken_name(event.card, Rank(event.hand))
+            if self.verbosity == "brief":
+                return (f"{name} into the hand of {event.hand}.", None)
             return (f"{name} into the hand of {event.hand}. Choose the discard.", None)
         if isinstance(event, CardDiscarded):
             name = spoken_name(event.card, Rank(event.hand))
@@ -433,11 +384,12 @@ class SolitaireSession:
         self._move_card(len(self._focused().cards) - 1)
 
     def _do_jump(self, key: str) -> None:
-        number = int(key) if key.isdigit() else 1
         count = len(self._focused().cards)
-        if number > count:
-            raise IllegalMoveError(f"This hand has only {count} cards.")
-        self._move_card(number - 1)
+        try:
+            index = jump_index(key, self.card_focus, count)
+        except KeymapError:
+            raise IllegalMoveError(f"This hand has only {count} cards.") from None
+        self._move_card(index)
 
     # --- the move ------------------------------------------------------------------
 
@@ -540,6 +492,13 @@ class SolitaireSession:
     def _do_status(self, key: str) -> None:
         self.answer(self.status_words())
 
+    def _do_past_games(self, key: str) -> None:
+        self.answer(" ".join(storage.describe_history(storage.read_history(), last=5)))
+
+    def _do_verbosity(self, key: str) -> None:
+        self.verbosity = VERBOSITIES[(VERBOSITIES.index(self.verbosity) + 1) % len(VERBOSITIES)]
+        self.answer(f"Verbosity {self.verbosity}.")
+
     def _do_stock_cards(self, key: str) -> None:
         stock = sorted(self.game.stock)
         if not stock:
@@ -617,29 +576,47 @@ class SolitaireSession:
 
     def available_actions(self) -> list[Action]:
         names = [] if self.game.phase.is_over else ["play"]
-        names += ["hand", "hint", "piles", "status", "stock_cards", "export", "repeat", "help"]
+        names += ["hand", "hint", "piles", "status", "stock_cards", "past_games", "export"]
+        names += ["repeat", "verbosity", "help"]
         names.append("quit")
         return [self.keymap.get(name) for name in names]
 
     def _do_menu(self, key: str) -> None:
         items: list[tuple[str, Callable[[], None] | None]] = []
         for action in self.available_actions():
-            label = action.label
-            if action.name == "play":
-                label = self._play_label()
             keys = self.keymap.display_keys(action.name)
-            items.append((f"{label}: {keys}", functools.partial(self.run_action, action)))
+            if action.name == "play":
+                items += self._play_items(action, keys)
+                continue
+            items.append((f"{action.label}: {keys}", functools.partial(self.run_action, action)))
         self._open_list("menu", "Actions", items)
 
-    def _play_label(self) -> str:
+    def _play_items(self, action: Action, keys: str) -> list[tuple[str, Callable[[], None] | None]]:
+        """The move, once per open hand (put) or per distinct card (discard), so the menu
+        alone can play any move; the item for the focus shows its key."""
         game = self.game
-        hand = self._focused()
+        focused = self._focused()
+        items: list[tuple[str, Callable[[], None] | None]] = []
         if game.phase is Phase.PUT and game.turned is not None:
-            return (
-                f"Put the {spoken_name(game.turned, hand.wild_rank)} into the hand of {hand.number}"
-            )
-        card = self._cards(hand)[min(self.card_focus, len(hand.cards) - 1)]
-        return f"Discard the {spoken_name(card, hand.wild_rank)}"
+            for hand in game.open_hands:
+                label = f"Put the {spoken_name(game.turned, hand.wild_rank)} into the hand of "
+                label += str(hand.number) + (f": {keys}" if hand.number == focused.number else "")
+                choose = functools.partial(self._play_at, action, hand.number, 0)
+                items.append((label, choose))
+            return items
+        cards = self._cards(focused)
+        on = cards[min(self.card_focus, len(cards) - 1)]
+        for card in dict.fromkeys(cards):
+            label = f"Discard the {spoken_name(card, focused.wild_rank)}"
+            label += f": {keys}" if card == on else ""
+            choose = functools.partial(self._play_at, action, focused.number, cards.index(card))
+            items.append((label, choose))
+        return items
+
+    def _play_at(self, action: Action, hand: int, card: int) -> None:
+        self.focus_hand = hand
+        self.card_focus = card
+        self.run_action(action)
 
     def _do_help(self, key: str) -> None:
         self._open_list("help", "Help: the keys", [(line, None) for line in self.help_lines()])
@@ -765,8 +742,9 @@ def render_board(session: SolitaireSession) -> StyleAndTextTuples:
         line()
     line()
     line(session.status_words(), "class:message")
-    line(session.last_message, "class:message")
     overlay = session._overlay()
+    if overlay is None or session.last_message != overlay.title:
+        line(session.last_message, "class:message")  # a question is shown once, in its overlay
     if overlay is not None:
         line()
         line(overlay.title, "class:overlay")

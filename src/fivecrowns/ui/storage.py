@@ -3,7 +3,9 @@
 The autosave is rewritten after every move with an atomic write (a temporary
 file in the same folder, flushed to disk, then renamed over the old one), so a
 kill at any moment leaves either the old save or the new one, never half a file.
-The history is one JSON object per line, appended when a game ends.
+The history is one JSON object per line, appended when a game ends: a main game
+has ``players`` and ``totals``; a solitaire game has ``"game": "solitaire"``,
+``won`` and ``points_left``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from fivecrowns.words import name_numbers
 
 __all__ = [
     "append_history",
+    "append_solitaire_history",
     "autosave_path",
     "delete_autosave",
     "describe_history",
@@ -73,15 +76,33 @@ def delete_autosave(path: Path | None = None) -> None:
         (path or autosave_path()).unlink()
 
 
+def _now() -> str:
+    return datetime.datetime.now().astimezone().isoformat(timespec="minutes")
+
+
 def append_history(players: list[str], totals: list[int], path: Path | None = None) -> None:
     """Record a finished game: date, players, final totals."""
+    _append_record({"date": _now(), "players": players, "totals": totals}, path)
+
+
+def append_solitaire_history(
+    won: bool, points_left: int, seed: int | None = None, path: Path | None = None
+) -> None:
+    """Record a finished solitaire game: date, won or lost, points left in the open hands."""
+    record: dict[str, Any] = {
+        "date": _now(),
+        "game": "solitaire",
+        "won": won,
+        "points_left": points_left,
+    }
+    if seed is not None:
+        record["seed"] = seed
+    _append_record(record, path)
+
+
+def _append_record(record: dict[str, Any], path: Path | None) -> None:
     path = path or history_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    record = {
-        "date": datetime.datetime.now().astimezone().isoformat(timespec="minutes"),
-        "players": players,
-        "totals": totals,
-    }
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(record) + "\n")
         handle.flush()
@@ -99,7 +120,12 @@ def read_history(path: Path | None = None) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if isinstance(record, dict) and {"date", "players", "totals"} <= record.keys():
+        if not isinstance(record, dict):
+            continue
+        if record.get("game") == "solitaire":
+            if {"date", "won", "points_left"} <= record.keys():
+                games.append(record)
+        elif {"date", "players", "totals"} <= record.keys():
             games.append(record)
     return games
 
@@ -108,13 +134,25 @@ def describe_history(games: list[dict[str, Any]], last: int = 10) -> list[str]:
     """One spoken sentence per game, newest first.
 
     >>> game = {"date": "2026-11-22T10:00+00:00", "players": ["Ann", "Bo"], "totals": [80, 95]}
-    >>> describe_history([game])
-    ['2026-11-22 10:00: Ann won with 80. Ann 80, Bo 95.']
+    >>> solo = {"date": "2026-11-22T11:00+00:00", "game": "solitaire", "won": False,
+    ...         "points_left": 23}
+    >>> for sentence in describe_history([game, solo]):
+    ...     print(sentence)
+    2026-11-22 11:00: Solitaire lost, 23 points left.
+    2026-11-22 10:00: Ann won with 80. Ann 80, Bo 95.
     """
     if not games:
         return ["No finished games yet."]
     sentences: list[str] = []
     for record in reversed(games[-last:]):
+        if record.get("game") == "solitaire":
+            when = str(record["date"]).replace("T", " ")[:16]
+            points = int(record["points_left"])
+            result = "won" if record["won"] else "lost"
+            sentences.append(
+                f"{when}: Solitaire {result}, {points} point{'s' if points != 1 else ''} left."
+            )
+            continue
         players: list[str] = [str(p) for p in record["players"]]
         totals: list[int] = [int(t) for t in record["totals"]]
         best = min(totals)
