@@ -9,9 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.application.current import set_app
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.output import DummyOutput
 
 from fivecrowns.cards import Card, parse_card
@@ -22,18 +20,7 @@ from fivecrowns.ui.app import Presentation
 from fivecrowns.ui.settings import Settings
 from fivecrowns.ui.solitaire import SOLITAIRE_ACTIONS, SolitaireSession
 from test_solitaire_rules import all_closed_but, junk, missing
-
-KEYS = {
-    "left": "\x1b[D",
-    "right": "\x1b[C",
-    "up": "\x1b[A",
-    "down": "\x1b[B",
-    "home": "\x1b[H",
-    "end": "\x1b[F",
-    "enter": "\r",
-    "escape": "\x1b",
-    "f1": "\x1bOP",
-}
+from ui_support import press_keys
 
 
 class Board:
@@ -47,13 +34,7 @@ class Board:
         return self.session.game
 
     def press(self, *keys: str) -> None:
-        app = self.presentation.app
-        for key in keys:
-            with set_app(app):
-                parser = Vt100Parser(app.key_processor.feed)
-                parser.feed(KEYS.get(key, key))
-                parser.flush()
-                app.key_processor.process_keys()
+        press_keys(self.presentation.app, keys)
 
     def discard(self, card: Card) -> None:
         """Walk to ``card`` in the hand taking the turned card with Home and Right; Enter."""

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
@@ -39,6 +41,16 @@ KEYS = {
 }
 
 
+def press_keys(app: Application[Any], keys: Iterable[str]) -> None:
+    """Type ``keys`` (names from KEYS, or literal characters) into ``app``, one at a time."""
+    for key in keys:
+        with set_app(app):
+            parser = Vt100Parser(app.key_processor.feed)
+            parser.feed(KEYS.get(key, key))
+            parser.flush()  # a lone Escape is complete without waiting
+            app.key_processor.process_keys()
+
+
 class Table:
     """A session in a presentation, fed keys through prompt_toolkit, heard through a recorder."""
 
@@ -54,14 +66,7 @@ class Table:
 
     def press(self, *keys: str) -> None:
         """Type keys: names from KEYS, or literal characters."""
-        app = self.presentation.app
-        for key in keys:
-            text = KEYS.get(key, key)
-            with set_app(app):
-                parser = Vt100Parser(app.key_processor.feed)
-                parser.feed(text)
-                parser.flush()  # a lone Escape is complete without waiting
-                app.key_processor.process_keys()
+        press_keys(self.presentation.app, keys)
 
     def spoken(self) -> list[str]:
         return self.backend.spoken
