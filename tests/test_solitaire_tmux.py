@@ -6,11 +6,6 @@ skip without tmux. The transcript file shows what was said.
 
 from __future__ import annotations
 
-import shlex
-import shutil
-import subprocess
-import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,44 +13,15 @@ from pathlib import Path
 import pytest
 
 from fivecrowns.solitaire import Phase, Solitaire
-from output_support import require
-from test_ui_tmux import Terminal, program
+from test_ui_tmux import Terminal, terminal
 
 pytestmark = pytest.mark.real
 
 
 @contextmanager
 def solitaire_terminal(tmp_path: Path, *options: str) -> Iterator[Terminal]:
-    require(shutil.which("tmux") is not None, "tmux is not installed")
-    socket = f"fivecrowns-solitaire-{uuid.uuid4().hex[:8]}"
-    said = tmp_path / "said.txt"
-    env = {
-        "FIVECROWNS_DATA_DIR": str(tmp_path / "data"),
-        "FIVECROWNS_CONFIG_DIR": str(tmp_path / "config"),
-        "FIVECROWNS_AUDIO": "null",
-        "TERM": "xterm-256color",
-        "LANG": "C.UTF-8",
-    }
-    command = ["env", *(f"{k}={v}" for k, v in env.items()), program(), "solitaire"]
-    command += ["--speech", "none", "--transcript", str(said), *options]
-    term = Terminal(socket, tmp_path, said)
-    subprocess.run(
-        ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "game",
-         "-x", "110", "-y", "40", shlex.join(command)],
-        check=True,
-    )  # fmt: skip
-    term.tmux("set-option", "-t", "game", "remain-on-exit", "on")
-    try:
+    with terminal(tmp_path, *options, subcommand="solitaire", width=110) as term:
         yield term
-    finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
-
-
-def _wait_exit(term: Terminal) -> None:
-    deadline = time.monotonic() + 10
-    while term.alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not term.alive()
 
 
 def test_solitaire_full_screen_put_discard_quit_and_resume(tmp_path: Path) -> None:
@@ -78,7 +44,7 @@ def test_solitaire_full_screen_put_discard_quit_and_resume(tmp_path: Path) -> No
         t.wait_said(r"Quit\? The game stays saved", after=mark)
         t.keys("y")
         t.wait_said(r"Saved\. Goodbye\.", after=mark)
-        _wait_exit(t)
+        t.wait_exit()
         assert "Traceback" not in t.screen()
     saved = Solitaire.load(tmp_path / "data" / "solitaire.json")
     assert saved.turns == 2 and saved.phase is Phase.PUT
@@ -88,4 +54,4 @@ def test_solitaire_full_screen_put_discard_quit_and_resume(tmp_path: Path) -> No
         t.keys("s")
         t.wait_screen(r"0 of 11 hands closed\.|1 of 11 hands closed\.")
         t.keys("q", "y")
-        _wait_exit(t)
+        t.wait_exit()

@@ -92,13 +92,27 @@ class Terminal:
         out = self.tmux("list-panes", "-t", "game", "-F", "#{pane_dead}")
         return out.strip() == "0"
 
+    def wait_exit(self, timeout: float = 10.0) -> None:
+        """Wait for the program to end; fail if it is still running after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while self.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not self.alive()
+
     def autosave(self) -> dict[str, object]:
         data: dict[str, object] = json.loads((self.folder / "data" / "autosave.json").read_text())
         return data
 
 
 @contextmanager
-def terminal(tmp_path: Path, *options: str, transcript: str = "said.txt") -> Iterator[Terminal]:
+def terminal(
+    tmp_path: Path,
+    *options: str,
+    transcript: str = "said.txt",
+    subcommand: str = "play",
+    width: int = 100,
+) -> Iterator[Terminal]:
+    """``fivecrowns SUBCOMMAND --speech none --transcript FILE OPTIONS`` in a new tmux server."""
     require(shutil.which("tmux") is not None, "tmux is not installed")
     socket = f"fivecrowns-test-{uuid.uuid4().hex[:8]}"
     said = tmp_path / transcript
@@ -109,12 +123,12 @@ def terminal(tmp_path: Path, *options: str, transcript: str = "said.txt") -> Ite
         "TERM": "xterm-256color",
         "LANG": "C.UTF-8",
     }
-    command = ["env", *(f"{k}={v}" for k, v in env.items()), program(), "play"]
+    command = ["env", *(f"{k}={v}" for k, v in env.items()), program(), subcommand]
     command += ["--speech", "none", "--transcript", str(said), *options]
     term = Terminal(socket, tmp_path, said)
     subprocess.run(
         ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "game",
-         "-x", "100", "-y", "40", shlex.join(command)],
+         "-x", str(width), "-y", "40", shlex.join(command)],
         check=True,
     )  # fmt: skip
     term.tmux("set-option", "-t", "game", "remain-on-exit", "on")
@@ -159,10 +173,7 @@ def test_full_screen_in_tmux(tmp_path: Path) -> None:
         t.wait_said(r"Quit\? The game stays saved", after=mark)
         t.keys("y")
         t.wait_said(r"Saved\. Goodbye\.", after=mark)
-        deadline = time.monotonic() + 10
-        while t.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not t.alive()
+        t.wait_exit()
         assert "Traceback" not in t.screen()
         assert t.autosave()["moves"]
 
@@ -200,10 +211,7 @@ def test_resume_after_kill_gives_the_same_state(tmp_path: Path) -> None:
         before = t.autosave()
         screen_before = t.screen()
         os.kill(t.pid(), signal.SIGKILL)
-        deadline = time.monotonic() + 10
-        while t.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not t.alive()
+        t.wait_exit()
     with terminal(tmp_path, "--resume", "--delay", "0", transcript="resumed.txt") as t:
         t.wait_said(r"Resumed\. Round \d+ of 11")
         time.sleep(0.3)
