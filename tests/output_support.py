@@ -35,6 +35,16 @@ def require(ok: bool, why: str) -> None:
     pytest.skip(why)
 
 
+def without_speech_dispatcher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No real Speech Dispatcher (the socket does not exist, autospawn fails) and a config
+    folder of the test's own; returns that folder."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("SPEECHD_ADDRESS", "unix_socket:" + str(tmp_path / "no-speechd"))
+    monkeypatch.setenv("SPEECHD_CMD", "/bin/false")
+    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(config))
+    return config
+
+
 def _module_dir() -> Path | None:
     for directory in MODULE_DIRS:
         if (directory / "sd_generic").is_file():

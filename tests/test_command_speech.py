@@ -8,16 +8,12 @@ from pathlib import Path
 import pytest
 
 from fivecrowns.cli import main
+from output_support import without_speech_dispatcher
 
 
 @pytest.fixture(autouse=True)
 def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    config = tmp_path / "config"
-    # No real Speech Dispatcher here: the socket does not exist and autospawn fails.
-    monkeypatch.setenv("SPEECHD_ADDRESS", "unix_socket:" + str(tmp_path / "no-speechd"))
-    monkeypatch.setenv("SPEECHD_CMD", "/bin/false")
-    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(config))
-    return config
+    return without_speech_dispatcher(tmp_path, monkeypatch)
 
 
 def test_test_with_print_says_the_default_sentence(capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,16 +24,14 @@ from fivecrowns.output import (
 )
 from fivecrowns.output.base import Backend, Call
 from fivecrowns.output.transcript import Transcript
+from output_support import without_speech_dispatcher
 
 STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d"
 
 
 @pytest.fixture(autouse=True)
 def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # No real Speech Dispatcher here: the socket does not exist and autospawn fails.
-    monkeypatch.setenv("SPEECHD_ADDRESS", "unix_socket:" + str(tmp_path / "no-speechd"))
-    monkeypatch.setenv("SPEECHD_CMD", "/bin/false")
-    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(tmp_path / "config"))
+    without_speech_dispatcher(tmp_path, monkeypatch)
 
 
 def test_speak_passes_text_and_interrupt_flag_in_order() -> None:

@@ -15,7 +15,7 @@ import pytest
 from fivecrowns.output import Output, create_output
 from fivecrowns.output.base import OutputError
 from fivecrowns.output.screenreader import ScreenReaderBackend
-from output_support import SpeechDispatcher, speech_dispatcher
+from output_support import SpeechDispatcher, speech_dispatcher, without_speech_dispatcher
 
 pytestmark = [
     pytest.mark.skipif(
@@ -149,9 +149,7 @@ def test_defect_output_raises_after_speaking_and_our_backend_does_not(
 
 @pytest.fixture
 def no_speech_dispatcher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SPEECHD_ADDRESS", f"unix_socket:{tmp_path / 'absent.sock'}")
-    monkeypatch.setenv("SPEECHD_CMD", "/bin/false")
-    monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(tmp_path / "config"))
+    without_speech_dispatcher(tmp_path, monkeypatch)
 
 
 def test_defect_nothing_available_prints_to_stdout_and_we_keep_it_off(
