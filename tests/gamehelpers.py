@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 from fivecrowns.ai.simple import SimplePlayer
 from fivecrowns.cards import Card, new_deck, parse_cards
@@ -23,6 +24,7 @@ __all__ = [
     "random_move",
     "snapshot",
     "stacked_game",
+    "write_file",
 ]
 
 _BOT = SimplePlayer()
@@ -109,3 +111,12 @@ def card(token: str) -> Card:
 
 def events_of(events: list[Event], kind: type) -> list[Event]:
     return [event for event in events if isinstance(event, kind)]
+
+
+def write_file(path: Path, content: str | bytes) -> Path:
+    """Write a (usually damaged) save file: text as UTF-8, bytes as they are."""
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path

@@ -10,7 +10,7 @@ import pytest
 
 from fivecrowns.errors import SaveFileError
 from fivecrowns.game import SAVE_FORMAT, SAVE_VERSION, Game, game_to_json, load_game, save_game
-from gamehelpers import bot_move, snapshot
+from gamehelpers import bot_move, snapshot, write_file
 
 
 def _game_in_progress() -> Game:
@@ -32,14 +32,6 @@ def test_a_save_holds_the_whole_state_with_its_format_and_version(tmp_path: Path
     assert loaded.events == game.events and loaded.moves == game.moves
     assert loaded.rng.getstate() == game.rng.getstate()
     assert [name for name in os.listdir(tmp_path)] == ["save.json"]  # no temporary left
-
-
-def _write(path: Path, text: str | bytes) -> Path:
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.mark.parametrize(
@@ -83,7 +75,7 @@ def test_a_bad_file_is_refused_naming_the_problem(
     elif content == "players":
         data["players"] = []
         content = json.dumps(data)
-    path = _write(tmp_path / "bad.json", content)
+    path = write_file(tmp_path / "bad.json", content)
     before = path.read_bytes()
     with pytest.raises(SaveFileError) as info:
         load_game(path)

@@ -11,6 +11,7 @@ import pytest
 from fivecrowns.errors import SaveFileError
 from fivecrowns.solitaire import SAVE_FORMAT, SAVE_VERSION, DiscardCard, Phase, PutCard, Solitaire
 from fivecrowns.solitaire_ai import GreedyStrategy
+from gamehelpers import write_file
 
 
 def _played(seed: int, turns: int, *, half: bool = False) -> Solitaire:
@@ -67,14 +68,6 @@ def test_saving_again_replaces_the_old_save(tmp_path: Path) -> None:
     assert Solitaire.load(path).turns == later.turns == 5
 
 
-def _damage(path: Path, text: str | bytes) -> Path:
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
 def _valid_json() -> dict[str, object]:
     return _played(seed=2, turns=3).to_json()
 
@@ -92,7 +85,7 @@ def _valid_json() -> dict[str, object]:
 def test_a_damaged_file_gives_a_clear_error(
     tmp_path: Path, content: str | bytes, reason: str
 ) -> None:
-    path = _damage(tmp_path / "bad.json", content)
+    path = write_file(tmp_path / "bad.json", content)
     with pytest.raises(SaveFileError, match=reason) as raised:
         Solitaire.load(path)
     assert str(path) in str(raised.value)
@@ -115,7 +108,7 @@ def test_a_tampered_save_names_what_is_wrong(
 ) -> None:
     data = _valid_json()
     data.update(change)
-    path = _damage(tmp_path / "bad.json", json.dumps(data))
+    path = write_file(tmp_path / "bad.json", json.dumps(data))
     with pytest.raises(SaveFileError, match=reason):
         Solitaire.load(path)
 
@@ -125,7 +118,7 @@ def test_a_hand_of_the_wrong_size_is_refused(tmp_path: Path) -> None:
     hands = data["hands"]
     assert isinstance(hands, dict)
     hands["5"]["cards"] = "3h 4h"
-    path = _damage(tmp_path / "bad.json", json.dumps(data))
+    path = write_file(tmp_path / "bad.json", json.dumps(data))
     with pytest.raises(SaveFileError, match="the hand of 5 has 2 cards, not 5"):
         Solitaire.load(path)
 
@@ -136,7 +129,7 @@ def test_a_missing_save_says_so(tmp_path: Path) -> None:
 
 
 def test_a_foreign_file_is_never_overwritten(tmp_path: Path) -> None:
-    path = _damage(tmp_path / "notes.txt", "my shopping list")
+    path = write_file(tmp_path / "notes.txt", "my shopping list")
     with pytest.raises(SaveFileError, match="It was not overwritten"):
         _played(seed=1, turns=1).save(path)
     assert path.read_text(encoding="utf-8") == "my shopping list"
