@@ -48,3 +48,25 @@ def test_core_imports_no_ui_speech_or_sound_module() -> None:
     assert "fivecrowns.cards" in loaded
     offenders = [name for name in loaded if name.startswith(FORBIDDEN_PREFIXES)]
     assert offenders == []
+
+
+def test_core_imports_only_the_standard_library() -> None:
+    # The list above names known offenders; this catches any other third-party module.
+    script = (
+        "import importlib, json, sys\n"
+        "before = set(sys.modules)\n"
+        f"for name in {CORE!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(result.stdout)
+    assert set(CORE) <= set(loaded)
+    outside = [
+        name
+        for name in loaded
+        if name.split(".")[0] not in sys.stdlib_module_names and name not in {*CORE, "fivecrowns"}
+    ]
+    assert outside == []
