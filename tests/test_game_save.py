@@ -50,6 +50,7 @@ def test_a_save_holds_the_whole_state_with_its_format_and_version(tmp_path: Path
         ("totals", "This saved game is damaged: the totals are not the sums of the round scores."),
         ("[" * 100_000, "is not a Five Crowns saved game: its JSON is nested too deeply."),
         ("players", "This saved game is damaged: a game needs 2 to 7 players"),
+        ("moved", "This saved game is damaged: the hands do not hold the 5 cards each"),
     ],
 )
 def test_a_bad_file_is_refused_naming_the_problem(
@@ -71,6 +72,11 @@ def test_a_bad_file_is_refused_naming_the_problem(
         content = json.dumps(data)
     elif content == "totals":
         data["totals"][0] += 1
+        content = json.dumps(data)
+    elif content == "moved":
+        # Every card is still there, but one seat holds a card of another.
+        giver = data["current_player"]
+        data["hands"][(giver + 1) % 3].append(data["hands"][giver].pop())
         content = json.dumps(data)
     elif content == "players":
         data["players"] = []

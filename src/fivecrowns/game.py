@@ -1210,6 +1210,26 @@ def _check_consistent(game: Game) -> None:
         raise ValueError("the event log does not show where the round started")
     if any(not 0 <= seat < count for seat in game.last_turns):
         raise ValueError("a last turn belongs to no player")
+    if game.phase is not Phase.GAME_OVER and _hand_counts(game) != _expected_counts(game):
+        raise ValueError(f"the hands do not hold the {game.hand_size} cards each of this round")
+    if game.went_out is not None and game.hands[game.went_out]:
+        raise ValueError("the player who went out still holds cards")
+
+
+def _hand_counts(game: Game) -> list[int]:
+    """Cards each seat holds, counting what they laid down this round."""
+    return [
+        len(hand) + sum(len(meld.cards) for meld in melds)
+        for hand, melds in zip(game.hands, game.laid_down, strict=True)
+    ]
+
+
+def _expected_counts(game: Game) -> list[int]:
+    """What :func:`_hand_counts` must be in this phase (melds laid down count as held)."""
+    expected = [game.hand_size] * len(game.players)
+    if game.phase in (Phase.DISCARD, Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
+        expected[game.current_player] += 1  # drawn, not yet discarded
+    return expected
 
 
 def save_game(game: Game, path: str | os.PathLike[str]) -> None:
