@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from fivecrowns.cards import JOKER, Rank, new_deck, parse_cards
+from fivecrowns.cards import JOKER, Card, Rank, Suit, new_deck, parse_cards, points
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, MeldError
 from fivecrowns.game import (
     Discard,
@@ -320,3 +320,29 @@ def test_rules_stock_runs_out() -> None:
     assert events[0] == StockReshuffled(game.current_player, 58, 1)
     assert game.decks_in_play == 3
     assert game.all_cards() + removed == Counter(new_deck(3))
+
+
+def test_rules_what_the_source_documents_disagree_on() -> None:
+    # Rummy, not shedding: a turn draws and discards any card, matching the top discard or not.
+    game = stacked_game(["4h 9c Kd", "5c 6c 8d"], turned_up="Jst", stock_top="10sp")
+    game.apply(0, DrawFromStock())
+    assert game.can_discard(0, card("4h"))  # neither a Jack nor a star
+    game.apply(0, Discard(card("4h")))
+    assert len(game.hand(0)) == 3  # nothing is refilled
+    # Wilds are not at face value: the wild rank is 20 and a joker 50, in every round.
+    for number in range(1, 12):
+        wild = Rank(number + 2)
+        assert points(Card(wild, Suit.HEARTS), wild) == 20
+        assert points(JOKER, wild) == 50
+    # A last-turn player lays down what they can, reaches 0, and is not the one who went out
+    # (the full round is in test_rules_the_last_turns).
+    game = stacked_game(["5h 6h 7h", "8c 8d 9sp"], stock_top="Kc 8sp")
+    game.apply(0, DrawFromStock())
+    game.apply(0, GoOut(card("Kc")))
+    game.apply(1, DrawFromStock())
+    with pytest.raises(IllegalMoveError, match="has already gone out"):
+        game.apply(1, GoOut(card("9sp")))
+    game.apply(1, LayDown())
+    scored = events_of(game.apply(1, Discard(card("9sp"))), RoundScored)[0]
+    assert isinstance(scored, RoundScored)
+    assert scored.scores == (0, 0) and scored.went_out == 0
