@@ -1,9 +1,12 @@
 """The keyboard and speech front end: one command layer, two presentations.
 
-- :mod:`fivecrowns.ui.keymap`: the keymap table (action -> keys -> help text);
-  help, the Escape menu, docs/keys.md and rebinding all read it.
-- :mod:`fivecrowns.ui.session`: the command layer (keys -> actions -> moves ->
-  events -> announcements), hot seat, autosave.
+- :mod:`fivecrowns.ui.keymap`: the keymap tables (action -> keys -> help text) of
+  both games; help, the Escape menu, docs/keys.md and rebinding all read them.
+- :mod:`fivecrowns.ui.commands`: what both games' command layers share (key
+  dispatch, speech, the action menu and help list, messages, quitting).
+- :mod:`fivecrowns.ui.session`: the main game's command layer (keys -> actions ->
+  moves -> events -> announcements), hot seat, autosave.
+- :mod:`fivecrowns.ui.solitaire`: Five Crowns Solitaire's command layer and screen.
 - :mod:`fivecrowns.ui.announce`: the words for the game's events.
 - :mod:`fivecrowns.ui.app`: the prompt_toolkit presentations, full screen and line mode.
 - :mod:`fivecrowns.ui.screen`: the full-screen table.

@@ -52,24 +52,12 @@ from fivecrowns.ui.announce import (
     join_words,
     melds_words,
 )
-from fivecrowns.ui.keymap import Action, Keymap, KeymapError, display_key, jump_index
-from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
-from fivecrowns.ui.settings import VERBOSITIES, Settings, documents_dir
+from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
+from fivecrowns.ui.keymap import Action, Keymap, KeymapError, jump_index
+from fivecrowns.ui.model import SeatLine, TableModel
+from fivecrowns.ui.settings import Settings, documents_dir
 
 __all__ = ["Bot", "Seat", "Session", "Speaker", "game_from_save", "new_seed"]
-
-
-class Speaker(Protocol):
-    """The part of :class:`fivecrowns.output.Output` the session uses."""
-
-    def speak(self, text: str, interrupt: bool = False) -> None: ...
-    def play(self, sound: str) -> None: ...
-    def stop(self) -> None: ...
-    def repeat_last(self) -> Any: ...
-    def older(self) -> Any: ...
-    def newer(self) -> Any: ...
-    def oldest(self) -> Any: ...
-    def newest(self) -> Any: ...
 
 
 class Bot(Protocol):
@@ -86,14 +74,6 @@ class Seat:
     @property
     def human(self) -> bool:
         return self.level is None
-
-
-@dataclass
-class _ListState:
-    kind: str  # "menu" or "help"
-    title: str
-    items: list[tuple[str, Callable[[], None] | None]]
-    selected: int = 0
 
 
 @dataclass
@@ -119,7 +99,7 @@ def _sort_key(order: str) -> Callable[[Card], tuple[int, int]]:
     return by_suit if order == "suit" else by_rank
 
 
-class Session:
+class Session(CommandLayer):
     """One game at one keyboard: the state of the screens around the game, and every action."""
 
     def __init__(
@@ -135,6 +115,7 @@ class Session:
         autosave: bool = True,
         delay: float | None = None,
     ) -> None:
+        super().__init__()
         self.game = game
         self.seats = list(seats)
         self.output = output
@@ -157,12 +138,7 @@ class Session:
         self.at_keyboard = humans[0]
         self.seat_state = {i: _SeatState() for i in humans}
         self.privacy_for: int | None = None
-        self.list_state: _ListState | None = None
-        self.confirm: tuple[str, Callable[[], None]] | None = None
-        self.last_message = ""
         self.last_explanation: str | None = None
-        self.exit_requested = False
-        self.listeners: list[Callable[[str], None]] = []
         self.history_recorded = False
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
 
@@ -188,91 +164,21 @@ class Session:
 
     # --- speech ------------------------------------------------------------------
 
-    def add_listener(self, listener: Callable[[str], None]) -> None:
-        self.listeners.append(listener)
-
-    def say(self, text: str, interrupt: bool = False, sound: str | None = None) -> None:
-        if sound:
-            self.output.play(sound)
-        self.output.speak(text, interrupt=interrupt)
-        self.last_message = text
-        for listener in self.listeners:
-            listener(text)
-
-    def answer(self, text: str, sound: str | None = None) -> None:
-        """What the player asked for: interrupts whatever is being said."""
-        self.say(text, interrupt=True, sound=sound)
-
-    def refuse(self, text: str) -> None:
-        self.say(text, interrupt=True, sound="invalid")
-
     # --- keys --------------------------------------------------------------------
 
     def context(self) -> str:
-        if self.privacy_for is not None:
-            return "privacy"
-        if self.confirm is not None:
-            return "confirm"
-        if self.list_state is not None:
-            return "menu"
-        return "normal"
+        return "privacy" if self.privacy_for is not None else super().context()
 
-    def press(self, key: str) -> None:
-        """Handle one key press; never raises for anything the player does."""
-        context = self.context()
-        action = self.keymap.action_for(key, context)
-        if action is None and context == "menu":
-            # Hotkeys still work with the list open: close it and do the action.
-            action = self.keymap.action_for(key, "normal")
-            if action is not None:
-                self.list_state = None
-        if action is None:
-            self._unknown_key(key, context)
-            return
-        self.run_action(action, key)
-
-    def run_action(self, action: Action, key: str = "") -> None:
-        handler: Callable[[str], None] = getattr(self, f"_do_{action.name}")
-        try:
-            handler(key)
-        except FiveCrownsError as error:
-            self.refuse(str(error))
-        except Exception as error:  # why: a bug must cost one key press, never the game
-            self._report_bug(action, error)
-
-    def _report_bug(self, action: Action, error: Exception) -> None:
-        import traceback
-
-        from fivecrowns.ui.settings import data_dir
-
-        path = data_dir() / "errors.log"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as log:
-                log.write(f"{action.name}: {''.join(traceback.format_exception(error))}\n")
-        except OSError:
-            pass
-        self.refuse(
-            f"Sorry, {action.label.lower()} failed: {type(error).__name__}. "
-            f"The game is saved; the details are in {path}."
-        )
+    def is_over(self) -> bool:
+        return self.game.is_over
 
     def _unknown_key(self, key: str, context: str) -> None:
-        if (key.startswith("<") and len(key) > 1) or key == "c-@":
-            return  # terminal reports and modifier-only codes, not keys the player meant
         if context == "privacy":
-            assert self.privacy_for is not None
             self.refuse(
                 f"The hand is hidden. Press {self.keymap.display_keys('ready')} when ready."
             )
-        elif context == "confirm":
-            self.refuse(
-                f"Press {self.keymap.display_keys('confirm_yes')} for yes, "
-                f"{self.keymap.display_keys('confirm_no')} for no."
-            )
         else:
-            help_keys = self.keymap.display_keys("help")
-            self.refuse(f"{display_key(key)} does nothing here. Press {help_keys} for help.")
+            super()._unknown_key(key, context)
 
     # --- what the presentations read --------------------------------------------
 
@@ -284,9 +190,6 @@ class Session:
             and self.privacy_for is None
             and game.current_player in self.bots
         )
-
-    def wants_exit(self) -> bool:
-        return self.exit_requested
 
     @property
     def you(self) -> int:
@@ -325,15 +228,7 @@ class Session:
                     note=note,
                 )
             )
-        overlay = None
-        if self.list_state is not None:
-            overlay = ListScreen(
-                self.list_state.title,
-                tuple(label for label, _ in self.list_state.items),
-                self.list_state.selected,
-            )
-        elif self.confirm is not None:
-            overlay = ListScreen(self.confirm[0], (), 0)
+        overlay = self.overlay()
         melds = tuple(
             f"{self.seats[i].name}: {melds_words(m, view.wild_rank)}"
             for i, m in enumerate(view.laid_down)
@@ -741,19 +636,11 @@ class Session:
             state.focus = self.hand().index(card)
         self.answer(f"Sorted by {state.sort}.")
 
-    def _do_past_games(self, key: str) -> None:
-        self.answer(" ".join(storage.describe_history(storage.read_history(), last=5)))
-
     def _do_export(self, key: str) -> None:
         from fivecrowns.export.files import write_game_exports
 
         written = write_game_exports(self.game.view(self.at_keyboard), documents_dir())
         self.answer(written.message)
-
-    def _do_verbosity(self, key: str) -> None:
-        index = (VERBOSITIES.index(self.verbosity) + 1) % len(VERBOSITIES)
-        self.verbosity = VERBOSITIES[index]
-        self.answer(f"Verbosity {self.verbosity}.")
 
     # --- moving through the hand -------------------------------------------------
 
@@ -796,55 +683,16 @@ class Session:
 
     # --- messages --------------------------------------------------------------------
 
-    def _review(self, entry: Any, otherwise: str) -> None:
-        text = getattr(entry, "text", None) or otherwise
-        for listener in self.listeners:
-            listener(text)
-
-    def _do_older(self, key: str) -> None:
-        self._review(self.output.older(), "No older messages.")
-
-    def _do_newer(self, key: str) -> None:
-        self._review(self.output.newer(), "No newer messages.")
-
-    def _do_oldest(self, key: str) -> None:
-        self._review(self.output.oldest(), "Nothing has been said yet.")
-
-    def _do_newest(self, key: str) -> None:
-        self._review(self.output.newest(), "Nothing has been said yet.")
-
-    def _do_repeat(self, key: str) -> None:
-        self._review(self.output.repeat_last(), "Nothing has been said yet.")
-
-    def _do_stop_speech(self, key: str) -> None:
-        self.output.stop()
-
     # --- lists: the action menu and help ------------------------------------------------
 
-    def _open_list(
-        self, kind: str, title: str, items: list[tuple[str, Callable[[], None] | None]]
-    ) -> None:
-        self.list_state = _ListState(kind, title, items)
-        self.answer(f"{title}. {len(items)} items. {items[0][0]}")
+    def menu_items(self, action: Action) -> list[MenuItem]:
+        if action.name in ("discard", "go_out"):
+            return self._card_items(action)
+        keys = self.keymap.display_keys(action.name)
+        label = self._menu_label(action)
+        return [(f"{label}: {keys}", functools.partial(self.run_action, action))]
 
-    def _list_say(self) -> None:
-        state = self.list_state
-        assert state is not None
-        label = state.items[state.selected][0]
-        self.answer(f"{label}, {state.selected + 1} of {len(state.items)}")
-
-    def _do_menu(self, key: str) -> None:
-        items: list[tuple[str, Callable[[], None] | None]] = []
-        for action in self.available_actions():
-            if action.name in ("discard", "go_out"):
-                items += self._card_items(action)
-                continue
-            keys = self.keymap.display_keys(action.name)
-            label = self._menu_label(action)
-            items.append((f"{label}: {keys}", functools.partial(self.run_action, action)))
-        self._open_list("menu", "Actions", items)
-
-    def _card_items(self, action: Action) -> list[tuple[str, Callable[[], None] | None]]:
+    def _card_items(self, action: Action) -> list[MenuItem]:
         """One menu item per distinct card the action can take, so a player who uses only
         the menu can discard (or go out with) any card; choosing one focuses that card and
         runs the same action as the key."""
@@ -854,7 +702,7 @@ class Session:
         focused = hand[self.focus()] if hand else None
         keys = self.keymap.display_keys(action.name)
         last_turn = game.phase in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD)
-        items: list[tuple[str, Callable[[], None] | None]] = []
+        items: list[MenuItem] = []
         if action.name == "go_out":
             if last_turn:
                 best = best_with_discard(hand, wild)
@@ -916,75 +764,7 @@ class Session:
         ]  # fmt: skip
         return [self.keymap.get(name) for name in names]
 
-    def _do_help(self, key: str) -> None:
-        items: list[tuple[str, Callable[[], None] | None]] = [
-            (line, None) for line in self.keymap.help_lines()
-        ]
-        self._open_list("help", "Help: the keys", items)
-
-    def _do_menu_previous(self, key: str) -> None:
-        assert self.list_state is not None
-        self.list_state.selected = max(0, self.list_state.selected - 1)
-        self._list_say()
-
-    def _do_menu_next(self, key: str) -> None:
-        assert self.list_state is not None
-        self.list_state.selected = min(len(self.list_state.items) - 1, self.list_state.selected + 1)
-        self._list_say()
-
-    def _do_menu_first(self, key: str) -> None:
-        assert self.list_state is not None
-        self.list_state.selected = 0
-        self._list_say()
-
-    def _do_menu_last(self, key: str) -> None:
-        assert self.list_state is not None
-        self.list_state.selected = len(self.list_state.items) - 1
-        self._list_say()
-
-    def _do_menu_choose(self, key: str) -> None:
-        state = self.list_state
-        assert state is not None
-        self.list_state = None
-        chosen = state.items[state.selected][1]
-        if chosen is None:
-            self.answer("Help closed.")
-        else:
-            chosen()
-
-    def _do_menu_close(self, key: str) -> None:
-        assert self.list_state is not None
-        kind = self.list_state.kind
-        self.list_state = None
-        self.answer("Help closed." if kind == "help" else "Menu closed.")
-
     # --- quitting ----------------------------------------------------------------------
-
-    def _do_quit(self, key: str) -> None:
-        if self.game.is_over:
-            self.exit_requested = True
-            return
-
-        def leave() -> None:
-            self._autosave()
-            self.answer("Saved. Goodbye.")
-            self.exit_requested = True
-
-        yes = self.keymap.display_keys("confirm_yes")
-        no = self.keymap.display_keys("confirm_no")
-        question = f"Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing."
-        self.confirm = (question, leave)
-        self.answer(question)
-
-    def _do_confirm_yes(self, key: str) -> None:
-        assert self.confirm is not None
-        _, action = self.confirm
-        self.confirm = None
-        action()
-
-    def _do_confirm_no(self, key: str) -> None:
-        self.confirm = None
-        self.answer("Back to the game.")
 
     # --- saving ------------------------------------------------------------------------
 

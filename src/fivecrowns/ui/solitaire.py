@@ -16,15 +16,13 @@ Right on the discard, Enter discards it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from fivecrowns.cards import Card, Rank, spoken_name
-from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
+from fivecrowns.errors import IllegalMoveError, SaveFileError
 from fivecrowns.melds import best_arrangement
 from fivecrowns.solitaire import (
     CardDiscarded,
@@ -43,11 +41,11 @@ from fivecrowns.solitaire import (
 from fivecrowns.solitaire_ai import BestStrategy, best_discard, distance
 from fivecrowns.ui import storage
 from fivecrowns.ui.announce import card_list, join_words, melds_words
-from fivecrowns.ui.keymap import SOLITAIRE_ACTIONS, Action, KeymapError, display_key, jump_index
-from fivecrowns.ui.model import ListScreen, TableModel
+from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
+from fivecrowns.ui.keymap import SOLITAIRE_ACTIONS, Action, KeymapError, jump_index
+from fivecrowns.ui.model import TableModel
 from fivecrowns.ui.screen import suit_style
-from fivecrowns.ui.session import Speaker
-from fivecrowns.ui.settings import VERBOSITIES, Settings, data_dir, documents_dir
+from fivecrowns.ui.settings import Settings, data_dir, documents_dir
 
 __all__ = ["SOLITAIRE_ACTIONS", "SolitaireSession", "render_board", "solitaire_save_path"]
 
@@ -68,15 +66,7 @@ def solitaire_save_path() -> Path:
     return data_dir() / "solitaire.json"
 
 
-@dataclass
-class _List:
-    kind: str
-    title: str
-    items: list[tuple[str, Callable[[], None] | None]]
-    selected: int = 0
-
-
-class SolitaireSession:
+class SolitaireSession(CommandLayer):
     """One solitaire game at one keyboard; a :class:`~fivecrowns.ui.app.Controller`."""
 
     def __init__(
@@ -88,6 +78,7 @@ class SolitaireSession:
         autosave: bool = True,
         settings: Settings | None = None,
     ) -> None:
+        super().__init__()
         self.game = game
         self.output = output
         self.settings = settings or Settings()
@@ -98,11 +89,6 @@ class SolitaireSession:
         self.delay = 0.0
         self.save_path = save_path
         self.autosave_enabled = autosave
-        self.listeners: list[Callable[[str], None]] = []
-        self.last_message = ""
-        self.list_state: _List | None = None
-        self.confirm: tuple[str, Callable[[], None]] | None = None
-        self.exit_requested = False
         open_hands = game.open_hands
         self.focus_hand = open_hands[0].number if open_hands else 3
         self.card_focus = 0
@@ -110,52 +96,11 @@ class SolitaireSession:
 
     # --- the Controller protocol --------------------------------------------------
 
-    def add_listener(self, listener: Callable[[str], None]) -> None:
-        self.listeners.append(listener)
-
     def bot_due(self) -> bool:
         return False  # why: solitaire has no computer players; the hint key advises instead
 
     def step_bot(self) -> None:
         return None
-
-    def wants_exit(self) -> bool:
-        return self.exit_requested
-
-    def press(self, key: str) -> None:
-        """Handle one key press; never raises for anything the player does."""
-        context = self.context()
-        action = self.keymap.action_for(key, context)
-        if action is None and context == "menu":
-            action = self.keymap.action_for(key, "normal")
-            if action is not None:
-                self.list_state = None
-        if action is None:
-            if key.startswith("<") or key == "c-@":
-                return
-            if context == "confirm":
-                self.refuse(self._confirm_keys())
-            else:
-                self.refuse(
-                    f"{display_key(key)} does nothing here. "
-                    f"Press {self.keymap.display_keys('help')} for help."
-                )
-            return
-        self.run_action(action, key)
-
-    def run_action(self, action: Action, key: str = "") -> None:
-        handler: Callable[[str], None] = getattr(self, f"_do_{action.name}")
-        try:
-            handler(key)
-        except FiveCrownsError as error:
-            self.refuse(str(error))
-
-    def context(self) -> str:
-        if self.confirm is not None:
-            return "confirm"
-        if self.list_state is not None:
-            return "menu"
-        return "normal"
 
     def table(self) -> TableModel:
         """The main game's screen model is not used: :func:`render_board` draws solitaire."""
@@ -172,24 +117,10 @@ class SolitaireSession:
             status=self.status_words(),
             message=self.last_message,
             you="You",
-            overlay=self._overlay(),
+            overlay=self.overlay(),
         )
 
     # --- speech ------------------------------------------------------------------
-
-    def say(self, text: str, interrupt: bool = False, sound: str | None = None) -> None:
-        if sound:
-            self.output.play(sound)
-        self.output.speak(text, interrupt=interrupt)
-        self.last_message = text
-        for listener in self.listeners:
-            listener(text)
-
-    def answer(self, text: str, sound: str | None = None) -> None:
-        self.say(text, interrupt=True, sound=sound)
-
-    def refuse(self, text: str) -> None:
-        self.say(text, interrupt=True, sound="invalid")
 
     # --- starting and saving ------------------------------------------------------
 
@@ -492,13 +423,6 @@ class SolitaireSession:
     def _do_status(self, key: str) -> None:
         self.answer(self.status_words())
 
-    def _do_past_games(self, key: str) -> None:
-        self.answer(" ".join(storage.describe_history(storage.read_history(), last=5)))
-
-    def _do_verbosity(self, key: str) -> None:
-        self.verbosity = VERBOSITIES[(VERBOSITIES.index(self.verbosity) + 1) % len(VERBOSITIES)]
-        self.answer(f"Verbosity {self.verbosity}.")
-
     def _do_stock_cards(self, key: str) -> None:
         stock = sorted(self.game.stock)
         if not stock:
@@ -529,29 +453,6 @@ class SolitaireSession:
 
     # --- messages ----------------------------------------------------------------------
 
-    def _review(self, entry: Any, otherwise: str) -> None:
-        text = getattr(entry, "text", None) or otherwise
-        for listener in self.listeners:
-            listener(text)
-
-    def _do_older(self, key: str) -> None:
-        self._review(self.output.older(), "No older messages.")
-
-    def _do_newer(self, key: str) -> None:
-        self._review(self.output.newer(), "No newer messages.")
-
-    def _do_oldest(self, key: str) -> None:
-        self._review(self.output.oldest(), "Nothing has been said yet.")
-
-    def _do_newest(self, key: str) -> None:
-        self._review(self.output.newest(), "Nothing has been said yet.")
-
-    def _do_repeat(self, key: str) -> None:
-        self._review(self.output.repeat_last(), "Nothing has been said yet.")
-
-    def _do_stop_speech(self, key: str) -> None:
-        self.output.stop()
-
     # --- lists ----------------------------------------------------------------------
 
     def help_lines(self) -> list[str]:
@@ -563,17 +464,6 @@ class SolitaireSession:
                 lines.append(f"{keys}: {action.label}. {action.help}")
         return lines
 
-    def _open_list(
-        self, kind: str, title: str, items: list[tuple[str, Callable[[], None] | None]]
-    ) -> None:
-        self.list_state = _List(kind, title, items)
-        self.answer(f"{title}. {len(items)} items. {items[0][0]}")
-
-    def _list_say(self) -> None:
-        state = self.list_state
-        assert state is not None
-        self.answer(f"{state.items[state.selected][0]}, {state.selected + 1} of {len(state.items)}")
-
     def available_actions(self) -> list[Action]:
         names = [] if self.game.phase.is_over else ["play"]
         names += ["hand", "hint", "piles", "status", "stock_cards", "past_games", "export"]
@@ -581,22 +471,20 @@ class SolitaireSession:
         names.append("quit")
         return [self.keymap.get(name) for name in names]
 
-    def _do_menu(self, key: str) -> None:
-        items: list[tuple[str, Callable[[], None] | None]] = []
-        for action in self.available_actions():
-            keys = self.keymap.display_keys(action.name)
-            if action.name == "play":
-                items += self._play_items(action, keys)
-                continue
-            items.append((f"{action.label}: {keys}", functools.partial(self.run_action, action)))
-        self._open_list("menu", "Actions", items)
+    def is_over(self) -> bool:
+        return self.game.phase.is_over
 
-    def _play_items(self, action: Action, keys: str) -> list[tuple[str, Callable[[], None] | None]]:
+    def menu_items(self, action: Action) -> list[MenuItem]:
+        if action.name == "play":
+            return self._play_items(action, self.keymap.display_keys(action.name))
+        return super().menu_items(action)
+
+    def _play_items(self, action: Action, keys: str) -> list[MenuItem]:
         """The move, once per open hand (put) or per distinct card (discard), so the menu
         alone can play any move; the item for the focus shows its key."""
         game = self.game
         focused = self._focused()
-        items: list[tuple[str, Callable[[], None] | None]] = []
+        items: list[MenuItem] = []
         if game.phase is Phase.PUT and game.turned is not None:
             for hand in game.open_hands:
                 label = f"Put the {spoken_name(game.turned, hand.wild_rank)} into the hand of "
@@ -618,86 +506,7 @@ class SolitaireSession:
         self.card_focus = card
         self.run_action(action)
 
-    def _do_help(self, key: str) -> None:
-        self._open_list("help", "Help: the keys", [(line, None) for line in self.help_lines()])
-
-    def _do_menu_previous(self, key: str) -> None:
-        assert self.list_state is not None
-        self.list_state.selected = max(0, self.list_state.selected - 1)
-        self._list_say()
-
-    def _do_menu_next(self, key: str) -> None:
-        assert self.list_state is not None
-        state = self.list_state
-        state.selected = min(len(state.items) - 1, state.selected + 1)
-        self._list_say()
-
-    def _do_menu_first(self, key: str) -> None:
-        assert self.list_state is not None
-        self.list_state.selected = 0
-        self._list_say()
-
-    def _do_menu_last(self, key: str) -> None:
-        assert self.list_state is not None
-        self.list_state.selected = len(self.list_state.items) - 1
-        self._list_say()
-
-    def _do_menu_choose(self, key: str) -> None:
-        state = self.list_state
-        assert state is not None
-        self.list_state = None
-        chosen = state.items[state.selected][1]
-        if chosen is None:
-            self.answer("Help closed.")
-        else:
-            chosen()
-
-    def _do_menu_close(self, key: str) -> None:
-        assert self.list_state is not None
-        kind = self.list_state.kind
-        self.list_state = None
-        self.answer("Help closed." if kind == "help" else "Menu closed.")
-
     # --- quitting -----------------------------------------------------------------------
-
-    def _confirm_keys(self) -> str:
-        yes = self.keymap.display_keys("confirm_yes")
-        no = self.keymap.display_keys("confirm_no")
-        return f"Press {yes} for yes, {no} for no."
-
-    def _do_quit(self, key: str) -> None:
-        if self.game.phase.is_over:
-            self.exit_requested = True
-            return
-
-        def leave() -> None:
-            self.save_now()
-            self.answer("Saved. Goodbye.")
-            self.exit_requested = True
-
-        yes = self.keymap.display_keys("confirm_yes")
-        no = self.keymap.display_keys("confirm_no")
-        question = f"Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing."
-        self.confirm = (question, leave)
-        self.answer(question)
-
-    def _do_confirm_yes(self, key: str) -> None:
-        assert self.confirm is not None
-        _, action = self.confirm
-        self.confirm = None
-        action()
-
-    def _do_confirm_no(self, key: str) -> None:
-        self.confirm = None
-        self.answer("Back to the game.")
-
-    def _overlay(self) -> ListScreen | None:
-        if self.list_state is not None:
-            state = self.list_state
-            return ListScreen(state.title, tuple(label for label, _ in state.items), state.selected)
-        if self.confirm is not None:
-            return ListScreen(self.confirm[0], (), 0)
-        return None
 
     def render(self) -> StyleAndTextTuples:
         return render_board(self)
@@ -742,7 +551,7 @@ def render_board(session: SolitaireSession) -> StyleAndTextTuples:
         line()
     line()
     line(session.status_words(), "class:message")
-    overlay = session._overlay()
+    overlay = session.overlay()
     if overlay is None or session.last_message != overlay.title:
         line(session.last_message, "class:message")  # a question is shown once, in its overlay
     if overlay is not None:

@@ -1,0 +1,294 @@
+"""What both games' command layers share: key dispatch, speech, lists, messages, quitting.
+
+:class:`~fivecrowns.ui.session.Session` (the main game) and
+:class:`~fivecrowns.ui.solitaire.SolitaireSession` are both a :class:`CommandLayer`:
+a key is looked up in the game's keymap table for the screen that is open, and
+runs ``_do_<action name>``. The action menu and help list, the message history
+keys, the quit confirmation, verbosity and the past-games key are written once here.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from fivecrowns.errors import FiveCrownsError
+from fivecrowns.ui import storage
+from fivecrowns.ui.keymap import Action, Keymap, display_key
+from fivecrowns.ui.model import ListScreen
+from fivecrowns.ui.settings import VERBOSITIES
+
+__all__ = ["CommandLayer", "ListState", "MenuItem", "Speaker"]
+
+MenuItem = tuple[str, Callable[[], None] | None]
+
+
+class Speaker(Protocol):
+    """The part of :class:`fivecrowns.output.Output` the command layers use."""
+
+    def speak(self, text: str, interrupt: bool = False) -> None: ...
+    def play(self, sound: str) -> None: ...
+    def stop(self) -> None: ...
+    def repeat_last(self) -> Any: ...
+    def older(self) -> Any: ...
+    def newer(self) -> Any: ...
+    def oldest(self) -> Any: ...
+    def newest(self) -> Any: ...
+
+
+@dataclass
+class ListState:
+    """An open list: the action menu ("menu") or the help list ("help")."""
+
+    kind: str
+    title: str
+    items: list[MenuItem]
+    selected: int = 0
+
+
+class CommandLayer:
+    """Keys -> actions for one game; subclasses add the game's own ``_do_`` actions."""
+
+    output: Speaker
+    keymap: Keymap
+    verbosity: str
+
+    def __init__(self) -> None:
+        self.listeners: list[Callable[[str], None]] = []
+        self.last_message = ""
+        self.list_state: ListState | None = None
+        self.confirm: tuple[str, Callable[[], None]] | None = None
+        self.exit_requested = False
+
+    # --- what a game says about itself (overridden) ---------------------------------
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def save_now(self) -> None:
+        raise NotImplementedError
+
+    def available_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def menu_items(self, action: Action) -> list[MenuItem]:
+        """The menu items of one action: by default one, with its keys."""
+        keys = self.keymap.display_keys(action.name)
+        return [(f"{action.label}: {keys}", functools.partial(self.run_action, action))]
+
+    # --- speech ------------------------------------------------------------------
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        self.listeners.append(listener)
+
+    def say(self, text: str, interrupt: bool = False, sound: str | None = None) -> None:
+        if sound:
+            self.output.play(sound)  # with its words, never alone; it never stops speech
+        self.output.speak(text, interrupt=interrupt)
+        self.last_message = text
+        for listener in self.listeners:
+            listener(text)
+
+    def answer(self, text: str, sound: str | None = None) -> None:
+        """What the player asked for: interrupts whatever is being said."""
+        self.say(text, interrupt=True, sound=sound)
+
+    def refuse(self, text: str) -> None:
+        self.say(text, interrupt=True, sound="invalid")
+
+    # --- keys --------------------------------------------------------------------
+
+    def context(self) -> str:
+        if self.confirm is not None:
+            return "confirm"
+        if self.list_state is not None:
+            return "menu"
+        return "normal"
+
+    def wants_exit(self) -> bool:
+        return self.exit_requested
+
+    def press(self, key: str) -> None:
+        """Handle one key press; never raises for anything the player does."""
+        context = self.context()
+        action = self.keymap.action_for(key, context)
+        if action is None and context == "menu":
+            # Hotkeys still work with the list open: close it and do the action.
+            action = self.keymap.action_for(key, "normal")
+            if action is not None:
+                self.list_state = None
+        if action is None:
+            if (key.startswith("<") and len(key) > 1) or key == "c-@":
+                return  # terminal reports and modifier-only codes, not keys the player meant
+            self._unknown_key(key, context)
+            return
+        self.run_action(action, key)
+
+    def run_action(self, action: Action, key: str = "") -> None:
+        handler: Callable[[str], None] = getattr(self, f"_do_{action.name}")
+        try:
+            handler(key)
+        except FiveCrownsError as error:
+            self.refuse(str(error))
+        except Exception as error:  # why: a bug must cost one key press, never the game
+            self._report_bug(action, error)
+
+    def _report_bug(self, action: Action, error: Exception) -> None:
+        import traceback
+
+        from fivecrowns.ui.settings import data_dir
+
+        path = data_dir() / "errors.log"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as log:
+                log.write(f"{action.name}: {''.join(traceback.format_exception(error))}\n")
+        except OSError:
+            pass
+        self.refuse(
+            f"Sorry, {action.label.lower()} failed: {type(error).__name__}. "
+            f"The game is saved; the details are in {path}."
+        )
+
+    def _unknown_key(self, key: str, context: str) -> None:
+        if context == "confirm":
+            self.refuse(
+                f"Press {self.keymap.display_keys('confirm_yes')} for yes, "
+                f"{self.keymap.display_keys('confirm_no')} for no."
+            )
+        else:
+            help_keys = self.keymap.display_keys("help")
+            self.refuse(f"{display_key(key)} does nothing here. Press {help_keys} for help.")
+
+    # --- messages and settings ---------------------------------------------------------
+
+    def _review(self, entry: Any, otherwise: str) -> None:
+        text = getattr(entry, "text", None) or otherwise
+        for listener in self.listeners:
+            listener(text)
+
+    def _do_older(self, key: str) -> None:
+        self._review(self.output.older(), "No older messages.")
+
+    def _do_newer(self, key: str) -> None:
+        self._review(self.output.newer(), "No newer messages.")
+
+    def _do_oldest(self, key: str) -> None:
+        self._review(self.output.oldest(), "Nothing has been said yet.")
+
+    def _do_newest(self, key: str) -> None:
+        self._review(self.output.newest(), "Nothing has been said yet.")
+
+    def _do_repeat(self, key: str) -> None:
+        self._review(self.output.repeat_last(), "Nothing has been said yet.")
+
+    def _do_stop_speech(self, key: str) -> None:
+        self.output.stop()
+
+    def _do_verbosity(self, key: str) -> None:
+        index = (VERBOSITIES.index(self.verbosity) + 1) % len(VERBOSITIES)
+        self.verbosity = VERBOSITIES[index]
+        self.answer(f"Verbosity {self.verbosity}.")
+
+    def _do_past_games(self, key: str) -> None:
+        self.answer(" ".join(storage.describe_history(storage.read_history(), last=5)))
+
+    # --- lists: the action menu and help ------------------------------------------------
+
+    def _open_list(self, kind: str, title: str, items: list[MenuItem]) -> None:
+        self.list_state = ListState(kind, title, items)
+        self.answer(f"{title}. {len(items)} items. {items[0][0]}")
+
+    def _list_say(self) -> None:
+        state = self.list_state
+        assert state is not None
+        label = state.items[state.selected][0]
+        self.answer(f"{label}, {state.selected + 1} of {len(state.items)}")
+
+    def _do_menu(self, key: str) -> None:
+        items: list[MenuItem] = []
+        for action in self.available_actions():
+            items += self.menu_items(action)
+        self._open_list("menu", "Actions", items)
+
+    def help_lines(self) -> list[str]:
+        return self.keymap.help_lines()
+
+    def _do_help(self, key: str) -> None:
+        self._open_list("help", "Help: the keys", [(line, None) for line in self.help_lines()])
+
+    def _select(self, index: int) -> None:
+        state = self.list_state
+        assert state is not None
+        state.selected = max(0, min(index, len(state.items) - 1))
+        self._list_say()
+
+    def _do_menu_previous(self, key: str) -> None:
+        assert self.list_state is not None
+        self._select(self.list_state.selected - 1)
+
+    def _do_menu_next(self, key: str) -> None:
+        assert self.list_state is not None
+        self._select(self.list_state.selected + 1)
+
+    def _do_menu_first(self, key: str) -> None:
+        self._select(0)
+
+    def _do_menu_last(self, key: str) -> None:
+        assert self.list_state is not None
+        self._select(len(self.list_state.items) - 1)
+
+    def _do_menu_choose(self, key: str) -> None:
+        state = self.list_state
+        assert state is not None
+        self.list_state = None
+        chosen = state.items[state.selected][1]
+        if chosen is None:
+            self.answer("Help closed.")
+        else:
+            chosen()
+
+    def _do_menu_close(self, key: str) -> None:
+        assert self.list_state is not None
+        kind = self.list_state.kind
+        self.list_state = None
+        self.answer("Help closed." if kind == "help" else "Menu closed.")
+
+    def overlay(self) -> ListScreen | None:
+        """The open list or question, as the screen shows it."""
+        if self.list_state is not None:
+            state = self.list_state
+            return ListScreen(state.title, tuple(label for label, _ in state.items), state.selected)
+        if self.confirm is not None:
+            return ListScreen(self.confirm[0], (), 0)
+        return None
+
+    # --- quitting ----------------------------------------------------------------------
+
+    def _do_quit(self, key: str) -> None:
+        if self.is_over():
+            self.exit_requested = True
+            return
+
+        def leave() -> None:
+            self.save_now()
+            self.answer("Saved. Goodbye.")
+            self.exit_requested = True
+
+        yes = self.keymap.display_keys("confirm_yes")
+        no = self.keymap.display_keys("confirm_no")
+        question = f"Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing."
+        self.confirm = (question, leave)
+        self.answer(question)
+
+    def _do_confirm_yes(self, key: str) -> None:
+        assert self.confirm is not None
+        _, action = self.confirm
+        self.confirm = None
+        action()
+
+    def _do_confirm_no(self, key: str) -> None:
+        self.confirm = None
+        self.answer("Back to the game.")
