@@ -274,3 +274,36 @@ def test_docs_solitaire_lists_every_key_as_the_table_has_it() -> None:
             continue
         keys = keymap.display_keys(action.name).replace("|", "\\|")
         assert f"| {keys} | {action.label} | {action.help} |" in doc, action.name
+
+
+def test_the_command_without_a_terminal_is_a_sentence_and_keeps_the_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fivecrowns.cli import main
+
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    save = tmp_path / "solitaire.json"
+    Solitaire.deal(5).save(save)
+    before = save.read_bytes()
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["solitaire"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fivecrowns solitaire reads single key presses, so it needs a terminal")
+    assert "Traceback" not in err
+    assert save.read_bytes() == before  # the game kept for --resume was not dealt over
+
+
+@pytest.mark.parametrize(
+    ("args", "sentence"),
+    [
+        (["--json"], "--json: only with --auto."),
+        (["--games", "5", "--strategy", "greedy"], "--games and --strategy: only with --auto."),
+    ],
+)
+def test_auto_options_without_auto_are_refused(
+    args: list[str], sentence: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fivecrowns.cli import main
+
+    assert main(["solitaire", *args]) == 2
+    assert capsys.readouterr().err.strip() == sentence

@@ -35,7 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--auto", action="store_true", help="let the computer play many deals and report"
     )
-    parser.add_argument("--games", type=int, default=100, help="deals to play with --auto")
+    # why default None: --games without --auto is refused, so it must be told from the default
+    parser.add_argument("--games", type=int, default=None, help="deals to play with --auto (100)")
     parser.add_argument(
         "--seed",
         type=int,
@@ -46,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strategy",
         choices=_STRATEGIES,
-        default="best",
+        default=None,
         help="computer strategy for --auto: greedy or best (default best)",
     )
     parser.add_argument("--json", action="store_true", help="with --auto: print one JSON object")
@@ -86,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
         return _run_auto(args)
     if args.fmt is not None:
         return _run_export(args)
+    auto_only = (("--games", args.games), ("--strategy", args.strategy), ("--json", args.json))
+    given = [name for name, value in auto_only if value not in (None, False)]
+    if given:
+        print(f"{' and '.join(given)}: only with --auto.", file=sys.stderr)
+        return 2
     return _run_play(args)
 
 
@@ -99,6 +105,12 @@ def _run_play(args: argparse.Namespace) -> int:
     try:
         if args.resume and args.seed is not None:
             raise FiveCrownsError("Give --resume or --seed, not both.")
+        # why before the deal: starting a game saves it at once, over the game kept for --resume
+        if not sys.stdin.isatty():
+            raise FiveCrownsError(
+                "fivecrowns solitaire reads single key presses, so it needs a terminal: "
+                "start it in a terminal window, not with its input redirected, or use --auto."
+            )
         from fivecrowns.ui.solitaire import SolitaireSession, solitaire_save_path
 
         if args.resume:
@@ -121,7 +133,11 @@ def _run_play(args: argparse.Namespace) -> int:
         presentation = Presentation(session, line_mode=args.line, render=session.render)
         session.say(reason)
         session.start(resumed=args.resume)
-        presentation.run()
+        try:
+            presentation.run()
+        except EOFError:
+            print("The keyboard input closed; the game is saved for --resume.", file=sys.stderr)
+            return 2
     finally:
         output.close()
     return 0
@@ -130,18 +146,19 @@ def _run_play(args: argparse.Namespace) -> int:
 def _run_auto(args: argparse.Namespace) -> int:
     from fivecrowns.solitaire_ai import auto_play, load_strategy
 
-    if args.games < 1:
-        print(f"--games must be at least 1, not {args.games}.", file=sys.stderr)
+    games = 100 if args.games is None else args.games
+    if games < 1:
+        print(f"--games must be at least 1, not {games}.", file=sys.stderr)
         return 2
     seed = 1 if args.seed is None else args.seed
-    report = auto_play(args.games, seed, load_strategy(args.strategy))
+    report = auto_play(games, seed, load_strategy(args.strategy or "best"))
     if args.json:
         print(json.dumps(report.to_json()))
         return 0
     low, high = report.confidence_interval()
     deals = "deal" if report.games == 1 else "deals"
     print(
-        f"Won {report.wins} of {report.games} {deals} with the {args.strategy} strategy: "
+        f"Won {report.wins} of {report.games} {deals} with the {args.strategy or 'best'} strategy: "
         f"{report.win_rate:.1%} (95% confidence {low:.1%} to {high:.1%}). "
         f"Mean points left: {report.mean_points_left:.1f}. "
         f"Seeds {seed} to {seed + report.games - 1}."
