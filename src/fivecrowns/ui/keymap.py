@@ -101,6 +101,37 @@ def jump_index(key: str, focus: int, count: int) -> int:
 
 
 _A = Action
+# Rows both games' tables hold, word for word (each game adds its own rows around them).
+_HISTORY = (
+    _A("older", (",",), "Older message", "Read the message before this one.", "messages"),
+    _A("newer", (".",), "Newer message", "Read the message after this one.", "messages"),
+    _A("oldest", ("<",), "Oldest message", "Read the first message.", "messages"),
+    _A("newest", (">",), "Newest message", "Read the latest message.", "messages"),
+    _A("repeat", ("r",), "Repeat", "Say the last message again.", "messages"),
+)
+_VERBOSITY = _A(
+    "verbosity",
+    ("v",),
+    "Verbosity",
+    "Switch between brief, normal and full messages.",
+    "messages",
+)
+_PAST_GAMES = _A("past_games", ("S",), "Past games", "The results of finished games.", "info")
+_MENU_AND_HELP = (
+    _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
+    _A("help", ("f1", "?"), "Help", "The list of keys.", "game"),
+)
+_QUIT = _A("quit", ("q", "c-c"), "Quit", "Leave the game; it stays saved for --resume.", "game")
+_LISTS_AND_QUESTIONS = (
+    _A("menu_previous", ("up", "left"), "Previous item", "Move up the list.", "menu"),
+    _A("menu_next", ("down", "right"), "Next item", "Move down the list.", "menu"),
+    _A("menu_first", ("home",), "First item", "Move to the top of the list.", "menu"),
+    _A("menu_last", ("end",), "Last item", "Move to the bottom of the list.", "menu"),
+    _A("menu_choose", ("c-m", " "), "Choose", "Do the item you are on.", "menu"),
+    _A("menu_close", ("escape",), "Close", "Close the list.", "menu"),
+    _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
+    _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
+)
 ACTIONS: tuple[Action, ...] = (
     # Your turn
     _A("draw", ("d",), "Draw from the stock", "Take the top card of the stock.", "turn", True),
@@ -171,13 +202,9 @@ ACTIONS: tuple[Action, ...] = (
     _A("last_moves", ("l",), "Last moves", "The last moves of the other players.", "info"),
     _A("whose_turn", ("n",), "Whose turn", "Whose turn it is and what they must do now.", "info"),
     _A("why", ("y",), "Why", "Why the last computer player did what it did.", "info"),
-    _A("past_games", ("S",), "Past games", "The results of finished games.", "info"),
+    _PAST_GAMES,
     # Messages and speech
-    _A("older", (",",), "Older message", "Read the message before this one.", "messages"),
-    _A("newer", (".",), "Newer message", "Read the message after this one.", "messages"),
-    _A("oldest", ("<",), "Oldest message", "Read the first message.", "messages"),
-    _A("newest", (">",), "Newest message", "Read the latest message.", "messages"),
-    _A("repeat", ("r",), "Repeat", "Say the last message again.", "messages"),
+    *_HISTORY,
     _A(
         "stop_speech",
         ("x",),
@@ -185,16 +212,9 @@ ACTIONS: tuple[Action, ...] = (
         "Stop speaking now. Ctrl alone cannot be read in a terminal, so X does this.",
         "messages",
     ),
-    _A(
-        "verbosity",
-        ("v",),
-        "Verbosity",
-        "Switch between brief, normal and full messages.",
-        "messages",
-    ),
+    _VERBOSITY,
     # The game
-    _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
-    _A("help", ("f1", "?"), "Help", "The list of keys.", "game"),
+    *_MENU_AND_HELP,
     _A(
         "export",
         ("e",),
@@ -202,16 +222,9 @@ ACTIONS: tuple[Action, ...] = (
         "Write the score sheet and your hand to files, in print and braille, and say where.",
         "game",
     ),
-    _A("quit", ("q", "c-c"), "Quit", "Leave the game; it stays saved for --resume.", "game"),
+    _QUIT,
     # Modal screens
-    _A("menu_previous", ("up", "left"), "Previous item", "Move up the list.", "menu"),
-    _A("menu_next", ("down", "right"), "Next item", "Move down the list.", "menu"),
-    _A("menu_first", ("home",), "First item", "Move to the top of the list.", "menu"),
-    _A("menu_last", ("end",), "Last item", "Move to the bottom of the list.", "menu"),
-    _A("menu_choose", ("c-m", " "), "Choose", "Do the item you are on.", "menu"),
-    _A("menu_close", ("escape",), "Close", "Close the list.", "menu"),
-    _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
-    _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
+    *_LISTS_AND_QUESTIONS,
     _A("ready", ("c-m",), "Ready", "The next player is at the keyboard.", "privacy"),
 )
 
@@ -261,22 +274,11 @@ SOLITAIRE_ACTIONS: tuple[Action, ...] = (
         "The cards still in the stock, in no order: their order is hidden, not what they are.",
         "info",
     ),
-    _A("older", (",",), "Older message", "Read the message before this one.", "messages"),
-    _A("newer", (".",), "Newer message", "Read the message after this one.", "messages"),
-    _A("oldest", ("<",), "Oldest message", "Read the first message.", "messages"),
-    _A("newest", (">",), "Newest message", "Read the latest message.", "messages"),
-    _A("repeat", ("r",), "Repeat", "Say the last message again.", "messages"),
+    *_HISTORY,
     _A("stop_speech", ("x",), "Stop speech", "Stop speaking now.", "messages"),
-    _A(
-        "verbosity",
-        ("v",),
-        "Verbosity",
-        "Switch between brief, normal and full messages.",
-        "messages",
-    ),
-    _A("past_games", ("S",), "Past games", "The results of finished games.", "info"),
-    _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
-    _A("help", ("f1", "?"), "Help", "The list of keys.", "game"),
+    _VERBOSITY,
+    _PAST_GAMES,
+    *_MENU_AND_HELP,
     _A(
         "export",
         ("e",),
@@ -284,15 +286,8 @@ SOLITAIRE_ACTIONS: tuple[Action, ...] = (
         "Write the board to files, in print and braille, and say where.",
         "game",
     ),
-    _A("quit", ("q", "c-c"), "Quit", "Leave the game; it stays saved for --resume.", "game"),
-    _A("menu_previous", ("up", "left"), "Previous item", "Move up the list.", "menu"),
-    _A("menu_next", ("down", "right"), "Next item", "Move down the list.", "menu"),
-    _A("menu_first", ("home",), "First item", "Move to the top of the list.", "menu"),
-    _A("menu_last", ("end",), "Last item", "Move to the bottom of the list.", "menu"),
-    _A("menu_choose", ("c-m", " "), "Choose", "Do the item you are on.", "menu"),
-    _A("menu_close", ("escape",), "Close", "Close the list.", "menu"),
-    _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
-    _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
+    _QUIT,
+    *_LISTS_AND_QUESTIONS,
 )
 del _A
 
