@@ -34,7 +34,7 @@ def config_dir() -> Path:
         return Path(override)
     import platformdirs
 
-    # Same call as fivecrowns.ui.settings: one shared settings.json on every system.
+    # why: fivecrowns.ui.settings uses this same function: one shared settings.json everywhere.
     return Path(platformdirs.user_config_dir("fivecrowns"))
 
 

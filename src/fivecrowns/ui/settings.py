@@ -21,20 +21,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# why: one settings.json for the game and the output layer, so one place decides where it is.
+from fivecrowns.output.settings import config_dir, settings_path
 from fivecrowns.ui.keymap import Action, Keymap
 
 __all__ = ["VERBOSITIES", "Settings", "config_dir", "data_dir", "documents_dir", "load_settings"]
 
 VERBOSITIES = ("brief", "normal", "full")
-
-
-def config_dir() -> Path:
-    override = os.environ.get("FIVECROWNS_CONFIG_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("fivecrowns"))
 
 
 def data_dir() -> Path:
@@ -76,7 +69,7 @@ class Settings:
 
 def load_settings(path: Path | None = None) -> Settings:
     """Read the settings file; every problem becomes a sentence in ``problems``, never an error."""
-    path = path or config_dir() / "settings.json"
+    path = path or settings_path()
     settings = Settings(path=path)
     if not path.exists():
         return settings
