@@ -378,6 +378,14 @@ def test_command_refuses_a_bad_save_and_mixed_sources(
     assert "is not a Five Crowns saved game" in err
     code, out, err = _run(["--game", str(tmp_path / "none.json")], capsys)
     assert code == 2 and "There is no saved game at" in err
+    saved = tmp_path / "saved.json"
+    save_game(Game(["Ann", "Ben"], seed=1), saved)
+    before = saved.read_bytes()
+    code, out, err = _run(
+        ["--game", str(saved), "--out", str(tmp_path / "." / "saved.json")], capsys
+    )
+    assert code == 2 and "is the saved game itself" in err
+    assert saved.read_bytes() == before
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000, encoding="utf-8")
     code, out, err = _run(["--game", str(deep)], capsys)

@@ -228,6 +228,11 @@ def _check_options(args: argparse.Namespace) -> None:
         raise FiveCrownsError("--round goes with --what melds.")
     if args.round_number is not None and not 1 <= args.round_number <= 11:
         raise FiveCrownsError(f"There is no round {args.round_number}: rounds are 1 to 11.")
+    same_file = args.out is not None and args.game is not None
+    if same_file and Path(args.out).resolve() == Path(args.game).resolve():
+        raise FiveCrownsError(
+            f"--out {args.out} is the saved game itself; write the export to another file."
+        )
     if args.fmt != "text":
         Translator(args.grade, args.fmt)  # says how to install liblouis if it is missing
 
