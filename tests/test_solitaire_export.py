@@ -74,6 +74,18 @@ def test_cli_exports_a_saved_game_to_a_file(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == _text(game, 40)
 
 
+def test_cli_export_never_writes_over_its_own_saved_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "s.json"
+    Solitaire.deal(seed=4).save(saved)
+    before = saved.read_bytes()
+    argv = ["solitaire", "--export", "text", "--game", str(saved), "--out", str(saved)]
+    assert main(argv) == 2
+    assert "is the saved game itself" in capsys.readouterr().err
+    assert saved.read_bytes() == before
+
+
 def test_cli_export_refuses_bad_options_with_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solitaire", "--export", "text", "--width", "5"]) == 2
     assert (

@@ -185,6 +185,11 @@ def _run_export(args: argparse.Namespace) -> int:
             )
         if args.game is not None and args.seed is not None:
             raise FiveCrownsError("Give --game SAVE.json or --seed S, not both.")
+        same_file = args.out is not None and args.game is not None
+        if same_file and Path(args.out).resolve() == Path(args.game).resolve():
+            raise FiveCrownsError(
+                f"--out {args.out} is the saved game itself; write the board to another file."
+            )
         if args.fmt != "text":
             Translator(args.grade, args.fmt)  # says how to install liblouis if it is missing
         if args.game is not None:
