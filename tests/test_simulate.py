@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
 
 from fivecrowns.ai import load_bot
 from fivecrowns.cli import DEFAULT_COMMAND, main
-from fivecrowns.commands.simulate import simulate
+from fivecrowns.commands.simulate import configure, simulate
 from fivecrowns.game import Game
 
 
@@ -80,3 +81,14 @@ def test_bad_options_get_a_sentence_and_status_2(
     assert main(["simulate", *args]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and captured.out == ""
+
+
+def test_large_tables_run_as_the_help_says(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    assert "8 to 14 may need more --decks" in " ".join(parser.format_help().split())
+    assert main(["simulate", "--players", "8", "--games", "1", "--ai", "simple"]) == 0
+    assert capsys.readouterr().out.startswith("1 game, 8 players")
+    assert main(["simulate", "--players", "9", "--games", "1", "--ai", "simple"]) == 2
+    assert capsys.readouterr().err.strip() == "9 players need at least 3 decks."
+    assert main(["simulate", "--players", "9", "--decks", "3", "--games", "1"]) == 0

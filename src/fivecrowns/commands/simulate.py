@@ -59,7 +59,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         type=int,
-        help="players at the table, 2 to 7 (default: one per --ai name, or 4)",
+        help="players at the table, 2 to 7 (8 to 14 may need more --decks) "
+        "(default: one per --ai name, or 4)",
     )
     parser.add_argument("--games", type=int, default=10, help="how many games to play")
     parser.add_argument("--seed", type=int, default=1, help="the same seed gives the same games")
