@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from fivecrowns.cards import Card, Rank, points
 from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
 from fivecrowns.melds import Arrangement, Meld
+from fivecrowns.words import join_words
 
 __all__ = [
     "completes_meld",
@@ -44,15 +45,6 @@ def the(card: Card, wild_rank: Rank) -> str:
 
 def _sentence(text: str) -> str:
     return text if text.endswith(".") else text + "."
-
-
-def join_words(parts: Sequence[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    if not parts:
-        return ""
-    if len(parts) == 1:
-        return parts[0]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def melds_words(melds: Sequence[Meld], wild_rank: Rank) -> str:
