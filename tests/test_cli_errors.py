@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from fivecrowns.cli import COMMANDS, main
@@ -39,3 +44,15 @@ def test_a_bad_value_is_named_in_one_line(
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and reason in err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("3h 4h 5h\n" * 20_000, encoding="utf-8")
+    command = (
+        f"{shlex.quote(sys.executable)} -m fivecrowns solve --jsonl --wild K"
+        f" < {shlex.quote(str(hands))} 2> {shlex.quote(str(tmp_path / 'err.txt'))} | head -1"
+    )
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=True)
+    assert result.stdout.startswith('{"cards": ["3h", "4h", "5h"]')
+    assert (tmp_path / "err.txt").read_text(encoding="utf-8") == ""
