@@ -64,3 +64,10 @@ def test_play_without_a_terminal_is_a_sentence(capsys, monkeypatch) -> None:
     assert main(["play"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("fivecrowns play reads single key presses, so it needs a terminal")
+
+
+def test_history_refuses_last_0_on_standard_error(capsys) -> None:
+    assert main(["history", "--last", "0"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == "--last must be 1 or more, not 0."
+    assert captured.out == ""

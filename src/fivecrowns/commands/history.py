@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 __all__ = ["configure", "run"]
 
@@ -15,7 +16,7 @@ def run(args: argparse.Namespace) -> int:
     from fivecrowns.ui.storage import describe_history, history_path, read_history
 
     if args.last < 1:
-        print(f"--last must be 1 or more, not {args.last}.")
+        print(f"--last must be 1 or more, not {args.last}.", file=sys.stderr)
         return 2
     games = read_history()
     for sentence in describe_history(games, last=args.last):
