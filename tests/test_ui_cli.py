@@ -29,6 +29,8 @@ def test_play_is_the_default_command() -> None:
         (["--ai", "nobody"], "'nobody' is not a computer player"),
         (["--resume"], "There is no saved game to resume in "),
         (["--delay", "99"], "--delay must be 0 to 10 seconds, not 99.0."),
+        (["--resume", "--seed", "3"], "Give --resume or --seed, not both"),
+        (["--resume", "--names", "A,B,C"], "Give --resume or --names, not both"),
     ],
 )
 def test_bad_options_are_sentences(args, message, capsys) -> None:

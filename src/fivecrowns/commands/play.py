@@ -52,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
     from fivecrowns.errors import FiveCrownsError
     from fivecrowns.ui.launch import LaunchError, launch
 
+    # why: the saved game keeps its own deal and table; a new --seed or --names would be ignored
+    for option, value in (("--seed", args.seed), ("--names", args.names)):
+        if args.resume and value is not None:
+            return _fail(f"Give --resume or {option}, not both: the saved game keeps its own.")
     try:
         return launch(args)
     except LaunchError as error:
