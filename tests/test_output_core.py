@@ -251,16 +251,21 @@ def test_settings_round_trip_and_keep_other_sections(tmp_path: Path) -> None:
         ('{"output": {"tts_volume": 3}}', "tts_volume 3.0 is not between"),
         ('{"output": {"sound_muted": "yes"}}', "sound_muted has the wrong type"),
         ('{"output": {"tts_rate": true}}', "tts_rate must not be true or false"),
+        ("[" * 100_000, "nested too deeply"),
+        ("\udcff\udcfe binary", "it is not text"),
     ],
 )
 def test_damaged_settings_give_defaults_and_a_sentence(
     tmp_path: Path, text: str, words: str
 ) -> None:
     path = tmp_path / "settings.json"
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
     settings, problem = load_settings(path)
     assert settings == OutputSettings()
     assert problem is not None and words in problem and problem.endswith("Using defaults.")
+    # Saving over a damaged file replaces it with good settings, without a traceback.
+    save_settings(OutputSettings(tts_rate=200), path)
+    assert load_settings(path) == (OutputSettings(tts_rate=200), None)
 
 
 def test_sound_names_are_the_contract() -> None:

@@ -106,6 +106,8 @@ def load_settings(path: Path | None = None) -> tuple[OutputSettings, str | None]
         return OutputSettings(), None
     except OSError as error:
         return OutputSettings(), f"Cannot read {path}: {error.strerror}. Using default settings."
+    except UnicodeDecodeError:
+        return OutputSettings(), _damaged(path, "it is not text")
     try:
         data = json.loads(text)
         section = data.get("output", {}) if isinstance(data, dict) else None
@@ -113,7 +115,14 @@ def load_settings(path: Path | None = None) -> tuple[OutputSettings, str | None]
             raise ValueError("the output section is not an object")
         return _from_dict(section), None
     except ValueError as error:
-        return OutputSettings(), f"Settings file {path} is damaged ({error}). Using defaults."
+        return OutputSettings(), _damaged(path, str(error))
+    except RecursionError:
+        # why: json.loads raises RecursionError, not a ValueError, on deeply nested arrays.
+        return OutputSettings(), _damaged(path, "nested too deeply")
+
+
+def _damaged(path: Path, why: str) -> str:
+    return f"Settings file {path} is damaged ({why}). Using defaults."
 
 
 def save_settings(settings: OutputSettings, path: Path | None = None) -> Path:
@@ -125,7 +134,7 @@ def save_settings(settings: OutputSettings, path: Path | None = None) -> Path:
         loaded = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(loaded, dict):
             data = loaded
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         data = {}
     data["output"] = asdict(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
