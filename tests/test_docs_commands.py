@@ -1,0 +1,26 @@
+"""Pages that show `fivecrowns` commands say how a newcomer runs them (it is not on PATH)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+COMMAND = re.compile(r"(^\s*(\$ )?fivecrowns [a-z-])|(`fivecrowns [a-z-])", re.MULTILINE)
+PAGES = [
+    page
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    if COMMAND.search(page.read_text(encoding="utf-8"))
+]
+
+
+def test_the_pages_show_commands() -> None:
+    assert {"README.md", "solver.md", "braille.md", "accessibility.md"} <= {p.name for p in PAGES}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_a_page_with_fivecrowns_commands_says_how_to_run_them(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    assert ".venv/bin/fivecrowns" in text and "source .venv/bin/activate" in text
