@@ -22,15 +22,19 @@ from fivecrowns.cards import Card, Rank, spoken_name
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
 from fivecrowns.game import (
     Discard,
+    Discarded,
     DrawFromStock,
+    DrewFromStock,
     Event,
     Game,
     GameOver,
     GoOut,
+    LaidDown,
     LastTurnStarted,
     Move,
     Phase,
     TakeDiscard,
+    TookDiscard,
     TurnStarted,
     game_from_json,
     game_to_json,
@@ -46,11 +50,11 @@ from fivecrowns.melds import (
 )
 from fivecrowns.ui import storage
 from fivecrowns.ui.announce import (
-    Announcement,
     card_list,
     describe_events,
     join_words,
     melds_words,
+    turn_summary,
 )
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import Action, Keymap, KeymapError, jump_index
@@ -141,6 +145,7 @@ class Session(CommandLayer):
         self.last_explanation: str | None = None
         self.history_recorded = False
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
+        self._turn: tuple[int, Rank, list[Event]] | None = None  # the mover's turn so far
 
     # --- starting -------------------------------------------------------------
 
@@ -380,9 +385,9 @@ class Session(CommandLayer):
         announcements = describe_events(
             visible, names, you, wild, self.verbosity, hand_at_start=self.hand(you)
         )
+        self._remember(mover, events, wild)
         own = mover == you
         for announcement in announcements:
-            self._remember(mover, announcement)
             self.say(announcement.text, interrupt=own, sound=announcement.sound)
             own = False  # only the first sentence answers the key; the rest queue
         if any(isinstance(event, GameOver) for event in events):
@@ -400,11 +405,39 @@ class Session(CommandLayer):
         ):
             self._your_turn()
 
-    def _remember(self, mover: int | None, announcement: Announcement) -> None:
-        if mover is not None and mover != self.at_keyboard and announcement.move:
-            for state in self.seat_state.values():
-                state.moves_seen.append((mover, announcement.text))
-                del state.moves_seen[:-20]
+    def _remember(self, mover: int | None, events: Sequence[Event], wild: Rank) -> None:
+        """Keep the mover's turn so far, worded for every other human seat (for L and the
+        privacy screen), humans' moves included: in hot seat the others never heard them."""
+        if mover is None:
+            return
+        moves = [
+            e
+            for e in events
+            if isinstance(e, DrewFromStock | TookDiscard | Discarded | LaidDown)
+            and e.player == mover
+        ]
+        if not moves:
+            return
+        new_turn = (
+            self._turn is None
+            or self._turn[0] != mover
+            or isinstance(moves[0], DrewFromStock | TookDiscard)
+        )
+        if new_turn or self._turn is None:
+            self._turn = (mover, wild, [])
+        _, turn_wild, turn = self._turn
+        turn += moves
+        names = [seat.name for seat in self.seats]
+        for seat, state in self.seat_state.items():
+            if seat == mover:
+                continue
+            visible = [redact(event, seat) for event in turn]
+            text = turn_summary(visible, names, seat, turn_wild, self.verbosity)
+            if not new_turn and state.moves_seen and state.moves_seen[-1][0] == mover:
+                state.moves_seen[-1] = (mover, text)  # the same turn, one key later
+            else:
+                state.moves_seen.append((mover, text))
+            del state.moves_seen[:-20]
 
     def _your_turn(self) -> None:
         game = self.game
@@ -487,11 +520,9 @@ class Session(CommandLayer):
     def _others_moves(self) -> str:
         state = self.seat_state[self.at_keyboard]
         latest: dict[int, str] = {}
-        for seat, text in state.moves_seen:
-            latest[seat] = text
-        if not latest:
-            return ""
-        return " ".join(latest.values())
+        for seat, text in reversed(state.moves_seen):  # each seat's latest turn, oldest first
+            latest.setdefault(seat, text)
+        return " ".join(reversed(latest.values()))
 
     def _do_hand(self, key: str) -> None:
         game = self.game

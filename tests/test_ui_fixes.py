@@ -1,0 +1,47 @@
+"""Front-end fixes from the audit: hot-seat players hear each other's moves, the privacy
+screen lets you quit and get help, reviewed messages are shown, and the advice agrees.
+
+Driven as in test_ui_games.py: prompt_toolkit pipe input, a dummy terminal output, and
+the output layer's RecordingBackend to hear what was said.
+"""
+
+from __future__ import annotations
+
+from fivecrowns.game import Phase
+from fivecrowns.ui.session import Seat
+from test_ui_games import play_turn
+from ui_support import Table, table
+
+HOT_SEAT = [Seat("Ann"), Seat("Ben"), Seat("Cy", "medium")]
+
+
+def human_turn(t: Table) -> None:
+    """Enter on the privacy screen if it is up, then one whole turn (draw and discard)."""
+    if t.session.privacy_for is not None:
+        t.press("enter")
+    round_now = t.game.round
+    play_turn(t)
+    if t.game.round == round_now and t.game.phase in (Phase.DISCARD, Phase.LAST_DISCARD):
+        play_turn(t)
+
+
+def test_hot_seat_players_hear_each_others_moves_and_l_lists_them() -> None:
+    with table(HOT_SEAT, seed=3, first_dealer=2) as t:
+        human_turn(t)  # Ann
+        assert t.session.privacy_for == 1
+        t.press("enter")  # Ben at the keyboard
+        t.press("d")
+        ben_card = t.session.hand()[t.session.focus()]
+        t.press("enter")  # Ben discards the card he drew (focus moves to a drawn card)
+        assert t.session.privacy_for == 0, "after Cy moves, it is Ann's turn"
+        mark = len(t.spoken())
+        t.press("enter")  # Ann at the keyboard
+        said = " ".join(t.said_since(mark))
+        assert "Ben drew from the stock and discarded the " in said
+        assert f"discarded the {ben_card.spoken}" in said
+        assert "Cy " in said
+        t.press("l")
+        last = t.spoken()[-1]
+        assert last.startswith("Ben drew from the stock and discarded the ")
+        assert "Cy " in last
+        assert "You " not in last and "Ann " not in last
