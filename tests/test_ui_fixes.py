@@ -45,3 +45,34 @@ def test_hot_seat_players_hear_each_others_moves_and_l_lists_them() -> None:
         assert last.startswith("Ben drew from the stock and discarded the ")
         assert "Cy " in last
         assert "You " not in last and "Ann " not in last
+
+
+def test_privacy_screen_quits_helps_and_stops_speech_without_showing_the_hand(
+    tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    with table(HOT_SEAT, seed=3, first_dealer=2, data_dir=tmp_path) as t:
+        assert t.session.privacy_for == 0
+        before = t.state()
+        hand_words = [card.spoken for card in t.game.hand(0)]
+        mark = len(t.spoken())
+        t.press("f1")
+        assert t.spoken()[-1].startswith("Help: the keys.")
+        t.press("escape")
+        assert t.spoken()[-1] == "Help closed."
+        t.press("x")
+        assert t.backend.calls[-1].kind == "stop"
+        t.press("q")
+        assert t.spoken()[-1].startswith("Quit? The game stays saved for --resume.")
+        t.press("n")
+        assert not t.session.wants_exit()
+        t.press("h")  # still hidden: the hand key is refused
+        assert t.spoken()[-1].startswith("The hand is hidden.")
+        assert t.session.table().hand == ()
+        said = " ".join(t.said_since(mark))
+        assert not any(words in said for words in hand_words)
+        assert t.state() == before
+        t.press("\x03")  # Ctrl+C
+        t.press("y")
+        assert t.session.wants_exit()
+        assert t.spoken()[-1] == "Saved. Goodbye."

@@ -232,7 +232,9 @@ def test_hot_seat_privacy_screen_hides_the_hand() -> None:
         assert t.session.table().hand == ()
         before = t.state()
         t.press("h")
-        assert t.spoken()[-1] == "The hand is hidden. Press Enter when ready."
+        assert t.spoken()[-1] == (
+            "The hand is hidden. Press Enter when ready, F1 or ? for help, Q or Ctrl+C to quit."
+        )
         assert t.state() == before
         mark = len(t.spoken())
         t.press("enter")

@@ -225,7 +225,14 @@ ACTIONS: tuple[Action, ...] = (
     _QUIT,
     # Modal screens
     *_LISTS_AND_QUESTIONS,
-    _A("ready", ("c-m",), "Ready", "The next player is at the keyboard.", "privacy"),
+    _A(
+        "ready",
+        ("c-m",),
+        "Ready",
+        "The next player is at the keyboard. Here quit, help and stop speech also work; "
+        "no other key, so nothing shows the hand.",
+        "privacy",
+    ),
 )
 
 #: Five Crowns Solitaire's keys: a table of its own, rebound from the same [keys] table.

@@ -61,6 +61,9 @@ from fivecrowns.ui.keymap import Action, Keymap, KeymapError, jump_index
 from fivecrowns.ui.model import SeatLine, TableModel
 from fivecrowns.ui.settings import Settings, documents_dir
 
+#: The keys that work on the hot-seat privacy screen besides Enter: none shows the hand.
+PRIVACY_SAFE = frozenset({"quit", "help", "stop_speech"})
+
 __all__ = ["Bot", "Seat", "Session", "Speaker", "game_from_save", "new_seed"]
 
 
@@ -172,15 +175,40 @@ class Session(CommandLayer):
     # --- keys --------------------------------------------------------------------
 
     def context(self) -> str:
-        return "privacy" if self.privacy_for is not None else super().context()
+        # A question or the help list opened on the privacy screen comes first.
+        if self.privacy_for is not None and self.confirm is None and self.list_state is None:
+            return "privacy"
+        return super().context()
+
+    def press(self, key: str) -> None:
+        if self.privacy_for is None:
+            super().press(key)
+            return
+        # The privacy screen: only Enter, and the keys that cannot show the hand
+        # (quit with its question, help, stop speech); every other key is refused.
+        context = self.context()
+        action = self.keymap.action_for(key, context)
+        if action is None and context in ("privacy", "menu"):
+            normal = self.keymap.action_for(key, "normal")
+            if normal is not None and normal.name in PRIVACY_SAFE:
+                self.list_state = None
+                action = normal
+        if action is None:
+            if (key.startswith("<") and len(key) > 1) or key == "c-@":
+                return  # terminal reports and modifier-only codes
+            self._unknown_key(key, "privacy" if context == "menu" else context)
+            return
+        self.run_action(action, key)
 
     def is_over(self) -> bool:
         return self.game.is_over
 
     def _unknown_key(self, key: str, context: str) -> None:
         if context == "privacy":
+            keys = self.keymap.display_keys
             self.refuse(
-                f"The hand is hidden. Press {self.keymap.display_keys('ready')} when ready."
+                f"The hand is hidden. Press {keys('ready')} when ready, {keys('help')} for help, "
+                f"{keys('quit')} to quit."
             )
         else:
             super()._unknown_key(key, context)
