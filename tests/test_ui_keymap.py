@@ -155,3 +155,33 @@ def test_history_is_kept_and_told_newest_first(tmp_path: Path) -> None:
     told = storage.describe_history(games)
     assert told[0].endswith("You and Ann shared the win with 80. You 80, Ann 80, Ben 99.")
     assert told[1].endswith("Ann won with 95. You 120, Ann 95.")
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_binary_or_deeply_nested_autosave_is_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.json"
+    path.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(SaveFileError, match="is not text and cannot be resumed"):
+        storage.read_autosave(path)
+    path.write_text(DEEP)
+    with pytest.raises(SaveFileError, match="is damaged and cannot be resumed"):
+        storage.read_autosave(path)
+
+
+def test_binary_or_deeply_nested_history_lines_are_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    storage.append_history(["You", "Ann"], [120, 95], path)
+    with path.open("ab") as handle:
+        handle.write(b"\xff\xfe binary\n" + DEEP.encode() + b"\n")
+    storage.append_history(["You", "Ann"], [70, 90], path)
+    assert [game["totals"] for game in storage.read_history(path)] == [[120, 95], [70, 90]]
+
+
+def test_a_deeply_nested_settings_file_gives_defaults_and_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(DEEP)
+    settings = load_settings(path)
+    assert settings.keymap == Keymap.default()
+    assert settings.problems == [f"The settings file {path} is damaged; using defaults."]

@@ -75,10 +75,14 @@ def load_settings(path: Path | None = None) -> Settings:
         return settings
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, ValueError) as error:
         settings.problems.append(
             f"The settings file {path} cannot be read ({error}); using defaults."
         )
+        return settings
+    except RecursionError:
+        # why: json.loads raises RecursionError, not ValueError, on deeply nested arrays.
+        settings.problems.append(f"The settings file {path} is damaged; using defaults.")
         return settings
     if not isinstance(data, dict):
         settings.problems.append(f"The settings file {path} is not a JSON object; using defaults.")

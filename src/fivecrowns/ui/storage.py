@@ -60,9 +60,12 @@ def read_autosave(path: Path | None = None) -> dict[str, Any]:
         raise SaveFileError(f"There is no saved game to resume in {path.parent}.") from None
     except OSError as error:
         raise SaveFileError(f"The saved game {path} cannot be read: {error.strerror}.") from None
+    except UnicodeDecodeError:
+        raise SaveFileError(f"The saved game {path} is not text and cannot be resumed.") from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
+        # why: json.loads raises RecursionError, not ValueError, on deeply nested arrays.
         raise SaveFileError(f"The saved game {path} is damaged and cannot be resumed.") from None
     if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
         raise SaveFileError(
@@ -115,10 +118,15 @@ def read_history(path: Path | None = None) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     games: list[dict[str, Any]] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    try:
+        # why: a damaged byte must cost one line of history, not the whole history.
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    for line in text.splitlines():
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             continue
         if not isinstance(record, dict):
             continue
