@@ -8,10 +8,12 @@ the output layer's RecordingBackend to hear what was said.
 from __future__ import annotations
 
 from fivecrowns.game import Phase
+from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
 from test_ui_games import play_turn
 from ui_support import Table, table
 
+ONE_HUMAN = [Seat("You"), Seat("Ann", "medium")]
 HOT_SEAT = [Seat("Ann"), Seat("Ben"), Seat("Cy", "medium")]
 
 
@@ -76,3 +78,17 @@ def test_privacy_screen_quits_helps_and_stops_speech_without_showing_the_hand(
         t.press("y")
         assert t.session.wants_exit()
         assert t.spoken()[-1] == "Saved. Goodbye."
+
+
+def test_message_review_is_shown_on_the_screens_message_line() -> None:
+    with table(ONE_HUMAN, seed=5) as t:
+        t.press("w")
+        round_words = t.spoken()[-1]
+        t.press("p")
+        piles_words = t.spoken()[-1]
+        assert t.session.table().message == piles_words
+        t.press(",")
+        assert t.session.table().message == round_words
+        assert round_words in "".join(text for _, text in render_table(t.session.table()))
+        t.press(">")
+        assert t.session.table().message == piles_words

@@ -166,6 +166,7 @@ class CommandLayer:
 
     def _review(self, entry: Any, otherwise: str) -> None:
         text = getattr(entry, "text", None) or otherwise
+        self.last_message = text  # the screen's message line shows it: never by sound alone
         for listener in self.listeners:
             listener(text)
 
