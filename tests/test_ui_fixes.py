@@ -7,6 +7,9 @@ the output layer's RecordingBackend to hear what was said.
 
 from __future__ import annotations
 
+from ai_support import table as deal
+from ai_support import whole_game
+from fivecrowns.cards import JOKER
 from fivecrowns.game import Phase
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
@@ -92,3 +95,22 @@ def test_message_review_is_shown_on_the_screens_message_line() -> None:
         assert round_words in "".join(text for _, text in render_table(t.session.table()))
         t.press(">")
         assert t.session.table().message == piles_words
+
+
+def test_hand_and_hint_agree_on_going_out_and_keep_the_joker() -> None:
+    game = deal(["6st 7st 8st", "4h 9c Kd"], turned_up="5d", stock_top="jk")
+    with table(ONE_HUMAN, seed=0, game=game) as t:
+        t.press("d")  # the joker: 6, 7, 8 of stars and a joker; any one card can go
+        assert JOKER in t.game.hand(0)
+        t.press("h")
+        assert t.spoken()[-1].endswith("Discard: 6 of stars.")
+        t.press("H")
+        assert t.spoken()[-1] == "Go out (G), discarding the 6 of stars."
+
+
+def test_hint_after_the_game_ends_says_it_is_over() -> None:
+    game, _ = whole_game(["easy", "easy"], seed=4)
+    assert game.is_over
+    with table([Seat("You"), Seat("Ann", "easy")], seed=4, game=game) as t:
+        t.press("H")
+        assert t.spoken()[-1] == "The game is over. Press S for scores, Q or Ctrl+C to leave."

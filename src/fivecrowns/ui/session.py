@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from fivecrowns.cards import Card, Rank, spoken_name
+from fivecrowns.cards import Card, Rank, is_wild, spoken_name
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
 from fivecrowns.game import (
     Discard,
@@ -43,6 +43,7 @@ from fivecrowns.game import (
     redact,
 )
 from fivecrowns.melds import (
+    Arrangement,
     best_arrangement,
     best_with_discard,
     going_out_discards,
@@ -64,7 +65,15 @@ from fivecrowns.ui.settings import Settings, documents_dir
 #: The keys that work on the hot-seat privacy screen besides Enter: none shows the hand.
 PRIVACY_SAFE = frozenset({"quit", "help", "stop_speech"})
 
-__all__ = ["Bot", "Seat", "Session", "Speaker", "game_from_save", "new_seed"]
+__all__ = [
+    "Bot",
+    "Seat",
+    "Session",
+    "Speaker",
+    "advised_discard",
+    "game_from_save",
+    "new_seed",
+]
 
 
 class Bot(Protocol):
@@ -357,7 +366,8 @@ class Session(CommandLayer):
             )
             return
         focused = hand[self.focus()]
-        card = focused if focused in discards else discards[0]
+        card = focused if focused in discards else advised_discard(hand, wild).discard
+        assert card is not None
         self._apply(self.at_keyboard, GoOut(card))
 
     # --- computer players -----------------------------------------------------------
@@ -560,7 +570,7 @@ class Session(CommandLayer):
             self.answer("Your hand is empty.")
             return
         if len(hand) > game.hand_size:
-            best = best_with_discard(hand, wild)
+            best = advised_discard(hand, wild)
         else:
             best = best_arrangement(hand, wild)
         parts = [f"{len(hand)} cards."]
@@ -649,6 +659,9 @@ class Session(CommandLayer):
         hand = self.hand()
         mine = game.current_player == self.at_keyboard and not game.is_over
         phase = game.phase
+        if game.is_over:
+            keys = self.keymap.display_keys
+            return f"The game is over. Press {keys('scores')} for scores, {keys('quit')} to leave."
         if not mine:
             now = best_arrangement(hand, wild) if len(hand) <= game.hand_size else None
             left = f" Your hand now leaves {now.leftover_points} points." if now else ""
@@ -674,11 +687,10 @@ class Session(CommandLayer):
                 f"Draw from the stock (D): the {top_name} does not lower your "
                 f"{now.leftover_points} leftover points."
             )
-        if phase is Phase.DISCARD:
-            outs = going_out_discards(hand, wild)
-            if outs:
-                return f"Go out (G), discarding the {spoken_name(outs[0], wild)}."
-        best = best_with_discard(hand, wild)
+        best = advised_discard(hand, wild)
+        if phase is Phase.DISCARD and best.all_melded:
+            assert best.discard is not None
+            return f"Go out (G), discarding the {spoken_name(best.discard, wild)}."
         assert best.discard is not None
         melds = f" Keep {melds_words(best.melds, wild)}." if best.melds else ""
         return (
@@ -880,6 +892,23 @@ def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
     except (KeyError, TypeError, ValueError, FiveCrownsError) as error:
         raise SaveFileError(f"The saved game cannot be replayed: {error}.") from None
     return game, seats, at_keyboard
+
+
+def advised_discard(hand: Sequence[Card], wild: Rank) -> Arrangement:
+    """The one discard H, Shift+H and G agree on, for a hand after drawing.
+
+    why: best_with_discard and going_out_discards may pick different cards when several
+    let you go out; going out scores 0 whichever it is, so keep wild cards (the next
+    player's gain) out of the discard and discard the first non-wild card that goes out.
+    """
+    best = best_with_discard(hand, wild)
+    outs = going_out_discards(hand, wild)
+    if not outs:
+        return best
+    card = next((c for c in outs if not is_wild(c, wild)), outs[0])
+    rest = list(hand)
+    rest.remove(card)
+    return replace(best_arrangement(rest, wild), discard=card)
 
 
 def _cards(count: int) -> str:
