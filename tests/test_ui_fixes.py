@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from ai_support import table as deal
 from ai_support import whole_game
-from fivecrowns.cards import JOKER
+from fivecrowns.cards import JOKER, Rank, parse_cards
 from fivecrowns.game import Phase
+from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
 from test_ui_games import play_turn
@@ -114,3 +115,9 @@ def test_hint_after_the_game_ends_says_it_is_over() -> None:
     with table([Seat("You"), Seat("Ann", "easy")], seed=4, game=game) as t:
         t.press("H")
         assert t.spoken()[-1] == "The game is over. Press S for scores, Q or Ctrl+C to leave."
+
+
+def test_a_joker_is_just_a_joker_when_no_rank_is_wild() -> None:
+    cards = parse_cards("jk 5c")
+    assert card_list(cards, None) == "joker and 5 of clubs"
+    assert card_list(cards, Rank.FIVE) == "joker and wild 5 of clubs"

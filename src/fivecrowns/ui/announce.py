@@ -56,7 +56,10 @@ def card_list(cards: Sequence[Card], wild: Rank | None) -> str:
     >>> card_list(parse_cards("5c 7h jk"), Rank.FIVE)
     'wild 5 of clubs, 7 of hearts and joker'
     """
-    return join_words([f"wild {c.spoken}" if c.rank == wild else c.spoken for c in cards])
+    # why the None check: a joker's rank is None, so with no wild rank it matched "wild".
+    return join_words(
+        [f"wild {c.spoken}" if wild is not None and c.rank == wild else c.spoken for c in cards]
+    )
 
 
 def melds_words(melds: Sequence[Meld], wild: Rank) -> str:
