@@ -73,3 +73,18 @@ def test_history_refuses_last_0_on_standard_error(capsys) -> None:
     captured = capsys.readouterr()
     assert captured.err.strip() == "--last must be 1 or more, not 0."
     assert captured.out == ""
+
+
+def test_history_skips_damaged_lines_and_says_how_many(capsys) -> None:
+    from fivecrowns.ui.storage import history_path
+
+    append_history(["You", "Ann"], [40, 90])
+    with history_path().open("a", encoding="utf-8") as handle:
+        handle.write('{"date":"2026","players":["A","B"],"totals":[1]}\n')
+        handle.write('{"date":"2026","players":["A"],"totals":["x"]}\n')
+        handle.write("not json\n")
+    assert main(["history"]) == 0
+    out = capsys.readouterr().out
+    assert "You won with 40. You 40, Ann 90." in out
+    assert "1 finished game in all" in out
+    assert out.rstrip().endswith("3 damaged lines in the history file were skipped.")

@@ -194,7 +194,9 @@ class CommandLayer:
         self.answer(f"Verbosity {self.verbosity}.")
 
     def _do_past_games(self, key: str) -> None:
-        self.answer(" ".join(storage.describe_history(storage.read_history(), last=5)))
+        games, skipped = storage.read_history_counted()
+        sentences = storage.describe_history(games, last=5)
+        self.answer(" ".join([*sentences, storage.skipped_words(skipped)]).strip())
 
     # --- lists: the action menu and help ------------------------------------------------
 

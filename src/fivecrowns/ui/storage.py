@@ -31,6 +31,8 @@ __all__ = [
     "history_path",
     "read_autosave",
     "read_history",
+    "read_history_counted",
+    "skipped_words",
     "write_autosave",
 ]
 
@@ -114,28 +116,65 @@ def _append_record(record: dict[str, Any], path: Path | None) -> None:
 
 def read_history(path: Path | None = None) -> list[dict[str, Any]]:
     """Finished games, oldest first; damaged lines are skipped."""
+    return read_history_counted(path)[0]
+
+
+def read_history_counted(path: Path | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Finished games, oldest first, and how many damaged lines were skipped.
+
+    A line is damaged unless it is a whole record: a date, and either a solitaire
+    result or as many players (names) as totals (whole numbers).
+    """
     path = path or history_path()
     if not path.exists():
-        return []
-    games: list[dict[str, Any]] = []
+        return [], 0
     try:
         # why: a damaged byte must cost one line of history, not the whole history.
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return []
+        return [], 0
+    games: list[dict[str, Any]] = []
+    skipped = 0
     for line in text.splitlines():
+        if not line.strip():
+            continue
         try:
             record = json.loads(line)
         except (ValueError, RecursionError):
+            skipped += 1
             continue
-        if not isinstance(record, dict):
-            continue
-        if record.get("game") == "solitaire":
-            if {"date", "won", "points_left"} <= record.keys():
-                games.append(record)
-        elif {"date", "players", "totals"} <= record.keys():
+        if _whole_record(record):
             games.append(record)
-    return games
+        else:
+            skipped += 1
+    return games, skipped
+
+
+def _whole_record(record: object) -> bool:
+    if not isinstance(record, dict) or not isinstance(record.get("date"), str):
+        return False
+    if record.get("game") == "solitaire":
+        return isinstance(record.get("won"), bool) and _whole_number(record.get("points_left"))
+    players, totals = record.get("players"), record.get("totals")
+    return (
+        isinstance(players, list)
+        and isinstance(totals, list)
+        and len(players) == len(totals) > 0
+        and all(isinstance(name, str) for name in players)
+        and all(_whole_number(total) for total in totals)
+    )
+
+
+def _whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def skipped_words(skipped: int) -> str:
+    """A sentence about damaged history lines, or "" when there were none."""
+    if not skipped:
+        return ""
+    lines = "1 damaged line" if skipped == 1 else f"{skipped} damaged lines"
+    return f"{lines} in the history file {'was' if skipped == 1 else 'were'} skipped."
 
 
 def describe_history(games: list[dict[str, Any]], last: int = 10) -> list[str]:
