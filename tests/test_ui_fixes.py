@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from ai_support import table as deal
 from ai_support import whole_game
+from fivecrowns.ai import load_bot
 from fivecrowns.cards import JOKER, Rank, parse_cards
-from fivecrowns.game import Phase
+from fivecrowns.game import DrawFromStock, Game, Phase
+from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.screen import render_table
-from fivecrowns.ui.session import Seat
+from fivecrowns.ui.session import Seat, Session
+from fivecrowns.ui.settings import Settings
 from test_ui_games import play_turn
 from ui_support import Table, table
 
@@ -121,3 +124,37 @@ def test_a_joker_is_just_a_joker_when_no_rank_is_wild() -> None:
     cards = parse_cards("jk 5c")
     assert card_list(cards, None) == "joker and 5 of clubs"
     assert card_list(cards, Rank.FIVE) == "joker and wild 5 of clubs"
+
+
+def resumed_session(game: Game, seats: list[Seat]) -> tuple[Session, RecordingBackend]:
+    backend = RecordingBackend()
+    session = Session(
+        game,
+        seats,
+        Output(backend),
+        Settings(delay=0.0),
+        bot_loader=lambda level, index: load_bot(level, seed=index),
+        autosave=False,
+    )
+    session.start(resumed=True)
+    return session, backend
+
+
+def test_resume_after_drawing_says_where_the_game_stands() -> None:
+    game = deal(["6st 7st 9h", "4h 9c Kd"], turned_up="5d", stock_top="Qsp")
+    game.apply(0, DrawFromStock())
+    _, backend = resumed_session(game, ONE_HUMAN)
+    said = backend.spoken
+    assert said[0] == "Resumed. Round 1 of 11. 3s are wild, and jokers."
+    assert said[1] == "Your hand: 6 of stars, 7 of stars, 9 of hearts and Queen of spades."
+    assert said[2] == "Your turn: discard a card, or go out."
+    assert not any("cards each" in words for words in said)
+
+
+def test_resume_in_hot_seat_after_drawing_asks_for_the_discard() -> None:
+    game = deal(["6st 7st 9h", "4h 9c Kd", "3c 4c 5c"], turned_up="5d", stock_top="Qsp")
+    game.apply(0, DrawFromStock())
+    session, backend = resumed_session(game, HOT_SEAT)
+    assert backend.spoken[-1] == "Pass to Ann. Press Enter when ready."
+    session.press("c-m")
+    assert backend.spoken[-1] == "Your turn: discard a card, or go out."

@@ -169,15 +169,20 @@ class Session(CommandLayer):
             self.say("This game is over.")
             return
         if resumed:
+            # why not replay the round's events: the round start would list today's hand
+            # as the dealt one, and "Your turn" would ask for a draw already made.
             self.say(f"Resumed. {self._round_words()}")
-        else:
-            names = join_words(
-                [seat.name + ("" if seat.human else f" ({seat.level})") for seat in self.seats]
-            )
-            self.say(f"New game: {names}. Press F1 for help, Escape for the action menu.")
+            self._check_hot_seat()
+            if self.privacy_for is None:
+                self._tell_position()
+            return
+        names = join_words(
+            [seat.name + ("" if seat.human else f" ({seat.level})") for seat in self.seats]
+        )
+        self.say(f"New game: {names}. Press F1 for help, Escape for the action menu.")
         self._check_hot_seat()
         if self.privacy_for is None:
-            self._announce(list(self.game.round_events), self.game.wild_rank, resumed=resumed)
+            self._announce(list(self.game.round_events), self.game.wild_rank)
 
     # --- speech ------------------------------------------------------------------
 
@@ -477,11 +482,26 @@ class Session(CommandLayer):
                 state.moves_seen.append((mover, text))
             del state.moves_seen[:-20]
 
+    def _tell_position(self) -> None:
+        """Where a resumed game stands: your hand, then whose turn it is and what to do."""
+        game = self.game
+        wild = game.wild_rank
+        self.say(f"Your hand: {card_list(self.hand(), wild)}.")
+        mine = game.current_player == self.at_keyboard
+        text = self._status_words()
+        if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+            top = game.top_discard
+            text += f" Top discard: {'none' if top is None else spoken_name(top, wild)}."
+        self.say(text, sound="your_turn" if mine else None)
+
     def _your_turn(self) -> None:
         game = self.game
         top = game.top_discard
         if game.phase is Phase.LAST_DRAW:
             return  # "This is your last turn" was said with its sound
+        if game.phase is not Phase.DRAW:  # already drawn (a resumed game): say what is left
+            self.say(self._status_words(), sound="your_turn")
+            return
         if self.verbosity == "brief":
             text = "Your turn."
         elif top is not None:
