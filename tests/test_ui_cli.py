@@ -88,3 +88,45 @@ def test_history_skips_damaged_lines_and_says_how_many(capsys) -> None:
     assert "You won with 40. You 40, Ann 90." in out
     assert "1 finished game in all" in out
     assert out.rstrip().endswith("3 damaged lines in the history file were skipped.")
+
+
+class _ClosedKeyboard:
+    """Stands in for the terminal presentation: the keyboard closes at once."""
+
+    def __init__(self, session, line_mode: bool = False) -> None:
+        self.session = session
+
+    def run(self) -> None:
+        raise EOFError
+
+
+def test_a_new_game_keeps_an_unfinished_save_aside_and_resume_previous_returns_to_it(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    from fivecrowns.ui import storage
+
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
+    transcript = tmp_path / "said.txt"
+    talk = ["--speech", "none", "--transcript", str(transcript)]
+    assert main(["play", "--seed", "1", *talk]) == 2  # the keyboard closed: saved
+    first = storage.autosave_path().read_text()
+    assert not storage.previous_autosave_path().exists()
+    assert main(["play", "--seed", "2", *talk]) == 2
+    second = storage.autosave_path().read_text()
+    assert second != first
+    assert storage.previous_autosave_path().read_text() == first
+    said = transcript.read_text()
+    kept = storage.previous_autosave_path()
+    assert f"An unfinished game was kept in {kept}. " in said
+    assert "fivecrowns play --resume previous." in said
+    capsys.readouterr()
+    assert main(["play", "--resume", "previous", *talk]) == 2
+    # the two games swapped places: neither is lost
+    assert storage.autosave_path().read_text() == first
+    assert storage.previous_autosave_path().read_text() == second
+
+
+def test_resume_previous_with_nothing_kept_aside_is_a_sentence(capsys) -> None:
+    assert main(["play", "--resume", "previous"]) == 2
+    assert capsys.readouterr().err.startswith("There is no game kept aside to resume in ")

@@ -34,7 +34,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--line", action="store_true", help="line mode: every message a plain line, no redraws"
     )
-    parser.add_argument("--resume", action="store_true", help="continue the saved game")
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="last",
+        choices=("last", "previous"),
+        help="continue the saved game; --resume previous continues the unfinished game "
+        "kept aside when a new game was started",
+    )
     parser.add_argument(
         "--delay",
         type=float,

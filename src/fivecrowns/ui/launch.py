@@ -79,6 +79,8 @@ def launch(args: argparse.Namespace) -> int:
         settings.delay = args.delay
     at_keyboard = 0
     if args.resume:
+        if args.resume == "previous":
+            storage.swap_previous_autosave()
         data = storage.read_autosave()
         game, seats, at_keyboard = game_from_save(data)
         if isinstance(data.get("verbosity"), str) and not args.verbosity:
@@ -98,6 +100,9 @@ def launch(args: argparse.Namespace) -> int:
             "fivecrowns play reads single key presses, so it needs a terminal: "
             "start it in a terminal window, not with its input redirected."
         )
+    # why keep it aside, not ask: a question before the game would need its own key
+    # handling; moving the file loses nothing and one sentence says how to go back.
+    kept = None if args.resume else storage.keep_aside_autosave()
     output, reason = _open_output(args)
     try:
         session = Session(game, seats, output, settings, bots=bots)
@@ -107,7 +112,12 @@ def launch(args: argparse.Namespace) -> int:
 
         presentation = Presentation(session, line_mode=args.line)
         session.say(reason)
-        session.start(resumed=args.resume)
+        if kept is not None:
+            session.say(
+                f"An unfinished game was kept in {kept}. "
+                "To go back to it, quit and run: fivecrowns play --resume previous."
+            )
+        session.start(resumed=bool(args.resume))
         session.save_now()
         try:
             presentation.run()

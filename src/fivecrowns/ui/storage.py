@@ -29,10 +29,13 @@ __all__ = [
     "delete_autosave",
     "describe_history",
     "history_path",
+    "keep_aside_autosave",
+    "previous_autosave_path",
     "read_autosave",
     "read_history",
     "read_history_counted",
     "skipped_words",
+    "swap_previous_autosave",
     "write_autosave",
 ]
 
@@ -74,6 +77,38 @@ def read_autosave(path: Path | None = None) -> dict[str, Any]:
             f"The saved game {path} is not a Five Crowns save this version can read."
         )
     return data
+
+
+def previous_autosave_path() -> Path:
+    """Where an unfinished game is kept when a new game is started without --resume."""
+    return data_dir() / "autosave-previous.json"
+
+
+def keep_aside_autosave() -> Path | None:
+    """Move an unfinished saved game aside before a new game saves over it.
+
+    Returns where it was kept, or None when there was no saved game. An older game kept
+    aside is replaced: only the latest unfinished game is kept.
+    """
+    path, kept = autosave_path(), previous_autosave_path()
+    if not path.exists():
+        return None
+    os.replace(path, kept)
+    return kept
+
+
+def swap_previous_autosave() -> None:
+    """``--resume previous``: the game kept aside becomes the saved game, and the saved
+    game (if any) is kept aside in its place, so neither is lost."""
+    path, kept = autosave_path(), previous_autosave_path()
+    if not kept.exists():
+        raise SaveFileError(f"There is no game kept aside to resume in {kept.parent}.")
+    swap = path.with_name("autosave-swap.json")
+    if path.exists():
+        os.replace(path, swap)
+    os.replace(kept, path)
+    if swap.exists():
+        os.replace(swap, kept)
 
 
 def delete_autosave(path: Path | None = None) -> None:
