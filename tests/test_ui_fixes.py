@@ -107,7 +107,11 @@ def test_hand_and_hint_agree_on_going_out_and_keep_the_joker() -> None:
         t.press("d")  # the joker: 6, 7, 8 of stars and a joker; any one card can go
         assert JOKER in t.game.hand(0)
         t.press("h")
+        assert t.spoken()[-1].startswith("4 cards, sorted by rank. Melds: ")
         assert t.spoken()[-1].endswith("Discard: 6 of stars.")
+        t.press("o", "h")
+        assert t.spoken()[-1].startswith("4 cards, sorted by suit. Melds: ")
+        t.press("o")
         t.press("H")
         assert t.spoken()[-1] == "Go out (G), discarding the 6 of stars."
 

@@ -593,7 +593,7 @@ class Session(CommandLayer):
             best = advised_discard(hand, wild)
         else:
             best = best_arrangement(hand, wild)
-        parts = [f"{len(hand)} cards."]
+        parts = [f"{len(hand)} cards, sorted by {self.seat_state[self.at_keyboard].sort}."]
         if best.melds:
             parts.append(f"Melds: {melds_words(best.melds, wild)}.")
         if best.leftover:
@@ -735,20 +735,22 @@ class Session(CommandLayer):
 
     # --- moving through the hand -------------------------------------------------
 
-    def _speak_focus(self) -> None:
+    def _speak_focus(self, edge: str = "") -> None:
         hand = self.hand()
         if not hand:
             self.answer("Your hand is empty.")
             return
         index = self.focus()
         card = spoken_name(hand[index], self.game.wild_rank)
-        self.answer(f"{card}, {index + 1} of {len(hand)}")
+        self.answer(f"{edge}{card}, {index + 1} of {len(hand)}")
 
     def _move_focus(self, index: int) -> None:
         hand = self.hand()
         state = self.seat_state[self.at_keyboard]
         state.focus = max(0, min(index, len(hand) - 1))
-        self._speak_focus()
+        # Moving past an end says so first, so a repeated card is not taken for a new one.
+        edge = "Last card: " if index >= len(hand) else "First card: " if index < 0 else ""
+        self._speak_focus(edge)
 
     def _do_previous(self, key: str) -> None:
         self._move_focus(self.focus() - 1)
