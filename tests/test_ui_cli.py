@@ -130,3 +130,30 @@ def test_a_new_game_keeps_an_unfinished_save_aside_and_resume_previous_returns_t
 def test_resume_previous_with_nothing_kept_aside_is_a_sentence(capsys) -> None:
     assert main(["play", "--resume", "previous"]) == 2
     assert capsys.readouterr().err.startswith("There is no game kept aside to resume in ")
+
+
+class _ClosedBoard(_ClosedKeyboard):
+    def __init__(self, session, line_mode: bool = False, render=None) -> None:
+        self.session = session
+
+
+def test_a_new_solitaire_game_keeps_an_unfinished_one_aside(tmp_path, monkeypatch) -> None:
+    from fivecrowns.ui.solitaire import solitaire_save_path
+    from fivecrowns.ui.storage import kept_aside_path
+
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedBoard)
+    transcript = tmp_path / "said.txt"
+    talk = ["--speech", "none", "--transcript", str(transcript)]
+    assert main(["solitaire", "--seed", "1", *talk]) == 2  # the keyboard closed: saved
+    first = solitaire_save_path().read_text()
+    assert main(["solitaire", "--seed", "2", *talk]) == 2
+    second = solitaire_save_path().read_text()
+    kept = kept_aside_path(solitaire_save_path())
+    assert second != first and kept.read_text() == first
+    said = transcript.read_text()
+    assert f"An unfinished game was kept in {kept}. " in said
+    assert "fivecrowns solitaire --resume previous." in said
+    assert main(["solitaire", "--resume", "previous", *talk]) == 2
+    assert solitaire_save_path().read_text() == first
+    assert kept.read_text() == second

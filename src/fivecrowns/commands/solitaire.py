@@ -2,6 +2,7 @@
 
     fivecrowns solitaire [--seed S] [--line] [--speech ...]    play with keys and speech
     fivecrowns solitaire --resume                               continue the saved game
+    fivecrowns solitaire --resume previous      the unfinished game a new game kept aside
 
     fivecrowns solitaire --auto --games 1000 --seed 1 --strategy best --json
 
@@ -69,7 +70,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--grade", type=int, choices=(1, 2), default=1, help="with --export: braille grade"
     )
     parser.add_argument("--out", metavar="FILE", help="with --export: write to FILE")
-    parser.add_argument("--resume", action="store_true", help="continue the saved solitaire game")
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="last",
+        choices=("last", "previous"),
+        help="continue the saved solitaire game; --resume previous continues the unfinished "
+        "game kept aside when a new game was started",
+    )
     parser.add_argument(
         "--line", action="store_true", help="line mode: every message a plain line, no redraws"
     )
@@ -111,13 +119,19 @@ def _run_play(args: argparse.Namespace) -> int:
                 "fivecrowns solitaire reads single key presses, so it needs a terminal: "
                 "start it in a terminal window, not with its input redirected, or use --auto."
             )
+        from fivecrowns.ui import storage
         from fivecrowns.ui.solitaire import SolitaireSession, solitaire_save_path
 
+        kept = None
         if args.resume:
+            if args.resume == "previous":
+                storage.swap_previous_autosave(solitaire_save_path())
             game = Solitaire.load(solitaire_save_path())
         else:
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
             game = Solitaire.deal(seed)
+            # why keep it aside: starting saves at once, over an unfinished game
+            kept = storage.keep_aside_autosave(solitaire_save_path())
     except FiveCrownsError as error:
         print(error, file=sys.stderr)
         return 2
@@ -132,7 +146,12 @@ def _run_play(args: argparse.Namespace) -> int:
         session = SolitaireSession(game, output, settings=load_settings())
         presentation = Presentation(session, line_mode=args.line, render=session.render)
         session.say(reason)
-        session.start(resumed=args.resume)
+        if kept is not None:
+            session.say(
+                f"An unfinished game was kept in {kept}. "
+                "To go back to it, quit and run: fivecrowns solitaire --resume previous."
+            )
+        session.start(resumed=bool(args.resume))
         try:
             presentation.run()
         except EOFError:

@@ -30,6 +30,7 @@ __all__ = [
     "describe_history",
     "history_path",
     "keep_aside_autosave",
+    "kept_aside_path",
     "previous_autosave_path",
     "read_autosave",
     "read_history",
@@ -81,34 +82,52 @@ def read_autosave(path: Path | None = None) -> dict[str, Any]:
 
 def previous_autosave_path() -> Path:
     """Where an unfinished game is kept when a new game is started without --resume."""
-    return data_dir() / "autosave-previous.json"
+    return kept_aside_path(autosave_path())
 
 
-def keep_aside_autosave() -> Path | None:
+def kept_aside_path(path: Path) -> Path:
+    """Where the unfinished game saved in ``path`` is kept aside: NAME-previous.json."""
+    return path.with_name(f"{path.stem}-previous{path.suffix}")
+
+
+def keep_aside_autosave(path: Path | None = None) -> Path | None:
     """Move an unfinished saved game aside before a new game saves over it.
 
     Returns where it was kept, or None when there was no saved game. An older game kept
     aside is replaced: only the latest unfinished game is kept.
     """
-    path, kept = autosave_path(), previous_autosave_path()
+    path = path or autosave_path()
+    kept = kept_aside_path(path)
     if not path.exists():
         return None
-    os.replace(path, kept)
+    try:
+        os.replace(path, kept)
+    except OSError as error:
+        raise SaveFileError(
+            f"The unfinished game {path} could not be kept aside: {error.strerror}. "
+            "Nothing was changed; continue it with --resume."
+        ) from None
     return kept
 
 
-def swap_previous_autosave() -> None:
+def swap_previous_autosave(path: Path | None = None) -> None:
     """``--resume previous``: the game kept aside becomes the saved game, and the saved
     game (if any) is kept aside in its place, so neither is lost."""
-    path, kept = autosave_path(), previous_autosave_path()
+    path = path or autosave_path()
+    kept = kept_aside_path(path)
     if not kept.exists():
         raise SaveFileError(f"There is no game kept aside to resume in {kept.parent}.")
-    swap = path.with_name("autosave-swap.json")
-    if path.exists():
-        os.replace(path, swap)
-    os.replace(kept, path)
-    if swap.exists():
-        os.replace(swap, kept)
+    swap = path.with_name(f"{path.stem}-swap{path.suffix}")
+    try:
+        if path.exists():
+            os.replace(path, swap)
+        os.replace(kept, path)
+        if swap.exists():
+            os.replace(swap, kept)
+    except OSError as error:
+        raise SaveFileError(
+            f"The game kept aside in {kept} could not be brought back: {error.strerror}."
+        ) from None
 
 
 def delete_autosave(path: Path | None = None) -> None:
