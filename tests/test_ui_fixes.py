@@ -116,12 +116,24 @@ def test_hand_and_hint_agree_on_going_out_and_keep_the_joker() -> None:
         assert t.spoken()[-1] == "Go out (G), discarding the 6 of stars."
 
 
-def test_hint_after_the_game_ends_says_it_is_over() -> None:
+def test_after_the_game_hint_says_it_is_over_and_n_starts_a_new_game() -> None:
     game, _ = whole_game(["easy", "easy"], seed=4)
     assert game.is_over
     with table([Seat("You"), Seat("Ann", "easy")], seed=4, game=game) as t:
         t.press("H")
-        assert t.spoken()[-1] == "The game is over. Press S for scores, Q or Ctrl+C to leave."
+        assert t.spoken()[-1] == (
+            "The game is over. Press N for a new game, S for scores, Q or Ctrl+C to leave."
+        )
+        mark = len(t.spoken())
+        t.press("n")
+        said = t.said_since(mark)
+        assert said[0].startswith("New game: You and Ann (easy). ")
+        assert said[1].startswith("Round 1 of 11.")
+        assert not t.game.is_over and t.game.round == 1
+        assert t.game.current_player == 0  # the computer player moved; now it is yours
+        moves = len(t.game.moves)
+        t.press("d")
+        assert len(t.game.moves) == moves + 1
 
 
 def test_a_joker_is_just_a_joker_when_no_rank_is_wild() -> None:

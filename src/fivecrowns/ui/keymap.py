@@ -212,7 +212,13 @@ ACTIONS: tuple[Action, ...] = (
     _A("melds", ("m",), "Melds on the table", "The melds laid down this round.", "info"),
     _A("counts", ("c",), "Card counts", "How many cards each player holds.", "info"),
     _A("last_moves", ("l",), "Last moves", "The last moves of the other players.", "info"),
-    _A("whose_turn", ("n",), "Whose turn", "Whose turn it is and what they must do now.", "info"),
+    _A(
+        "whose_turn",
+        ("n",),
+        "Whose turn",
+        "Whose turn it is and what they must do now. After the game: a new game, same players.",
+        "info",
+    ),
     _A("why", ("y",), "Why", "Why the last computer player did what it did.", "info"),
     _PAST_GAMES,
     # Messages and speech

@@ -552,7 +552,14 @@ class Session(CommandLayer):
                     storage.delete_autosave(self.save_path)
             except OSError as error:
                 self.say(f"The result could not be recorded: {error.strerror}.")
-        self.say("Press Q to leave, S for scores.")
+        self.say(self._after_game_words())
+
+    def _after_game_words(self) -> str:
+        keys = self.keymap.display_keys
+        return (
+            f"Press {keys('whose_turn')} for a new game, {keys('scores')} for scores, "
+            f"{keys('quit')} to leave."
+        )
 
     # --- information keys (never change the game) ----------------------------------
 
@@ -664,7 +671,26 @@ class Session(CommandLayer):
         self.answer(moves or "The other players have not moved yet this game.")
 
     def _do_whose_turn(self, key: str) -> None:
+        if self.game.is_over:
+            self._new_game()  # why this key: "what happens next?" after the game is a new one
+            return
         self.answer(self._status_words())
+
+    def _new_game(self) -> None:
+        """A new game at the same table: same seats and computer players, a new deal."""
+        names = [seat.name for seat in self.seats]
+        self.game = Game(names, seed=new_seed(), options=self.game.options)
+        self.seat_state = {i: _SeatState() for i in self.humans}
+        self.at_keyboard = self.humans[0]
+        self.privacy_for = None
+        self.keyboard_confirmed = False
+        self.last_explanation = None
+        self.history_recorded = False
+        self._turn = None
+        self.list_state = None
+        self.confirm = None
+        self.start()
+        self.save_now()
 
     def _do_why(self, key: str) -> None:
         self.answer(self.last_explanation or "No computer player has moved yet.")
@@ -680,8 +706,7 @@ class Session(CommandLayer):
         mine = game.current_player == self.at_keyboard and not game.is_over
         phase = game.phase
         if game.is_over:
-            keys = self.keymap.display_keys
-            return f"The game is over. Press {keys('scores')} for scores, {keys('quit')} to leave."
+            return f"The game is over. {self._after_game_words()}"
         if not mine:
             now = best_arrangement(hand, wild) if len(hand) <= game.hand_size else None
             left = f" Your hand now leaves {now.leftover_points} points." if now else ""
@@ -832,6 +857,8 @@ class Session(CommandLayer):
     def _menu_label(self, action: Action) -> str:
         game = self.game
         wild = game.wild_rank
+        if action.name == "whose_turn" and game.is_over:
+            return "New game, same players"
         if action.name == "take" and game.top_discard is not None:
             return f"Take the {spoken_name(game.top_discard, wild)}"
         return action.label
