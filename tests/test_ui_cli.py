@@ -157,3 +157,19 @@ def test_a_new_solitaire_game_keeps_an_unfinished_one_aside(tmp_path, monkeypatc
     assert main(["solitaire", "--resume", "previous", *talk]) == 2
     assert solitaire_save_path().read_text() == first
     assert kept.read_text() == second
+
+
+def test_line_mode_says_why_it_is_silent_and_how_to_hear_a_voice() -> None:
+    import argparse
+
+    from fivecrowns.ui.launch import LINE_MODE_SILENCE, _open_output
+
+    chosen = argparse.Namespace(speech="none", line=True, transcript=None)
+    output, reason = _open_output(chosen)
+    output.close()
+    assert reason.startswith("Speech: silence, as chosen.")
+    defaulted = argparse.Namespace(speech=None, line=True, transcript=None)
+    output, reason = _open_output(defaulted)
+    output.close()
+    assert reason.startswith(LINE_MODE_SILENCE)
+    assert "--speech auto" in reason

@@ -60,13 +60,23 @@ def load_computer_player(level: str, seat: int, seed: int = 0) -> Any:
     return load_bot(level, seed=seed * 31 + seat)
 
 
+LINE_MODE_SILENCE = (
+    "Speech: silence in line mode, so your screen reader reads these lines. "
+    "For the built-in voice, start with --speech auto."
+)
+
+
 def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
     from fivecrowns.output import create_output
 
     speech = args.speech or ("none" if args.line else None)
     # why: the presentations show every message themselves; a print backend would
     # write over the full screen or double every line in line mode.
-    return create_output(speech, args.transcript, stream=io.StringIO())
+    output, reason = create_output(speech, args.transcript, stream=io.StringIO())
+    if args.line and not args.speech:
+        # why: the player did not choose silence; line mode did. Say why, and how to change it.
+        reason = reason.replace("Speech: silence, as chosen.", LINE_MODE_SILENCE, 1)
+    return output, reason
 
 
 def launch(args: argparse.Namespace) -> int:
