@@ -11,7 +11,7 @@ from __future__ import annotations
 from fivecrowns.ai import explain
 from fivecrowns.ai.base import Bot, Decision, allowed_discards
 from fivecrowns.ai.evaluate import arrangement, arrangement_with_discard, leftover
-from fivecrowns.cards import Card, Rank, points
+from fivecrowns.cards import Card, Rank, is_wild, points
 from fivecrowns.game import Discard, DrawFromStock, GoOut, TakeDiscard
 from fivecrowns.melds import Arrangement, going_out_discards
 from fivecrowns.views import PlayerView
@@ -41,7 +41,9 @@ class MediumBot(Bot):
         allowed = set(allowed_discards(view))
         outs = [card for card in going_out_discards(hand, wild) if card in allowed]
         if outs:
-            card = max(outs, key=lambda c: (points(c, wild), c))
+            # why: going out scores 0 whatever is thrown; a wild thrown here is a gift to the
+            # next player's last turn, so throw the highest card that is not wild.
+            card = max(outs, key=lambda c: (not is_wild(c, wild), points(c, wild), c))
             return Decision(GoOut(card), explain.went_out(_out_arrangement(hand, card, wild), wild))
         card = greedy_discard(view)
         return Decision(Discard(card), discard_reason(hand, card, wild))
