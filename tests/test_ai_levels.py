@@ -60,6 +60,15 @@ def test_easy_sometimes_misses_a_useful_discard_on_the_pile() -> None:
     assert moves[DrawFromStock()] >= 10
 
 
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_going_out_without_giving_the_next_player_a_wild(level: str) -> None:
+    game = table(["5h 5c jk", "8c 9d 10sp"], turned_up="Kd", stock_top="5d")
+    assert step(game, level).move == DrawFromStock()
+    decision = step(game, level)
+    assert isinstance(decision.move, GoOut)
+    assert not is_wild(decision.move.discard, Rank.THREE)
+
+
 def test_hard_goes_out_without_giving_the_next_player_a_wild() -> None:
     game = table(["5h 5c jk", "8c 9d 10sp"], turned_up="Kd", stock_top="5d")
     assert step(game, "hard").move == DrawFromStock()
