@@ -10,7 +10,7 @@ from typing import Any
 from fivecrowns.ai.base import Player
 from fivecrowns.errors import FiveCrownsError
 
-__all__ = ["LEVELS", "BotLoadError", "load_bot", "parse_bot_list"]
+__all__ = ["LEVELS", "BotLoadError", "is_plugin_spec", "load_bot", "load_level", "parse_bot_list"]
 
 
 class BotLoadError(FiveCrownsError, ValueError):
@@ -30,6 +30,38 @@ def _levels() -> dict[str, Callable[..., Player]]:
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "simple")
 
 
+def load_level(name: str, seed: int = 0) -> Player:
+    """A new bot of a built-in level only: never imports or calls anything a name chooses.
+
+    Use this for a level read from a file (a save, a network message): stored data
+    must not choose code. Raises :class:`BotLoadError` for any other name.
+
+    >>> try:
+    ...     load_level("code:interact")
+    ... except BotLoadError as error:
+    ...     print(error)  # doctest: +ELLIPSIS
+    'code:interact' is not a built-in computer player level: ...
+    """
+    levels = _levels()
+    level = levels.get(name.strip().lower()) if isinstance(name, str) else None
+    if level is None:
+        raise BotLoadError(
+            f"'{name}' is not a built-in computer player level: use {', '.join(LEVELS)}."
+        )
+    if "seed" in inspect.signature(level).parameters:
+        return level(seed=seed)
+    return level()
+
+
+def is_plugin_spec(spec: str) -> bool:
+    """True for a ``package.module:ClassName`` spec (a plug-in), False for a level name.
+
+    >>> is_plugin_spec("mybots.greedy:Greedy"), is_plugin_spec("medium")
+    (True, False)
+    """
+    return ":" in spec
+
+
 def load_bot(spec: str, seed: int = 0) -> Player:
     """A new bot from a level name (``easy``, ``medium``, ``hard``, ``simple``) or ``module:Class``.
 
@@ -46,12 +78,8 @@ def load_bot(spec: str, seed: int = 0) -> Player:
     'nobody' is not a computer player: use easy, medium, hard, simple, or ...
     """
     text = spec.strip()
-    levels = _levels()
-    if text.lower() in levels:
-        level = levels[text.lower()]
-        if "seed" in inspect.signature(level).parameters:
-            return level(seed=seed)
-        return level()
+    if text.lower() in _levels():
+        return load_level(text, seed)
     if ":" not in text:
         raise BotLoadError(
             f"'{spec}' is not a computer player: use {', '.join(LEVELS)}, "

@@ -19,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--ai",
-        default="medium",
+        default=None,  # why None: on --resume, only a plug-in typed here may play (issue 16)
         help="computer players: easy, medium, hard, or package.module:Class; one for all, "
         "or one per computer seat separated by commas (default medium)",
     )

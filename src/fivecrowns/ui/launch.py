@@ -55,9 +55,30 @@ def make_seats(players: int, humans: int, names: str | None, ai: str) -> list[Se
 
 
 def load_computer_player(level: str, seat: int, seed: int = 0) -> Any:
+    """A computer player from a level or ``module:Class`` the person typed (``--ai``)."""
     from fivecrowns.ai import load_bot
 
     return load_bot(level, seed=seed * 31 + seat)
+
+
+SAVED_PLUGIN = (
+    "The saved game's computer player {name} is '{level}', a plug-in, and a saved game "
+    "never chooses code to run. To resume it with that player, name it yourself: "
+    "fivecrowns play --resume --ai {level}"
+)
+
+
+def load_saved_computer_player(seat: Seat, index: int, seed: int, typed: set[str]) -> Any:
+    """A computer player named by a save: a built-in level, or a plug-in only when the
+    person typed that same ``module:Class`` with ``--ai`` now (a file never picks code)."""
+    from fivecrowns.ai.loader import is_plugin_spec, load_bot, load_level
+
+    level = seat.level or ""
+    if is_plugin_spec(level):
+        if level not in typed:
+            raise LaunchError(SAVED_PLUGIN.format(name=seat.name, level=level))
+        return load_bot(level, seed=seed * 31 + index)
+    return load_level(level, seed=seed * 31 + index)
 
 
 LINE_MODE_SILENCE = (
@@ -96,12 +117,17 @@ def launch(args: argparse.Namespace) -> int:
         if isinstance(data.get("verbosity"), str) and not args.verbosity:
             settings.verbosity = data["verbosity"]
     else:
-        seats = make_seats(args.players, args.humans, args.names, args.ai)
+        seats = make_seats(args.players, args.humans, args.names, args.ai or "medium")
         seed = args.seed if args.seed is not None else new_seed()
         game = Game([seat.name for seat in seats], seed=seed)
     game_seed = game.seed or 0
+    typed = {part.strip() for part in (args.ai or "").split(",")}
     bots = {
-        index: load_computer_player(seat.level, index, game_seed)
+        index: (
+            load_saved_computer_player(seat, index, game_seed, typed)
+            if args.resume
+            else load_computer_player(seat.level, index, game_seed)
+        )
         for index, seat in enumerate(seats)
         if seat.level is not None
     }

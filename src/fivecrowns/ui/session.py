@@ -927,6 +927,9 @@ def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
         at_keyboard = int(data.get("at_keyboard", 0))
     except (KeyError, TypeError, ValueError) as error:
         raise SaveFileError(f"The saved game has no seats: {error}.") from None
+    for seat in seats:
+        if seat.level is not None and not isinstance(seat.level, str):
+            raise SaveFileError(f"The saved game's seat {seat.name} has no valid level.")
     if "game" in data:
         return game_from_json(data["game"]), seats, at_keyboard
     try:

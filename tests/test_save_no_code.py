@@ -1,0 +1,113 @@
+"""Issue 16, item 1: a saved game never chooses code to run.
+
+A save's computer-player level goes only to the built-in levels; a
+``module:Class`` plug-in plays only when the person types it with ``--ai``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from fivecrowns.ai.loader import BotLoadError, load_level
+from fivecrowns.cli import main
+from fivecrowns.ui import storage
+
+# Each names a module and a zero-argument function that would act if called.
+HOSTILE_LEVELS = [
+    "code:interact",
+    "os:abort",
+    "tempfile:mkdtemp",
+    "antigravity:geohash",
+    "this:x",
+    "fivecrowns_no_such_module:Bot",
+    "calendar:main",
+]
+
+
+class _ClosedKeyboard:
+    def __init__(self, session, line_mode: bool = False, render=None) -> None:
+        self.session = session
+
+    def run(self) -> None:
+        raise EOFError
+
+
+def _save_with_level(level: object) -> None:
+    storage.write_autosave(
+        {
+            "seats": [{"name": "You", "level": None}, {"name": "Ann", "level": level}],
+            "seed": 5,
+            "first_dealer": 0,
+            "decks": 2,
+            "moves": [],
+            "at_keyboard": 0,
+        }
+    )
+
+
+@pytest.mark.parametrize("level", HOSTILE_LEVELS)
+@pytest.mark.parametrize("resume", ["last", "previous"])
+def test_a_level_in_a_save_imports_nothing(level, resume, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
+    called: list[str] = []
+    import os
+    import tempfile
+
+    monkeypatch.setattr(os, "abort", lambda: called.append("abort"))
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda *a, **k: called.append("mkdtemp"))
+    _save_with_level(level)
+    if resume == "previous":
+        storage.keep_aside_autosave()
+    module = level.partition(":")[0]
+    unloaded = module not in sys.modules
+    before = set(sys.modules)
+    status = main(["play", "--resume", resume, "--speech", "none"])
+    err = capsys.readouterr().err
+    assert status in (1, 2)
+    assert "Traceback" not in err
+    assert f"'{level}', a plug-in, and a saved game never chooses code to run" in err
+    assert f"fivecrowns play --resume --ai {level}" in err
+    if unloaded:
+        assert module not in sys.modules
+    assert not {name for name in set(sys.modules) - before if name.split(".")[0] == module}
+    assert called == []
+
+
+def test_a_plugin_typed_on_the_command_line_may_resume(monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
+    spec = "fivecrowns.ai.simple:SimplePlayer"
+    _save_with_level(spec)
+    # the keyboard closes at once: status 2 with "The game is saved" (not a refusal)
+    assert main(["play", "--resume", "--ai", spec, "--speech", "none"]) == 2
+    assert "The game is saved" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", [3, ["medium"], {"a": 1}, True])
+def test_a_level_that_is_not_a_word_is_a_sentence(level, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    _save_with_level(level)
+    saved = storage.autosave_path().read_bytes()
+    assert main(["play", "--resume", "--speech", "none"]) in (1, 2)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "saved game" in err
+    assert storage.autosave_path().read_bytes() == saved
+
+
+def test_load_level_refuses_every_plugin_spec() -> None:
+    for level in HOSTILE_LEVELS:
+        with pytest.raises(BotLoadError):
+            load_level(level)
+    assert load_level("Medium").name == "medium"
+
+
+def test_the_save_written_keeps_levels_as_words(monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
+    assert main(["play", "--seed", "3", "--ai", "easy", "--speech", "none"]) == 2
+    seats = json.loads(storage.autosave_path().read_text())["seats"]
+    assert [seat["level"] for seat in seats] == [None, "easy", "easy"]
