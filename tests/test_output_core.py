@@ -116,16 +116,18 @@ def test_empty_history_says_so() -> None:
     assert backend.spoken == ["Nothing has been said yet."]
 
 
-def test_history_cursor_stays_on_its_message_while_others_arrive() -> None:
+def test_history_cursor_goes_back_to_the_newest_when_a_message_arrives() -> None:
     history = History()
     for text in ("one", "two", "three"):
         history.add(text)
     assert history.older() is not None  # on "two"
+    assert history.position() == (2, 3)
     history.add("four")
     current = history.current()
-    assert current is not None and current.text == "two"
+    assert current is not None and current.text == "four"
+    assert history.position() == (4, 4)
     older = history.older()
-    assert older is not None and older.text == "one"
+    assert older is not None and older.text == "three"
 
 
 def test_history_is_bounded_and_the_cursor_stays_inside() -> None:
@@ -137,8 +139,9 @@ def test_history_is_bounded_and_the_cursor_stays_inside() -> None:
     history.add("d")
     history.add("e")
     assert [entry.text for entry in history.entries()] == ["c", "d", "e"]
-    current = history.current()
-    assert current is not None and current.text == "c"
+    oldest = history.oldest()
+    assert oldest is not None and oldest.text == "c"
+    assert history.position() == (1, 3)
     with pytest.raises(ValueError):
         History(limit=0)
 

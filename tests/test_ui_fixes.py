@@ -95,10 +95,11 @@ def test_message_review_is_shown_on_the_screens_message_line() -> None:
         piles_words = t.spoken()[-1]
         assert t.session.table().message == piles_words
         t.press(",")
-        assert t.session.table().message == round_words
+        count = len(t.session.messages())
+        assert t.session.table().message == f"{round_words} {count - 1} of {count}."
         assert round_words in "".join(text for _, text in render_table(t.session.table()))
         t.press(">")
-        assert t.session.table().message == piles_words
+        assert t.session.table().message == f"{piles_words} {count} of {count}."
 
 
 def test_hand_and_hint_agree_on_going_out_and_keep_the_joker() -> None:

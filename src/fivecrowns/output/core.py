@@ -149,6 +149,14 @@ class Output:
         """Jump to the newest message and say it."""
         return self._review(self.history.newest(), "Nothing has been said yet.")
 
+    def resay(self, text: str) -> None:
+        """Say ``text`` again, interrupting, without recording it (a reviewed message)."""
+        text = " ".join(text.split())
+        if not text:
+            return
+        with self._lock:
+            self._send(text, True)
+
     def _review(self, entry: Entry | None, otherwise: str) -> Entry | None:
         # Reviewing is asked for by the player, so it interrupts; it is not re-recorded.
         with self._lock:

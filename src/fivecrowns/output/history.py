@@ -2,8 +2,9 @@
 
 A cursor walks the history: :meth:`History.older` and :meth:`History.newer` move
 one message, :meth:`History.oldest` and :meth:`History.newest` jump to the ends.
-The cursor starts on the newest message and stays where the player left it
-while new messages arrive, so reviewing is not disturbed by other players' moves.
+The cursor starts on the newest message and goes back to it whenever a new
+message arrives: the next step back starts from what was said last, as a
+screen reader's own history does. :meth:`History.position` says where it is.
 """
 
 from __future__ import annotations
@@ -55,15 +56,26 @@ class History:
             return list(self._entries)
 
     def add(self, text: str, time: datetime | None = None) -> Entry:
-        """Record ``text``; a reviewing cursor keeps pointing at the same message."""
+        """Record ``text``; the review cursor goes back to the newest message."""
         entry = Entry(time or datetime.now().astimezone(), text)
         with self._lock:
-            if self._back and len(self._entries) < (self._entries.maxlen or 0):
-                self._back += 1
-            elif self._back:
-                self._back = min(self._back + 1, len(self._entries) - 1)
+            self._back = 0
             self._entries.append(entry)
         return entry
+
+    def position(self) -> tuple[int, int]:
+        """The cursor's place counted from the oldest (1 is the oldest), and the count.
+
+        >>> history = History()
+        >>> for text in ("one", "two", "three"):
+        ...     _ = history.add(text)
+        >>> _ = history.older()
+        >>> history.position()
+        (2, 3)
+        """
+        with self._lock:
+            count = len(self._entries)
+            return count - self._back, count
 
     def last(self) -> Entry | None:
         """The newest entry (for repeat-last); moves the cursor there."""

@@ -10,6 +10,7 @@ reading the console gets every message once and nothing is redrawn.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
 from collections.abc import Callable
 from typing import Protocol, TextIO
@@ -29,7 +30,11 @@ from fivecrowns.ui.keymap import Keymap
 from fivecrowns.ui.model import TableModel
 from fivecrowns.ui.screen import STYLE, render_table
 
-__all__ = ["Controller", "Presentation", "key_name"]
+__all__ = ["CLEAR_SCREEN_AND_SCROLLBACK", "Controller", "Presentation", "key_name"]
+
+#: Cursor home, erase the screen (CSI 2 J), then the scrollback (CSI 3 J), as `clear` does.
+#: why this order: terminals like tmux move a cleared screen into the scrollback first.
+CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[H\x1b[2J\x1b[3J"
 
 
 class Controller(Protocol):
@@ -44,6 +49,7 @@ class Controller(Protocol):
     def step_bot(self) -> None: ...
     def wants_exit(self) -> bool: ...
     def add_listener(self, listener: Callable[[str], None]) -> None: ...
+    def add_clear_listener(self, listener: Callable[[], None]) -> None: ...
 
 
 def key_name(key: object) -> str:
@@ -123,7 +129,15 @@ class Presentation:
                 console.write(text + "\n")
                 console.flush()
 
+            def clear_lines() -> None:
+                # Hot seat: push the previous player's lines off the screen, then clear the
+                # screen and the scrollback, so the next player cannot read them back.
+                rows = shutil.get_terminal_size().lines
+                console.write("\n" * rows + CLEAR_SCREEN_AND_SCROLLBACK)
+                console.flush()
+
             controller.add_listener(write_line)
+            controller.add_clear_listener(clear_lines)
             self.app: Application[None] = Application(
                 layout=Layout(Window(FormattedTextControl(""), height=0)),
                 key_bindings=bindings,

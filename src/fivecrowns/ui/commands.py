@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.output.history import Entry, History
 from fivecrowns.ui import storage
 from fivecrowns.ui.keymap import Action, Keymap, display_key
 from fivecrowns.ui.model import ListScreen
@@ -24,6 +25,9 @@ __all__ = ["CommandLayer", "ListState", "MenuItem", "Speaker"]
 
 MenuItem = tuple[str, Callable[[], None] | None]
 
+#: A message from the history, with where it is: "Ann went out. 12 of 40."
+REVIEWED = "{message} {index} of {count}."
+
 
 class Speaker(Protocol):
     """The part of :class:`fivecrowns.output.Output` the command layers use."""
@@ -31,11 +35,9 @@ class Speaker(Protocol):
     def speak(self, text: str, interrupt: bool = False) -> None: ...
     def play(self, sound: str) -> None: ...
     def stop(self) -> None: ...
-    def repeat_last(self) -> Any: ...
-    def older(self) -> Any: ...
-    def newer(self) -> Any: ...
-    def oldest(self) -> Any: ...
-    def newest(self) -> Any: ...
+    def resay(self, text: str) -> None: ...
+    @property
+    def history(self) -> History: ...
 
 
 @dataclass
@@ -57,6 +59,7 @@ class CommandLayer:
 
     def __init__(self) -> None:
         self.listeners: list[Callable[[str], None]] = []
+        self.clear_listeners: list[Callable[[], None]] = []
         self.last_message = ""
         self.list_state: ListState | None = None
         self.confirm: tuple[str, Callable[[], None]] | None = None
@@ -83,7 +86,23 @@ class CommandLayer:
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self.listeners.append(listener)
 
+    def add_clear_listener(self, listener: Callable[[], None]) -> None:
+        """Called when what is on the screen must go (a hot-seat handoff)."""
+        self.clear_listeners.append(listener)
+
+    def messages(self) -> History:
+        """The history the review keys walk: the output's, unless a game keeps one per seat."""
+        return self.output.history
+
+    def _record(self, text: str) -> None:
+        """Keep a said sentence for the review keys (the output's history already has it)."""
+
     def say(self, text: str, interrupt: bool = False, sound: str | None = None) -> None:
+        self._record(text)
+        self._emit(text, interrupt, sound)
+
+    def _emit(self, text: str, interrupt: bool = False, sound: str | None = None) -> None:
+        """Speak and show ``text`` without recording it again."""
         if sound:
             self.output.play(sound)  # with its words, never alone; it never stops speech
         self.output.speak(text, interrupt=interrupt)
@@ -164,26 +183,33 @@ class CommandLayer:
 
     # --- messages and settings ---------------------------------------------------------
 
-    def _review(self, entry: Any, otherwise: str) -> None:
-        text = getattr(entry, "text", None) or otherwise
+    def _review(self, entry: Entry | None, otherwise: str, *, place: bool = True) -> None:
+        if entry is None:
+            text = otherwise
+        elif place:
+            index, count = self.messages().position()
+            text = REVIEWED.format(message=entry.text, index=index, count=count)
+        else:
+            text = entry.text
+        self.output.resay(text)  # asked for, so it interrupts; not recorded again
         self.last_message = text  # the screen's message line shows it: never by sound alone
         for listener in self.listeners:
             listener(text)
 
     def _do_older(self, key: str) -> None:
-        self._review(self.output.older(), "No older messages.")
+        self._review(self.messages().older(), "No older messages.")
 
     def _do_newer(self, key: str) -> None:
-        self._review(self.output.newer(), "No newer messages.")
+        self._review(self.messages().newer(), "No newer messages.")
 
     def _do_oldest(self, key: str) -> None:
-        self._review(self.output.oldest(), "Nothing has been said yet.")
+        self._review(self.messages().oldest(), "Nothing has been said yet.")
 
     def _do_newest(self, key: str) -> None:
-        self._review(self.output.newest(), "Nothing has been said yet.")
+        self._review(self.messages().newest(), "Nothing has been said yet.")
 
     def _do_repeat(self, key: str) -> None:
-        self._review(self.output.repeat_last(), "Nothing has been said yet.")
+        self._review(self.messages().last(), "Nothing has been said yet.", place=False)
 
     def _do_stop_speech(self, key: str) -> None:
         self.output.stop()

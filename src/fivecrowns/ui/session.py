@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -22,25 +22,21 @@ from fivecrowns.cards import Card, Rank, is_wild, spoken_name
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
 from fivecrowns.game import (
     Discard,
-    Discarded,
     DrawFromStock,
-    DrewFromStock,
     Event,
     Game,
     GameOver,
     GoOut,
-    LaidDown,
     LastTurnStarted,
     Move,
     Phase,
+    RoundStarted,
     TakeDiscard,
-    TookDiscard,
     TurnStarted,
     game_from_json,
     game_to_json,
     move_from_json,
     move_to_json,
-    redact,
 )
 from fivecrowns.melds import (
     Arrangement,
@@ -49,18 +45,24 @@ from fivecrowns.melds import (
     going_out_discards,
     least_leftover,
 )
+from fivecrowns.output.history import History
 from fivecrowns.ui import storage
 from fivecrowns.ui.announce import (
     card_list,
-    describe_events,
     join_words,
     melds_words,
-    turn_summary,
 )
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import Action, Keymap, KeymapError, jump_index
 from fivecrowns.ui.model import SeatLine, TableModel
+from fivecrowns.ui.seat_log import SeatLog
 from fivecrowns.ui.settings import Settings, documents_dir
+
+#: The card on the discard pile, said when it is yours to take.
+TOP_DISCARD = "Top discard: {card}."
+
+#: The last-moves key when nobody has done anything since your turn.
+NO_NEWS = "Nothing has happened since your last turn."
 
 #: The keys that work on the hot-seat privacy screen besides Enter: none shows the hand.
 PRIVACY_SAFE = frozenset({"quit", "help", "stop_speech"})
@@ -94,9 +96,9 @@ class Seat:
 
 @dataclass
 class _SeatState:
+    log: SeatLog  # this seat's own messages: in hot seat nobody else can page through them
     focus: int = 0
     sort: str = "rank"
-    moves_seen: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _sort_key(order: str) -> Callable[[Card], tuple[int, int]]:
@@ -152,12 +154,11 @@ class Session(CommandLayer):
             raise FiveCrownsError("A game here needs at least one human player.")
         self.humans = humans
         self.at_keyboard = humans[0]
-        self.seat_state = {i: _SeatState() for i in humans}
+        self.seat_state = {i: _SeatState(SeatLog(i)) for i in humans}
         self.privacy_for: int | None = None
         self.last_explanation: str | None = None
         self.history_recorded = False
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
-        self._turn: tuple[int, Rank, list[Event]] | None = None  # the mover's turn so far
 
     # --- starting -------------------------------------------------------------
 
@@ -169,8 +170,15 @@ class Session(CommandLayer):
             self.say("This game is over.")
             return
         if resumed:
-            # why not replay the round's events: the round start would list today's hand
-            # as the dealt one, and "Your turn" would ask for a draw already made.
+            # why not replay the round's events aloud: the round start would list today's
+            # hand as the dealt one, and "Your turn" would ask for a draw already made.
+            # They are kept silently, so the last-moves key tells what happened.
+            first_wild = next(
+                (e.wild_rank for e in self.game.events if isinstance(e, RoundStarted)),
+                self.game.wild_rank,
+            )
+            for state in self.seat_state.values():
+                state.log.note(self.game.events, first_wild)
             self.say(f"Resumed. {self._round_words()}")
             self._check_hot_seat()
             if self.privacy_for is None:
@@ -185,6 +193,13 @@ class Session(CommandLayer):
             self._announce(list(self.game.round_events), self.game.wild_rank)
 
     # --- speech ------------------------------------------------------------------
+
+    def messages(self) -> History:
+        """The history of the seat at the keyboard: only its own messages."""
+        return self.seat_state[self.at_keyboard].log.history
+
+    def _record(self, text: str) -> None:
+        self.seat_state[self.at_keyboard].log.record(text)
 
     # --- keys --------------------------------------------------------------------
 
@@ -424,14 +439,18 @@ class Session(CommandLayer):
     ) -> None:
         you = self.at_keyboard
         names = [seat.name for seat in self.seats]
-        visible = [redact(event, you) for event in events]
-        announcements = describe_events(
-            visible, names, you, wild, self.verbosity, hand_at_start=self.hand(you)
-        )
-        self._remember(mover, events, wild)
+        announcements = []
+        # Each human seat hears the events worded for itself, in its own history; only the
+        # seat at the keyboard's words are spoken (a network table sends each seat its own).
+        for seat, state in self.seat_state.items():
+            heard = state.log.hear(
+                events, names, wild, self.verbosity, hand_at_start=self.hand(seat)
+            )
+            if seat == you:
+                announcements = heard
         own = mover == you
         for announcement in announcements:
-            self.say(announcement.text, interrupt=own, sound=announcement.sound)
+            self._emit(announcement.text, interrupt=own, sound=announcement.sound)
             own = False  # only the first sentence answers the key; the rest queue
         if any(isinstance(event, GameOver) for event in events):
             self._game_over()
@@ -447,40 +466,6 @@ class Session(CommandLayer):
             and (resumed or turn_started)
         ):
             self._your_turn()
-
-    def _remember(self, mover: int | None, events: Sequence[Event], wild: Rank) -> None:
-        """Keep the mover's turn so far, worded for every other human seat (for L and the
-        privacy screen), humans' moves included: in hot seat the others never heard them."""
-        if mover is None:
-            return
-        moves = [
-            e
-            for e in events
-            if isinstance(e, DrewFromStock | TookDiscard | Discarded | LaidDown)
-            and e.player == mover
-        ]
-        if not moves:
-            return
-        new_turn = (
-            self._turn is None
-            or self._turn[0] != mover
-            or isinstance(moves[0], DrewFromStock | TookDiscard)
-        )
-        if new_turn or self._turn is None:
-            self._turn = (mover, wild, [])
-        _, turn_wild, turn = self._turn
-        turn += moves
-        names = [seat.name for seat in self.seats]
-        for seat, state in self.seat_state.items():
-            if seat == mover:
-                continue
-            visible = [redact(event, seat) for event in turn]
-            text = turn_summary(visible, names, seat, turn_wild, self.verbosity)
-            if not new_turn and state.moves_seen and state.moves_seen[-1][0] == mover:
-                state.moves_seen[-1] = (mover, text)  # the same turn, one key later
-            else:
-                state.moves_seen.append((mover, text))
-            del state.moves_seen[:-20]
 
     def _tell_position(self) -> None:
         """Where a resumed game stands: your hand, then whose turn it is and what to do."""
@@ -498,7 +483,10 @@ class Session(CommandLayer):
         game = self.game
         top = game.top_discard
         if game.phase is Phase.LAST_DRAW:
-            return  # "This is your last turn" was said with its sound
+            # "This is your last turn" was said with its sound; what you may take is news.
+            if top is not None:
+                self.say(TOP_DISCARD.format(card=spoken_name(top, game.wild_rank)))
+            return
         if game.phase is not Phase.DRAW:  # already drawn (a resumed game): say what is left
             self.say(self._status_words(), sound="your_turn")
             return
@@ -522,6 +510,8 @@ class Session(CommandLayer):
             self.privacy_for = current
             self.list_state = None
             self.confirm = None
+            for clear in self.clear_listeners:
+                clear()  # line mode: the previous player's lines leave the screen
             self.say(self._privacy_text())
 
     def _privacy_text(self) -> str:
@@ -583,11 +573,10 @@ class Session(CommandLayer):
         return f"{owner} turn: {spoken}."
 
     def _others_moves(self) -> str:
-        state = self.seat_state[self.at_keyboard]
-        latest: dict[int, str] = {}
-        for seat, text in reversed(state.moves_seen):  # each seat's latest turn, oldest first
-            latest.setdefault(seat, text)
-        return " ".join(reversed(latest.values()))
+        """Every public event since the last turn of the seat at the keyboard."""
+        log = self.seat_state[self.at_keyboard].log
+        names = [seat.name for seat in self.seats]
+        return " ".join(log.since_last_turn(names, self.verbosity))
 
     def _do_hand(self, key: str) -> None:
         game = self.game
@@ -668,7 +657,7 @@ class Session(CommandLayer):
 
     def _do_last_moves(self, key: str) -> None:
         moves = self._others_moves()
-        self.answer(moves or "The other players have not moved yet this game.")
+        self.answer(moves or NO_NEWS)
 
     def _do_whose_turn(self, key: str) -> None:
         if self.game.is_over:
@@ -680,13 +669,15 @@ class Session(CommandLayer):
         """A new game at the same table: same seats and computer players, a new deal."""
         names = [seat.name for seat in self.seats]
         self.game = Game(names, seed=new_seed(), options=self.game.options)
-        self.seat_state = {i: _SeatState() for i in self.humans}
+        # why keep each seat's log: the last game's result stays in its history for review
+        self.seat_state = {i: _SeatState(self.seat_state[i].log) for i in self.humans}
+        for state in self.seat_state.values():
+            state.log.forget_news()
         self.at_keyboard = self.humans[0]
         self.privacy_for = None
         self.keyboard_confirmed = False
         self.last_explanation = None
         self.history_recorded = False
-        self._turn = None
         self.list_state = None
         self.confirm = None
         self.start()

@@ -1,0 +1,126 @@
+"""What one human seat has been told: its own message history, worded for that seat.
+
+Each human seat at a table owns one :class:`SeatLog`. Events from the game are
+worded for the seat (:meth:`SeatLog.hear`) after hiding what the seat may not
+know (:func:`fivecrowns.game.redact`), so the same events give each seat its
+own sentences ("You drew the 10 of spades" for the drawer, "Ben drew from the
+stock" for the others). The review keys walk only the seat's own history, so
+in hot seat the next player can never page back to the previous player's
+hand, and a network client can be sent exactly its own seat's stream.
+
+The log also keeps the public events since the seat's last turn, for the
+last-moves key and the hot-seat handoff; they are worded again when asked, so
+a turn heard one key at a time is told as one sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fivecrowns.cards import Card, Rank
+from fivecrowns.game import (
+    Discarded,
+    DrewFromStock,
+    Event,
+    LaidDown,
+    RoundStarted,
+    TookDiscard,
+    TurnStarted,
+    WentOut,
+    redact,
+)
+from fivecrowns.output.history import Entry, History
+from fivecrowns.ui.announce import Announcement, describe_events
+
+__all__ = ["SeatLog"]
+
+
+class SeatLog:
+    """One seat's messages (with a review cursor) and the events since its last turn.
+
+    >>> from fivecrowns.game import Game
+    >>> game = Game(["Ann", "Ben"], seed=1, first_dealer=1)
+    >>> ann, ben = SeatLog(0), SeatLog(1)
+    >>> events = game.apply(0, game.legal_moves(0)[0])  # Ann draws from the stock
+    >>> ann.hear(events, ["Ann", "Ben"], game.wild_rank, "normal")[0].text.startswith(
+    ...     "You drew the ")
+    True
+    >>> ben.hear(events, ["Ann", "Ben"], game.wild_rank, "normal")[0].text
+    'Ann drew from the stock.'
+    """
+
+    def __init__(self, seat: int, limit: int = 1000) -> None:
+        self.seat = seat
+        self.history = History(limit)
+        self._since: list[Event] = []  # public events since this seat's last turn, redacted
+        self._since_wild: Rank | None = None  # the wild rank when the first of them happened
+
+    # --- the message history ----------------------------------------------------
+
+    def record(self, text: str) -> Entry | None:
+        """Keep a sentence this seat was told (an answer, a refusal, an announcement)."""
+        text = " ".join(text.split())
+        return self.history.add(text) if text else None
+
+    def position(self) -> tuple[int, int]:
+        """Where the review cursor is: (place counted from the oldest, number of messages)."""
+        return self.history.position()
+
+    # --- events --------------------------------------------------------------------
+
+    def hear(
+        self,
+        events: Sequence[Event],
+        names: Sequence[str],
+        wild: Rank,
+        verbosity: str,
+        hand_at_start: Sequence[Card] = (),
+    ) -> list[Announcement]:
+        """Word ``events`` for this seat, keep them in its history, and return them."""
+        visible = self.note(events, wild)
+        announcements = describe_events(
+            visible, names, self.seat, wild, verbosity, hand_at_start=hand_at_start
+        )
+        for announcement in announcements:
+            self.record(announcement.text)
+        return announcements
+
+    def note(self, events: Sequence[Event], wild: Rank) -> list[Event]:
+        """Keep ``events`` for the last-moves key without wording them (e.g. on resume).
+
+        Returns them as this seat may see them.
+        """
+        visible = [redact(event, self.seat) for event in events]
+        for event in visible:
+            if isinstance(event, TurnStarted):
+                continue  # says nothing
+            if isinstance(event, Discarded | WentOut) and event.player == self.seat:
+                self._since.clear()  # your own turn ended: the news starts again after it
+                self._since_wild = None
+            elif not _own_move(event, self.seat):
+                if not self._since:
+                    self._since_wild = wild
+                self._since.append(event)
+            if isinstance(event, RoundStarted):
+                wild = event.wild_rank
+        return visible
+
+    def since_last_turn(self, names: Sequence[str], verbosity: str) -> list[str]:
+        """Every public event since this seat's last turn, as sentences, oldest first.
+
+        Round and game results come in their short form (the full one is on its own key).
+        """
+        if not self._since or self._since_wild is None:
+            return []
+        told = describe_events(self._since, names, self.seat, self._since_wild, verbosity)
+        return [announcement.text for announcement in told]
+
+    def forget_news(self) -> None:
+        """A new game at the same table: nothing has happened in it yet."""
+        self._since.clear()
+        self._since_wild = None
+
+
+def _own_move(event: Event, seat: int) -> bool:
+    """This seat's own draw or lay-down: it knows them, so they are not news to it."""
+    return isinstance(event, DrewFromStock | TookDiscard | LaidDown) and event.player == seat

@@ -1,0 +1,105 @@
+"""What a blind player and a sighted player ran into (issue 10), through the command layer.
+
+Driven as in test_ui_games.py: prompt_toolkit pipe input, a dummy terminal output, and
+the output layer's RecordingBackend to hear what was said.
+"""
+
+from __future__ import annotations
+
+from ai_support import table as deal
+from fivecrowns.cards import Card
+from fivecrowns.game import Phase
+from fivecrowns.ui.announce import card_list
+from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
+from fivecrowns.ui.session import Seat
+from test_ui_games import play_turn
+from ui_support import Table, table
+
+HOT_SEAT = [Seat("Ann"), Seat("Ben"), Seat("Cy", "medium")]
+
+
+def private_words(t: Table, seat: int, cards: list[Card]) -> list[str]:
+    """Sentences only ``seat`` may hear: its hand, and a card it drew from the stock."""
+    wild = t.game.wild_rank
+    return [f"Your hand: {card_list(sorted(cards), wild)}", "You drew the ", "You discarded"]
+
+
+def review_everything(t: Table) -> list[str]:
+    """Every message the review keys reach: oldest, then newer to the end."""
+    mark = len(t.spoken())
+    t.press("<")
+    for _ in range(len(t.spoken()) + 1):
+        t.press(".")
+    t.press("r", "l")
+    return t.said_since(mark)
+
+
+def test_hot_seat_review_keys_reach_only_your_own_messages() -> None:
+    with table(HOT_SEAT, seed=3, first_dealer=2) as t:
+        t.press("enter")  # Ann at the keyboard
+        ann_hand = list(t.game.hand(0))
+        t.press("h", "d")
+        ann_drawn = [card for card in t.game.hand(0) if card not in ann_hand]
+        t.press(",", ",")  # Ann pages back: her cursor is not where Ben starts
+        play_turn(t)  # Ann discards
+        assert t.session.privacy_for == 1
+        t.press("enter")  # Ben at the keyboard
+        reached = " ".join(review_everything(t))
+        assert "Ben." in reached  # Ben's own handoff is there
+        assert f"Your hand: {card_list(ann_hand, t.game.wild_rank)}" not in reached
+        assert "You drew the " not in reached
+        assert "You discarded" not in reached
+        assert "Ann drew from the stock and discarded the " in reached
+        for card in ann_drawn:
+            # the card Ann drew is hers alone unless she threw it away
+            if not any(f"discarded the {card.spoken}" in text for text in t.spoken()):
+                assert f"drew the {card.spoken}" not in reached
+
+
+def test_line_mode_hot_seat_clears_the_previous_players_lines() -> None:
+    with table(HOT_SEAT, seed=3, first_dealer=2, line_mode=True) as t:
+        t.press("enter")
+        ann_hand = list(t.game.hand(0))
+        t.press("h")
+        play_turn(t)
+        play_turn(t)
+        assert t.session.privacy_for == 1
+        console = t.lines.getvalue()
+        assert CLEAR_SCREEN_AND_SCROLLBACK in console
+        after = console.rsplit(CLEAR_SCREEN_AND_SCROLLBACK, 1)[1]
+        assert after.startswith("Pass to Ben. Press Enter when ready.")
+        assert card_list(ann_hand, t.game.wild_rank) not in after
+        assert "You drew" not in after and "You discarded" not in after
+
+
+def test_review_restarts_from_the_newest_and_says_the_place() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=5) as t:
+        t.press("w", "p", "s")
+        count = len(t.session.output.history)
+        t.press(",")
+        assert t.spoken()[-1].endswith(f" {count - 1} of {count}.")
+        t.press(",")
+        assert t.spoken()[-1].endswith(f" {count - 2} of {count}.")
+        t.press("p")  # a new message: the next step back starts from it
+        count = len(t.session.output.history)
+        t.press(",")
+        assert t.spoken()[-1].startswith("Scores")
+        assert t.spoken()[-1].endswith(f" {count - 1} of {count}.")
+
+
+def test_last_turn_handoff_says_who_went_out_your_last_turn_and_the_top_discard() -> None:
+    game = deal(["6st 7st 8st", "4h 9c Kd"], turned_up="5d", stock_top="jk")
+    with table([Seat("Ann"), Seat("Ben")], seed=0, game=game) as t:
+        t.press("enter", "d", "g")  # Ann draws the joker and goes out
+        assert t.session.privacy_for == 1
+        mark = len(t.spoken())
+        t.press("enter")  # Ben at the keyboard, for his last turn
+        said = " ".join(t.said_since(mark))
+        assert "Ann went out with " in said
+        assert "This is your last turn." in said
+        top = t.game.top_discard
+        assert top is not None
+        assert f"Top discard: {top.spoken}." in said
+        t.press("l")
+        assert "Ann went out with " in t.spoken()[-1]
