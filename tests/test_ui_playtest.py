@@ -7,8 +7,6 @@ the output layer's RecordingBackend to hear what was said.
 from __future__ import annotations
 
 from ai_support import table as deal
-from fivecrowns.cards import Card
-from fivecrowns.game import Phase
 from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
 from fivecrowns.ui.session import Seat
@@ -16,12 +14,6 @@ from test_ui_games import play_turn
 from ui_support import Table, table
 
 HOT_SEAT = [Seat("Ann"), Seat("Ben"), Seat("Cy", "medium")]
-
-
-def private_words(t: Table, seat: int, cards: list[Card]) -> list[str]:
-    """Sentences only ``seat`` may hear: its hand, and a card it drew from the stock."""
-    wild = t.game.wild_rank
-    return [f"Your hand: {card_list(sorted(cards), wild)}", "You drew the ", "You discarded"]
 
 
 def review_everything(t: Table) -> list[str]:

@@ -211,7 +211,7 @@ ACTIONS: tuple[Action, ...] = (
     _A("scores", ("s",), "Scores", "Everyone's total score, lowest first.", "info"),
     _A("melds", ("m",), "Melds on the table", "The melds laid down this round.", "info"),
     _A("counts", ("c",), "Card counts", "How many cards each player holds.", "info"),
-    _A("last_moves", ("l",), "Last moves", "Everything that happened since your last turn.", "info"),
+    _A("last_moves", ("l",), "Last moves", "What happened since your last turn.", "info"),
     _A(
         "whose_turn",
         ("n",),
