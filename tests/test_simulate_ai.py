@@ -116,6 +116,17 @@ def test_a_progress_bar_runs_on_a_terminal_and_not_on_a_pipe() -> None:
     assert re.search(rb"\d of 3 games, \d+ percent", shown), shown
 
 
+def test_without_tqdm_simulate_runs_on_a_terminal_without_a_bar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # tqdm is the optional extra "progress"; a player's install does not have it.
+    from fivecrowns.commands import simulate
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # makes `import tqdm` raise ImportError
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert simulate._progress_bar(3) is None
+
+
 BROKEN_BOTS = """
 from fivecrowns.ai import Bot, Decision
 from fivecrowns.cards import parse_card

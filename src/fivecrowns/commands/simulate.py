@@ -155,14 +155,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _progress_bar(games: int) -> Any:
-    """A tqdm bar on standard error when it is a terminal, else ``None``.
+    """A tqdm bar on standard error when it is a terminal and tqdm is installed, else ``None``.
 
     why: tqdm draws on a pipe or file too unless told not to (tqdm/tqdm#1342),
-    so the command decides and never creates a bar off a terminal.
+    so the command decides and never creates a bar off a terminal. tqdm is the
+    optional extra "progress": a player's install runs simulate without a bar.
     """
     if not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
 
     # why: words, not block glyphs, so a screen reader or braille display can follow it.
     return tqdm(
