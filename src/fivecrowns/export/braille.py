@@ -22,7 +22,6 @@ separates pages; lines end in CR LF.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Literal
@@ -30,6 +29,7 @@ from typing import Literal
 from fivecrowns.export.document import Document
 from fivecrowns.export.errors import ExportError, LiblouisMissingError
 from fivecrowns.export.layout import DEFAULT_WIDTH, LineKind, check_width, logical_lines, wrap
+from fivecrowns.system_modules import import_system_module
 
 __all__ = [
     "BRF_DISPLAY",
@@ -61,7 +61,7 @@ def load_louis() -> ModuleType:
     """The ``louis`` module, or :class:`LiblouisMissingError` saying how to install it."""
     try:
         # Imported on each call (cheap once loaded) so a test can hide it via sys.modules.
-        return importlib.import_module("louis")
+        return import_system_module("louis")
     except (ImportError, OSError) as error:
         # OSError: the bindings are there but the C library (liblouis20) is not.
         raise LiblouisMissingError(

@@ -6,11 +6,13 @@ from fivecrowns.errors import FiveCrownsError
 
 __all__ = ["INSTALL_LIBLOUIS", "ExportError", "LiblouisMissingError"]
 
+# why: no reinstall step: the game finds the system's louis module or lou_translate program
+# however it was installed (fivecrowns.system_modules), so this holds for pipx, pip and the
+# repository alike.
 INSTALL_LIBLOUIS = (
     "On Debian or Ubuntu: sudo apt-get install liblouis-bin liblouis-data python3-louis, "
-    "then run bash scripts/setup again. On other systems, install liblouis, its tables "
-    "and its Python bindings (the louis module) with your package manager. "
-    "The text format works without it."
+    "and the game finds it at its next start. On other systems, install liblouis and its "
+    "tables with your package manager. The text format works without it."
 )
 
 

@@ -17,7 +17,8 @@ in tests/test_output_screenreader.py):
 
 On Linux the output is Speech Dispatcher (what Orca speaks through); its client
 module ``speechd`` comes from Debian's python3-speechd (not on PyPI), which
-scripts/setup links into .venv. Two more things are handled there (tests show both):
+fivecrowns.system_modules finds from a virtual environment. Two more things are
+handled there (tests show both):
 
 * messages go at MESSAGE priority: at the default TEXT priority, another program's
   message (Orca's, a notification) drops everything we have queued;
@@ -43,9 +44,16 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from fivecrowns.install import reinstall_command
+from fivecrowns.system_modules import import_system_module
+
 from .base import Backend, OutputError
 
 __all__ = ["ScreenReaderBackend", "running_screen_reader"]
+
+ACCESSIBLE_OUTPUT2_MISSING = (
+    "accessible_output2 is not installed ({error}); install the game again with: {command}."
+)
 
 _LINUX_READERS = ("orca",)
 
@@ -156,7 +164,13 @@ class ScreenReaderBackend(Backend):
         try:
             import accessible_output2
         except ImportError as error:
-            raise OutputError(f"accessible_output2 is not installed ({error}).") from None
+            raise OutputError(
+                ACCESSIBLE_OUTPUT2_MISSING.format(error=error, command=reinstall_command())
+            ) from None
+        # why: accessible_output2 runs `import speechd` itself; loaded here from the system's
+        # folder when the environment cannot see it, that import finds it in sys.modules.
+        with contextlib.suppress(ImportError, OSError):
+            import_system_module("speechd")
         captured = io.StringIO()
         reasons: list[str] = []
         chosen: Any = None

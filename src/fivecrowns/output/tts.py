@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from fivecrowns.install import reinstall_command
+
 from .audio import Mixer, Playback, decode_wav
 from .base import Backend, OutputError
 
@@ -46,6 +48,8 @@ __all__ = [
     "Utterance",
     "make_renderer",
 ]
+
+PYTTSX3_MISSING = "pyttsx3 is not installed ({error}); install the game again with: {command}."
 
 _RENDER_TIMEOUT = 20.0
 
@@ -108,7 +112,9 @@ class Pyttsx3Renderer:
         try:
             import pyttsx3  # noqa: F401
         except ImportError as error:
-            raise OutputError(f"pyttsx3 is not installed ({error}).") from None
+            raise OutputError(
+                PYTTSX3_MISSING.format(error=error, command=reinstall_command())
+            ) from None
         with _engine_lock:
             try:
                 self._engine = _shared_engine()
