@@ -6,10 +6,15 @@ the output layer's RecordingBackend to hear what was said.
 
 from __future__ import annotations
 
+import json
+
 from ai_support import table as deal
+from fivecrowns.ai import load_bot
 from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
-from fivecrowns.ui.session import Seat
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.session import Seat, Session, game_from_save
+from fivecrowns.ui.settings import Settings
 from test_ui_games import play_turn
 from ui_support import Table, table
 
@@ -95,3 +100,33 @@ def test_last_turn_handoff_says_who_went_out_your_last_turn_and_the_top_discard(
         assert f"Top discard: {top.spoken}." in said
         t.press("l")
         assert "Ann went out with " in t.spoken()[-1]
+
+
+def test_resume_keeps_the_last_moves_and_why() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
+    with table(seats, seed=4, first_dealer=0) as t:
+        play_turn(t)
+        play_turn(t)  # You discard; Ann and Ben move
+        assert t.game.current_player == 0
+        t.press("l")
+        live_moves = t.spoken()[-1]
+        t.press("y")
+        live_why = t.spoken()[-1]
+        assert live_moves.startswith("Ann ") and "Ben " in live_moves
+        assert live_why.startswith("Ben: ")
+        payload = json.loads(json.dumps(t.session.save_payload()))
+    game, saved_seats, at_keyboard = game_from_save(payload)
+    backend = RecordingBackend()
+    session = Session(
+        game,
+        saved_seats,
+        Output(backend),
+        Settings(delay=0.0),
+        bot_loader=lambda level, index: load_bot(level, seed=4 + index),
+        autosave=False,
+    )
+    session.start(resumed=True)
+    session.press("l")
+    assert backend.spoken[-1] == live_moves
+    session.press("y")
+    assert backend.spoken[-1] == live_why

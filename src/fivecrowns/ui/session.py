@@ -179,6 +179,7 @@ class Session(CommandLayer):
             )
             for state in self.seat_state.values():
                 state.log.note(self.game.events, first_wild)
+            self.last_explanation = self._explain_last_bot_turn()
             self.say(f"Resumed. {self._round_words()}")
             self._check_hot_seat()
             if self.privacy_for is None:
@@ -417,8 +418,57 @@ class Session(CommandLayer):
             self.last_explanation = f"{self.seats[seat].name}: " + " ".join(explanations)
         self._announce(events, wild, mover=seat)
 
-    def _bot_move(self, bot: Bot, seat: int) -> tuple[Move, str | None]:
-        game = self.game
+    def _explain_last_bot_turn(self) -> str | None:
+        """The why-key's answer for a resumed game: the last computer turn, replayed.
+
+        The game is replayed from its seed and moves to just before that turn, and the
+        same computer player is asked again; a move it would not make again is told plainly.
+        """
+        from fivecrowns.ai.explain import plain_move
+
+        moves = self.game.moves
+        last = next((i for i in range(len(moves) - 1, -1, -1) if moves[i][0] in self.bots), None)
+        if last is None:
+            return None
+        seat = moves[last][0]
+        first = last
+        while first > 0 and moves[first - 1][0] == seat:
+            first -= 1
+        turn = [move for _, move in moves[first : last + 1]]
+        replay: Game | None = None
+        if self.game.seed is not None:
+            try:
+                replay = Game(
+                    self.game.players,
+                    seed=self.game.seed,
+                    first_dealer=self.game.first_dealer,
+                    options=self.game.options,
+                    deck_orders=self.game.deck_orders,
+                )
+                for player, move in moves[:first]:
+                    replay.apply(player, move)
+            except FiveCrownsError:
+                replay = None  # a game that does not replay: tell the moves plainly
+        sentences = []
+        for move in turn:
+            sentence = None
+            if replay is not None:
+                decided, explanation = self._bot_move(self.bots[seat], seat, replay)
+                if decided == move and explanation:
+                    sentence = explanation
+            if sentence is None:
+                top = replay.top_discard if replay is not None else None
+                sentence = plain_move(move, top)
+            sentences.append(sentence)
+            if replay is not None:
+                try:
+                    replay.apply(seat, move)
+                except FiveCrownsError:
+                    replay = None
+        return f"{self.seats[seat].name}: " + " ".join(sentences)
+
+    def _bot_move(self, bot: Bot, seat: int, game: Game | None = None) -> tuple[Move, str | None]:
+        game = self.game if game is None else game
         try:
             decision = bot.decide(game.view(seat))
         except Exception:  # a plug-in bot's bug must not end the game: play a legal move
