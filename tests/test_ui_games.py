@@ -27,7 +27,10 @@ def focus_on(t: Table, index: int) -> None:
 
 
 def play_turn(t: Table) -> None:
-    """One human turn chosen with the solver, played with keys only."""
+    """One human turn chosen with the solver, played with keys only (or Enter between rounds)."""
+    if t.session.next_round is not None:
+        t.press("enter")  # the round's result was said: deal the next round
+        return
     game = t.game
     wild = game.wild_rank
     hand = t.session.hand()
@@ -74,6 +77,9 @@ def check_illegal_keys(t: Table) -> None:
 def play_whole_game(t: Table, checks_every: int = 7) -> int:
     turns = 0
     while not t.game.is_over:
+        if t.session.next_round is not None:
+            t.press("enter")  # the round's result was said: deal the next round
+            continue
         assert t.game.current_player == t.session.at_keyboard
         if turns % checks_every == 0:
             check_info_keys_change_nothing(t)
@@ -220,6 +226,8 @@ def test_go_out_not_yet_says_how_close() -> None:
     seats = [Seat("You"), Seat("Ann", "medium")]
     with table(seats, seed=5, first_dealer=1) as t:
         while True:
+            if t.session.next_round is not None:
+                t.press("enter")  # the round's result was said: deal the next round
             t.press("d")
             hand = t.session.hand()
             if not going_out_discards(hand, t.game.wild_rank):
@@ -300,6 +308,7 @@ def test_verbosity_key_cycles_and_changes_the_words() -> None:
         assert t.spoken()[-1] == "Verbosity full."
         t.press("d")
         play_turn(t)
+        play_turn(t)  # Enter deals the next round: round 1 is over after one turn here
         assert re.search(
             r"Your turn\. Top discard: .+\. Your hand now leaves \d+ points\.", t.spoken()[-1]
         )

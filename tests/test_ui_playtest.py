@@ -7,6 +7,7 @@ the output layer's RecordingBackend to hear what was said.
 from __future__ import annotations
 
 import json
+import re
 
 from ai_support import table as deal
 from fivecrowns.ai import load_bot
@@ -130,3 +131,46 @@ def test_resume_keeps_the_last_moves_and_why() -> None:
     assert backend.spoken[-1] == live_moves
     session.press("y")
     assert backend.spoken[-1] == live_why
+
+
+def test_round_result_comes_first_short_and_waits_for_a_key() -> None:
+    seats = [Seat("You")] + [Seat(name, "medium") for name in ("Ann", "Ben", "Cy", "Dee", "Eve")]
+    game = deal(
+        ["6st 7st 8st", "4h 9c Kd", "5c 9h Jd", "6c 10h Qd", "7c Jh Kc", "8c Qh Ksp"],
+        turned_up="5d",
+        stock_top="jk",
+    )
+    with table(seats, seed=0, game=game, verbosity="brief") as t:
+        t.press("d", "left", "g")  # the joker on the left goes out with the run
+        said = t.spoken()
+        result = next(text for text in said if text.startswith("Round 1 over."))
+        assert result.startswith("Round 1 over. You went out. ")
+        assert re.fullmatch(
+            r"Round 1 over\. You went out\. ([A-Z][a-z]+ \d+, )*[A-Z][a-z]+ \d+\. "
+            r"Totals: you 0, .+\.",
+            result,
+        ), result
+        assert len(result) < 160, len(result)
+        assert said[-1] == "Round 2 next. Press Enter or Space to deal it."
+        assert t.game.round == 2
+        assert not any(text.startswith("Round 2 of 11") for text in said)
+        before = t.state()
+        t.press("d")  # a move waits for the deal
+        assert t.spoken()[-1] == "Round 2 next. Press Enter or Space to deal it."
+        assert t.state() == before
+        t.press("S")
+        detail = t.spoken()[-1]
+        assert detail.startswith(result)
+        assert "You went out with a run of " in detail and "left " in detail
+        mark = len(t.spoken())
+        t.press("enter")
+        assert t.said_since(mark)[0].startswith("Round 2, 4s wild.")
+
+
+def test_round_detail_at_full_verbosity() -> None:
+    game = deal(["6st 7st 8st", "4h 9c Kd"], turned_up="5d", stock_top="jk")
+    with table([Seat("You"), Seat("Ann", "medium")], seed=0, game=game, verbosity="full") as t:
+        t.press("d", "left", "g")
+        result = next(text for text in t.spoken() if text.startswith("Round 1 over."))
+        assert re.match(r"Round 1 over\. You went out\. Ann (\d+)\. Totals: you 0, Ann \1\. ", result)
+        assert "You went out with a run of " in result and re.search(r"Ann: \d+ points, left ", result)

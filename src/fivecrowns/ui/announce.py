@@ -35,6 +35,8 @@ __all__ = [
     "describe_events",
     "join_words",
     "melds_words",
+    "round_detail",
+    "round_result",
     "round_start",
     "turn_summary",
 ]
@@ -119,31 +121,77 @@ def turn_summary(
     return f"{_who(player, names, you)} {join_words(pieces)}."
 
 
-def _round_scored(event: RoundScored, names: Sequence[str], you: int | None, wild: Rank) -> str:
-    parts = [f"Round {event.round} over."]
-    for seat, result in enumerate(event.results):
+#: The result of a round, result first; the melds and leftovers follow only at full verbosity.
+ROUND_OVER = "Round {round} over. {who} went out. {scores}. Totals: {totals}."
+#: When the one who went out was the only other player.
+ROUND_OVER_ALONE = "Round {round} over. {who} went out. Totals: {totals}."
+#: One player's melds and leftover cards in a round's detail.
+ROUND_DETAIL_LEFT = "{who}: {points} points, left {cards}."
+ROUND_DETAIL_MELDED_LEFT = "{who}: {points} points, laid down {melds}, left {cards}."
+ROUND_DETAIL_OUT = "{who} went out with {melds}."
+
+
+def _listener_names(names: Sequence[str], you: int | None) -> list[str]:
+    return ["you" if seat == you else name for seat, name in enumerate(names)]
+
+
+def round_result(event: RoundScored, names: Sequence[str], you: int | None) -> str:
+    """ "Round 8 over. Ben went out. You 18, Ann 48. Totals: Ann 63, Ben 111, you 126." """
+    listed = _listener_names(names, you)
+    others = [seat for seat in seats_lowest_first(event.scores) if seat != event.went_out]
+    totals = name_numbers(listed, event.totals, seats_lowest_first(event.totals))
+    who = _who(event.went_out, names, you)
+    if not others:
+        return ROUND_OVER_ALONE.format(round=event.round, who=who, totals=totals)
+    scores = name_numbers(listed, event.scores, others)
+    return ROUND_OVER.format(
+        round=event.round, who=who, scores=scores[0].upper() + scores[1:], totals=totals
+    )
+
+
+def round_detail(event: RoundScored, names: Sequence[str], you: int | None, wild: Rank) -> str:
+    """Each player's melds and leftover cards in a round, the one who went out first."""
+    parts = []
+    order = [event.went_out] + [s for s in seats_lowest_first(event.scores) if s != event.went_out]
+    for seat in order:
+        result = event.results[seat]
         who = _who(seat, names, you)
+        melds = melds_words(result.melds, wild)
         if seat == event.went_out:
-            parts.append(f"{who} went out: 0.")
+            parts.append(ROUND_DETAIL_OUT.format(who=who, melds=melds or "nothing laid down"))
             continue
-        melded = f" laid down {melds_words(result.melds, wild)}," if result.melds else ""
-        left = f" left {card_list(result.leftover, wild)}" if result.leftover else " left nothing"
-        parts.append(f"{who}{melded}{left}: {event.scores[seat]} points.")
-    totals = name_numbers(names, event.totals, seats_lowest_first(event.totals))
-    parts.append(f"Totals: {totals}.")
+        cards = card_list(result.leftover, wild) or "nothing"
+        template = ROUND_DETAIL_MELDED_LEFT if result.melds else ROUND_DETAIL_LEFT
+        parts.append(
+            template.format(who=who, points=event.scores[seat], melds=melds, cards=cards)
+        )
     return " ".join(parts)
+
+
+def _round_scored(
+    event: RoundScored, names: Sequence[str], you: int | None, wild: Rank, verbosity: str
+) -> str:
+    text = round_result(event, names, you)
+    if verbosity == "full":
+        text += " " + round_detail(event, names, you, wild)
+    return text
+
+
+#: The end of the game, the winner first.
+GAME_WON = "Game over. {who} {verb} with {points} points. Final totals: {totals}."
+GAME_SHARED = "Game over. {who} share the win with {points} points. Final totals: {totals}."
 
 
 def _game_over(event: GameOver, names: Sequence[str], you: int | None) -> str:
     winners = [_who(seat, names, you) for seat in event.winners]
     best = event.totals[event.winners[0]]
+    totals = name_numbers(
+        _listener_names(names, you), event.totals, seats_lowest_first(event.totals)
+    )
     if len(winners) == 1:
         verb = "win" if winners[0] == "You" else "wins"
-        head = f"Game over. {winners[0]} {verb} with {best} points."
-    else:
-        head = f"Game over. {join_words(winners)} share the win with {best} points."
-    totals = name_numbers(names, event.totals, seats_lowest_first(event.totals))
-    return f"{head} Final totals: {totals}."
+        return GAME_WON.format(who=winners[0], verb=verb, points=best, totals=totals)
+    return GAME_SHARED.format(who=join_words(winners), points=best, totals=totals)
 
 
 def describe_events(
@@ -200,7 +248,8 @@ def describe_events(
                 text = "The stock ran out: a new deck was shuffled in."
             out.append(Announcement(text, "shuffle"))
         elif isinstance(event, RoundScored):
-            out.append(Announcement(_round_scored(event, names, you, wild), "round_over"))
+            text = _round_scored(event, names, you, wild, verbosity)
+            out.append(Announcement(text, "round_over"))
         elif isinstance(event, GameOver):
             out.append(Announcement(_game_over(event, names, you), "game_over"))
         elif isinstance(event, RoundStarted):

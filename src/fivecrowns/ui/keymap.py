@@ -209,6 +209,13 @@ ACTIONS: tuple[Action, ...] = (
         "info",
     ),
     _A("scores", ("s",), "Scores", "Everyone's total score, lowest first.", "info"),
+    _A(
+        "round_detail",
+        ("S",),
+        "Last round in detail",
+        "Who went out, and each player's melds, leftover cards and points in the last round.",
+        "info",
+    ),
     _A("melds", ("m",), "Melds on the table", "The melds laid down this round.", "info"),
     _A("counts", ("c",), "Card counts", "How many cards each player holds.", "info"),
     _A("last_moves", ("l",), "Last moves", "What happened since your last turn.", "info"),

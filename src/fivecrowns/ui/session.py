@@ -30,6 +30,7 @@ from fivecrowns.game import (
     LastTurnStarted,
     Move,
     Phase,
+    RoundScored,
     RoundStarted,
     TakeDiscard,
     TurnStarted,
@@ -51,6 +52,8 @@ from fivecrowns.ui.announce import (
     card_list,
     join_words,
     melds_words,
+    round_detail,
+    round_result,
 )
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import Action, Keymap, KeymapError, jump_index
@@ -58,8 +61,16 @@ from fivecrowns.ui.model import SeatLine, TableModel
 from fivecrowns.ui.seat_log import SeatLog
 from fivecrowns.ui.settings import Settings, documents_dir
 
+#: Between rounds: the result stays until the player deals the next round.
+NEXT_ROUND = "Round {round} next. Press {keys} to deal it."
+#: The action menu's item between rounds.
+DEAL_ITEM = "Deal round {round}: {keys}"
+
 #: The card on the discard pile, said when it is yours to take.
 TOP_DISCARD = "Top discard: {card}."
+
+#: The last-round key before any round has ended.
+NO_ROUND_YET = "No round has ended yet."
 
 #: The last-moves key when nobody has done anything since your turn.
 NO_NEWS = "Nothing has happened since your last turn."
@@ -159,6 +170,8 @@ class Session(CommandLayer):
         self.last_explanation: str | None = None
         self.history_recorded = False
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
+        #: A round is over and the next is dealt but not yet told: its events and their mover.
+        self.next_round: tuple[list[Event], int] | None = None
 
     # --- starting -------------------------------------------------------------
 
@@ -211,6 +224,14 @@ class Session(CommandLayer):
         return super().context()
 
     def press(self, key: str) -> None:
+        if self.next_round is not None and self.context() == "normal":
+            action = self.keymap.action_for(key, "normal")
+            if key in ("c-m", " ") or (action is not None and action.name == "discard"):
+                self._deal_next()
+                return
+            if action is not None and action.group == "turn":
+                self.refuse(self._pause_words())
+                return
         if self.privacy_for is None:
             super().press(key)
             return
@@ -251,6 +272,7 @@ class Session(CommandLayer):
             not game.is_over
             and not self.exit_requested
             and self.privacy_for is None
+            and self.next_round is None
             and game.current_player in self.bots
         )
 
@@ -487,6 +509,14 @@ class Session(CommandLayer):
     def _announce(
         self, events: Sequence[Event], wild: Rank, mover: int | None = None, resumed: bool = False
     ) -> None:
+        split = next((i for i, e in enumerate(events) if isinstance(e, RoundStarted)), 0)
+        if mover is not None and split > 0:
+            # A round ended: its result stays the last word until the player deals the next.
+            self._announce(events[:split], wild, mover)
+            self.next_round = (list(events[split:]), mover)
+            self.list_state = None
+            self.say(self._pause_words())
+            return
         you = self.at_keyboard
         names = [seat.name for seat in self.seats]
         announcements = []
@@ -583,6 +613,29 @@ class Session(CommandLayer):
             self.say(moves)
         self._your_turn()
 
+    def _pause_words(self) -> str:
+        return NEXT_ROUND.format(round=self.game.round, keys=self.keymap.display_keys("discard"))
+
+    def _deal_next(self) -> None:
+        """After a round's result: tell the new round (and whose turn it is)."""
+        assert self.next_round is not None
+        events, mover = self.next_round
+        self.next_round = None
+        self._announce(events, self.game.wild_rank, mover=mover)
+
+    def _do_menu(self, key: str) -> None:
+        if self.next_round is None:
+            super()._do_menu(key)
+            return
+        keys = self.keymap.display_keys("discard")
+        items: list[MenuItem] = [
+            (DEAL_ITEM.format(round=self.game.round, keys=keys), self._deal_next)
+        ]
+        for action in self.available_actions():
+            if action.group != "turn":
+                items += self.menu_items(action)
+        self._open_list("menu", "Actions", items)
+
     def _game_over(self) -> None:
         if not self.history_recorded:
             self.history_recorded = True
@@ -613,6 +666,8 @@ class Session(CommandLayer):
             return "The game is over."
         if self.privacy_for is not None:
             return self._privacy_text()
+        if self.next_round is not None:
+            return self._pause_words()
         current = game.current_player
         owner = "Your" if current == self.at_keyboard else f"{self.seats[current].name}'s"
         spoken = game.phase.spoken
@@ -680,6 +735,21 @@ class Session(CommandLayer):
             )
         self.answer(f"Scores, {done}: {scores}.{last}")
 
+    def _do_round_detail(self, key: str) -> None:
+        scored = [e for e in self.game.events if isinstance(e, RoundScored)]
+        if not scored:
+            self.answer(NO_ROUND_YET)
+            return
+        last = scored[-1]
+        wild = next(
+            e.wild_rank
+            for e in self.game.events
+            if isinstance(e, RoundStarted) and e.round == last.round
+        )
+        names = [seat.name for seat in self.seats]
+        result = round_result(last, names, self.at_keyboard)
+        self.answer(f"{result} {round_detail(last, names, self.at_keyboard, wild)}")
+
     def _name(self, seat: int) -> str:
         return "you" if seat == self.at_keyboard else self.seats[seat].name
 
@@ -726,6 +796,7 @@ class Session(CommandLayer):
         self.at_keyboard = self.humans[0]
         self.privacy_for = None
         self.keyboard_confirmed = False
+        self.next_round = None
         self.last_explanation = None
         self.history_recorded = False
         self.list_state = None
@@ -919,9 +990,9 @@ class Session(CommandLayer):
             if game.phase is not Phase.DISCARD or going_out_discards(hand, game.wild_rank):
                 names.append("go_out")
         names += [
-            "hand", "hint", "round", "piles", "scores", "melds", "counts", "last_moves",
-            "whose_turn", "why", "current", "sort", "past_games", "export", "repeat", "verbosity",
-            "help", "quit",
+            "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts",
+            "last_moves", "whose_turn", "why", "current", "sort", "past_games", "export", "repeat",
+            "verbosity", "help", "quit",
         ]  # fmt: skip
         return [self.keymap.get(name) for name in names]
 
