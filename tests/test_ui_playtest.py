@@ -11,9 +11,9 @@ import re
 
 from ai_support import table as deal
 from fivecrowns.ai import load_bot
+from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
-from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import Seat, Session, game_from_save
 from fivecrowns.ui.settings import Settings
 from test_ui_games import play_turn
@@ -116,7 +116,7 @@ def test_resume_keeps_the_last_moves_and_why() -> None:
         assert live_moves.startswith("Ann ") and "Ben " in live_moves
         assert live_why.startswith("Ben: ")
         payload = json.loads(json.dumps(t.session.save_payload()))
-    game, saved_seats, at_keyboard = game_from_save(payload)
+    game, saved_seats, _ = game_from_save(payload)
     backend = RecordingBackend()
     session = Session(
         game,
@@ -172,5 +172,7 @@ def test_round_detail_at_full_verbosity() -> None:
     with table([Seat("You"), Seat("Ann", "medium")], seed=0, game=game, verbosity="full") as t:
         t.press("d", "left", "g")
         result = next(text for text in t.spoken() if text.startswith("Round 1 over."))
-        assert re.match(r"Round 1 over\. You went out\. Ann (\d+)\. Totals: you 0, Ann \1\. ", result)
-        assert "You went out with a run of " in result and re.search(r"Ann: \d+ points, left ", result)
+        head = r"Round 1 over\. You went out\. Ann (\d+)\. Totals: you 0, Ann \1\. "
+        assert re.match(head, result)
+        assert "You went out with a run of " in result
+        assert re.search(r"Ann: \d+ points, left ", result)

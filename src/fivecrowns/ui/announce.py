@@ -162,9 +162,7 @@ def round_detail(event: RoundScored, names: Sequence[str], you: int | None, wild
             continue
         cards = card_list(result.leftover, wild) or "nothing"
         template = ROUND_DETAIL_MELDED_LEFT if result.melds else ROUND_DETAIL_LEFT
-        parts.append(
-            template.format(who=who, points=event.scores[seat], melds=melds, cards=cards)
-        )
+        parts.append(template.format(who=who, points=event.scores[seat], melds=melds, cards=cards))
     return " ".join(parts)
 
 
