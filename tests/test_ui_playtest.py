@@ -158,7 +158,7 @@ def test_round_result_comes_first_short_and_waits_for_a_key() -> None:
         t.press("d")  # a move waits for the deal
         assert t.spoken()[-1] == "Round 2 next. Press Enter or Space to deal it."
         assert t.state() == before
-        t.press("S")
+        t.press("b")
         detail = t.spoken()[-1]
         assert detail.startswith(result)
         assert "You went out with a run of " in detail and "left " in detail

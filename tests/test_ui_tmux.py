@@ -167,6 +167,8 @@ def test_full_screen_in_tmux(tmp_path: Path) -> None:
         mark = len(t.said())
         t.keys("Enter")
         t.wait_said(r"Round 1 over\..*Totals: ", after=mark)
+        t.wait_said(r"Round 2 next\. Press Enter or Space to deal it\.", after=mark)
+        t.keys("Enter")
         t.wait_said(r"Round 2 of 11\. 4s are wild\.", after=mark)
         t.wait_screen(r"Round 2 of 11\. 4s are wild\.")
         t.keys("q")

@@ -211,8 +211,8 @@ ACTIONS: tuple[Action, ...] = (
     _A("scores", ("s",), "Scores", "Everyone's total score, lowest first.", "info"),
     _A(
         "round_detail",
-        ("S",),
-        "Last round in detail",
+        ("b",),
+        "Breakdown of the last round",
         "Who went out, and each player's melds, leftover cards and points in the last round.",
         "info",
     ),
