@@ -111,20 +111,20 @@ def test_a_new_game_keeps_an_unfinished_save_aside_and_resume_previous_returns_t
     talk = ["--speech", "none", "--transcript", str(transcript)]
     assert main(["play", "--seed", "1", *talk]) == 2  # the keyboard closed: saved
     first = storage.autosave_path().read_text()
-    assert not storage.previous_autosave_path().exists()
+    assert storage.kept_games() == []
     assert main(["play", "--seed", "2", *talk]) == 2
     second = storage.autosave_path().read_text()
     assert second != first
-    assert storage.previous_autosave_path().read_text() == first
+    (kept,) = storage.kept_games()
+    assert kept.read_text() == first
     said = transcript.read_text()
-    kept = storage.previous_autosave_path()
     assert f"An unfinished game was kept in {kept}. " in said
     assert "fivecrowns play --resume previous." in said
     capsys.readouterr()
     assert main(["play", "--resume", "previous", *talk]) == 2
     # the two games swapped places: neither is lost
     assert storage.autosave_path().read_text() == first
-    assert storage.previous_autosave_path().read_text() == second
+    assert [path.read_text() for path in storage.kept_games()] == [second]
 
 
 def test_resume_previous_with_nothing_kept_aside_is_a_sentence(capsys) -> None:
@@ -139,7 +139,7 @@ class _ClosedBoard(_ClosedKeyboard):
 
 def test_a_new_solitaire_game_keeps_an_unfinished_one_aside(tmp_path, monkeypatch) -> None:
     from fivecrowns.ui.solitaire import solitaire_save_path
-    from fivecrowns.ui.storage import kept_aside_path
+    from fivecrowns.ui.storage import kept_games
 
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedBoard)
@@ -149,14 +149,14 @@ def test_a_new_solitaire_game_keeps_an_unfinished_one_aside(tmp_path, monkeypatc
     first = solitaire_save_path().read_text()
     assert main(["solitaire", "--seed", "2", *talk]) == 2
     second = solitaire_save_path().read_text()
-    kept = kept_aside_path(solitaire_save_path())
+    (kept,) = kept_games(solitaire_save_path())
     assert second != first and kept.read_text() == first
     said = transcript.read_text()
     assert f"An unfinished game was kept in {kept}. " in said
     assert "fivecrowns solitaire --resume previous." in said
     assert main(["solitaire", "--resume", "previous", *talk]) == 2
     assert solitaire_save_path().read_text() == first
-    assert kept.read_text() == second
+    assert [path.read_text() for path in kept_games(solitaire_save_path())] == [second]
 
 
 def test_line_mode_says_why_it_is_silent_and_how_to_hear_a_voice() -> None:

@@ -132,7 +132,7 @@ def test_atomic_write_leaves_old_or_new_whole(
     with pytest.raises(OSError):
         storage.write_autosave({"moves": [1, 2]}, path)
     monkeypatch.undo()
-    assert storage.read_autosave(path)["moves"] == [1]
+    assert json.loads(path.read_text(encoding="utf-8"))["moves"] == [1]
     assert [p.name for p in tmp_path.iterdir()] == ["autosave.json"]  # no temporary left
 
 

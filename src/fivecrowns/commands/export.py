@@ -144,32 +144,30 @@ def load_saved_game(path: Path) -> tuple[Game, int]:
 
     Reads the game's own save files (:func:`fivecrowns.game.save_game`) and the
     front end's autosave, which keeps the seats, the seed and the moves: that
-    one is replayed move by move, and its player at the keyboard is the default.
+    one is rebuilt from its full state, else replayed move by move, and its
+    player at the keyboard is the default. The file's whole shape is checked
+    first (:func:`fivecrowns.savefile.read_game_file`).
     """
     from fivecrowns.errors import FiveCrownsError, SaveFileError
-    from fivecrowns.game import load_game
+    from fivecrowns.game import game_from_json
+    from fivecrowns.savefile import read_game_file
 
-    try:
-        return load_game(path), 0
-    except SaveFileError:
-        data = _json_object(path)
-        if data is None or not {"seats", "seed", "moves"} <= data.keys():
-            raise
+    data, is_autosave = read_game_file(path)
+    if not is_autosave:
+        try:
+            return game_from_json(data), 0
+        except SaveFileError as error:
+            raise SaveFileError(f"{path}: {error}") from error
+    if data.get("game") is not None:
+        try:
+            return game_from_json(data["game"]), int(data.get("at_keyboard", 0))
+        except SaveFileError as error:
+            raise SaveFileError(f"{path}: {error}") from error
     try:
         return _replay(data)
     except (KeyError, TypeError, ValueError, IndexError, FiveCrownsError) as error:
         reason = str(error).rstrip(".")
         raise SaveFileError(f"{path}: the autosaved game cannot be replayed: {reason}.") from error
-
-
-def _json_object(path: Path) -> dict[str, object] | None:
-    import json
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def _replay(data: dict[str, object]) -> tuple[Game, int]:

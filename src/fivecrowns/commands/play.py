@@ -38,9 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--resume",
         nargs="?",
         const="last",
-        choices=("last", "previous"),
-        help="continue the saved game; --resume previous continues the unfinished game "
-        "kept aside when a new game was started",
+        metavar="last|previous|list|N",
+        help="continue the saved game; --resume previous: the unfinished game kept aside "
+        "when a new game was started; --resume list: every unfinished game, numbered; "
+        "--resume N: number N of that list",
     )
     parser.add_argument(
         "--delay",
@@ -55,9 +56,31 @@ def _fail(message: str) -> int:
     return 2
 
 
+RESUME_CHOICE = (
+    "--resume takes last, previous, list or a number from --resume list, not '{choice}'."
+)
+
+
+def resume_choice_problem(choice: str | None) -> str | None:
+    """A sentence when ``--resume CHOICE`` is none of last, previous, list or a number."""
+    if choice is None or choice in ("last", "previous", "list"):
+        return None
+    if choice.isdigit() and len(choice) < 6:
+        return None
+    return RESUME_CHOICE.format(choice=choice[:40])
+
+
 def run(args: argparse.Namespace) -> int:
     from fivecrowns.errors import FiveCrownsError
-    from fivecrowns.ui.launch import LaunchError, launch
+    from fivecrowns.ui.launch import LaunchError, launch, list_unfinished
+    from fivecrowns.ui.storage import DataFolderBusy
+
+    problem = resume_choice_problem(args.resume)
+    if problem:
+        return _fail(problem)
+    if args.resume == "list":
+        print("\n".join(list_unfinished()))
+        return 0
 
     # why: the saved game keeps its own deal and table; a new --seed or --names would be ignored
     for option, value in (("--seed", args.seed), ("--names", args.names)):
@@ -65,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"Give --resume or {option}, not both: the saved game keeps its own.")
     try:
         return launch(args)
+    except DataFolderBusy as error:
+        print(error, file=sys.stderr)
+        return 1  # why 1: a run-time refusal, not a usage error
     except LaunchError as error:
         return _fail(str(error))
     except FiveCrownsError as error:

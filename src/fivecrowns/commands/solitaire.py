@@ -74,9 +74,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--resume",
         nargs="?",
         const="last",
-        choices=("last", "previous"),
-        help="continue the saved solitaire game; --resume previous continues the unfinished "
-        "game kept aside when a new game was started",
+        metavar="last|previous|list|N",
+        help="continue the saved solitaire game; --resume previous: the unfinished game kept "
+        "aside when a new game was started; --resume list: every unfinished game, numbered; "
+        "--resume N: number N of that list",
     )
     parser.add_argument(
         "--line", action="store_true", help="line mode: every message a plain line, no redraws"
@@ -91,7 +92,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from fivecrowns.commands.play import resume_choice_problem
+
+    problem = resume_choice_problem(args.resume)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     if args.auto:
+        # why refuse: --auto plays new deals of its own; it would silently ignore these
+        ignored = [
+            name
+            for name, value in (("--export", args.fmt), ("--resume", args.resume))
+            if value is not None
+        ]
+        if ignored:
+            print(f"--auto plays new deals, so it does not take {ignored[0]}.", file=sys.stderr)
+            return 2
         return _run_auto(args)
     if args.fmt is not None:
         return _run_export(args)
@@ -103,38 +119,103 @@ def run(args: argparse.Namespace) -> int:
     return _run_play(args)
 
 
+KEPT_NEW_GAME = (
+    "An unfinished game was kept in {path}. To go back to it, quit and run: "
+    "fivecrowns solitaire --resume previous. To see every kept game: "
+    "fivecrowns solitaire --resume list."
+)
+KEPT_WHILE_RESUMING = (
+    "The game that was saved before was kept in {path}. "
+    "To see every kept game: fivecrowns solitaire --resume list."
+)
+LIST_LINE = "{number}. Saved {when}: {open} hands open, {stock} cards in the stock. File: {path}"
+
+
+def _list_unfinished() -> list[str]:
+    import datetime
+
+    from fivecrowns.errors import SaveFileError
+    from fivecrowns.savefile import load_solitaire
+    from fivecrowns.ui import storage
+    from fivecrowns.ui.launch import LIST_DAMAGED, LIST_DAMAGED_LINE, LIST_EMPTY
+    from fivecrowns.ui.solitaire import solitaire_save_path
+
+    path = solitaire_save_path()
+    games = storage.unfinished_games(path)
+    lines: list[str] = []
+    for number, kept in enumerate(games, 1):
+        try:
+            game = load_solitaire(kept)
+        except SaveFileError as error:
+            lines.append(LIST_DAMAGED_LINE.format(number=number, reason=error))
+            continue
+        when = datetime.datetime.fromtimestamp(kept.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        lines.append(
+            LIST_LINE.format(
+                number=number,
+                when=when,
+                open=len(game.open_hands),
+                stock=len(game.stock),
+                path=kept,
+            )
+        )
+    if not games:
+        lines.append(LIST_EMPTY.format(folder=path.parent))
+    damaged = storage.damaged_games(path)
+    if damaged:
+        lines.append(LIST_DAMAGED.format(count=len(damaged), folder=path.parent))
+    return lines
+
+
 def _run_play(args: argparse.Namespace) -> int:
+    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.ui.storage import DataFolderBusy, data_folder_lock
+
+    if args.resume == "list":
+        print("\n".join(_list_unfinished()))
+        return 0
+    try:
+        with data_folder_lock():
+            return _play_locked(args)
+    except DataFolderBusy as error:
+        print(error, file=sys.stderr)
+        return 1  # why 1: a run-time refusal, not a usage error
+    except FiveCrownsError as error:
+        print(error, file=sys.stderr)
+        return 2
+
+
+def _play_locked(args: argparse.Namespace) -> int:
     import io
     import random
 
     from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.savefile import load_solitaire
     from fivecrowns.solitaire import Solitaire
+    from fivecrowns.ui import storage
+    from fivecrowns.ui.launch import kept_aside_sentence
+    from fivecrowns.ui.solitaire import SolitaireSession, solitaire_save_path
 
-    try:
-        if args.resume and args.seed is not None:
-            raise FiveCrownsError("Give --resume or --seed, not both.")
-        # why before the deal: starting a game saves it at once, over the game kept for --resume
-        if not sys.stdin.isatty():
-            raise FiveCrownsError(
-                "fivecrowns solitaire reads single key presses, so it needs a terminal: "
-                "start it in a terminal window, not with its input redirected, or use --auto."
-            )
-        from fivecrowns.ui import storage
-        from fivecrowns.ui.solitaire import SolitaireSession, solitaire_save_path
-
-        kept = None
-        if args.resume:
-            if args.resume == "previous":
-                storage.swap_previous_autosave(solitaire_save_path())
-            game = Solitaire.load(solitaire_save_path())
-        else:
-            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-            game = Solitaire.deal(seed)
-            # why keep it aside: starting saves at once, over an unfinished game
-            kept = storage.keep_aside_autosave(solitaire_save_path())
-    except FiveCrownsError as error:
-        print(error, file=sys.stderr)
-        return 2
+    path = solitaire_save_path()
+    if args.resume and args.seed is not None:
+        raise FiveCrownsError("Give --resume or --seed, not both.")
+    chosen = storage.choose_kept_game(args.resume, path) if args.resume else None
+    # why before the deal: starting a game saves it at once, over the game kept for --resume
+    if not sys.stdin.isatty():
+        raise FiveCrownsError(
+            "fivecrowns solitaire reads single key presses, so it needs a terminal: "
+            "start it in a terminal window, not with its input redirected, or use --auto."
+        )
+    if args.resume:
+        game = load_solitaire(chosen or path)
+        kept = None if chosen is None else storage.bring_back(chosen, path, load_solitaire)
+        template = KEPT_WHILE_RESUMING
+    else:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        game = Solitaire.deal(seed)
+        # why keep it aside: starting saves at once, over an unfinished game
+        kept = storage.keep_aside_autosave(path, load_solitaire)
+        template = KEPT_NEW_GAME
     from fivecrowns.output import create_output
     from fivecrowns.ui.app import Presentation
     from fivecrowns.ui.settings import load_settings
@@ -147,10 +228,7 @@ def _run_play(args: argparse.Namespace) -> int:
         presentation = Presentation(session, line_mode=args.line, render=session.render)
         session.say(reason)
         if kept is not None:
-            session.say(
-                f"An unfinished game was kept in {kept}. "
-                "To go back to it, quit and run: fivecrowns solitaire --resume previous."
-            )
+            session.say(kept_aside_sentence(kept, template))
         session.start(resumed=bool(args.resume))
         try:
             presentation.run()
@@ -193,6 +271,7 @@ def _run_export(args: argparse.Namespace) -> int:
     from fivecrowns.export.braille import Translator
     from fivecrowns.export.layout import check_width
     from fivecrowns.export.solitaire import board_document
+    from fivecrowns.savefile import load_solitaire
     from fivecrowns.solitaire import Solitaire
 
     try:
@@ -212,7 +291,7 @@ def _run_export(args: argparse.Namespace) -> int:
         if args.fmt != "text":
             Translator(args.grade, args.fmt)  # says how to install liblouis if it is missing
         if args.game is not None:
-            game = Solitaire.load(args.game)
+            game = load_solitaire(args.game)
         else:
             game = Solitaire.deal(1 if args.seed is None else args.seed)
         text = render(board_document(game.view()), args.fmt, args.width, args.grade)

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import sys
+from pathlib import Path
 from typing import Any
 
-from fivecrowns.errors import FiveCrownsError
+from fivecrowns.errors import FiveCrownsError, SaveFileError
 from fivecrowns.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from fivecrowns.ui import storage
 from fivecrowns.ui.session import Seat, Session, game_from_save, new_seed
 from fivecrowns.ui.settings import load_settings
 
-__all__ = ["LaunchError", "launch", "load_computer_player", "make_seats"]
+__all__ = [
+    "LaunchError",
+    "check_saved_game",
+    "kept_aside_sentence",
+    "launch",
+    "list_unfinished",
+    "load_computer_player",
+    "load_saved_computer_player",
+    "make_seats",
+]
 
 COMPUTER_NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
 
@@ -100,7 +111,79 @@ def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
     return output, reason
 
 
+KEPT_NEW_GAME = (
+    "An unfinished game was kept in {path}. To go back to it, quit and run: "
+    "fivecrowns play --resume previous. To see every kept game: fivecrowns play --resume list."
+)
+KEPT_DAMAGED = (
+    "The saved game could not be resumed, so it was kept as {path} and nothing was lost. "
+    "The reason: {damage}"
+)
+KEPT_WHILE_RESUMING = (
+    "The game that was saved before was kept in {path}. "
+    "To see every kept game: fivecrowns play --resume list."
+)
+LIST_LINE = "{number}. Saved {when}: {players}, round {round} of 11. Totals: {totals}. File: {path}"
+LIST_DAMAGED_LINE = "{number}. Cannot be resumed: {reason}"
+LIST_EMPTY = "There is no unfinished game in {folder}."
+LIST_DAMAGED = (
+    "{count} damaged saves are kept in {folder} under names with 'damaged'; they cannot be resumed."
+)
+
+
+def kept_aside_sentence(kept: storage.KeptAside, template: str = KEPT_NEW_GAME) -> str:
+    """What the player hears about a saved game moved aside."""
+    if kept.damage:
+        return KEPT_DAMAGED.format(path=kept.path, damage=kept.damage)
+    return template.format(path=kept.path)
+
+
+def check_saved_game(path: Path) -> None:
+    """Load the saved game at ``path`` completely; raises SaveFileError if it cannot resume."""
+    game_from_save(storage.read_autosave(path))
+
+
+def list_unfinished() -> list[str]:
+    """``fivecrowns play --resume list``: one line per unfinished game, numbered for --resume N."""
+    from fivecrowns.words import name_numbers
+
+    games = storage.unfinished_games()
+    lines: list[str] = []
+    for number, path in enumerate(games, 1):
+        try:
+            game, seats, _ = game_from_save(storage.read_autosave(path))
+        except SaveFileError as error:
+            lines.append(LIST_DAMAGED_LINE.format(number=number, reason=error))
+            continue
+        when = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        names = [seat.name for seat in seats]
+        players = ", ".join(names[:-1]) + " and " + names[-1]
+        totals = name_numbers(names, list(game.totals))
+        lines.append(
+            LIST_LINE.format(
+                number=number,
+                when=when,
+                players=players,
+                round=game.round,
+                totals=totals,
+                path=path,
+            )
+        )
+    folder = storage.autosave_path().parent
+    if not games:
+        lines.append(LIST_EMPTY.format(folder=folder))
+    damaged = storage.damaged_games()
+    if damaged:
+        lines.append(LIST_DAMAGED.format(count=len(damaged), folder=folder))
+    return lines
+
+
 def launch(args: argparse.Namespace) -> int:
+    with storage.data_folder_lock():
+        return _launch(args)
+
+
+def _launch(args: argparse.Namespace) -> int:
     settings = load_settings()
     if args.verbosity:
         settings.verbosity = args.verbosity
@@ -109,10 +192,10 @@ def launch(args: argparse.Namespace) -> int:
             raise LaunchError(f"--delay must be 0 to 10 seconds, not {args.delay}.")
         settings.delay = args.delay
     at_keyboard = 0
+    chosen = None
     if args.resume:
-        if args.resume == "previous":
-            storage.swap_previous_autosave()
-        data = storage.read_autosave()
+        chosen = storage.choose_kept_game(args.resume)
+        data = storage.read_autosave(chosen)
         game, seats, at_keyboard = game_from_save(data)
         if isinstance(data.get("verbosity"), str) and not args.verbosity:
             settings.verbosity = data["verbosity"]
@@ -138,7 +221,13 @@ def launch(args: argparse.Namespace) -> int:
         )
     # why keep it aside, not ask: a question before the game would need its own key
     # handling; moving the file loses nothing and one sentence says how to go back.
-    kept = None if args.resume else storage.keep_aside_autosave()
+    template = KEPT_WHILE_RESUMING if args.resume else KEPT_NEW_GAME
+    if chosen is not None:
+        kept = storage.bring_back(chosen, check=check_saved_game)
+    elif not args.resume:
+        kept = storage.keep_aside_autosave(check=check_saved_game)
+    else:
+        kept = None
     output, reason = _open_output(args)
     try:
         session = Session(game, seats, output, settings, bots=bots)
@@ -149,10 +238,7 @@ def launch(args: argparse.Namespace) -> int:
         presentation = Presentation(session, line_mode=args.line)
         session.say(reason)
         if kept is not None:
-            session.say(
-                f"An unfinished game was kept in {kept}. "
-                "To go back to it, quit and run: fivecrowns play --resume previous."
-            )
+            session.say(kept_aside_sentence(kept, template))
         session.start(resumed=bool(args.resume))
         session.save_now()
         try:

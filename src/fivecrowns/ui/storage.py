@@ -14,29 +14,41 @@ import contextlib
 import datetime
 import json
 import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fivecrowns.atomic import atomic_write_text
-from fivecrowns.errors import SaveFileError
+from fivecrowns.errors import FiveCrownsError, SaveFileError
+from fivecrowns.savefile import check_autosave, read_bounded
 from fivecrowns.ui.settings import data_dir
 from fivecrowns.words import name_numbers
 
 __all__ = [
+    "BUSY",
+    "DataFolderBusy",
+    "KeptAside",
     "append_history",
     "append_solitaire_history",
     "autosave_path",
+    "bring_back",
+    "choose_kept_game",
+    "damaged_games",
+    "data_folder_lock",
     "delete_autosave",
     "describe_history",
     "history_path",
     "keep_aside_autosave",
     "kept_aside_path",
+    "kept_games",
     "previous_autosave_path",
     "read_autosave",
     "read_history",
     "read_history_counted",
     "skipped_words",
     "swap_previous_autosave",
+    "unfinished_games",
     "write_autosave",
 ]
 
@@ -58,48 +70,93 @@ def write_autosave(payload: dict[str, Any], path: Path | None = None) -> None:
 
 
 def read_autosave(path: Path | None = None) -> dict[str, Any]:
-    """The saved game; raises :class:`SaveFileError` with a sentence if it is missing or damaged."""
+    """The saved game, its whole shape checked (:func:`fivecrowns.savefile.check_autosave`);
+    raises :class:`SaveFileError` with a sentence if it is missing, damaged or too big."""
     path = path or autosave_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_bounded(path, "saved game")
     except FileNotFoundError:
         raise SaveFileError(f"There is no saved game to resume in {path.parent}.") from None
-    except OSError as error:
-        raise SaveFileError(f"The saved game {path} cannot be read: {error.strerror}.") from None
-    except UnicodeDecodeError:
-        raise SaveFileError(f"The saved game {path} is not text and cannot be resumed.") from None
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        # why: json.loads raises RecursionError, not ValueError, on deeply nested arrays.
-        raise SaveFileError(f"The saved game {path} is damaged and cannot be resumed.") from None
-    if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
-        raise SaveFileError(
-            f"The saved game {path} is not a Five Crowns save this version can read."
-        )
-    return data
+    return check_autosave(raw, str(path))
+
+
+# --- unfinished games kept aside ------------------------------------------------------
+#
+# A new game never replaces an unfinished one: the autosave is moved aside under a name
+# of its own (NAME-kept-DATE.json), and a file that does not load is moved aside as
+# NAME-damaged-DATE.json, never over anything. Nothing here deletes a kept file.
+
+
+@dataclass(frozen=True)
+class KeptAside:
+    """Where a saved game was moved, and why it could not be resumed (None: it can)."""
+
+    path: Path
+    damage: str | None = None
 
 
 def previous_autosave_path() -> Path:
-    """Where an unfinished game is kept when a new game is started without --resume."""
+    """The legacy single game kept aside (older versions kept only one, under this name)."""
     return kept_aside_path(autosave_path())
 
 
 def kept_aside_path(path: Path) -> Path:
-    """Where the unfinished game saved in ``path`` is kept aside: NAME-previous.json."""
+    """The legacy name of the one unfinished game kept aside: NAME-previous.json."""
     return path.with_name(f"{path.stem}-previous{path.suffix}")
 
 
-def keep_aside_autosave(path: Path | None = None) -> Path | None:
-    """Move an unfinished saved game aside before a new game saves over it.
+def kept_games(path: Path | None = None) -> list[Path]:
+    """The unfinished games kept aside beside ``path`` that can be resumed, newest first."""
+    path = path or autosave_path()
+    found = list(path.parent.glob(f"{path.stem}-kept-*{path.suffix}"))
+    legacy = kept_aside_path(path)
+    if legacy.is_file():
+        found.append(legacy)
+    return sorted(found, key=_newest_first)
 
-    Returns where it was kept, or None when there was no saved game. An older game kept
-    aside is replaced: only the latest unfinished game is kept.
+
+def damaged_games(path: Path | None = None) -> list[Path]:
+    """Saves that did not load and were kept aside under their own name, newest first."""
+    path = path or autosave_path()
+    return sorted(path.parent.glob(f"{path.stem}-damaged-*{path.suffix}"), key=_newest_first)
+
+
+def _newest_first(path: Path) -> tuple[float, str]:
+    try:
+        return (-path.stat().st_mtime, path.name)
+    except OSError:
+        return (0.0, path.name)
+
+
+def _free_name(path: Path, kind: str) -> Path:
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    for number in range(1, 1000):
+        suffix = "" if number == 1 else f"-{number}"
+        candidate = path.with_name(f"{path.stem}-{kind}-{stamp}{suffix}{path.suffix}")
+        if not candidate.exists():
+            return candidate
+    raise SaveFileError(f"There are too many saved games kept in {path.parent}.")
+
+
+def keep_aside_autosave(
+    path: Path | None = None, check: Callable[[Path], object] | None = None
+) -> KeptAside | None:
+    """Move the saved game at ``path`` aside under a new name before a new game saves there.
+
+    ``check(path)`` loads it and raises :class:`SaveFileError` when it is damaged: such a
+    file is kept as NAME-damaged-DATE.json, with the reason. Returns None when there was
+    no saved game. Nothing is ever moved over an existing file.
     """
     path = path or autosave_path()
-    kept = kept_aside_path(path)
     if not path.exists():
         return None
+    damage = None
+    if check is not None:
+        try:
+            check(path)
+        except SaveFileError as error:
+            damage = str(error)
+    kept = _free_name(path, "damaged" if damage else "kept")
     try:
         os.replace(path, kept)
     except OSError as error:
@@ -107,27 +164,115 @@ def keep_aside_autosave(path: Path | None = None) -> Path | None:
             f"The unfinished game {path} could not be kept aside: {error.strerror}. "
             "Nothing was changed; continue it with --resume."
         ) from None
-    return kept
+    return KeptAside(kept, damage)
+
+
+def choose_kept_game(choice: str, path: Path | None = None) -> Path | None:
+    """The kept game a ``--resume`` choice names: None for ``last`` (the saved game itself),
+    the newest kept game for ``previous``, or number N of :func:`unfinished_games`."""
+    path = path or autosave_path()
+    if choice == "last":
+        return None
+    kept = kept_games(path)
+    if choice == "previous":
+        if not kept:
+            raise SaveFileError(f"There is no game kept aside to resume in {path.parent}.")
+        return kept[0]
+    games = unfinished_games(path)
+    number = int(choice) if choice.isdigit() and len(choice) < 6 else 0
+    if not 1 <= number <= len(games):
+        raise SaveFileError(NO_SUCH_GAME.format(choice=choice, count=len(games)))
+    chosen = games[number - 1]
+    return None if chosen == path else chosen
+
+
+NO_SUCH_GAME = (
+    "There is no unfinished game number {choice}: there are {count}. See them with --resume list."
+)
+
+
+def unfinished_games(path: Path | None = None) -> list[Path]:
+    """The saved game (when there is one), then the kept ones newest first: the numbers
+    ``--resume N`` and ``--resume list`` use."""
+    path = path or autosave_path()
+    return ([path] if path.is_file() else []) + kept_games(path)
+
+
+def bring_back(
+    kept: Path, path: Path | None = None, check: Callable[[Path], object] | None = None
+) -> KeptAside | None:
+    """Make the kept game ``kept`` the saved game again; the saved game, if any, is kept
+    aside in its place, so neither is lost. ``check`` loads ``kept`` first: a damaged one
+    raises :class:`SaveFileError` and nothing is moved."""
+    path = path or autosave_path()
+    if check is not None:
+        check(kept)
+    aside = keep_aside_autosave(path, check)
+    try:
+        os.replace(kept, path)
+    except OSError as error:
+        raise SaveFileError(
+            f"The game kept in {kept} could not be brought back: {error.strerror}."
+        ) from None
+    return aside
 
 
 def swap_previous_autosave(path: Path | None = None) -> None:
-    """``--resume previous``: the game kept aside becomes the saved game, and the saved
-    game (if any) is kept aside in its place, so neither is lost."""
+    """``--resume previous``: the newest kept game becomes the saved game; the saved game
+    (if any) is kept aside in its place, so neither is lost."""
     path = path or autosave_path()
-    kept = kept_aside_path(path)
-    if not kept.exists():
-        raise SaveFileError(f"There is no game kept aside to resume in {kept.parent}.")
-    swap = path.with_name(f"{path.stem}-swap{path.suffix}")
+    chosen = choose_kept_game("previous", path)
+    if chosen is not None:
+        bring_back(chosen, path)
+
+
+# --- one game at a time per data folder -------------------------------------------------
+
+BUSY = (
+    "Another Five Crowns game is running and saving in {folder}. Only one game at a time "
+    "can use it, so nothing was started and nothing was changed. Finish or quit the other "
+    "game first. Meanwhile you can see past games with: fivecrowns history"
+)
+
+
+class DataFolderBusy(FiveCrownsError):
+    """Another copy of the game holds the data folder; the message says what to do."""
+
+
+@contextlib.contextmanager
+def data_folder_lock(folder: Path | None = None) -> Iterator[None]:
+    """Hold the data folder for one game: a second copy raises :class:`DataFolderBusy`.
+
+    why filelock, not fcntl: the same advisory lock (flock) on Linux and macOS and
+    msvcrt's on Windows; the system drops it when the process dies, even on kill -9.
+    A folder where no lock can be taken (read-only) is used without one: the game
+    cannot save there anyway, and it says so.
+    """
+    import filelock
+
+    folder = folder or data_dir()
     try:
-        if path.exists():
-            os.replace(path, swap)
-        os.replace(kept, path)
-        if swap.exists():
-            os.replace(swap, kept)
-    except OSError as error:
-        raise SaveFileError(
-            f"The game kept aside in {kept} could not be brought back: {error.strerror}."
-        ) from None
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = filelock.FileLock(folder / "fivecrowns.lock", timeout=0, is_singleton=False)
+        lock.acquire()
+    except filelock.Timeout:
+        raise DataFolderBusy(BUSY.format(folder=folder)) from None
+    except OSError:
+        yield
+        return
+    try:
+        _remove_stale_temporaries(folder)
+        yield
+    finally:
+        lock.release()
+
+
+def _remove_stale_temporaries(folder: Path) -> None:
+    """Remove half-written saves a kill left behind (``.autosave.json.XXXX.tmp``): with the
+    lock held no other copy is writing, so every one of them is stale."""
+    for stale in folder.glob(".*.json.*.tmp"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
 
 
 def delete_autosave(path: Path | None = None) -> None:

@@ -1,0 +1,338 @@
+"""The saved-game formats, checked whole before any of a file is used.
+
+Every save is read through here, by the terminal game today and the network
+server later: a file is refused with one sentence naming it and what is wrong,
+before a single value reaches the game. The shape of each format is a msgspec
+schema (the same schema library as the network protocol): types, lengths and
+ranges, so a crafted file cannot make the loader allocate gigabytes, loop for
+minutes or pick code to run. The rules' own consistency checks (the right cards,
+scores that add up) stay in the core loaders, which run after the schema.
+
+Formats:
+
+- the terminal game's autosave (``autosave.json``): ``version``, ``seats``
+  (name and computer-player level), ``seed``, ``first_dealer``, ``decks``,
+  ``moves``, ``at_keyboard``, ``verbosity`` and the full ``game`` state;
+- the full game state of :func:`fivecrowns.game.game_to_json` (``export --game``);
+- the solitaire save of :meth:`fivecrowns.solitaire.Solitaire.to_json`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from fivecrowns.errors import SaveFileError
+
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "MAX_SAVE_BYTES",
+    "check_autosave",
+    "check_game_state",
+    "check_solitaire_save",
+    "load_solitaire",
+    "read_bounded",
+    "read_game_file",
+]
+
+#: A save larger than this is refused: a whole 11-round game with its events is about 0.2 MB.
+MAX_SAVE_BYTES = 4_000_000
+#: The longest player name a save (or ``--names``) may hold, in characters.
+MAX_NAME_LENGTH = 40
+_MAX_MOVES = 20_000  # a 14-player game plays well under 5,000 moves
+_MAX_EVENTS = 40_000
+_MAX_CARDS = 16 * 58
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
+# why a pattern: a level is a built-in name or a module:Class a person typed; never free text.
+Level = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[A-Za-z0-9_.]+(:[A-Za-z0-9_]+)?$")]
+Seat = Annotated[int, msgspec.Meta(ge=0, le=13)]
+Players = Annotated[int, msgspec.Meta(ge=2, le=14)]
+Decks = Annotated[int, msgspec.Meta(ge=1, le=16)]
+Score = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+Seed = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=8)]
+Cards = Annotated[list[Token], msgspec.Meta(max_length=_MAX_CARDS)]
+CardText = Annotated[str, msgspec.Meta(max_length=_MAX_CARDS * 5)]
+
+
+class _Move(msgspec.Struct, forbid_unknown_fields=True):
+    move: Literal["draw_stock", "take_discard", "discard", "go_out", "lay_down"]
+    card: Token | None = None
+    discard: Token | None = None
+    melds: Annotated[list[Cards], msgspec.Meta(max_length=20)] | None = None
+
+
+class _SeatEntry(msgspec.Struct):
+    name: Name
+    level: Level | None = None
+
+
+class _Options(msgspec.Struct):
+    decks: Decks
+    forbid_return_discard: bool
+
+
+class _Meld(msgspec.Struct):
+    kind: Literal["book", "run"]
+    cards: Cards
+
+
+# An event's values: seats, counts, card tokens, melds, results. The core decodes each by
+# its type; the schema bounds the sizes and refuses what JSON cannot hold sanely.
+_EventValue = int | str | None | bool | list[Any] | dict[str, Any]
+
+
+class _GameState(msgspec.Struct):
+    format: Literal["fivecrowns-save"]
+    version: Literal[1]
+    players: Annotated[list[Name], msgspec.Meta(min_length=2, max_length=14)]
+    options: _Options
+    seed: Seed | None
+    first_dealer: Seat
+    rng: tuple[
+        Annotated[int, msgspec.Meta(ge=0, le=10)],
+        Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=2**32)]], msgspec.Meta(max_length=625)],
+        float | None,
+    ]
+    deck_orders: Annotated[list[Cards], msgspec.Meta(max_length=11)]
+    round: Annotated[int, msgspec.Meta(ge=1, le=11)]
+    dealer: Seat
+    round_scores: Annotated[
+        list[Annotated[list[Score], msgspec.Meta(max_length=14)]], msgspec.Meta(max_length=11)
+    ]
+    totals: Annotated[list[Score], msgspec.Meta(min_length=2, max_length=14)]
+    decks_in_play: Decks
+    phase: Literal["draw", "discard", "last_draw", "last_lay_down", "last_discard", "game_over"]
+    current_player: Seat
+    hands: Annotated[list[Cards], msgspec.Meta(max_length=14)]
+    stock: Cards
+    discard_pile: Cards
+    went_out: Seat | None
+    last_turns: Annotated[list[Seat], msgspec.Meta(max_length=14)]
+    laid_down: Annotated[
+        list[Annotated[list[_Meld], msgspec.Meta(max_length=20)]], msgspec.Meta(max_length=14)
+    ]
+    taken_discard: Token | None
+    round_start_event: Annotated[int, msgspec.Meta(ge=0, le=_MAX_EVENTS)]
+    events: Annotated[
+        list[Annotated[dict[str, _EventValue], msgspec.Meta(max_length=16)]],
+        msgspec.Meta(max_length=_MAX_EVENTS),
+    ]
+    moves: Annotated[list[tuple[Seat, _Move]], msgspec.Meta(max_length=_MAX_MOVES)]
+
+
+class _Autosave(msgspec.Struct):
+    version: Literal[1]
+    seats: Annotated[list[_SeatEntry], msgspec.Meta(min_length=2, max_length=14)]
+    seed: Seed | None
+    first_dealer: Seat
+    moves: Annotated[list[tuple[Seat, _Move]], msgspec.Meta(max_length=_MAX_MOVES)]
+    decks: Decks = 2
+    at_keyboard: Seat = 0
+    verbosity: Literal["brief", "normal", "full"] | None = None
+    game: _GameState | None = None
+
+
+class _SolitaireHand(msgspec.Struct):
+    cards: CardText
+    closed: bool
+
+
+class _SolitaireSave(msgspec.Struct):
+    format: Literal["fivecrowns-solitaire"]
+    version: Literal[1]
+    phase: Literal["put", "discard", "won", "lost"]
+    hands: Annotated[
+        dict[Annotated[str, msgspec.Meta(max_length=2)], _SolitaireHand],
+        msgspec.Meta(max_length=11),
+    ]
+    stock: CardText
+    turned: Annotated[str, msgspec.Meta(max_length=8)] | None
+    target: Annotated[int, msgspec.Meta(ge=3, le=13)] | None
+    discards: CardText
+    turns: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    seed: Seed | None = None
+
+
+def read_bounded(path: str | os.PathLike[str], what: str, limit: int = MAX_SAVE_BYTES) -> bytes:
+    """The bytes of ``path``, refusing what is not a plain file or is larger than ``limit``.
+
+    why: a FIFO would block for ever and /dev/zero would fill the memory; a sentence
+    saying so is the whole answer. Raises :class:`SaveFileError` (FileNotFoundError
+    is left to the caller, whose sentence says what was looked for).
+    """
+    target = os.fspath(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise SaveFileError(f"The {what} {target} cannot be read: {error.strerror}.") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SaveFileError(f"The {what} {target} is not a plain file, so it was not read.")
+    if info.st_size > limit:
+        raise SaveFileError(
+            f"The {what} {target} is {info.st_size:,} bytes, more than any real one "
+            f"({limit:,} at most), so it was not read."
+        )
+    try:
+        with open(target, "rb") as source:
+            data = source.read(limit + 1)
+    except OSError as error:
+        raise SaveFileError(f"The {what} {target} cannot be read: {error.strerror}.") from None
+    if len(data) > limit:
+        raise SaveFileError(f"The {what} {target} grew past {limit:,} bytes while being read.")
+    return data
+
+
+_AT = re.compile(r" - at `\$\.?(?P<where>[^`]*)`$")
+
+
+def _detail(error: msgspec.MsgspecError) -> str:
+    """msgspec's "Expected `int`, got `float` - at `$.decks`" as "expected int, got float
+    (at decks)"."""
+    text = str(error)
+    where = ""
+    found = _AT.search(text)
+    if found:
+        where = found.group("where")
+        text = text[: found.start()]
+    text = text.replace("`", "")
+    if isinstance(error, msgspec.ValidationError):
+        text = text[:1].lower() + text[1:]
+    else:
+        text = "it is not valid JSON, cut short or corrupted (" + text.rstrip(".") + ")"
+    return f"{text} (at {where})" if where else text
+
+
+def _decode(raw: bytes, schema: type[Any], what: str, where: str) -> dict[str, Any]:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveFileError(f"The {what} {where} is not text and cannot be resumed.") from None
+    try:
+        msgspec.json.decode(raw, type=schema)
+        data = msgspec.json.decode(raw)
+    except msgspec.MsgspecError as error:
+        raise SaveFileError(
+            f"The {what} {where} is damaged and cannot be resumed: {_detail(error)}."
+        ) from None
+    except RecursionError:
+        raise SaveFileError(
+            f"The {what} {where} is damaged and cannot be resumed: it is nested too deeply."
+        ) from None
+    if not isinstance(data, dict):  # pragma: no cover - the schema is an object
+        raise SaveFileError(f"The {what} {where} is not a saved game.")
+    return data
+
+
+def check_game_state(raw: bytes, where: str = "file") -> dict[str, Any]:
+    """A full game state (:func:`fivecrowns.game.game_to_json`) from JSON bytes, its shape
+    checked; raises :class:`SaveFileError` naming ``where`` and the problem."""
+    data = _decode(raw, _GameState, "saved game", where)
+    _check_counts(data, len(data["players"]), "saved game", where)
+    return data
+
+
+def check_autosave(raw: bytes, where: str = "file") -> dict[str, Any]:
+    """The terminal game's autosave from JSON bytes, its whole shape checked (seats that
+    match the players, a human at the keyboard, sizes and ranges); raises
+    :class:`SaveFileError` naming ``where`` and the problem.
+
+    >>> try:
+    ...     check_autosave(b'{"version": 1, "seats": [], "seed": 1, "first_dealer": 0}')
+    ... except SaveFileError as error:
+    ...     print(error)
+    The saved game file is damaged and cannot be resumed: expected array of length >= 2 (at seats).
+    """
+    data = _decode(raw, _Autosave, "saved game", where)
+    seats = data["seats"]
+    count = len(seats)
+
+    def damaged(reason: str) -> SaveFileError:
+        return SaveFileError(f"The saved game {where} is damaged: {reason}.")
+
+    game = data.get("game")
+    if game is not None:
+        players = game["players"]
+        if len(players) != count:
+            raise damaged(f"it has {count} seats for {len(players)} players")
+        _check_counts(game, count, "saved game", where)
+    at_keyboard = data.get("at_keyboard", 0)
+    if at_keyboard >= count or seats[at_keyboard].get("level") is not None:
+        raise damaged(f"seat {at_keyboard} at the keyboard is not a human player")
+    if data["first_dealer"] >= count or any(seat >= count for seat, _ in data["moves"]):
+        raise damaged("a move or the dealer belongs to no seat")
+    return data
+
+
+def _check_counts(game: dict[str, Any], count: int, what: str, where: str) -> None:
+    seats = ("first_dealer", "dealer", "current_player", "went_out")
+    lists = ("hands", "laid_down", "totals")
+    if any((game.get(key) or 0) >= count for key in seats) or any(
+        len(game[key]) != count for key in lists
+    ):
+        raise SaveFileError(
+            f"The {what} {where} is damaged: its hands, scores or seats do not match "
+            f"its {count} players."
+        )
+
+
+def check_solitaire_save(raw: bytes, where: str = "file") -> dict[str, Any]:
+    """A solitaire save from JSON bytes, its shape checked; raises :class:`SaveFileError`."""
+    return _decode(raw, _SolitaireSave, "saved solitaire game", where)
+
+
+def load_solitaire(path: str | os.PathLike[str]) -> Any:
+    """A :class:`fivecrowns.solitaire.Solitaire` from ``path``: size, shape, then the rules.
+
+    Raises :class:`SaveFileError` with a sentence naming the file.
+    """
+    from fivecrowns.solitaire import Solitaire
+
+    target = Path(path)
+    try:
+        raw = read_bounded(target, "saved solitaire game")
+    except FileNotFoundError:
+        raise SaveFileError(f"There is no saved solitaire game at {target}.") from None
+    data = check_solitaire_save(raw, str(target))
+    try:
+        return Solitaire.from_json(data)
+    except SaveFileError as error:
+        raise SaveFileError(f"{error} File: {target}.") from error
+
+
+def read_game_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bool]:
+    """A saved game of either kind from ``path``, its shape checked: ``(data, is_autosave)``.
+
+    The terminal game's autosave (with ``seats``) or a full game state; raises
+    :class:`SaveFileError` with a sentence naming the file.
+    """
+    target = os.fspath(path)
+    try:
+        raw = read_bounded(target, "saved game")
+    except FileNotFoundError:
+        raise SaveFileError(f"There is no saved game at {target}.") from None
+    try:
+        peek = msgspec.json.decode(raw)
+    except msgspec.MsgspecError as error:
+        if b"fivecrowns-save" not in raw[:200] and b'"seats"' not in raw[:200]:
+            raise SaveFileError(
+                f"{target} is not a Five Crowns saved game: it is not a saved game's JSON."
+            ) from None
+        raise SaveFileError(f"The saved game {target} is damaged: {_detail(error)}.") from None
+    except RecursionError:
+        raise SaveFileError(
+            f"The saved game {target} is damaged: it is nested too deeply."
+        ) from None
+    if isinstance(peek, dict) and "seats" in peek:
+        return check_autosave(raw, target), True
+    if not isinstance(peek, dict) or peek.get("format") != "fivecrowns-save":
+        raise SaveFileError(f"{target} is not a Five Crowns saved game.")
+    return check_game_state(raw, target), False
