@@ -23,6 +23,7 @@ from fivecrowns.output import (
     save_settings,
 )
 from fivecrowns.output.base import Backend, Call
+from fivecrowns.output.settings import SettingsFileError
 from fivecrowns.output.transcript import Transcript
 from output_support import without_speech_dispatcher
 
@@ -266,9 +267,16 @@ def test_damaged_settings_give_defaults_and_a_sentence(
     settings, problem = load_settings(path)
     assert settings == OutputSettings()
     assert problem is not None and words in problem and problem.endswith("Using defaults.")
-    # Saving over a damaged file replaces it with good settings, without a traceback.
-    save_settings(OutputSettings(tts_rate=200), path)
-    assert load_settings(path) == (OutputSettings(tts_rate=200), None)
+    if text.startswith('{"output"'):
+        # A bad value in a readable file: saving replaces the output section only.
+        save_settings(OutputSettings(tts_rate=200), path)
+        assert load_settings(path) == (OutputSettings(tts_rate=200), None)
+        return
+    # A file that cannot be read is never overwritten (issue 16): a sentence says why.
+    before = path.read_bytes()
+    with pytest.raises(SettingsFileError, match=r"was not changed, because it cannot be read"):
+        save_settings(OutputSettings(tts_rate=200), path)
+    assert path.read_bytes() == before
 
 
 def test_sound_names_are_the_contract() -> None:

@@ -62,8 +62,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fivecrowns.output import OutputError, load_settings, save_settings
-    from fivecrowns.output.settings import settings_path
+    from fivecrowns.output import OutputError, load_settings
+    from fivecrowns.output.settings import SettingsFileError, settings_path, update_settings
 
     settings, problem = load_settings()
     if problem:
@@ -91,7 +91,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.save:
         try:
-            path = save_settings(settings)
+            # why only the changes: another copy may have saved other settings meanwhile
+            path = update_settings({k: v for k, v in changes.items() if v is not None})
+        except SettingsFileError as error:
+            print(error, file=sys.stderr)
+            return 1
         except OSError as error:
             print(
                 f"Cannot save the settings to {settings_path()}: {error.strerror}.", file=sys.stderr

@@ -18,10 +18,12 @@ from fivecrowns.atomic import atomic_write_text
 __all__ = [
     "SPEECH_CHOICES",
     "OutputSettings",
+    "SettingsFileError",
     "config_dir",
     "load_settings",
     "save_settings",
     "settings_path",
+    "update_settings",
 ]
 
 SPEECH_CHOICES = ("auto", "screenreader", "tts", "print", "none")
@@ -125,18 +127,84 @@ def _damaged(path: Path, why: str) -> str:
     return f"Settings file {path} is damaged ({why}). Using defaults."
 
 
+class SettingsFileError(OSError):
+    """The settings file exists but cannot be read as settings: it is never overwritten."""
+
+
+NOT_OVERWRITTEN = (
+    "The settings file {path} was not changed, because it cannot be read ({why}) and "
+    "saving would lose what is in it. Fix it or move it away, then save again."
+)
+
+
 def save_settings(settings: OutputSettings, path: Path | None = None) -> Path:
-    """Write the ``output`` section, keeping the file's other sections. Raises OSError."""
+    """Write the ``output`` section, keeping the file's other sections.
+
+    A file that exists but cannot be read or is not a JSON object is never replaced
+    (a trailing comma must not cost the player every key binding): that raises
+    :class:`SettingsFileError` with a sentence naming the file and the problem.
+    Two saves at once are taken one after the other (a lock beside the file), so
+    neither change is lost. Raises OSError when the file cannot be written.
+    """
     path = path or settings_path()
     settings.check()
-    data: dict[str, Any] = {}
-    try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(loaded, dict):
-            data = loaded
-    except (OSError, ValueError, RecursionError):
-        data = {}
-    data["output"] = asdict(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+    # why a lock: read, change one section, write back; two at once would lose a change
+    with _settings_lock(path):
+        data = _current_settings(path)
+        data["output"] = asdict(settings)
+        atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
     return path
+
+
+def update_settings(changes: dict[str, Any], path: Path | None = None) -> Path:
+    """Change some ``output`` settings in the file, keeping every other value as the file
+    has it now: read, change and write under one lock, so two copies saving different
+    settings at once both keep their change. Raises ValueError for a value out of
+    range, :class:`SettingsFileError` for a file it cannot read, OSError otherwise."""
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _settings_lock(path):
+        data = _current_settings(path)
+        section = data.get("output", {})
+        try:
+            current = _from_dict(section if isinstance(section, dict) else {})
+        except ValueError as error:
+            raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=str(error))) from None
+        updated = replace(current, **changes).check()
+        data["output"] = asdict(updated)
+        atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+    return path
+
+
+def _settings_lock(path: Path) -> Any:
+    import filelock
+
+    # why a lock: read, change one section, write back; two at once would lose a change
+    return filelock.FileLock(path.with_name(f".{path.name}.lock"), timeout=10, is_singleton=False)
+
+
+def _current_settings(path: Path) -> dict[str, Any]:
+    """The settings file as it is, or {} when there is none; refuses a file it cannot read."""
+    from fivecrowns.savefile import read_bounded
+
+    try:
+        raw = read_bounded(path, "settings file", limit=1_000_000)
+    except FileNotFoundError:
+        return {}
+    except Exception as error:  # SaveFileError: not a plain file, too big, unreadable
+        why = str(error).rstrip(".")
+        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=why)) from None
+    try:
+        loaded = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why="it is not text")) from None
+    except ValueError as error:
+        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=str(error))) from None
+    except RecursionError:
+        why = "it is nested too deeply"
+        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=why)) from None
+    if not isinstance(loaded, dict):
+        why = "it is not a JSON object"
+        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=why)) from None
+    return loaded
