@@ -98,7 +98,7 @@ def test_a_settings_save_waits_for_another_and_keeps_its_change(tmp_path: Path) 
             time.sleep(0.05)
         assert second.poll() is None  # it waits for the lock
         path.write_text('{"keys": {"draw": "d"}, "output": {"tts_rate": 170, "tts_volume": 0.3}}')
-    out, err = second.communicate(timeout=60)
+    _, err = second.communicate(timeout=60)
     assert second.returncode == 0, err
     data = json.loads(path.read_text())
     assert data["keys"] == {"draw": "d"}
