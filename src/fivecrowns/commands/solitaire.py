@@ -233,6 +233,12 @@ def _play_locked(args: argparse.Namespace) -> int:
         try:
             presentation.run()
         except EOFError:
+            if session.save_problem:
+                print(
+                    f"The keyboard input closed; the game is not saved: {session.save_problem}",
+                    file=sys.stderr,
+                )
+                return 1
             print("The keyboard input closed; the game is saved for --resume.", file=sys.stderr)
             return 2
     finally:

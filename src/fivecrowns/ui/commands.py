@@ -23,6 +23,11 @@ from fivecrowns.ui.settings import VERBOSITIES
 
 __all__ = ["CommandLayer", "ListState", "MenuItem", "Speaker"]
 
+NOT_SAVED_GOODBYE = "Not saved: {reason} This game cannot be resumed. Goodbye."
+NOT_SAVED_QUESTION = (
+    "Quit? This game is not saved: {reason} Quitting loses it. {yes} to quit, {no} to keep playing."
+)
+
 MenuItem = tuple[str, Callable[[], None] | None]
 
 #: A message from the history, with where it is: "Ann went out. 12 of 40."
@@ -296,6 +301,9 @@ class CommandLayer:
 
     # --- quitting ----------------------------------------------------------------------
 
+    #: Why the last save failed (a sentence), or None when the game is saved.
+    save_problem: str | None = None
+
     def _do_quit(self, key: str) -> None:
         if self.is_over():
             self.exit_requested = True
@@ -303,12 +311,17 @@ class CommandLayer:
 
         def leave() -> None:
             self.save_now()
-            self.answer("Saved. Goodbye.")
+            if self.save_problem:
+                self.answer(NOT_SAVED_GOODBYE.format(reason=self.save_problem))
+            else:
+                self.answer("Saved. Goodbye.")
             self.exit_requested = True
 
         yes = self.keymap.display_keys("confirm_yes")
         no = self.keymap.display_keys("confirm_no")
         question = f"Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing."
+        if self.save_problem:
+            question = NOT_SAVED_QUESTION.format(reason=self.save_problem, yes=yes, no=no)
         self.confirm = (question, leave)
         self.answer(question)
 

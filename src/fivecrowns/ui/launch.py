@@ -244,6 +244,10 @@ def _launch(args: argparse.Namespace) -> int:
         try:
             presentation.run()
         except EOFError:
+            if session.save_problem:
+                raise LaunchError(
+                    f"The keyboard input closed. The game is not saved: {session.save_problem}"
+                ) from None
             raise LaunchError(
                 "The keyboard input closed. The game is saved: "
                 "continue it with fivecrowns play --resume."

@@ -88,6 +88,9 @@ __all__ = [
     "new_seed",
 ]
 
+#: Why a save failed, as the quit question and goodbye say it (issue 16: never "Saved" then).
+SAVE_FAILED = "the game could not be written to {folder} ({why})."
+
 
 class Bot(Protocol):
     def decide(self, view: Any) -> Any: ...
@@ -1020,10 +1023,14 @@ class Session(CommandLayer):
     def _autosave(self) -> None:
         if not self.autosave_enabled or self.game.is_over:
             return
+        path = self.save_path or storage.autosave_path()
         try:
             storage.write_autosave(self.save_payload(), self.save_path)
         except OSError as error:
+            self.save_problem = SAVE_FAILED.format(folder=path.parent, why=error.strerror or error)
             self.say(f"The game could not be saved: {error.strerror}.")
+        else:
+            self.save_problem = None
 
 
 def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:

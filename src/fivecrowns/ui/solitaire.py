@@ -156,7 +156,10 @@ class SolitaireSession(CommandLayer):
             else:
                 self.game.save(path)
         except (OSError, SaveFileError) as error:
+            self.save_problem = str(error)
             self.say(f"The game could not be saved: {error}")
+        else:
+            self.save_problem = None
 
     # --- words ---------------------------------------------------------------------
 
