@@ -176,3 +176,20 @@ def test_round_detail_at_full_verbosity() -> None:
         assert re.match(head, result)
         assert "You went out with a run of " in result
         assert re.search(r"Ann: \d+ points, left ", result)
+
+
+def test_capital_letters_without_their_own_key_act_as_small_letters() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5) as t:
+        t.press("w")
+        round_words = t.spoken()[-1]
+        t.press("W")  # Caps Lock on
+        assert t.spoken()[-1] == round_words
+        t.press("G")  # before drawing: the same refusal as g, not "does nothing here"
+        assert t.spoken()[-1] == "You must draw before you go out: press D or T."
+        t.press("D")
+        assert t.spoken()[-1].startswith("You drew the ")
+        t.press("H")  # Shift+H keeps its own action: the hint
+        assert not t.spoken()[-1].startswith(("Your hand", "4 cards"))
+        t.press("f1", "end")
+        assert t.spoken()[-1].startswith("Caps Lock: a capital letter with no key of its own")
+        assert "Shift+H and Shift+S do their own actions" in t.spoken()[-1]

@@ -20,6 +20,7 @@ from fivecrowns.ui import storage
 from fivecrowns.ui.keymap import Action, Keymap, display_key
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.ui.settings import VERBOSITIES
+from fivecrowns.words import join_words
 
 __all__ = ["CommandLayer", "ListState", "MenuItem", "Speaker"]
 
@@ -29,6 +30,12 @@ NOT_SAVED_QUESTION = (
 )
 
 MenuItem = tuple[str, Callable[[], None] | None]
+
+#: The last line of every help list; {keys} are the capital letters bound to their own action.
+CAPS_LOCK_HELP = (
+    "Caps Lock: a capital letter with no key of its own does what the small letter does. "
+    "{keys} do their own actions, so turn Caps Lock off for those letters."
+)
 
 #: A message from the history, with where it is: "Ann went out. 12 of 40."
 REVIEWED = "{message} {index} of {count}."
@@ -134,9 +141,18 @@ class CommandLayer:
     def wants_exit(self) -> bool:
         return self.exit_requested
 
+    def plain_key(self, key: str, context: str) -> str:
+        """A capital letter with no key of its own is the small letter (Caps Lock, or Shift)."""
+        if len(key) == 1 and key.isupper() and key.lower() != key:
+            own = self.keymap.action_for(key, context) or self.keymap.action_for(key, "normal")
+            if own is None:
+                return key.lower()
+        return key
+
     def press(self, key: str) -> None:
         """Handle one key press; never raises for anything the player does."""
         context = self.context()
+        key = self.plain_key(key, context)
         action = self.keymap.action_for(key, context)
         if action is None and context == "menu":
             # Hotkeys still work with the list open: close it and do the action.
@@ -248,7 +264,11 @@ class CommandLayer:
         self._open_list("menu", "Actions", items)
 
     def help_lines(self) -> list[str]:
-        return self.keymap.help_lines()
+        return [*self.keymap.help_lines(), self.caps_lock_help()]
+
+    def caps_lock_help(self) -> str:
+        capitals = sorted(k for k in self.keymap.all_keys() if len(k) == 1 and k.isupper())
+        return CAPS_LOCK_HELP.format(keys=join_words([display_key(k) for k in capitals]))
 
     def _do_help(self, key: str) -> None:
         self._open_list("help", "Help: the keys", [(line, None) for line in self.help_lines()])

@@ -227,6 +227,7 @@ class Session(CommandLayer):
         return super().context()
 
     def press(self, key: str) -> None:
+        key = self.plain_key(key, self.context())
         if self.next_round is not None and self.context() == "normal":
             action = self.keymap.action_for(key, "normal")
             if key in ("c-m", " ") or (action is not None and action.name == "discard"):

@@ -465,7 +465,7 @@ class SolitaireSession(CommandLayer):
             for action in self.keymap.in_group(group):
                 keys = self.keymap.display_keys(action.name)
                 lines.append(f"{keys}: {action.label}. {action.help}")
-        return lines
+        return [*lines, self.caps_lock_help()]
 
     def available_actions(self) -> list[Action]:
         names = [] if self.game.phase.is_over else ["play"]
