@@ -14,6 +14,7 @@ from fivecrowns.ai import load_bot
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
+from fivecrowns.ui.launch import speech_note
 from fivecrowns.ui.session import Seat, Session, game_from_save
 from fivecrowns.ui.settings import Settings
 from test_ui_games import play_turn
@@ -193,3 +194,19 @@ def test_capital_letters_without_their_own_key_act_as_small_letters() -> None:
         t.press("f1", "end")
         assert t.spoken()[-1].startswith("Caps Lock: a capital letter with no key of its own")
         assert "Shift+H and Shift+S do their own actions" in t.spoken()[-1]
+
+
+def test_start_up_says_the_game_first_and_speech_details_on_a_key() -> None:
+    report = (
+        "Speech: printed lines, because no screen reader is running; the built-in voice is "
+        "not available: no sound device could be opened (miniaudio: failed to init device)."
+    )
+    note = speech_note(report, "print", "I")
+    assert note == "Speech: printed lines. Press I for details."
+    assert speech_note("Speech: silence, as chosen.", "none", "I") is None
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
+        assert t.spoken()[0].startswith("New game: You and Ann (medium).")
+        t.session.speech_report = report
+        t.press("i")
+        assert t.spoken()[-1].startswith(report)
+        assert t.spoken()[-1].endswith("run: fivecrowns speech --list.")

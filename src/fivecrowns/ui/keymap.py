@@ -238,6 +238,14 @@ ACTIONS: tuple[Action, ...] = (
         "messages",
     ),
     _VERBOSITY,
+    _A(
+        "speech",
+        ("i",),
+        "Speech details",
+        "Which voice speaks and why, and whether sounds play. "
+        "fivecrowns speech --list tells every choice.",
+        "messages",
+    ),
     # The game
     *_MENU_AND_HELP,
     _A(

@@ -98,6 +98,29 @@ LINE_MODE_SILENCE = (
 )
 
 
+#: After the start, when speech is not what the player chose: the short form, details on a key.
+SPEECH_NOTE = "Speech: {what}. Press {keys} for details."
+_SPEECH_WORDS = {
+    "screenreader": "your screen reader",
+    "tts": "the built-in voice",
+    "print": "printed lines",
+    "none": "silence",
+}
+
+
+def speech_note(reason: str, backend: str, keys: str) -> str | None:
+    """One short sentence when the speech report has more than "as chosen" to say.
+
+    >>> speech_note("Speech: silence, as chosen.", "none", "I") is None
+    True
+    >>> speech_note("Speech: printed lines, because no screen reader is running.", "print", "I")
+    'Speech: printed lines. Press I for details.'
+    """
+    if reason.endswith(", as chosen.") and reason.count(".") == 1:
+        return None
+    return SPEECH_NOTE.format(what=_SPEECH_WORDS.get(backend, backend), keys=keys)
+
+
 def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
     from fivecrowns.output import create_output
 
@@ -236,10 +259,14 @@ def _launch(args: argparse.Namespace) -> int:
         from fivecrowns.ui.app import Presentation
 
         presentation = Presentation(session, line_mode=args.line)
-        session.say(reason)
+        # why not first: the game and "Your turn" matter more; the details are on a key.
+        session.speech_report = reason
         if kept is not None:
             session.say(kept_aside_sentence(kept, template))
         session.start(resumed=bool(args.resume))
+        note = speech_note(reason, output.backend.name, session.keymap.display_keys("speech"))
+        if note:
+            session.say(note)
         session.save_now()
         try:
             presentation.run()

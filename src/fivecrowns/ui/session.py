@@ -69,6 +69,10 @@ DEAL_ITEM = "Deal round {round}: {keys}"
 #: The card on the discard pile, said when it is yours to take.
 TOP_DISCARD = "Top discard: {card}."
 
+#: The speech-details key.
+NO_SPEECH_REPORT = "Speech: as the game was started."
+SPEECH_LIST_TIP = "For every choice and why, run: fivecrowns speech --list."
+
 #: The last-round key before any round has ended.
 NO_ROUND_YET = "No round has ended yet."
 
@@ -172,6 +176,8 @@ class Session(CommandLayer):
         self.privacy_for: int | None = None
         self.last_explanation: str | None = None
         self.history_recorded = False
+        #: What speaks and why, from the start-up: the speech-details key says it.
+        self.speech_report = ""
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
         #: A round is over and the next is dealt but not yet told: its events and their mover.
         self.next_round: tuple[list[Event], int] | None = None
@@ -811,6 +817,9 @@ class Session(CommandLayer):
     def _do_why(self, key: str) -> None:
         self.answer(self.last_explanation or "No computer player has moved yet.")
 
+    def _do_speech(self, key: str) -> None:
+        self.answer(f"{self.speech_report or NO_SPEECH_REPORT} {SPEECH_LIST_TIP}")
+
     def _do_hint(self, key: str) -> None:
         self.answer(self.hint())
 
@@ -996,7 +1005,7 @@ class Session(CommandLayer):
         names += [
             "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts",
             "last_moves", "whose_turn", "why", "current", "sort", "past_games", "export", "repeat",
-            "verbosity", "help", "quit",
+            "verbosity", "speech", "help", "quit",
         ]  # fmt: skip
         return [self.keymap.get(name) for name in names]
 
