@@ -46,8 +46,11 @@ def test_the_keys_table_rebinds_solitaire_actions_and_skips_main_game_names(
         mark = table.mark()
         table.press("j")
         assert table.said(mark) == ["Hand of 8, 8s wild, left over 13 points, 1 card from closing."]
-        table.press("H")
-        assert table.said()[-1] == "Shift+H does nothing here. Press F1 or ? for help."
+        table.press("h")
+        plain = table.said()[-1]
+        table.press("H")  # the hint moved to F2: Shift+H is now the plain h (Caps Lock)
+        assert table.said()[-1] == plain
+        assert not plain.startswith("Put the ")
         before = table.game.to_json()
         table.press("\x1bOQ")  # F2
         assert table.said()[-1].startswith("Put the 3 of spades into the hand of ")

@@ -190,6 +190,8 @@ def test_help_comes_from_the_keymap_table() -> None:
         assert state.items[0][0] == "Your turn:"
         assert ("D: Draw from the stock. Take the top card of the stock.", None) in state.items
         t.press("end")
+        assert t.spoken()[-1].startswith("Caps Lock: ")
+        t.press("up")
         assert "Ready" in t.spoken()[-1]
         t.press("escape")
         assert t.session.list_state is None
