@@ -1,22 +1,33 @@
-"""Solver speed: median, p99 and max time per hand, by hand size.
+"""Solver speed: the solver before issue 15 and today's, on the same hands in the same run.
 
 Run it pinned to one core:
 
-    taskset -c 0 .venv/bin/python benchmarks/bench_solver.py
+    taskset -c 0 .venv/bin/python benchmarks/bench_solver.py --out benchmarks/results/solver.txt
 
-Every call starts cold: the solver builds a fresh memo and option cache per
-call and keeps nothing between calls. Each call is timed with
-``time.perf_counter_ns`` around the one public call, with garbage collection
-off. Each hand is solved ``--repeat`` times (default 5), each time cold, and the
-hand's figure is its fastest run: on a shared machine the slower runs measure
-the other processes, not the solver. The figures of the first run alone are
-printed too, with the load average, so the noise is visible.
+For every hand class (dealt from the 116-card deck, or dense: a few ranks and
+suits, many duplicates), every size from 3 to 14 cards, and without and with
+the mandatory discard, ``--hands`` seeded hands are each solved once by
+:mod:`fivecrowns.melds_reference` (the solver before issue 15) and once by
+:mod:`fivecrowns.melds`, alternating which goes first, with garbage collection
+off and ``time.perf_counter_ns`` around the one public call
+(``best_arrangement`` or ``best_with_discard``: the whole arrangement is built).
+The figure per hand is the ratio old time / new time (above 1: the new one is
+faster); rows give its median, 10th percentile, minimum and maximum, and the
+new solver's median, p99 and max in milliseconds.
 
-Hands are seeded and reproducible: half are dealt from the 116-card game deck,
-half are dense (a few ranks and suits, many duplicates and long runs), each
-with 0 to ``--max-wilds`` wilds (default 6). The target (issue 2): a 14-card
-hand after drawing (mandatory discard) with up to 6 wilds: median at most
-0.5 ms, p99 at most 2 ms, max at most 10 ms.
+Two settings of the new solver's tables (``fivecrowns.melds`` keeps a bounded
+memo of solved states and a table of meld options between calls; the old one
+starts empty on every call):
+
+- ``warm``: the tables fill as the run goes, as they do in a game (no hand is
+  solved twice by the new solver, so no answer is looked up whole).
+- ``cold``: ``melds.clear_caches()`` before every call of the new solver, so it
+  starts as empty as the old one.
+
+Then the worst hand named in issue 15, and the slowest hand a random search
+over dense 14-card hands finds (``--search`` candidates), each the fastest of
+5 calls, cold and warm. Wall time and CPU time (``time.process_time``) of the
+whole run are printed with the load average, since the machine is shared.
 """
 
 from __future__ import annotations
@@ -31,10 +42,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from fivecrowns.cards import JOKER, Card, Rank, new_deck
-from fivecrowns.melds import Arrangement, best_arrangement, best_with_discard
+from _stats import commit, percentile, write_report
+from fivecrowns import melds, melds_reference
+from fivecrowns.cards import JOKER, Card, Rank, new_deck, parse_cards
 
-Solver = Callable[[Sequence[Card], Rank], Arrangement]
+Solver = Callable[[Sequence[Card], Rank], object]
+WORST_ISSUE_HAND = "3h 6c 7st 7st 7h 7h 7c 7c 7sp 7sp 7d 7d 10c Ksp"
 
 
 def deal_hand(
@@ -67,99 +80,164 @@ def deal_hand(
     return hand, wild_rank
 
 
-def measure(
-    solver: Solver, hands: Sequence[tuple[list[Card], Rank]], repeat: int
-) -> tuple[list[int], list[int], list[int]]:
-    """(fastest of ``repeat`` cold runs, first run, first run's CPU time) per hand, in ns."""
-    fastest, first, first_cpu = [], [], []
+def pair_times(
+    old: Solver, new: Solver, hands: Sequence[tuple[list[Card], Rank]], cold: bool
+) -> tuple[list[int], list[int]]:
+    """(old ns, new ns) per hand, each solved once by each, alternating which goes first."""
+    old_times, new_times = [], []
     gc.disable()  # why: a collection in the middle of one call is noise, not the solver
     try:
-        for hand, wild_rank in hands:
-            runs = []
-            cpu_start = time.thread_time_ns()
-            for i in range(repeat):
+        for index, (hand, wild_rank) in enumerate(hands):
+            pair = []
+            for solver in (old, new) if index % 2 == 0 else (new, old):
+                if cold and solver is new:
+                    melds.clear_caches(tables=False)
                 start = time.perf_counter_ns()
                 solver(hand, wild_rank)
-                runs.append(time.perf_counter_ns() - start)
-                if i == 0:
-                    # why: CPU time of this thread leaves out time the OS gave to other
-                    # processes on this shared machine, so it shows what the solver costs.
-                    first_cpu.append(time.thread_time_ns() - cpu_start)
-            fastest.append(min(runs))
-            first.append(runs[0])
+                pair.append((solver is new, time.perf_counter_ns() - start))
+            for is_new, elapsed in pair:
+                (new_times if is_new else old_times).append(elapsed)
     finally:
         gc.enable()
-    return fastest, first, first_cpu
+    return old_times, new_times
 
 
-def percentile(values: Sequence[int], fraction: float) -> int:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+def fastest(
+    solver: Solver,
+    hand: list[Card],
+    wild_rank: Rank,
+    cold: bool,
+    repeat: int = 5,
+    tables: bool = False,
+) -> int:
+    runs = []
+    for _ in range(repeat):
+        if cold:
+            melds.clear_caches(tables=tables)
+        start = time.perf_counter_ns()
+        solver(hand, wild_rank)
+        runs.append(time.perf_counter_ns() - start)
+    return min(runs)
+
+
+def ms(value: float) -> str:
+    return f"{value / 1e6:8.3f}"
+
+
+def search_worst(rng: random.Random, candidates: int) -> tuple[list[Card], Rank, int]:
+    """The dense 14-card hand the new solver takes longest on, cold, among ``candidates``."""
+    worst: tuple[list[Card], Rank, int] = ([], Rank.THREE, -1)
+    for _ in range(candidates):
+        wild_rank = Rank(rng.randint(3, 13))
+        ranks = rng.sample([r for r in range(3, 14) if r != wild_rank], rng.randint(1, 4))
+        pool = [card for card in new_deck(2) if card.rank is not None and int(card.rank) in ranks]
+        hand = rng.sample(pool, min(len(pool), rng.randint(9, 14)))
+        while len(hand) < 14:
+            hand.append(rng.choice([JOKER, Card(wild_rank, hand[0].suit)]))
+        elapsed = fastest(melds.best_with_discard, hand, wild_rank, cold=True, repeat=1)
+        if elapsed > worst[2]:
+            worst = (hand, wild_rank, elapsed)
+    return worst
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--hands", type=int, default=3000, help="hands per size (default 3000)")
+    parser.add_argument("--hands", type=int, default=400, help="hands per row (default 400)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--max-wilds", type=int, default=6)
-    parser.add_argument("--repeat", type=int, default=5, help="cold runs per hand (default 5)")
+    parser.add_argument(
+        "--search", type=int, default=3000, help="hands the worst-case search tries"
+    )
+    parser.add_argument("--out", help="also write the report to this file")
     args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
+    wall_start, cpu_start = time.perf_counter(), time.process_time()
     try:
         cores = sorted(os.sched_getaffinity(0))
     except AttributeError:
         cores = []
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print("Solver benchmark: milliseconds per hand, cold cache on every call, perf_counter_ns.")
-    print(
-        f"Python {platform.python_implementation()} {platform.python_version()}, "
-        f"cores allowed {cores}, load average {load:.2f} at start; "
-        f"{args.hands} seeded hands per row (seed {args.seed}), "
-        "half dealt from the 116-card deck, half dense (unless marked dense only); "
-        f"0 to {args.max_wilds} wilds."
+    lines = [
+        "Solver benchmark: the solver before issue 15 (old) and today's (new), "
+        "same hands, same run.",
+        f"Commit {commit()}; Python {platform.python_implementation()} "
+        f"{platform.python_version()}; "
+        f"cores allowed {cores}; load average {load:.2f} at start; {args.hands} seeded hands "
+        f"per row (seed {args.seed}), 0 to {args.max_wilds} wilds; whole arrangement built.",
+        "speed-up = old time / new time per hand (median, p10, min, max); "
+        "times in ms; new solver tables warm or cold (see the docstring).",
+    ]
+    print("\n".join(lines), flush=True)
+    header = (
+        f"{'class':>6} {'size':>4} {'discard':>7} {'tables':>6} | speed-up: {'median':>6} "
+        f"{'p10':>6} {'min':>6} {'max':>7} | old median | new: {'median':>8} {'p99':>8} {'max':>8}"
     )
-    print(
-        f"Figure per hand: fastest of {args.repeat} cold runs; "
-        "'first run' columns: the first run alone (wall clock); "
-        "'CPU' columns: the first run's CPU time (thread_time_ns), "
-        "which leaves out time the OS gave other processes."
-    )
-    print(
-        f"{'size':>4} {'discard':>7} {'median':>8} {'p99':>8} {'max':>8}"
-        f" | first run: {'median':>8} {'p99':>8} {'max':>8}"
-        f" | CPU: {'median':>8} {'p99':>8} {'max':>8}"
-    )
-    # (size, discard, share of dense hands); the last row is dense hands only, the hardest.
-    rows = [(4, True, 0.5), (8, True, 0.5), (11, True, 0.5), (14, True, 0.5), (13, False, 0.5)]
-    rows.append((14, True, 1.0))
-    worst: dict[tuple[int, bool], tuple[int, int, int]] = {}
-    for size, discard, dense in rows:
-        hands = [deal_hand(rng, size, args.max_wilds, dense) for _ in range(args.hands)]
-        solver: Solver = best_with_discard if discard else best_arrangement
-        measure(solver, hands[:50], 1)  # warm the interpreter, not the solver (no cache survives)
-        times, first, first_cpu = measure(solver, hands, args.repeat)
-        figures = (statistics.median_low(times), percentile(times, 0.99), max(times))
-        before = worst.get((size, discard), figures)
-        worst[(size, discard)] = (
-            max(before[0], figures[0]),
-            max(before[1], figures[1]),
-            max(before[2], figures[2]),
+    lines.append(header)
+    print(header, flush=True)
+    rng = random.Random(args.seed)
+    summary: dict[tuple[str, str], list[float]] = {}
+    for cold in (False, True):
+        tables = "cold" if cold else "warm"
+        for label, dense in (("random", 0.0), ("dense", 1.0)):
+            for size in range(3, 15):
+                for discard in (False, True):
+                    hands = [deal_hand(rng, size, args.max_wilds, dense) for _ in range(args.hands)]
+                    old: Solver = (
+                        melds_reference.best_with_discard
+                        if discard
+                        else melds_reference.best_arrangement
+                    )
+                    new: Solver = melds.best_with_discard if discard else melds.best_arrangement
+                    pair_times(old, new, hands[:20], cold)  # warm the interpreter
+                    old_times, new_times = pair_times(old, new, hands, cold)
+                    ratios = [o / n for o, n in zip(old_times, new_times, strict=True)]
+                    summary.setdefault((label, tables), []).append(statistics.median(ratios))
+                    row = (
+                        f"{label:>6} {size:>4} {'yes' if discard else 'no':>7} {tables:>6} | "
+                        f"speed-up: {statistics.median(ratios):6.2f} "
+                        f"{percentile(ratios, 0.10):6.2f} {min(ratios):6.2f} {max(ratios):7.2f} | "
+                        f"{ms(statistics.median(old_times))}   | new: "
+                        f"{ms(statistics.median(new_times))} {ms(percentile(new_times, 0.99))} "
+                        f"{ms(max(new_times))}"
+                    )
+                    lines.append(row)
+                    print(row, flush=True)
+    for (label, tables), medians in summary.items():
+        row = (
+            f"Lowest median speed-up over the 24 rows of {label} hands, tables {tables}: "
+            f"{min(medians):.2f}"
         )
-        raw = (statistics.median_low(first), percentile(first, 0.99), max(first))
-        cells = " ".join(f"{value / 1e6:>8.3f}" for value in figures)
-        raw_cells = " ".join(f"{value / 1e6:>8.3f}" for value in raw)
-        cpu = (statistics.median_low(first_cpu), percentile(first_cpu, 0.99), max(first_cpu))
-        cpu_cells = " ".join(f"{value / 1e6:>8.3f}" for value in cpu)
-        label = f"{size:>4} {'yes' if discard else 'no':>7}"
-        dense_note = "  (dense only)" if dense == 1 else ""
-        print(f"{label} {cells} | first run: {raw_cells} | CPU: {cpu_cells}{dense_note}")
-    median, p99, longest = (value / 1e6 for value in worst[(14, True)])
-    met = median <= 0.5 and p99 <= 2 and longest <= 10
-    print(
-        f"Target, 14 cards with discard (worst figure of its two rows): "
-        f"median <= 0.5, p99 <= 2, max <= 10 ms: "
-        f"{'met' if met else 'NOT met'}."
+        lines.append(row)
+        print(row, flush=True)
+    worst_hand = parse_cards(WORST_ISSUE_HAND)
+    found_hand, found_wild, _ = search_worst(rng, args.search)
+    for name, hand, wild in (
+        (f"issue 15's worst hand ({WORST_ISSUE_HAND}, 3s wild)", worst_hand, Rank.THREE),
+        (
+            f"slowest of {args.search} searched dense 14-card hands "
+            f"({' '.join(card.token for card in found_hand)}, {found_wild.plural} wild)",
+            found_hand,
+            found_wild,
+        ),
+    ):
+        for discard in (False, True):
+            old = melds_reference.best_with_discard if discard else melds_reference.best_arrangement
+            new = melds.best_with_discard if discard else melds.best_arrangement
+            row = (
+                f"{name}, discard {'yes' if discard else 'no'}: "
+                f"old {ms(fastest(old, hand, wild, True))} ms, "
+                f"new with nothing kept {ms(fastest(new, hand, wild, True, tables=True))} ms, "
+                f"new cold {ms(fastest(new, hand, wild, True))} ms, "
+                f"new warm {ms(fastest(new, hand, wild, False))} ms (fastest of 5)"
+            )
+            lines.append(row)
+            print(row, flush=True)
+    row = (
+        f"Whole run: wall {time.perf_counter() - wall_start:.1f} s, "
+        f"CPU {time.process_time() - cpu_start:.1f} s."
     )
+    lines.append(row)
+    print(row)
+    write_report(args.out, "\n".join(lines) + "\n")
     return 0
 
 

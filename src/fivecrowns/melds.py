@@ -51,7 +51,7 @@ meld made, or form one meld of wilds at the end.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,7 @@ __all__ = [
     "best_arrangement",
     "best_with_discard",
     "check_meld",
+    "clear_caches",
     "going_out_discards",
     "is_meld",
     "least_leftover",
@@ -294,9 +295,19 @@ class Arrangement:
 
 _INFINITY = 1 << 30
 _TYPES = 55  # natural (rank, suit) types, indexed by Card.code: (rank - 3) * 5 + suit
+_JOKER_CODE = 55
 _SUITS = 5
+_WIDTH = 2  # bits per natural type in a state: counts 0..3 (a two-deck hand holds at most 2)
+_FIELD = (1 << _WIDTH) - 1
+_MAX_WILDS = 31  # wilds and cheap wilds each fit 5 bits of a memo key
 _BOOK, _RUN, _DISCARD, _LEFT = 0, 1, 2, 3
 _POINTS = tuple(code // _SUITS + _LOWEST for code in range(_TYPES))
+_ONE = tuple(1 << (code * _WIDTH) for code in range(_TYPES))
+_BY_CODE = tuple(card_from_code(code) for code in range(_TYPES + 1))
+# why: Card.code is a property over enums (about 0.7 microseconds); the deck's own card
+# objects live for the whole process, so their ids are stable keys. Other cards fall back.
+_CODE_BY_ID = {id(card): code for code, card in enumerate(_BY_CODE)}
+_MEMO_LIMIT = 1 << 18
 
 
 def _run_table() -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -317,177 +328,358 @@ def _run_table() -> tuple[tuple[tuple[int, int], ...], ...]:
 _RUN_OPTIONS = _run_table()
 
 
-class _Search:
-    """Least leftover points over (natural counts, wilds left, discard owed, melded)."""
+def _key_masks(every_suit: bool) -> tuple[int, ...]:
+    """Per lowest card: the bits of a state its melds depend on, counted from its own field.
 
-    def __init__(self, counts: Sequence[int], cheap_wilds: int, jokers: int) -> None:
-        self.width = max(1, max(counts, default=0).bit_length())
-        self.field = (1 << self.width) - 1
-        self.start = sum(count << (code * self.width) for code, count in enumerate(counts))
-        self.cheap = cheap_wilds
-        self.wilds = cheap_wilds + jokers
-        self.memo: dict[int, tuple[int, tuple[int, int, int] | None]] = {}
-        self.option_cache: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
-
-    def terminal(self, wilds: int, owed: int, melded: int) -> int:
-        if owed:
-            if wilds == 0:
-                return _INFINITY
-            wilds -= 1
-        if wilds == 0 or wilds >= 3 or melded:
-            return 0
-        cheap = min(wilds, self.cheap)
-        return 20 * cheap + 50 * (wilds - cheap)
-
-    def options(self, x: int, code: int) -> list[tuple[int, int, int]]:
-        """The melds the lowest card ``code`` can start, in tie-break order: (kind, sub, wilds).
-
-        Cached per search on what they depend on: the counts of the card's
-        rank from its suit up, and which higher places of its suit are there.
-        """
-        width, field = self.width, self.field
+    Its rank from its own suit up (books), and its suit's next four ranks (runs);
+    with ``every_suit``, the next four ranks of every suit of that segment (which
+    suits no run can reach).
+    """
+    masks = []
+    for code in range(_TYPES):
         rank_end = (code // _SUITS + 1) * _SUITS
-        segment = (x >> (code * width)) & ((1 << ((rank_end - code) * width)) - 1)
-        available = 0
-        for offset in range(1, 5):
-            if code + offset * _SUITS >= _TYPES:
-                break
-            if (x >> ((code + offset * _SUITS) * width)) & field:
-                available |= 1 << (offset - 1)
-        key = (code, segment, available)
-        known = self.option_cache.get(key)
-        if known is not None:
-            return known
-        one = 1 << (code * width)
-        # Books: the other naturals are of this rank, with suits not below this one.
-        books = [(one, 1)]
-        for other in range(code, rank_end):
-            count = (x >> (other * width)) & field
-            if other == code:
-                count -= 1
-            unit = 1 << (other * width)
-            grown = []
-            for sub, size in books:
-                for extra in range(1, count + 1):
-                    if size + extra > 5:
-                        break
-                    grown.append((sub + extra * unit, size + extra))
-            books.extend(grown)
-        ranked = [(max(0, 3 - size), -size, _BOOK, sub) for sub, size in books]
-        # Runs: higher places of this suit, up to 4 above (the lowest card alone is a book).
-        for used, need in _RUN_OPTIONS[available]:
-            sub = one
+        mask = (1 << ((rank_end - code) * _WIDTH)) - 1
+        for suit_code in range(code, rank_end if every_suit else code + 1):
             for offset in range(1, 5):
-                if used >> (offset - 1) & 1:
-                    sub += 1 << ((code + offset * _SUITS) * width)
-            ranked.append((need, -1 - used.bit_count(), _RUN, sub))
-        ranked.sort()
-        found = [(kind, sub, need) for need, _, kind, sub in ranked]
-        self.option_cache[key] = found
-        return found
+                if suit_code + offset * _SUITS < _TYPES:
+                    mask |= _FIELD << ((suit_code - code + offset * _SUITS) * _WIDTH)
+        masks.append(mask)
+    return tuple(masks)
+
+
+_KEY_MASKS = _key_masks(every_suit=False)
+_SYMMETRY_MASKS = _key_masks(every_suit=True)
+
+# Option = (sub, wilds needed, kind, natural codes): sub is the state's natural cards the
+# meld takes. Both tables are filled as hands need them and hold no hand: _OPTIONS depends
+# only on the pattern near the lowest card, _MEMO on a whole state (bounded, then cleared).
+_Option = tuple[int, int, int, tuple[int, ...]]
+_OPTIONS: dict[int, tuple[tuple[_Option, ...], bool]] = {}
+_Symmetry = tuple[tuple[tuple[int, int], ...], int]
+_SYMMETRY: dict[int, _Symmetry] = {}
+_MEMO: dict[int, int] = {}
+
+
+def _build_options(code: int, y: int) -> tuple[_Option, ...]:
+    """The melds the lowest card ``code`` can start, in tie-break order.
+
+    ``y`` is the state shifted so that ``code``'s field is bit 0. Books take
+    other naturals of its rank with suits not below its own; runs take up to 4
+    higher places of its suit (the card alone is a book). Sorted by fewest wilds,
+    then more natural cards, books before runs, then lower other cards.
+    """
+    rank_end = (code // _SUITS + 1) * _SUITS
+    books: list[tuple[int, int, tuple[int, ...]]] = [(1, 1, (code,))]
+    for other in range(code, rank_end):
+        count = (y >> ((other - code) * _WIDTH)) & _FIELD
+        if other == code:
+            count -= 1
+        unit = 1 << ((other - code) * _WIDTH)
+        grown = []
+        for sub, size, codes in books:
+            for extra in range(1, count + 1):
+                if size + extra > 5:
+                    break
+                grown.append((sub + extra * unit, size + extra, codes + (other,) * extra))
+        books.extend(grown)
+    ranked: list[tuple[int, int, int, int, tuple[int, ...]]] = [
+        (max(0, 3 - size), -size, _BOOK, sub, codes) for sub, size, codes in books
+    ]
+    available = 0
+    for offset in range(1, 5):
+        if code + offset * _SUITS >= _TYPES:
+            break
+        if (y >> (offset * _SUITS * _WIDTH)) & _FIELD:
+            available |= 1 << (offset - 1)
+    for used, need in _RUN_OPTIONS[available]:
+        sub = 1
+        codes = (code,)
+        for offset in range(1, 5):
+            if used >> (offset - 1) & 1:
+                sub += 1 << (offset * _SUITS * _WIDTH)
+                codes += (code + offset * _SUITS,)
+        ranked.append((need, -1 - used.bit_count(), _RUN, sub, codes))
+    ranked.sort()
+    shift = code * _WIDTH
+    return tuple((sub << shift, need, kind, codes) for need, _, kind, sub, codes in ranked)
+
+
+def _loose_suits(code: int, y: int) -> list[int]:
+    """Fields (from ``code``'s) of its rank whose suit has no card in the next four ranks.
+
+    A card there can only be in a book (a run is at most 5 cards long), so swapping
+    the counts of two such suits changes no value: the memo keys them the same.
+    """
+    rank_end = (code // _SUITS + 1) * _SUITS
+    loose = []
+    for index in range(rank_end - code):
+        higher = 0
+        for offset in range(1, 5):
+            if code + index + offset * _SUITS < _TYPES:
+                higher |= (y >> ((index + offset * _SUITS) * _WIDTH)) & _FIELD
+        if not higher:
+            loose.append(index)
+    return loose
+
+
+def _symmetry(code: int, y: int, options: tuple[_Option, ...]) -> _Symmetry:
+    """For a lowest card with 3 or more cards of its rank left (``y``: the state shifted to
+    its field): the options whose results differ once loose suits are swapped (enough for
+    the value), and what to add to the state to make its memo key (the loose suits' counts
+    sorted, highest first). Ten 7s with one wild took 5 ms before this.
+    """
+    loose = _loose_suits(code, y)
+    counts = [(y >> (index * _WIDTH)) & _FIELD for index in loose]
+    delta = 0
+    for index, count in zip(loose, sorted(counts, reverse=True), strict=True):
+        delta += (count - ((y >> (index * _WIDTH)) & _FIELD)) << (index * _WIDTH)
+    loose_bits = sum(_FIELD << (index * _WIDTH) for index in loose)
+    rank_bits = (1 << ((code // _SUITS + 1) * _SUITS - code) * _WIDTH) - 1
+    seen = set()
+    distinct = []
+    for sub, need, _, _ in options:
+        taken = sub >> (code * _WIDTH)
+        rest = y - taken
+        signature = (
+            need,
+            rest & ~loose_bits,
+            tuple(sorted((rest >> (index * _WIDTH)) & _FIELD for index in loose)),
+            taken & ~rank_bits,
+        )
+        if signature not in seen:
+            seen.add(signature)
+            distinct.append((sub, need))
+    return tuple(distinct), delta << (code * _WIDTH)
+
+
+def _lookup(x: int) -> tuple[int, tuple[_Option, ...], bool]:
+    """The lowest natural card of state ``x``, its options, and whether 3+ of its rank are left."""
+    code = ((x & -x).bit_length() - 1) // _WIDTH
+    y = x >> (code * _WIDTH)
+    key = ((y & _KEY_MASKS[code]) << 6) | code
+    found = _OPTIONS.get(key)
+    if found is None:
+        segment = y & ((1 << (((code // _SUITS + 1) * _SUITS - code) * _WIDTH)) - 1)
+        heavy = sum((segment >> (i * _WIDTH)) & _FIELD for i in range(_SUITS)) >= 3
+        found = _OPTIONS[key] = (_build_options(code, y), heavy)
+    return code, found[0], found[1]
+
+
+def _terminal(wilds: int, owed: int, melded: int, cheap: int) -> int:
+    """No natural card left: what the wilds left cost (the discard, if owed, is a wild)."""
+    if owed:
+        if wilds == 0:
+            return _INFINITY
+        wilds -= 1  # the most expensive: jokers come last among the cheap-first costs below
+    if wilds == 0 or wilds >= 3 or melded:
+        return 0
+    cheap = min(wilds, cheap)
+    return 20 * cheap + 50 * (wilds - cheap)
+
+
+def _value(
+    x: int,
+    wilds: int,
+    owed: int,
+    melded: int,
+    cheap: int,
+    memo: dict[int, int] = _MEMO,
+    lookup: Callable[[int], tuple[int, tuple[_Option, ...], bool]] = _lookup,
+    ones: tuple[int, ...] = _ONE,
+    scores: tuple[int, ...] = _POINTS,
+) -> int:
+    """Least leftover points of state (naturals ``x``, wilds left, discard owed, any meld made).
+
+    ``cheap`` is how many of the hand's wilds are of the wild rank (the rest are jokers).
+    The keyword defaults bind module tables as locals (faster in the innermost loop).
+    """
+    tail = (cheap << 7) | (wilds << 2) | (owed << 1) | melded
+    key = (x << 12) | tail
+    known = memo.get(key)
+    if known is not None:
+        return known
+    if not x:
+        best = _terminal(wilds, owed, melded, cheap)
+        memo[key] = best
+        return best
+    code, options, heavy = lookup(x)
+    choices: Iterable[tuple[int, int, int, object]] | tuple[tuple[int, int], ...] = options
+    canonical = key
+    if heavy:
+        y = x >> (code * _WIDTH)
+        symmetry_key = ((y & _SYMMETRY_MASKS[code]) << 6) | code
+        symmetry = _SYMMETRY.get(symmetry_key)
+        if symmetry is None:
+            symmetry = _SYMMETRY[symmetry_key] = _symmetry(code, y, options)
+        choices, delta = symmetry
+        canonical = ((x + delta) << 12) | tail
+        known = memo.get(canonical)
+        if known is not None:
+            memo[key] = known
+            return known
+    best = _INFINITY
+    for choice in choices:
+        need = choice[1]
+        if need > wilds:
+            break  # sorted by wilds needed: no later meld fits either
+        cost = _value(x - choice[0], wilds - need, owed, 1, cheap)
+        if cost < best:
+            best = cost
+            if cost == 0:
+                break  # nothing beats 0
+    one = ones[code]
+    if best and owed:
+        cost = _value(x - one, wilds, 0, melded, cheap)
+        if cost < best:
+            best = cost
+    if best:
+        cost = scores[code] + _value(x - one, wilds, owed, melded, cheap)
+        if cost < best:
+            best = cost
+    memo[key] = memo[canonical] = best
+    return best
+
+
+class _Hand:
+    """A hand as the solver sees it: naturals as one integer of counts, and its wilds."""
+
+    __slots__ = ("cheap", "pool", "start", "wilds")
+
+    def __init__(self, start: int, pool: list[int], cheap: int) -> None:
+        self.start = start
+        self.pool = pool  # wild codes in the order melds use them: jokers, then by suit
+        self.wilds = len(pool)
+        self.cheap = cheap
 
     def value(self, x: int, wilds: int, owed: int, melded: int) -> int:
-        key = (((x * (self.wilds + 1)) + wilds) << 2) | (owed << 1) | melded
-        known = self.memo.get(key)
-        if known is not None:
-            return known[0]
-        if x == 0:
-            result = self.terminal(wilds, owed, melded)
-            self.memo[key] = (result, None)
-            return result
-        low = (x & -x).bit_length() - 1
-        code = low // self.width
-        one = 1 << (code * self.width)
-        best = _INFINITY
-        move: tuple[int, int, int] | None = None
-        for kind, sub, need in self.options(x, code):
-            if need <= wilds:
-                cost = self.value(x - sub, wilds - need, owed, 1)
-                if cost < best:
-                    best, move = cost, (kind, sub, need)
-                    if cost == 0:
-                        break  # nothing beats 0, and the first 0 is the tie-break winner
-        if best and owed:
-            cost = self.value(x - one, wilds, 0, melded)
-            if cost < best:
-                best, move = cost, (_DISCARD, one, 0)
-        if best:
-            cost = _POINTS[code] + self.value(x - one, wilds, owed, melded)
-            if cost < best:
-                best, move = cost, (_LEFT, one, 0)
-        self.memo[key] = (best, move)
-        return best
-
-    def codes(self, sub: int) -> list[int]:
-        found = []
-        for code in range(_TYPES):
-            count = (sub >> (code * self.width)) & self.field
-            found.extend([code] * count)
-        return found
+        if len(_MEMO) > _MEMO_LIMIT:
+            _MEMO.clear()  # why: bounded memory; the table refills from the hands asked next
+        return _value(x, wilds, owed, melded, self.cheap)
 
 
-def _split(cards: Iterable[Card], wild_rank: Rank) -> tuple[list[int], list[Card]]:
-    counts = [0] * _TYPES
-    wilds: list[Card] = []
+def _code(card: Card) -> int:
+    code = _CODE_BY_ID.get(id(card))
+    return card.code if code is None else code
+
+
+def _hand(cards: Iterable[Card], wild_rank: Rank) -> _Hand | None:
+    """The solver's form of a hand, or ``None`` when it is outside what the fast form holds
+    (more than 3 of one card, or more than 31 wilds), which the reference solver then takes.
+    """
+    low = (int(wild_rank) - _LOWEST) * _SUITS
+    high = low + _SUITS
+    x = 0
+    jokers = 0
+    cheap: list[int] = []
     for card in cards:
-        if is_wild(card, wild_rank):
-            wilds.append(card)
+        code = _code(card)
+        if code == _JOKER_CODE:
+            jokers += 1
+        elif low <= code < high:
+            cheap.append(code)
         else:
-            counts[card.code] += 1
-    return counts, wilds
+            shift = code * _WIDTH
+            if (x >> shift) & _FIELD == _FIELD:
+                return None
+            x += 1 << shift
+    if jokers + len(cheap) > _MAX_WILDS:
+        return None
+    cheap.sort()
+    return _Hand(x, [_JOKER_CODE] * jokers + cheap, len(cheap))
 
 
-def _wild_pool(wilds: Sequence[Card]) -> list[Card]:
-    """Wilds in the order melds use them: jokers first, then the wild rank by suit."""
-    return [card for card in wilds if card.is_joker] + sorted(
-        card for card in wilds if not card.is_joker
-    )
+def _run_cards(naturals: Sequence[int], wilds: Sequence[int]) -> tuple[Card, ...]:
+    """A run's cards in the order of the ranks they stand for (as :func:`check_meld` gives)."""
+    length = len(naturals) + len(wilds)
+    ranks = [code // _SUITS + _LOWEST for code in naturals]
+    start = min(ranks[0], _KING - length + 1)
+    taken = set(ranks)
+    free = [rank for rank in range(start, start + length) if rank not in taken]
+    suit = naturals[0] % _SUITS
+    places: list[int] = []
+    for code in wilds:
+        rank = code // _SUITS + _LOWEST
+        if code != _JOKER_CODE and code % _SUITS == suit and rank in free:
+            free.remove(rank)
+            places.append(rank)
+        else:
+            places.append(0)
+    places = [place or free.pop(0) for place in places]
+    ordered = sorted(zip(ranks + places, [*naturals, *wilds], strict=True))
+    return tuple(_BY_CODE[code] for _, code in ordered)
 
 
-def _search_for(cards: Iterable[Card], wild_rank: Rank) -> tuple[_Search, list[Card]]:
-    counts, wilds = _split(cards, wild_rank)
-    jokers = sum(1 for card in wilds if card.is_joker)
-    return _Search(counts, len(wilds) - jokers, jokers), wilds
+def _meld(kind: int, naturals: Sequence[int], wilds: list[int]) -> Meld:
+    wilds.sort()
+    if kind == _RUN:
+        return Meld(MeldKind.RUN, _run_cards(naturals, wilds))
+    return Meld(MeldKind.BOOK, tuple(_BY_CODE[code] for code in [*naturals, *wilds]))
 
 
-def _rebuild(search: _Search, wilds: Sequence[Card], wild_rank: Rank, owed: int) -> Arrangement:
-    pool = _wild_pool(wilds)
-    x, left, melded = search.start, len(pool), 0
-    melds: list[tuple[MeldKind, list[Card]]] = []
-    leftover: list[Card] = []
-    discard: Card | None = None
+def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
+    """Follow the choices the tie-break rule makes, from the whole hand down to no card."""
+    pool = hand.pool
+    x, left, melded = hand.start, len(pool), 0
+    melds: list[tuple[int, tuple[int, ...], list[int]]] = []
+    leftover: list[int] = []
+    discard: int | None = None
+    cheap = hand.cheap
     while x:
-        search.value(x, left, owed, melded)
-        key = (((x * (search.wilds + 1)) + left) << 2) | (owed << 1) | melded
-        move = search.memo[key][1]
-        assert move is not None
-        kind, sub, need = move
-        naturals = [card_from_code(code) for code in search.codes(sub)]
-        if kind in (_BOOK, _RUN):
+        best = hand.value(x, left, owed, melded)
+        code, options, _ = _lookup(x)
+        chosen = None
+        for option in options:
+            if option[1] > left:
+                break
+            if _value(x - option[0], left - option[1], owed, 1, cheap) == best:
+                chosen = option
+                break
+        if chosen is not None:
+            sub, need, kind, naturals = chosen
             used = pool[len(pool) - left : len(pool) - left + need]
-            meld_kind = MeldKind.BOOK if kind == _BOOK else MeldKind.RUN
-            melds.append((meld_kind, naturals + used))
+            melds.append((kind, naturals, used))
             left -= need
             melded = 1
-        elif kind == _DISCARD:
-            discard = naturals[0]
-            owed = 0
+            x -= sub
         else:
-            leftover.append(naturals[0])
-        x -= sub
+            one = _ONE[code]
+            if owed and _value(x - one, left, 0, melded, cheap) == best:
+                discard = code
+                owed = 0
+            else:
+                leftover.append(code)
+            x -= one
     unused = pool[len(pool) - left :]
     if owed:
         if not unused:
             raise MeldError("There is no card to discard.")
         discard = unused.pop(0)
     if len(unused) >= 3:
-        melds.append((MeldKind.BOOK, unused))
+        melds.append((_BOOK, (), unused))
     elif unused and melds:
-        melds[0] = (melds[0][0], melds[0][1] + unused)
+        kind, naturals, used = melds[0]
+        melds[0] = (kind, naturals, used + unused)
     else:
         leftover.extend(unused)
-    built = tuple(check_meld(meld_cards, wild_rank) for _, meld_cards in melds)
-    return Arrangement(wild_rank, built, tuple(sorted(leftover)), discard)
+    leftover.sort()
+    return Arrangement(
+        wild_rank,
+        tuple(_meld(kind, naturals, list(used)) for kind, naturals, used in melds),
+        tuple(_BY_CODE[code] for code in leftover),
+        None if discard is None else _BY_CODE[discard],
+    )
+
+
+def clear_caches(tables: bool = True) -> None:
+    """Forget every solved state; with ``tables``, the meld-option tables too.
+
+    The tables depend only on a few fields of a state, never on a whole hand;
+    benchmarks clear the solved states to time a hand as if it were the first.
+    """
+    _MEMO.clear()
+    if tables:
+        _OPTIONS.clear()
+        _SYMMETRY.clear()
 
 
 def best_arrangement(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
@@ -497,9 +689,13 @@ def best_arrangement(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
     >>> best_arrangement(parse_cards("3st 4st 5st"), Rank.KING).leftover_points
     0
     """
-    search, wilds = _search_for(cards, wild_rank)
-    search.value(search.start, search.wilds, 0, 0)
-    return _rebuild(search, wilds, wild_rank, 0)
+    hand_cards = list(cards)
+    hand = _hand(hand_cards, wild_rank)
+    if hand is None:
+        from fivecrowns import melds_reference
+
+        return melds_reference.best_arrangement(hand_cards, wild_rank)
+    return _rebuild(hand, wild_rank, 0)
 
 
 def best_with_discard(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
@@ -512,18 +708,26 @@ def best_with_discard(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
     >>> found.discard.token, found.leftover_points
     ('5st', 7)
     """
-    hand = list(cards)
-    if not hand:
+    hand_cards = list(cards)
+    if not hand_cards:
         raise MeldError("A hand after drawing has at least one card to discard.")
-    search, wilds = _search_for(hand, wild_rank)
-    search.value(search.start, search.wilds, 1, 0)
-    return _rebuild(search, wilds, wild_rank, 1)
+    hand = _hand(hand_cards, wild_rank)
+    if hand is None:
+        from fivecrowns import melds_reference
+
+        return melds_reference.best_with_discard(hand_cards, wild_rank)
+    return _rebuild(hand, wild_rank, 1)
 
 
 def least_leftover(cards: Iterable[Card], wild_rank: Rank) -> int:
     """The least leftover points of these cards, without building the arrangement."""
-    search, _ = _search_for(cards, wild_rank)
-    return search.value(search.start, search.wilds, 0, 0)
+    hand_cards = list(cards)
+    hand = _hand(hand_cards, wild_rank)
+    if hand is None:
+        from fivecrowns import melds_reference
+
+        return melds_reference.least_leftover(hand_cards, wild_rank)
+    return hand.value(hand.start, hand.wilds, 0, 0)
 
 
 def least_leftover_with_discard(cards: Iterable[Card], wild_rank: Rank) -> int:
@@ -534,11 +738,15 @@ def least_leftover_with_discard(cards: Iterable[Card], wild_rank: Rank) -> int:
     >>> least_leftover_with_discard(parse_cards("3st 4st 5st"), Rank.KING)
     7
     """
-    hand = list(cards)
-    if not hand:
+    hand_cards = list(cards)
+    if not hand_cards:
         raise MeldError("A hand after drawing has at least one card to discard.")
-    search, _ = _search_for(hand, wild_rank)
-    return search.value(search.start, search.wilds, 1, 0)
+    hand = _hand(hand_cards, wild_rank)
+    if hand is None:
+        from fivecrowns import melds_reference
+
+        return melds_reference.least_leftover_with_discard(hand_cards, wild_rank)
+    return hand.value(hand.start, hand.wilds, 1, 0)
 
 
 def going_out_discards(cards: Iterable[Card], wild_rank: Rank) -> tuple[Card, ...]:
@@ -550,18 +758,30 @@ def going_out_discards(cards: Iterable[Card], wild_rank: Rank) -> tuple[Card, ..
     >>> [card.token for card in going_out_discards(parse_cards("3st 4st 5st 6st"), Rank.KING)]
     ['3st', '6st']
     """
-    hand = list(cards)
-    search, _ = _search_for(hand, wild_rank)
-    if not hand or search.value(search.start, search.wilds, 1, 0) != 0:
+    hand_cards = list(cards)
+    hand = _hand(hand_cards, wild_rank)
+    if hand is None:
+        from fivecrowns import melds_reference
+
+        return melds_reference.going_out_discards(hand_cards, wild_rank)
+    if not hand_cards or hand.value(hand.start, hand.wilds, 1, 0) != 0:
         return ()
-    found: list[Card] = []
-    for card in sorted(set(hand)):
+    found: list[int] = []
+    seen = set()
+    wild_done = False
+    for card in hand_cards:
+        code = _code(card)
+        if code in seen:
+            continue
+        seen.add(code)
         if is_wild(card, wild_rank):
             # Any wild is as good as any other for going out: an unneeded wild costs nothing.
-            if search.value(search.start, search.wilds - 1, 0, 0) == 0:
-                found.append(card)
-        else:
-            without = search.start - (1 << (card.code * search.width))
-            if search.value(without, search.wilds, 0, 0) == 0:
-                found.append(card)
-    return tuple(found)
+            if not wild_done:
+                wild_done = True
+                wild_ok = hand.value(hand.start, hand.wilds - 1, 0, 0) == 0
+            if wild_ok:
+                found.append(code)
+        elif hand.value(hand.start - _ONE[code], hand.wilds, 0, 0) == 0:
+            found.append(code)
+    found.sort()
+    return tuple(_BY_CODE[code] for code in found)

@@ -1,0 +1,88 @@
+"""The fast solver against the solver it replaced (:mod:`fivecrowns.melds_reference`).
+
+Same hands, same answers: the identical arrangement (melds, the wilds in them,
+leftover, discard, all in the same order) and the same numbers, on random and
+dense hands of 1 to 15 cards with up to 8 wilds. The reference itself is checked
+against the brute-force oracle in ``test_melds_oracle.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from fivecrowns import melds, melds_reference
+from fivecrowns.cards import JOKER, Card, Rank, new_deck, parse_cards
+from test_melds_oracle import hands
+
+IN_CI = os.environ.get("CI") == "true"
+PROFILE = settings(
+    max_examples=1500 if IN_CI else 300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def assert_same(hand: list[Card], wild_rank: Rank) -> None:
+    assert melds.best_arrangement(hand, wild_rank) == melds_reference.best_arrangement(
+        hand, wild_rank
+    )
+    assert melds.least_leftover(hand, wild_rank) == melds_reference.least_leftover(hand, wild_rank)
+    assert melds.going_out_discards(hand, wild_rank) == melds_reference.going_out_discards(
+        hand, wild_rank
+    )
+    if hand:
+        assert melds.best_with_discard(hand, wild_rank) == melds_reference.best_with_discard(
+            hand, wild_rank
+        )
+        assert melds.least_leftover_with_discard(
+            hand, wild_rank
+        ) == melds_reference.least_leftover_with_discard(hand, wild_rank)
+
+
+@PROFILE
+@given(hands(min_size=1, max_size=15))
+def test_fast_solver_gives_the_reference_answer(case: tuple[list[Card], Rank]) -> None:
+    assert_same(*case)
+
+
+def dealt(rng: random.Random, size: int) -> tuple[list[Card], Rank]:
+    """A hand dealt from the shuffled 116-card deck, as in play."""
+    deck = new_deck(2)
+    rng.shuffle(deck)
+    return deck[:size], Rank(rng.randint(3, 13))
+
+
+def test_fast_solver_agrees_on_dealt_hands_of_every_size() -> None:
+    rng = random.Random(15)
+    for _ in range(150 if IN_CI else 40):
+        for size in range(3, 15):
+            assert_same(*dealt(rng, size))
+
+
+def test_a_bounded_memo_that_is_cleared_mid_game_changes_no_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(melds, "_MEMO_LIMIT", 50)
+    rng = random.Random(7)
+    for _ in range(60):
+        assert_same(*dealt(rng, rng.randint(3, 14)))
+    assert len(melds._MEMO) < 50 + 2000  # cleared whenever a call starts above the limit
+    melds.clear_caches()
+    assert not melds._MEMO and not melds._OPTIONS
+
+
+def test_the_worst_hand_of_issue_15_and_hands_outside_the_fast_form() -> None:
+    worst = parse_cards("3h 6c 7st 7st 7h 7h 7c 7c 7sp 7sp 7d 7d 10c Ksp")
+    melds.clear_caches()
+    assert_same(worst, Rank.THREE)
+    assert melds.best_with_discard(worst, Rank.THREE).leftover_points == 10
+    # Four of one card (three decks or more) and 32 wilds: the reference solver answers.
+    four = [*parse_cards("7h 7h 7h 7h"), JOKER]
+    assert_same(four, Rank.KING)
+    assert melds.least_leftover(four, Rank.KING) == 0
+    many_wilds = [JOKER] * 32 + parse_cards("3h 5c")
+    assert_same(many_wilds, Rank.KING)
