@@ -26,6 +26,7 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import DummyOutput, Output
 
+from fivecrowns.ui.idle_gc import IDLE_AFTER_KEY, IdleCollector
 from fivecrowns.ui.keymap import Keymap
 from fivecrowns.ui.model import TableModel
 from fivecrowns.ui.screen import STYLE, render_table
@@ -64,6 +65,8 @@ class _Driver:
         self.controller = controller
         self.app = app
         self.task: asyncio.Task[None] | None = None
+        self.collector = IdleCollector()
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     def after_key(self) -> None:
         if self.controller.delay <= 0:
@@ -71,10 +74,26 @@ class _Driver:
                 self.controller.step_bot()
         elif self.controller.bot_due() and (self.task is None or self.task.done()):
             self.task = self.app.create_background_task(self._paced())
+        self._idle_soon()
         self._maybe_exit()
+
+    def _idle_soon(self) -> None:
+        """A full collection, if due, once no key came for a moment (a new key postpones it)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # driven without an event loop (tests, benchmarks): they call idle() themselves
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        self._idle_timer = loop.call_later(IDLE_AFTER_KEY, self.idle)
+
+    def idle(self) -> None:
+        """The player is waiting anyway: run a full garbage collection now if one is due."""
+        self.collector.idle()
 
     async def _paced(self) -> None:
         while self.controller.bot_due() and not self.controller.wants_exit():
+            self.idle()  # why: the pause before a computer's move is idle time, not a key's
             await asyncio.sleep(self.controller.delay)
             self.controller.step_bot()
             self.app.invalidate()  # a move changed the table: the only redraw without a key
@@ -178,7 +197,15 @@ class Presentation:
 
     async def run_async(self) -> None:
         """Run until the controller wants to exit; computer players may move before any key."""
-        await self.app.run_async(pre_run=self.driver.after_key)
+        self.driver.collector.start()
+        try:
+            await self.app.run_async(pre_run=self.driver.after_key)
+        finally:
+            self.driver.collector.stop()
 
     def run(self) -> None:
-        self.app.run(pre_run=self.driver.after_key)
+        self.driver.collector.start()
+        try:
+            self.app.run(pre_run=self.driver.after_key)
+        finally:
+            self.driver.collector.stop()
