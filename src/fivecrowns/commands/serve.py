@@ -1,0 +1,159 @@
+"""``fivecrowns serve``: run a game server others join over the network (docs/network.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["configure", "run"]
+
+STARTED = (
+    "Five Crowns server on ws://{host}:{port}/ws. Tables are kept in {where}. Ctrl+C stops it."
+)
+OPEN_WARNING = (
+    "Listening on {host}, not only this computer: anyone who can reach this address can join. "
+    "See docs/network.md before opening a server to the internet."
+)
+IN_USE = "Another Fivecrowns server already uses the data folder {path}; stop it or pick --data."
+CANNOT_LISTEN = "Cannot listen on {host} port {port}: {reason}."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this computer only)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)"
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="folder for the tables database and the history (default: the game's data folder)",
+    )
+    parser.add_argument(
+        "--memory", action="store_true", help="keep nothing on disk (tables end with the server)"
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        help="seconds before a computer plays for a player whose connection dropped (default 30)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds a computer player waits before each move (default 0.8)",
+    )
+    parser.add_argument(
+        "--max-tables", type=int, default=1000, help="tables at once (default 1000)"
+    )
+    parser.add_argument(
+        "--max-connections", type=int, default=2500, help="connections at once (default 2500)"
+    )
+    parser.add_argument(
+        "--rate", type=float, default=20.0, help="messages per second per connection (default 20)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from fivecrowns.server.store import MemoryStore, SqliteStore, Store
+
+    for name in ("grace", "bot_delay", "rate"):
+        if getattr(args, name) < 0:
+            print(f"--{name.replace('_', '-')} cannot be negative.", file=sys.stderr)
+            return 2
+    if not 0 <= args.port <= 65535:
+        print(f"--port must be 0 to 65535, not {args.port}.", file=sys.stderr)
+        return 2
+    data: Path | None = None
+    lock: IO[Any] | None = None
+    store: Store
+    if args.memory:
+        store = MemoryStore()
+        where = "memory only"
+    else:
+        from fivecrowns.ui.settings import data_dir
+
+        data = args.data if args.data is not None else data_dir() / "server"
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+            lock = _lock(data / "server.lock")
+        except OSError as error:
+            print(f"Cannot use the data folder {data}: {error.strerror}.", file=sys.stderr)
+            return 1
+        if lock is None:
+            print(IN_USE.format(path=data), file=sys.stderr)
+            return 1
+        store = SqliteStore(data / "tables.sqlite3")
+        where = str(data / "tables.sqlite3")
+    try:
+        asyncio.run(_serve(args, store, data, where))
+    except KeyboardInterrupt:
+        pass
+    except OSError as error:
+        print(
+            CANNOT_LISTEN.format(host=args.host, port=args.port, reason=error.strerror or error),
+            file=sys.stderr,
+        )
+        return 1
+    print("Server stopped.", file=sys.stderr)
+    return 0
+
+
+def _lock(path: Path) -> IO[Any] | None:
+    """An exclusive lock on ``path`` held while the server runs; ``None`` if another holds it."""
+    handle = path.open("a")
+    try:
+        import fcntl
+    except ImportError:  # why: Windows has no fcntl; there the lock is not checked
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
+
+
+async def _serve(args: argparse.Namespace, store: Any, data: Path | None, where: str) -> None:
+    import asyncio
+    import contextlib
+    import signal
+
+    from aiohttp import web
+
+    from fivecrowns.server.app import Limits, Server, make_app
+
+    limits = Limits(
+        grace=args.grace,
+        bot_delay=args.bot_delay,
+        max_tables=args.max_tables,
+        max_connections=args.max_connections,
+        rate=args.rate,
+        burst=max(40, int(args.rate * 2)),
+    )
+    server = Server(store, limits, history=None if data is None else data / "history.jsonl")
+    runner = web.AppRunner(make_app(server), handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, args.host, args.port, backlog=1024)
+    await site.start()
+    port = runner.addresses[0][1] if runner.addresses else args.port
+    print(STARTED.format(host=args.host, port=port, where=where), flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(OPEN_WARNING.format(host=args.host), flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        # why suppress: Windows has no add_signal_handler; Ctrl+C still stops it there
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+    await runner.cleanup()

@@ -1,0 +1,244 @@
+"""The network protocol: JSON messages over WebSocket, version 1 (see docs/protocol.md).
+
+Every message is a JSON object whose ``type`` names it. Messages from a client
+are decoded and validated by msgspec against the structs below (unknown fields,
+wrong types, out-of-range numbers and over-long strings are refused);
+:func:`decode_client` raises :class:`ProtocolError` with a sentence naming the
+problem, and the server answers it with an ``error`` and changes nothing.
+
+>>> decode_client(b'{"type": "hello", "v": 1, "name": "Ann"}')
+Hello(v=1, name='Ann', token=None, last_seq=None)
+>>> decode_client(b'{"type": "chat", "text": 7}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+fivecrowns.protocol.ProtocolError: ... protocol: Expected `str`, got `int` - at `$.text`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "Act",
+    "ActArgs",
+    "AddBot",
+    "Chat",
+    "ClientMessage",
+    "CreateTable",
+    "Error",
+    "EventFrame",
+    "Hello",
+    "Join",
+    "Leave",
+    "Left",
+    "ListTables",
+    "ProtocolError",
+    "RemoveBot",
+    "Resume",
+    "Seated",
+    "Snapshot",
+    "Start",
+    "TableInfo",
+    "Tables",
+    "Watch",
+    "Welcome",
+    "decode_client",
+    "encode",
+]
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096  # a client message; the longest real one (a lay-down) is under 400
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24)]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+TableId = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+CardToken = Annotated[str, msgspec.Meta(min_length=2, max_length=4)]  # "7h", "10st", "jk"
+Seq = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=6)]
+Level = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
+
+
+class ProtocolError(ValueError):
+    """A client message that is not valid JSON or does not fit the protocol."""
+
+
+class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+# --- client to server ------------------------------------------------------------
+
+
+class Hello(_Message, tag="hello"):
+    """The first message: protocol version, the player's name, and the token of an earlier
+    connection to take one's seat back."""
+
+    v: int
+    name: Name
+    token: Token | None = None
+    last_seq: Seq | None = None  # with a token: send every event after this one first
+
+
+class ListTables(_Message, tag="list_tables"):
+    pass
+
+
+class CreateTable(_Message, tag="create_table"):
+    seats: Annotated[int, msgspec.Meta(ge=2, le=7)] = 4
+    bots: Annotated[list[Level], msgspec.Meta(max_length=6)] = []
+    private: bool = False
+
+
+class Join(_Message, tag="join"):
+    """Join a listed table by its id, or a private one by its invite code."""
+
+    table: TableId | None = None
+    code: Token | None = None
+    seat: SeatNumber | None = None
+
+
+class Watch(_Message, tag="watch"):
+    table: TableId | None = None
+    code: Token | None = None
+
+
+class Leave(_Message, tag="leave"):
+    pass
+
+
+class AddBot(_Message, tag="add_bot"):
+    level: Level
+    seat: SeatNumber | None = None
+
+
+class RemoveBot(_Message, tag="remove_bot"):
+    seat: SeatNumber
+
+
+class Start(_Message, tag="start"):
+    pass
+
+
+class ActArgs(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    card: CardToken | None = None
+    melds: (
+        Annotated[
+            list[Annotated[list[CardToken], msgspec.Meta(max_length=16)]],
+            msgspec.Meta(max_length=8),
+        ]
+        | None
+    ) = None
+
+
+class Act(_Message, tag="act"):
+    """A move against ``seq``, the newest event the client had; an older one is refused."""
+
+    action: Literal["draw_stock", "take_discard", "discard", "go_out", "lay_down"]
+    seq: Seq
+    args: ActArgs = ActArgs()
+
+
+class Chat(_Message, tag="chat"):
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
+
+
+class Resume(_Message, tag="resume"):
+    """Send every event after ``last_seq``, then a snapshot."""
+
+    last_seq: Seq
+
+
+ClientMessage = (
+    Hello
+    | ListTables
+    | CreateTable
+    | Join
+    | Watch
+    | Leave
+    | AddBot
+    | RemoveBot
+    | Start
+    | Act
+    | Chat
+    | Resume
+)
+
+# --- server to client ------------------------------------------------------------
+
+
+class Welcome(_Message, tag="welcome"):
+    v: int
+    player: str
+    name: str
+    token: str  # keep it to take the seat back after a dropped connection; never show it
+
+
+class Error(_Message, tag="error"):
+    code: str
+    text: str
+
+
+class TableInfo(msgspec.Struct, frozen=True):
+    id: str
+    seats: list[dict[str, Any]]
+    round: int
+    started: bool
+    over: bool
+    spectators: int
+
+
+class Tables(_Message, tag="tables"):
+    tables: list[TableInfo]
+
+
+class Seated(_Message, tag="seated"):
+    """You are at ``table``: in ``seat``, or watching when ``seat`` is null."""
+
+    table: str
+    seat: int | None
+    code: str | None  # the invite code of a private table, for its players to pass on
+    creator: bool
+
+
+class Left(_Message, tag="left"):
+    pass
+
+
+class Snapshot(_Message, tag="snapshot"):
+    seq: int
+    table: str
+    seat: int | None
+    started: bool
+    seats: list[dict[str, Any]]
+    view: dict[str, Any] | None
+    legal: list[dict[str, Any]]
+
+
+class EventFrame(_Message, tag="event"):
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    text: str
+
+
+_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_client(raw: bytes | str) -> ClientMessage:
+    """The client message in ``raw``; :class:`ProtocolError` says what is wrong with it."""
+    try:
+        message: ClientMessage = _decoder.decode(raw)
+    except msgspec.ValidationError as error:
+        raise ProtocolError(f"That message does not fit the protocol: {error}.") from None
+    except msgspec.DecodeError:
+        raise ProtocolError("That message is not valid JSON.") from None
+    return message
+
+
+def encode(message: msgspec.Struct) -> bytes:
+    return _encoder.encode(message)

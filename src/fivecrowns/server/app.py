@@ -1,0 +1,693 @@
+"""The game server: a lobby of tables over WebSocket (aiohttp), the only authority.
+
+Every message is handled whole, without awaiting, on the event loop: a table
+never sees two commands at once, and a refused command changes nothing. The
+server drives its tables (STYLE practice 15): it paces computer players, lets a
+computer stand in for a human whose connection dropped (after a grace period)
+and hands the seat back when they return with their token.
+
+Two small interfaces keep the lobby independent of where things live:
+:class:`~fivecrowns.server.store.Store` (tables, players, inputs) and
+:class:`Fanout` (who gets which frame). See docs/protocol.md and docs/network.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import msgspec
+from aiohttp import WSMsgType, web
+
+from fivecrowns.cards import parse_card
+from fivecrowns.errors import FiveCrownsError
+from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
+from fivecrowns.protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    Act,
+    AddBot,
+    Chat,
+    ClientMessage,
+    CreateTable,
+    Error,
+    EventFrame,
+    Hello,
+    Join,
+    Leave,
+    Left,
+    ListTables,
+    ProtocolError,
+    RemoveBot,
+    Resume,
+    Seated,
+    Snapshot,
+    Start,
+    TableInfo,
+    Tables,
+    Watch,
+    Welcome,
+    decode_client,
+    encode,
+)
+from fivecrowns.server.store import MemoryStore, Store, StoredPlayer, StoredTable
+from fivecrowns.table import Entry, SeatKind, Table, TableError
+
+__all__ = ["Fanout", "Limits", "LocalFanout", "Server", "make_app"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one server allows; ``fivecrowns serve`` options change some of them."""
+
+    max_message: int = MAX_MESSAGE_BYTES  # bytes in one client message; more is refused
+    hard_max_message: int = 65536  # bigger frames close the connection (aiohttp's own limit)
+    rate: float = 20.0  # messages per second per connection, on average
+    burst: int = 40  # messages a connection may send at once
+    max_connections: int = 2500
+    max_tables: int = 1000
+    max_spectators: int = 50  # per table
+    outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
+    grace: float = 30.0  # seconds before a computer stands in for a dropped human
+    bot_delay: float = 0.8  # seconds a computer player waits before each move
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Connection:
+    """One WebSocket: who it is, where it sits, its rate budget and its outgoing queue."""
+
+    def __init__(self, ws: web.WebSocketResponse, limits: Limits) -> None:
+        self.ws = ws
+        self.player: PlayerRecord | None = None
+        self.room: Room | None = None
+        self.seat: int | None = None  # None while watching or in the lobby
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(limits.outgoing_queue)
+        self._tokens = float(limits.burst)
+        self._stamp = time.monotonic()
+        self._limits = limits
+        self.closed = False
+        self._closing: asyncio.Future[bool] | None = None
+
+    def allow(self) -> bool:
+        """Token bucket: ``rate`` messages a second, ``burst`` at once."""
+        now = time.monotonic()
+        limits = self._limits
+        self._tokens = min(limits.burst, self._tokens + (now - self._stamp) * limits.rate)
+        self._stamp = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    def send(self, message: msgspec.Struct) -> None:
+        self.send_raw(encode(message))
+
+    def send_raw(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:  # why: a client that cannot keep up must not grow our memory
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+            self._closing = asyncio.ensure_future(self.ws.close())
+
+    async def write_loop(self) -> None:
+        while True:
+            data = await self.queue.get()
+            if data is None:
+                return
+            await self.ws.send_str(data.decode())
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    id: str
+    name: str
+    token_hash: str
+    conn: Connection | None = None
+    table_id: str | None = None
+
+
+@dataclass(slots=True)
+class Room:
+    id: str
+    table: Table
+    code: str | None
+    private: bool
+    conns: dict[int | None, set[Connection]] = field(default_factory=dict)
+    timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    recorded: bool = False
+
+    def all_conns(self) -> Iterable[Connection]:
+        for conns in self.conns.values():
+            yield from conns
+
+
+class Fanout(Protocol):
+    """Sends a table's new entries to everyone there, each as their seat may see them."""
+
+    def publish(self, room: Room, entries: list[Entry]) -> None: ...
+
+
+class LocalFanout:
+    """Everyone is connected to this process."""
+
+    def publish(self, room: Room, entries: list[Entry]) -> None:
+        for viewer, conns in room.conns.items():
+            if not conns:
+                continue
+            frames = [encode(EventFrame(**room.table.frame(entry, viewer))) for entry in entries]
+            for conn in conns:
+                for frame in frames:
+                    conn.send_raw(frame)
+
+
+class Server:
+    def __init__(
+        self,
+        store: Store | None = None,
+        limits: Limits | None = None,
+        history: Path | None = None,
+        fanout: Fanout | None = None,
+    ) -> None:
+        self.store: Store = store or MemoryStore()
+        self.limits = limits or Limits()
+        self.history = history
+        self.fanout: Fanout = fanout or LocalFanout()
+        self.players: dict[str, PlayerRecord] = {}
+        self.by_token: dict[str, PlayerRecord] = {}
+        self.rooms: dict[str, Room] = {}
+        self.by_code: dict[str, Room] = {}
+        self.connections: set[Connection] = set()
+        self.lobby_dirty = False
+        self.messages = 0
+        self.moves = 0
+
+    # --- start and restart --------------------------------------------------------
+
+    def recover(self) -> None:
+        """Bring back every player and unfinished table from the store."""
+        players, tables = self.store.load()
+        for stored in players:
+            record = PlayerRecord(stored.id, stored.name, stored.token_hash)
+            self.players[stored.id] = record
+            self.by_token[stored.token_hash] = record
+        for stored_table in tables:
+            room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
+            room.table = Table.replay(
+                stored_table.seats,
+                stored_table.creator_name,
+                stored_table.creator_id,
+                stored_table.inputs,
+                record=self._recorder(room),
+            )
+            self._add_room(room)
+            for seat in room.table.seats:
+                if seat.kind is SeatKind.HUMAN and seat.player_id in self.players:
+                    self.players[seat.player_id].table_id = room.id
+            for index, seat in enumerate(room.table.seats):
+                if seat.kind is SeatKind.HUMAN and not seat.standin:
+                    self._start_grace(room, index)
+
+    def start_bots(self) -> None:
+        for room in self.rooms.values():
+            self._kick_bots(room)
+
+    # --- the WebSocket endpoint ---------------------------------------------------
+
+    async def handle_ws(self, request: web.Request) -> web.StreamResponse:
+        if len(self.connections) >= self.limits.max_connections:
+            return web.Response(status=503, text="The server is full; try again later.\n")
+        ws = web.WebSocketResponse(
+            max_msg_size=self.limits.hard_max_message, heartbeat=20.0, compress=False
+        )
+        await ws.prepare(request)
+        conn = Connection(ws, self.limits)
+        self.connections.add(conn)
+        writer = asyncio.create_task(conn.write_loop())
+        try:
+            async for message in ws:
+                if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    self.receive(conn, message.data)
+                else:
+                    break
+        finally:
+            self.connections.discard(conn)
+            self._disconnected(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 1.0)
+            writer.cancel()
+        return ws
+
+    def receive(self, conn: Connection, raw: str | bytes) -> None:
+        """Handle one client message whole; anything wrong is an ``error`` and changes nothing."""
+        self.messages += 1
+        if len(raw) > self.limits.max_message:
+            conn.send(Error("too_big", f"A message has at most {self.limits.max_message} bytes."))
+            return
+        if not conn.allow():
+            conn.send(Error("rate_limited", "Too many messages at once; slow down."))
+            return
+        try:
+            message = decode_client(raw)
+        except ProtocolError as error:
+            conn.send(Error("bad_message", str(error)))
+            return
+        try:
+            self._dispatch(conn, message)
+        except TableError as error:
+            conn.send(Error(error.code, str(error)))
+        except FiveCrownsError as error:
+            conn.send(Error("refused", str(error)))
+        except Exception:  # why: one bad command must not end the server; the log keeps the trace
+            log.exception("A message could not be handled")
+            conn.send(Error("internal", "The server could not do that; it has been logged."))
+
+    def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
+        if isinstance(message, Hello):
+            self._hello(conn, message)
+            return
+        if conn.player is None:
+            raise TableError("hello_first", "Say hello first, with your name.")
+        player = conn.player
+        if isinstance(message, ListTables):
+            conn.send(self._tables())
+        elif isinstance(message, CreateTable):
+            self._create(conn, player, message)
+        elif isinstance(message, Join):
+            self._join(conn, player, message)
+        elif isinstance(message, Watch):
+            self._watch(conn, message)
+        elif isinstance(message, Leave):
+            self._leave(conn, player)
+        elif isinstance(message, AddBot | RemoveBot | Start):
+            self._creator_command(conn, player, message)
+        elif isinstance(message, Act):
+            self._act(conn, player, message)
+        elif isinstance(message, Chat):
+            room = self._room_of(conn)
+            self._change(room, lambda: room.table.chat(player.id, player.name, message.text))
+        elif isinstance(message, Resume):
+            room = self._room_of(conn)
+            for frame in room.table.frames_since(message.last_seq, conn.seat):
+                conn.send(EventFrame(**frame))
+            self._send_snapshot(conn, room)
+
+    # --- lobby ----------------------------------------------------------------------
+
+    def _hello(self, conn: Connection, message: Hello) -> None:
+        if conn.player is not None:
+            raise TableError("already_hello", "You have already said hello on this connection.")
+        if message.v != PROTOCOL_VERSION:
+            raise TableError(
+                "version",
+                f"This server speaks protocol version {PROTOCOL_VERSION}, not {message.v}; "
+                "update the game.",
+            )
+        if message.token is not None:
+            record = self.by_token.get(_hash(message.token))
+            if record is None:
+                raise TableError("bad_token", "That token is not known here; say hello without it.")
+            token = message.token
+            if record.conn is not None and record.conn is not conn:
+                old = record.conn
+                self._detach(old)
+                old.send(Error("replaced", "You connected again from elsewhere; this one closes."))
+                old.close()
+        else:
+            name = " ".join(message.name.split())
+            if not name:
+                raise TableError("bad_name", "Every player needs a name.")
+            token = secrets.token_urlsafe(24)
+            record = PlayerRecord(secrets.token_hex(8), name, _hash(token))
+            self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
+            self.players[record.id] = record
+            self.by_token[record.token_hash] = record
+        record.conn = conn
+        conn.player = record
+        conn.send(Welcome(PROTOCOL_VERSION, record.id, record.name, token))
+        room = self.rooms.get(record.table_id or "")
+        seat = room.table.seat_of(record.id) if room is not None else None
+        if room is None or seat is None:
+            record.table_id = None
+            conn.send(self._tables())
+            return
+        self._attach(conn, room, seat)
+        conn.send(self._seated(room, seat, record))
+        if message.last_seq is not None and message.last_seq <= room.table.seq:
+            for frame in room.table.frames_since(message.last_seq, seat):
+                conn.send(EventFrame(**frame))
+        self._send_snapshot(conn, room)
+        timer = room.timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if room.table.seats[seat].standin:
+            self._change(room, lambda: room.table.hand_back(seat))
+
+    def _tables(self) -> Tables:
+        infos = [
+            TableInfo(
+                room.id,
+                [seat.to_json() for seat in room.table.seats],
+                room.table.game.round if room.table.game else 0,
+                room.table.started,
+                room.table.is_over,
+                len(room.conns.get(None, ())),
+            )
+            for room in self.rooms.values()
+            if not room.private and not room.table.is_over
+        ]
+        return Tables(infos)
+
+    def _create(self, conn: Connection, player: PlayerRecord, message: CreateTable) -> None:
+        self._not_at_table(conn)
+        if len(self.rooms) >= self.limits.max_tables:
+            raise TableError("too_many_tables", "The server has as many tables as it allows.")
+        if len(message.bots) >= message.seats:
+            raise TableError("too_many_bots", "Leave a seat for yourself: fewer computer players.")
+        for level in message.bots:
+            Table(2, creator_name="x", creator_id="x").add_bot(level)  # the level check only
+        table_id = self._new_id()
+        code = secrets.token_urlsafe(6) if message.private else None
+        self.store.add_table(
+            StoredTable(table_id, message.seats, player.id, player.name, code, message.private)
+        )
+        room = Room(table_id, None, code, message.private)  # type: ignore[arg-type]
+        room.table = Table(
+            message.seats,
+            creator_name=player.name,
+            creator_id=player.id,
+            record=self._recorder(room),
+        )
+        for level in message.bots:
+            room.table.add_bot(level)
+        self._add_room(room)
+        player.table_id = room.id
+        self._attach(conn, room, 0)
+        conn.send(self._seated(room, 0, player))
+        self._send_snapshot(conn, room)
+        self.lobby_dirty = True
+
+    def _join(self, conn: Connection, player: PlayerRecord, message: Join) -> None:
+        self._not_at_table(conn)
+        room = self._find(message.table, message.code)
+        seat = room.table.seat_of(player.id)
+        if seat is None:
+            seat_box: list[int] = []
+            self._change(
+                room, lambda: seat_box.append(room.table.sit(player.name, player.id, message.seat))
+            )
+            seat = seat_box[0]
+        player.table_id = room.id
+        self._attach(conn, room, seat)
+        conn.send(self._seated(room, seat, player))
+        self._send_snapshot(conn, room)
+        self.lobby_dirty = True
+
+    def _watch(self, conn: Connection, message: Watch) -> None:
+        self._not_at_table(conn)
+        room = self._find(message.table, message.code)
+        if len(room.conns.get(None, ())) >= self.limits.max_spectators:
+            raise TableError(
+                "too_many_spectators", "This table has as many spectators as it allows."
+            )
+        self._attach(conn, room, None)
+        assert conn.player is not None
+        conn.send(self._seated(room, None, conn.player))
+        self._send_snapshot(conn, room)
+
+    def _leave(self, conn: Connection, player: PlayerRecord) -> None:
+        room = self._room_of(conn)
+        if conn.seat is not None:
+            seat = conn.seat
+            timer = room.timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            if room.table.seat_of(player.id) is not None:
+                self._change(room, lambda: room.table.leave(player.id))
+            player.table_id = None
+            for other in list(room.conns.get(seat, ())):
+                self._detach(other)
+                other.send(Left())
+        else:
+            self._detach(conn)
+            conn.send(Left())
+        self.lobby_dirty = True
+        self._forget_if_done(room)
+
+    def _creator_command(
+        self, conn: Connection, player: PlayerRecord, message: AddBot | RemoveBot | Start
+    ) -> None:
+        room = self._room_of(conn)
+        table = room.table
+        if conn.seat is None or table.creator_id != player.id:
+            raise TableError("not_creator", "Only the player who made the table can do that.")
+        if isinstance(message, AddBot):
+            self._change(room, lambda: table.add_bot(message.level, message.seat))
+        elif isinstance(message, RemoveBot):
+            self._change(room, lambda: table.remove_bot(message.seat))
+        else:
+            self._change(room, lambda: table.start(secrets.randbits(62)))
+        self.lobby_dirty = True
+
+    def _act(self, conn: Connection, player: PlayerRecord, message: Act) -> None:
+        room = self._room_of(conn)
+        move = _move(message)
+        self._change(room, lambda: room.table.act(player.id, move, message.seq))
+        self.moves += 1
+
+    # --- changes and who hears them ----------------------------------------------------
+
+    def _change(self, room: Room, command: Any) -> list[Entry]:
+        """Run one table command; send its new entries to everyone there; pace the bots."""
+        before = room.table.seq
+        command()
+        entries = room.table.log[before:]
+        if entries:
+            self._publish(room, entries)
+        return entries
+
+    def _publish(self, room: Room, entries: list[Entry], kick: bool = True) -> None:
+        table = room.table
+        self.fanout.publish(room, entries)
+        game_moved = any(entry.event is not None for entry in entries)
+        new_round = any(entry.kind == "round_started" for entry in entries)
+        game = table.game
+        current = game.current_player if game is not None and not game.is_over else None
+        for seat, conns in room.conns.items():
+            # why: a snapshot when the seats change, at a new deal, and to the seat now to play
+            if not game_moved or new_round or (seat is not None and seat == current):
+                for conn in conns:
+                    self._send_snapshot(conn, room)
+        if table.is_over and not room.recorded:
+            room.recorded = True
+            self._record_history(room)
+        if kick:
+            self._kick_bots(room)
+
+    def _send_snapshot(self, conn: Connection, room: Room) -> None:
+        conn.send(Snapshot(table=room.id, **room.table.snapshot(conn.seat)))
+
+    def _kick_bots(self, room: Room) -> None:
+        if room.table.bot_due() is None:
+            return
+        task = room.bot_task
+        if task is not None and not task.done():
+            return
+        room.bot_task = asyncio.ensure_future(self._run_bots(room))
+
+    async def _run_bots(self, room: Room) -> None:
+        # why bounded: a game has at most a few thousand moves; the loop ends when no bot is due
+        for _ in range(100_000):
+            if room.table.bot_due() is None or room.id not in self.rooms:
+                return
+            await asyncio.sleep(self.limits.bot_delay)
+            before = room.table.seq
+            room.table.step_bot()
+            entries = room.table.log[before:]
+            if entries:
+                self._publish(room, entries, kick=False)
+
+    def _record_history(self, room: Room) -> None:
+        game = room.table.game
+        assert game is not None
+        self.store.finish_table(room.id)
+        if self.history is not None:
+            from fivecrowns.ui.storage import append_history
+
+            with contextlib.suppress(OSError):  # why: a full disk must not stop the server
+                append_history(list(game.players), list(game.totals), self.history)
+        self.lobby_dirty = True
+
+    # --- dropped connections and stand-ins ------------------------------------------------
+
+    def _disconnected(self, conn: Connection) -> None:
+        player = conn.player
+        room = conn.room
+        seat = conn.seat
+        self._detach(conn)
+        if player is None or player.conn is not conn:
+            return
+        player.conn = None
+        if room is None or seat is None or room.id not in self.rooms:
+            return
+        if room.table.started and not room.table.is_over:
+            self._start_grace(room, seat)
+        self._forget_if_done(room)
+
+    def _start_grace(self, room: Room, seat: int) -> None:
+        if room.table.is_over or not room.table.started:
+            return
+        old = room.timers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_event_loop()
+        room.timers[seat] = loop.call_later(self.limits.grace, self._stand_in, room, seat)
+
+    def _stand_in(self, room: Room, seat: int) -> None:
+        room.timers.pop(seat, None)
+        if room.conns.get(seat) or room.id not in self.rooms:
+            return
+        self._change(room, lambda: room.table.stand_in(seat))
+
+    # --- small helpers -----------------------------------------------------------------------
+
+    def _recorder(self, room: Room) -> Any:
+        def record(index: int, command: dict[str, Any]) -> None:
+            self.store.append_input(room.id, index, command)
+
+        return record
+
+    def _add_room(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        if room.code is not None:
+            self.by_code[room.code] = room
+
+    def _forget_if_done(self, room: Room) -> None:
+        """A finished table with nobody left in it is dropped from memory."""
+        if room.table.is_over and not any(room.all_conns()):
+            self.rooms.pop(room.id, None)
+            if room.code is not None:
+                self.by_code.pop(room.code, None)
+
+    def _new_id(self) -> str:
+        for _ in range(100):
+            table_id = secrets.token_hex(4)
+            if table_id not in self.rooms:
+                return table_id
+        raise TableError("busy", "Could not find a free table number; try again.")
+
+    def _find(self, table_id: str | None, code: str | None) -> Room:
+        if code is not None:
+            room = self.by_code.get(code)
+            if room is None:
+                raise TableError("no_table", "No table has that invite code.")
+            return room
+        room = self.rooms.get(table_id or "")
+        if room is None or room.private:
+            raise TableError("no_table", "There is no such table; list the tables to see them.")
+        return room
+
+    def _room_of(self, conn: Connection) -> Room:
+        if conn.room is None:
+            raise TableError("no_table", "You are not at a table: create, join or watch one first.")
+        return conn.room
+
+    def _not_at_table(self, conn: Connection) -> None:
+        if conn.room is not None:
+            raise TableError("at_table", "You are already at a table; leave it first.")
+
+    def _attach(self, conn: Connection, room: Room, seat: int | None) -> None:
+        conn.room = room
+        conn.seat = seat
+        room.conns.setdefault(seat, set()).add(conn)
+
+    def _detach(self, conn: Connection) -> None:
+        if conn.room is not None:
+            conns = conn.room.conns.get(conn.seat)
+            if conns is not None:
+                conns.discard(conn)
+        conn.room = None
+        conn.seat = None
+
+    def _seated(self, room: Room, seat: int | None, player: PlayerRecord) -> Seated:
+        return Seated(room.id, seat, room.code, room.table.creator_id == player.id)
+
+    async def lobby_updates(self) -> None:
+        """Send the table list to everyone in the lobby at most once a second, when it changed."""
+        while True:
+            await asyncio.sleep(1.0)
+            if not self.lobby_dirty:
+                continue
+            self.lobby_dirty = False
+            listing = encode(self._tables())
+            for conn in self.connections:
+                if conn.player is not None and conn.room is None:
+                    conn.send_raw(listing)
+
+
+def _move(message: Act) -> Move:
+    """The move an ``act`` asks for; a bad card token is a sentence, not a crash."""
+    args = message.args
+    try:
+        if message.action == "draw_stock":
+            return DrawFromStock()
+        if message.action == "take_discard":
+            return TakeDiscard()
+        if message.action in ("discard", "go_out"):
+            if args.card is None:
+                raise TableError("bad_args", f"{message.action} needs a card, as in 7h.")
+            card = parse_card(args.card)
+            return Discard(card) if message.action == "discard" else GoOut(card)
+        if args.melds is None:
+            return LayDown()
+        return LayDown(tuple(tuple(parse_card(token) for token in meld) for meld in args.melds))
+    except ValueError as error:
+        raise TableError("bad_card", str(error)) from None
+
+
+async def _index(request: web.Request) -> web.Response:
+    return web.Response(text="Five Crowns server. Clients connect to /ws (see docs/network.md).\n")
+
+
+def make_app(server: Server) -> web.Application:
+    app = web.Application()
+    app.router.add_get("/", _index)
+    app.router.add_get("/ws", server.handle_ws)
+
+    async def background(app: web.Application) -> Any:
+        server.recover()
+        server.start_bots()
+        lobby = asyncio.create_task(server.lobby_updates())
+        yield
+        lobby.cancel()
+        for room in server.rooms.values():
+            for timer in room.timers.values():
+                timer.cancel()
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+        server.store.close()
+
+    app.cleanup_ctx.append(background)
+    return app

@@ -1,0 +1,496 @@
+"""One authoritative table: a game, its seats, its bots and its event log.
+
+A :class:`Table` is synchronous and knows nothing of networks (STYLE practice
+15): a driver (the game server, or a local front end through the in-process
+transport) calls its methods and sends on what they return. It owns
+
+- the seats: empty, a human, or a computer player chosen by a server-side
+  level name; a human who dropped can have a computer stand in, and take the
+  seat back;
+- the :class:`~fivecrowns.game.Game`, made with a seed that never leaves it;
+- the log: every game event and table event (someone sat down, chat, a stand-in)
+  numbered from 1 (``seq``), and
+- the inputs: every accepted command, in order. Replaying them
+  (:meth:`Table.replay`) rebuilds the same table, log and numbers included;
+  that is what the server stores and how it comes back after a crash.
+
+Each seat gets only its own view and its events as it may see them
+(:meth:`Table.frame`, :meth:`Table.snapshot`): other hands, the stock order,
+other players' stock draws and the seed never leave the table.
+
+>>> table = Table(4, creator_name="Ann", creator_id="p1")
+>>> table.add_bot("easy"), table.add_bot("simple"), table.sit("Ben", "p2")
+(1, 2, 3)
+>>> table.start(seed=7)
+>>> table.started, table.seat_of("p2")
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fivecrowns.ai.base import Player
+from fivecrowns.ai.loader import LEVELS, load_bot
+from fivecrowns.cards import Card, Rank
+from fivecrowns.errors import FiveCrownsError, IllegalMoveError
+from fivecrowns.game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Event,
+    Game,
+    GameOver,
+    Move,
+    RoundStarted,
+    TurnStarted,
+    event_to_json,
+    move_from_json,
+    move_to_json,
+    redact,
+)
+from fivecrowns.table import words
+from fivecrowns.views import PublicView, player_view, public_view
+
+__all__ = [
+    "BOT_LEVELS",
+    "Entry",
+    "Seat",
+    "SeatKind",
+    "Table",
+    "TableError",
+    "view_to_json",
+]
+
+#: The computer players a table may seat: names only, looked up here (never a client's module).
+BOT_LEVELS: tuple[str, ...] = LEVELS
+STANDIN_LEVEL = "medium"  # plays for a human whose connection dropped
+
+
+class TableError(FiveCrownsError):
+    """A refused table command. ``code`` is short and stable for programs; the message is spoken."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+class SeatKind(enum.Enum):
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: SeatKind = SeatKind.EMPTY
+    name: str = ""
+    level: str | None = None  # a bot's level
+    player_id: str | None = None  # the human sitting here (an id, never a token)
+    standin: bool = False  # a computer player plays for the human for now
+
+    @property
+    def bot_driven(self) -> bool:
+        return self.kind is SeatKind.BOT or self.standin
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "name": self.name,
+            "level": self.level,
+            "standin": self.standin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One numbered line of the log: a game event, or a table event (``kind`` and ``data``)."""
+
+    seq: int
+    kind: str
+    event: Event | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    wild: Rank | None = None  # the wild rank when the event happened (for its words)
+    dealt: tuple[tuple[Card, ...], ...] = ()  # each hand as dealt, for a RoundStarted only
+
+
+def view_to_json(view: PublicView) -> dict[str, Any]:
+    """A view as JSON: only what the view holds (it holds what its viewer may know)."""
+    data: dict[str, Any] = {
+        "players": list(view.players),
+        "round": view.round,
+        "wild_rank": view.wild_rank.token,
+        "dealer": view.dealer,
+        "current_player": view.current_player,
+        "phase": view.phase.value,
+        "hand_counts": list(view.hand_counts),
+        "top_discard": view.top_discard.token if view.top_discard else None,
+        "discard_count": view.discard_count,
+        "stock_count": view.stock_count,
+        "round_scores": [list(scores) for scores in view.round_scores],
+        "totals": list(view.totals),
+        "went_out": view.went_out,
+        "last_turns_left": list(view.last_turns_left),
+        "laid_down": [
+            [{"kind": m.kind.name.lower(), "cards": [c.token for c in m.cards]} for m in melds]
+            for melds in view.laid_down
+        ],
+        "game_over": view.game_over,
+        "winners": list(view.winners),
+    }
+    hand = getattr(view, "hand", None)
+    if hand is not None:
+        data["hand"] = [card.token for card in hand]
+    return data
+
+
+class Table:
+    """One table of 2 to 7 seats; seat 0 is the creator's."""
+
+    def __init__(
+        self,
+        seats: int,
+        *,
+        creator_name: str,
+        creator_id: str,
+        record: Callable[[int, dict[str, Any]], None] | None = None,
+    ) -> None:
+        if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+            raise TableError(
+                "bad_seats", f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {seats}."
+            )
+        self.seats: list[Seat] = [Seat() for _ in range(seats)]
+        self.creator_id = creator_id
+        self.game: Game | None = None
+        self.log: list[Entry] = []
+        self.inputs: list[dict[str, Any]] = []
+        self._record = record
+        self._bots: dict[int, Player] = {}
+        self.sit(creator_name, creator_id)
+
+    # --- reading --------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The number of the newest log entry (0 before any)."""
+        return len(self.log)
+
+    @property
+    def game_seq(self) -> int:
+        """The number of the newest game event (0 before the deal)."""
+        for entry in reversed(self.log):
+            if entry.event is not None:
+                return entry.seq
+        return 0
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+    @property
+    def is_over(self) -> bool:
+        return self.game is not None and self.game.is_over
+
+    def seat_of(self, player_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.kind is SeatKind.HUMAN and seat.player_id == player_id:
+                return index
+        return None
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    # --- seats ------------------------------------------------------------------
+
+    def sit(self, name: str, player_id: str, seat: int | None = None) -> int:
+        """Seat a human in ``seat`` (default the first empty one); returns the seat."""
+        self._before_start("join")
+        name = " ".join(name.split())
+        if not name:
+            raise TableError("bad_name", "Every player needs a name.")
+        if self.seat_of(player_id) is not None:
+            raise TableError("already_seated", "You already have a seat at this table.")
+        index = self._free_seat(seat)
+        self._check_name(name)
+        self._input({"op": "sit", "seat": index, "name": name, "player": player_id})
+        self.seats[index] = Seat(SeatKind.HUMAN, name, None, player_id)
+        self._table_event("seat_taken", seat=index, name=name)
+        return index
+
+    def leave(self, player_id: str) -> int:
+        """The human leaves: before the start the seat empties; after it, a computer plays on."""
+        index = self.seat_of(player_id)
+        if index is None:
+            raise TableError("not_seated", "You have no seat at this table.")
+        self._input({"op": "leave", "player": player_id})
+        name = self.seats[index].name
+        if self.started:
+            self.seats[index] = Seat(SeatKind.BOT, name, STANDIN_LEVEL)
+        else:
+            self.seats[index] = Seat()
+        self._bots.pop(index, None)
+        self._table_event("seat_left", seat=index, name=name)
+        return index
+
+    def add_bot(self, level: str, seat: int | None = None) -> int:
+        """Seat a computer player of a built-in level; returns the seat."""
+        self._before_start("add computer players")
+        if level not in BOT_LEVELS:
+            raise TableError(
+                "bad_level",
+                f"There is no computer level {level[:20]!r}; choose {', '.join(BOT_LEVELS)}.",
+            )
+        index = self._free_seat(seat)
+        name = words.BOT_NAME.format(number=index + 1, level=level)
+        self._check_name(name)
+        self._input({"op": "add_bot", "seat": index, "level": level})
+        self.seats[index] = Seat(SeatKind.BOT, name, level)
+        self._table_event("bot_added", seat=index, name=name, level=level)
+        return index
+
+    def remove_bot(self, seat: int) -> None:
+        self._before_start("remove computer players")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind is not SeatKind.BOT:
+            raise TableError("no_bot", f"Seat {seat + 1} has no computer player.")
+        self._input({"op": "remove_bot", "seat": seat})
+        name = self.seats[seat].name
+        self.seats[seat] = Seat()
+        self._table_event("bot_removed", seat=seat, name=name)
+
+    def stand_in(self, seat: int) -> None:
+        """A computer plays for the human in ``seat`` (their connection dropped)."""
+        current = self.seats[seat]
+        if current.kind is not SeatKind.HUMAN or current.standin or not self.started:
+            return
+        self._input({"op": "stand_in", "seat": seat})
+        current.standin = True
+        current.level = STANDIN_LEVEL
+        self._table_event("stand_in", seat=seat, name=current.name)
+
+    def hand_back(self, seat: int) -> None:
+        """The human is back: the stand-in leaves their seat."""
+        current = self.seats[seat]
+        if not current.standin:
+            return
+        self._input({"op": "hand_back", "seat": seat})
+        current.standin = False
+        current.level = None
+        self._bots.pop(seat, None)
+        self._table_event("hand_back", seat=seat, name=current.name)
+
+    def chat(self, player_id: str | None, name: str, text: str) -> None:
+        """A chat line from a seat or a spectator (``name`` is who says it)."""
+        text = " ".join(text.split())
+        if not text:
+            raise TableError("empty_chat", "There is nothing to say: the message is empty.")
+        self._input({"op": "chat", "player": player_id, "name": name, "text": text})
+        self._table_event("chat", seat=self.seat_of(player_id or ""), name=name, text=text)
+
+    def start(self, seed: int) -> None:
+        """Deal the first round. ``seed`` makes every shuffle; it never leaves the table."""
+        self._before_start("start")
+        empty = [index + 1 for index, seat in enumerate(self.seats) if seat.kind is SeatKind.EMPTY]
+        if empty:
+            raise TableError("seats_empty", words.SEATS_EMPTY.format(seat=empty[0]))
+        self._input({"op": "start", "seed": seed})
+        self._table_event("game_started", players=self.names())
+        self.game = Game(self.names(), seed=seed)
+        self._game_events(self.game.events, self.game.wild_rank)
+
+    # --- moves ------------------------------------------------------------------
+
+    def act(self, player_id: str, move: Move, seq: int | None = None) -> list[Entry]:
+        """The human ``player_id`` plays ``move``; ``seq`` is the last event they had.
+
+        A move made against an older ``seq`` is refused ("stale"): the player has not
+        seen what changed. Returns the new log entries.
+        """
+        game = self._game()
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise TableError("not_seated", "You have no seat at this table; you can only watch.")
+        if self.seats[seat].standin:
+            raise TableError("standin", "A computer is playing for you; reconnect to play again.")
+        # why game_seq: a chat line or a seat change after ``seq`` does not make a move stale
+        if seq is not None and not self.game_seq <= seq <= self.seq:
+            raise TableError("stale", words.STALE.format(seq=seq, now=self.seq))
+        return self._apply(game, seat, move)
+
+    def bot_due(self) -> int | None:
+        """The seat of the computer player (or stand-in) whose turn it is, if any."""
+        game = self.game
+        if game is None or game.is_over:
+            return None
+        seat = game.current_player
+        return seat if self.seats[seat].bot_driven else None
+
+    def step_bot(self) -> list[Entry]:
+        """Play one move of the computer player whose turn it is (nothing if none is due)."""
+        seat = self.bot_due()
+        if seat is None:
+            return []
+        game = self._game()
+        bot = self._bots.get(seat)
+        if bot is None:
+            level = self.seats[seat].level or STANDIN_LEVEL
+            bot = self._bots[seat] = load_bot(level, seed=seat)
+        try:
+            move: Move | None = bot.decide(game.view(seat)).move
+        except Exception:  # why: a bot's bug must not stop the table; a legal move is played
+            move = None
+        if move is None or not game.can(seat, move):
+            move = game.legal_moves(seat)[0]
+        return self._apply(game, seat, move)
+
+    def legal(self, seat: int | None) -> list[dict[str, Any]]:
+        if self.game is None or seat is None or self.seats[seat].standin:
+            return []
+        return [move_to_json(move) for move in self.game.legal_moves(seat)]
+
+    # --- what a seat or a spectator receives ---------------------------------------
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know now (``None``: a spectator), with its legal actions."""
+        data: dict[str, Any] = {
+            "seq": self.seq,
+            "seat": seat,
+            "seats": [s.to_json() for s in self.seats],
+            "started": self.started,
+            "view": None,
+            "legal": self.legal(seat),
+        }
+        if self.game is not None:
+            view = public_view(self.game) if seat is None else player_view(self.game, seat)
+            data["view"] = view_to_json(view)
+        return data
+
+    def frame(self, entry: Entry, viewer: int | None) -> dict[str, Any]:
+        """The entry as ``viewer`` may see it: ``{seq, kind, data, text}``."""
+        if entry.event is None:
+            return {
+                "seq": entry.seq,
+                "kind": entry.kind,
+                "data": entry.data,
+                "text": words.table_event_text(entry.kind, entry.data, viewer),
+            }
+        event = redact(entry.event, viewer)
+        data = event_to_json(event)
+        del data["event"]
+        hand: tuple[Card, ...] = ()
+        if isinstance(event, RoundStarted) and viewer is not None:
+            hand = entry.dealt[viewer]
+        text = words.event_text(event, self.names(), viewer, entry.wild or Rank.THREE, hand)
+        return {"seq": entry.seq, "kind": entry.kind, "data": data, "text": text}
+
+    def frames_since(self, last_seq: int, viewer: int | None) -> list[dict[str, Any]]:
+        if not 0 <= last_seq <= self.seq:
+            raise TableError("bad_seq", words.BAD_SEQ.format(seq=last_seq, now=self.seq))
+        return [self.frame(entry, viewer) for entry in self.log[last_seq:]]
+
+    # --- replay --------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        seats: int,
+        creator_name: str,
+        creator_id: str,
+        inputs: list[dict[str, Any]],
+        record: Callable[[int, dict[str, Any]], None] | None = None,
+    ) -> Table:
+        """The table rebuilt from its inputs (the first, the creator's seat, is implied)."""
+        table = cls(seats, creator_name=creator_name, creator_id=creator_id)
+        for command in inputs[1:]:
+            table.apply_input(command)
+        table._record = record
+        return table
+
+    def apply_input(self, command: dict[str, Any]) -> None:
+        op = command["op"]
+        if op == "sit":
+            self.sit(command["name"], command["player"], command["seat"])
+        elif op == "leave":
+            self.leave(command["player"])
+        elif op == "add_bot":
+            self.add_bot(command["level"], command["seat"])
+        elif op == "remove_bot":
+            self.remove_bot(command["seat"])
+        elif op == "stand_in":
+            self.stand_in(command["seat"])
+        elif op == "hand_back":
+            self.hand_back(command["seat"])
+        elif op == "chat":
+            self.chat(command["player"], command["name"], command["text"])
+        elif op == "start":
+            self.start(command["seed"])
+        elif op == "move":
+            self._apply(self._game(), command["seat"], move_from_json(command["move"]))
+        else:
+            raise ValueError(f"unknown table input {op!r}")
+
+    # --- inside ----------------------------------------------------------------------
+
+    def _apply(self, game: Game, seat: int, move: Move) -> list[Entry]:
+        try:
+            game.check(seat, move)
+        except IllegalMoveError as error:
+            raise TableError("illegal", str(error)) from None
+        wild = game.wild_rank
+        self._input({"op": "move", "seat": seat, "move": move_to_json(move)})
+        before = self.seq
+        self._game_events(game.apply(seat, move), wild)
+        return self.log[before:]
+
+    def _game_events(self, events: list[Event], wild: Rank) -> None:
+        game = self._game()
+        for event in events:
+            dealt: tuple[tuple[Card, ...], ...] = ()
+            if isinstance(event, RoundStarted):
+                wild = event.wild_rank
+                dealt = tuple(game.hand(seat) for seat in range(len(self.seats)))
+            self.log.append(Entry(self.seq + 1, event.kind, event, wild=wild, dealt=dealt))
+
+    def _table_event(self, kind: str, **data: Any) -> None:
+        self.log.append(Entry(self.seq + 1, kind, data=data))
+
+    def _input(self, command: dict[str, Any]) -> None:
+        self.inputs.append(command)
+        if self._record is not None:
+            self._record(len(self.inputs) - 1, command)
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise TableError("not_started", "The game has not started yet.")
+        return self.game
+
+    def _before_start(self, what: str) -> None:
+        if self.game is not None:
+            raise TableError("started", words.ALREADY_STARTED.format(what=what))
+
+    def _free_seat(self, seat: int | None) -> int:
+        if seat is None:
+            for index, current in enumerate(self.seats):
+                if current.kind is SeatKind.EMPTY:
+                    return index
+            raise TableError("table_full", "The table is full.")
+        if not 0 <= seat < len(self.seats):
+            raise TableError("bad_seat", f"There is no seat {seat + 1} at this table.")
+        if self.seats[seat].kind is not SeatKind.EMPTY:
+            raise TableError("seat_taken", f"Seat {seat + 1} is taken.")
+        return seat
+
+    def _check_name(self, name: str) -> None:
+        if len(name) > 24:
+            raise TableError("bad_name", "A name has at most 24 characters.")
+        if name.lower() in {seat.name.lower() for seat in self.seats if seat.name}:
+            raise TableError("name_taken", f"Someone at this table is already called {name}.")
+
+
+def is_turn_start(entry: Entry) -> bool:
+    return isinstance(entry.event, TurnStarted)
+
+
+def is_game_over(entry: Entry) -> bool:
+    return isinstance(entry.event, GameOver)

@@ -1,0 +1,216 @@
+"""A real `fivecrowns serve` process on loopback and real WebSocket clients, for the server tests.
+
+Every wait here is bounded in time; every loop in count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+LOOPBACK = "127.0.0.1"
+TABLE_EVENTS = {
+    "seat_taken",
+    "seat_left",
+    "bot_added",
+    "bot_removed",
+    "stand_in",
+    "hand_back",
+    "chat",
+    "game_started",
+}
+
+
+class ServerProcess:
+    """``fivecrowns serve --port 0`` in its own process; ``url`` once it listens."""
+
+    def __init__(self, data: Path | None, *extra: str) -> None:
+        self.data = data
+        self.extra = extra
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        where = ["--data", str(self.data)] if self.data is not None else ["--memory"]
+        command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
+        self.proc = subprocess.Popen(
+            [*command, *where, *self.extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        deadline = time.monotonic() + timeout
+        assert self.proc.stdout is not None
+        line = ""
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if line or self.proc.poll() is not None:
+                break
+        found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
+        if found is None:
+            self.stop()
+            raise AssertionError(f"the server did not start: {line!r}")
+        self.url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
+        return self
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> str:
+        """Stops the server; returns what it wrote to stderr (a traceback would be there)."""
+        if self.proc is None:
+            return ""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+
+class Client:
+    """One player's or spectator's connection; keeps every frame it received, as text."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.session: aiohttp.ClientSession | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.frames: list[str] = []
+        self.token: str | None = None
+        self.seq = 0
+        self.snapshot: dict[str, Any] | None = None
+        self.events: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.table: str | None = None
+        self.code: str | None = None
+        self.waiting = False  # sent a move and heard no game event or error since
+
+    async def connect(self, url: str, hello: bool = True) -> Client:
+        self.session = aiohttp.ClientSession()
+        self.ws = await self.session.ws_connect(url, timeout=aiohttp.ClientWSTimeout(ws_close=5))
+        if hello:
+            message: dict[str, Any] = {"type": "hello", "v": 1, "name": self.name}
+            if self.token:
+                message["token"] = self.token
+                message["last_seq"] = self.seq
+            await self.send(message)
+            await self.until(lambda m: m["type"] == "welcome")
+        return self
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.session is not None:
+            await self.session.close()
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        assert self.ws is not None
+        await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        assert self.ws is not None
+        message = await self.ws.receive(timeout=timeout)
+        if message.type is not aiohttp.WSMsgType.TEXT:
+            raise ConnectionError(f"{self.name}: connection ended ({message.type})")
+        self.frames.append(message.data)
+        data: dict[str, Any] = json.loads(message.data)
+        kind = data["type"]
+        if kind == "welcome":
+            self.token = data["token"]
+        elif kind == "event":
+            assert data["seq"] == self.seq + 1, (self.name, data["seq"], self.seq)
+            self.seq = data["seq"]
+            self.events.append(data)
+            if data["kind"] not in TABLE_EVENTS:
+                self.waiting = False
+        elif kind == "snapshot":
+            self.snapshot = data
+            self.seq = data["seq"]
+        elif kind == "error":
+            self.errors.append(data)
+            self.waiting = False
+            if data["code"] != "rate_limited":
+                self.snapshot = None  # why: never play the same refused move again
+        elif kind == "seated":
+            self.seat, self.table, self.code = data["seat"], data["table"], data["code"]
+        return data
+
+    async def until(self, test: Any, timeout: float = 20.0, limit: int = 20_000) -> dict[str, Any]:
+        """Read frames until one passes ``test``; returns it."""
+        deadline = time.monotonic() + timeout
+        for _ in range(limit):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            data = await self.recv(timeout=left)
+            if test(data):
+                return data
+        raise TimeoutError(f"{self.name}: nothing expected came in {timeout} s")
+
+    def my_turn(self) -> bool:
+        snap = self.snapshot
+        return bool(snap and snap["legal"] and snap["seq"] == self.seq and not self.waiting)
+
+    def choose(self) -> dict[str, Any]:
+        """A plain player: go out when it can, lay down the best, else draw or discard the first."""
+        assert self.snapshot is not None
+        legal = self.snapshot["legal"]
+        for wanted in ("go_out", "lay_down", "draw_stock", "discard"):
+            for move in legal:
+                if move["move"] == wanted and (wanted != "lay_down" or move["melds"] is None):
+                    return move
+        return dict(legal[0])
+
+    async def act(self, move: dict[str, Any]) -> None:
+        args = {key: value for key, value in move.items() if key != "move"}
+        if "discard" in args:
+            args = {"card": args["discard"]}
+        await self.send({"type": "act", "action": move["move"], "args": args, "seq": self.seq})
+        self.waiting = True
+
+    def game_over(self) -> bool:
+        return any(event["kind"] == "game_over" for event in self.events)
+
+
+async def play_until(clients: list[Client], stop: Any, timeout: float = 180.0) -> None:
+    """Each client plays its turns until ``stop()`` is true for all of them (bounded in time)."""
+
+    async def run(client: Client) -> None:
+        deadline = time.monotonic() + timeout
+        for _ in range(200_000):
+            if stop(client):
+                return
+            if client.my_turn():
+                if client.errors and client.errors[-1]["code"] == "rate_limited":
+                    await asyncio.sleep(0.2)
+                    client.errors.clear()
+                await client.act(client.choose())
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{client.name}: did not finish in {timeout} s")
+            try:
+                await client.recv(timeout=min(left, 0.5))
+            except TimeoutError:  # why: stop() may have become true through another client
+                continue
+
+    await asyncio.gather(*(run(client) for client in clients))

@@ -1,0 +1,378 @@
+"""The game server as a real process on loopback, with real WebSocket clients.
+
+Every test starts `fivecrowns serve` in its own process; nothing here skips (aiohttp
+and SQLite are part of the game), so with CI=true these always run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_support import Client, ServerProcess, play_until
+
+from fivecrowns.table import Table
+
+FAST = ("--bot-delay", "0", "--rate", "1000")
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return tmp_path / "server"
+
+
+@pytest.fixture
+def server(data: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(data, *FAST, "--grace", "1").start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
+
+
+async def _table_of_four(url: str, private: bool = False) -> tuple[Client, Client]:
+    """Ann creates a 4-seat table with two computer players; Ben joins it."""
+    ann, ben = Client("Ann"), Client("Ben")
+    await ann.connect(url)
+    await ben.connect(url)
+    await ann.send(
+        {"type": "create_table", "seats": 4, "bots": ["easy", "simple"], "private": private}
+    )
+    await ann.until(lambda m: m["type"] == "snapshot")
+    where = {"code": ann.code} if private else {"table": ann.table}
+    await ben.send({"type": "join", **where})
+    await ben.until(lambda m: m["type"] == "snapshot")
+    return ann, ben
+
+
+def _replayed(data: Path, table_id: str) -> Table:
+    """The table as the server stored it, rebuilt from its inputs: the ground truth."""
+    with sqlite3.connect(data / "tables.sqlite3") as db:
+        seats, creator_id, creator_name = db.execute(
+            "SELECT seats, creator_id, creator_name FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        inputs = [
+            json.loads(text)
+            for (text,) in db.execute(
+                "SELECT command FROM inputs WHERE table_id = ? ORDER BY idx", (table_id,)
+            )
+        ]
+    return Table.replay(seats, creator_name, creator_id, inputs)
+
+
+def _keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from _keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _keys(inner)
+
+
+def _check_no_leak(client: Client, truth: Table, viewer: int | None) -> None:
+    """Everything ``client`` received is what ``viewer`` may know, and nothing more."""
+    game = truth.game
+    assert game is not None and game.seed is not None
+    seed = str(game.seed)
+    expected = {frame["seq"]: frame for frame in truth.frames_since(0, viewer)}
+    for raw in client.frames:
+        assert seed not in raw
+        frame = json.loads(raw)
+        keys = set(_keys(frame))
+        assert not keys & {"seed", "stock", "hands", "deck", "rng", "token_hash"}, keys
+        if frame["type"] == "event":
+            assert frame == {"type": "event", **expected[frame["seq"]]}
+            data = frame["data"]
+            if frame["kind"] == "drew_from_stock" and data["player"] != viewer:
+                assert data["card"] is None and "drew from the stock" in frame["text"]
+            if frame["kind"] == "laid_down" and data["player"] != viewer:
+                assert data["leftover"] is None
+        elif frame["type"] == "snapshot" and frame["view"] is not None:
+            assert ("hand" in frame["view"]) == (viewer is not None)
+            assert frame["seat"] == viewer
+            assert frame["legal"] == [] or viewer is not None
+    drawn = [f for f in client.events if f["kind"] == "drew_from_stock"]
+    assert drawn, "the game had stock draws to check"
+
+
+def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks(
+    server: ServerProcess, data: Path
+) -> None:
+    async def scenario() -> None:
+        ann, ben = await _table_of_four(server.url)
+        cy = Client("Cy")
+        await cy.connect(server.url)
+        await cy.send({"type": "watch", "table": ann.table})
+        await cy.until(lambda m: m["type"] == "snapshot")
+        await ann.send({"type": "start"})
+        await ben.send({"type": "chat", "text": "Good luck, everyone!"})
+        await cy.send({"type": "chat", "text": "Have fun."})
+
+        async def watch() -> None:
+            await cy.until(lambda m: m["type"] == "event" and m["kind"] == "game_over", 120)
+
+        await asyncio.gather(play_until([ann, ben], lambda c: c.game_over()), watch())
+        assert ann.table is not None
+        truth = _replayed(data, ann.table)
+        assert truth.is_over and ann.seq == ben.seq == cy.seq == truth.seq
+        for client, viewer in ((ann, 0), (ben, 3), (cy, None)):
+            assert client.errors == [], [json.loads(f) for f in client.frames[:25]]
+            _check_no_leak(client, truth, viewer)
+            chat = [e["text"] for e in client.events if e["kind"] == "chat"]
+            assert chat == ["Ben says: Good luck, everyone!", "Cy says: Have fun."]
+        history = (data / "history.jsonl").read_text().splitlines()
+        assert len(history) == 1
+        record = json.loads(history[0])
+        assert record["players"] == ["Ann", "Computer 2", "Computer 3", "Ben"]
+        assert record["totals"] == ann.events[-1]["data"]["totals"]
+        for client in (ann, ben, cy):
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_private_table_is_not_listed_and_is_joined_by_its_code(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        ann, ben = await _table_of_four(server.url, private=True)
+        assert ann.code and ben.table == ann.table and ben.seat == 3
+        dan = Client("Dan")
+        await dan.connect(server.url)
+        await dan.send({"type": "list_tables"})
+        listing = await dan.until(lambda m: m["type"] == "tables")
+        assert all(info["id"] != ann.table for info in listing["tables"])
+        await dan.send({"type": "join", "table": ann.table})
+        error = await dan.until(lambda m: m["type"] == "error")
+        assert error["code"] == "no_table"
+        await ben.send({"type": "add_bot", "level": "easy"})
+        error = await ben.until(lambda m: m["type"] == "error")
+        assert error["code"] == "not_creator"
+        for client in (ann, ben, dan):
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_dropped_player_gets_a_stand_in_and_takes_the_seat_back(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        ann, ben = await _table_of_four(server.url)
+        await ann.send({"type": "start"})
+
+        # Ben plays a few turns, then his connection is cut in the middle of his turn.
+        def ben_to_draw(client: Client) -> bool:
+            legal = ben.snapshot["legal"] if ben.my_turn() and ben.snapshot else []
+            return ben.seq >= 40 and {"move": "draw_stock"} in legal
+
+        await play_until([ann, ben], ben_to_draw)
+        await ben.send({"type": "act", "action": "draw_stock", "args": {}, "seq": ben.seq})
+        await ben.until(lambda m: m["type"] == "event" and m["kind"] == "drew_from_stock")
+        await ben.close()
+        cut_at = ben.seq
+        # After the grace period (1 s here) a computer plays for Ben; Ann hears so.
+        await play_until([ann], lambda c: any(e["kind"] == "stand_in" for e in c.events), 30)
+        stand_in = next(e for e in ann.events if e["kind"] == "stand_in")
+        assert stand_in["text"].startswith("Ben's connection dropped")
+        await play_until([ann], lambda c: c.seq > stand_in["seq"] + 12, 30)
+        # Ben comes back with his token: he hears every event he missed, once, then plays again.
+        back = Client("Ben")
+        back.token, back.seq = ben.token, cut_at
+        await back.connect(server.url)
+        await back.until(lambda m: m["type"] == "event" and m["kind"] == "hand_back")
+        seqs = [e["seq"] for e in back.events]
+        assert seqs == list(range(cut_at + 1, back.seq + 1))
+        missed = [e for e in back.events if e["kind"] == "discarded" and e["data"]["player"] == 3]
+        assert missed, "the stand-in played Ben's seat"
+        await play_until([ann, back], lambda c: c.game_over())
+        assert ann.errors == [] and back.errors == []
+        await ann.close()
+        await back.close()
+
+    asyncio.run(scenario())
+
+
+def test_kill_9_mid_round_then_restart_loses_no_acknowledged_move(data: Path) -> None:
+    async def scenario() -> None:
+        first = ServerProcess(data, *FAST, "--grace", "30").start()
+        try:
+            ann, ben = await _table_of_four(first.url)
+            await ann.send({"type": "start"})
+            await play_until([ann, ben], lambda c: c.seq >= 120)
+            seen = {client.name: list(client.events) for client in (ann, ben)}
+            first.kill9()
+        finally:
+            first.stop()
+        for client in (ann, ben):
+            await client.close()
+        second = ServerProcess(data, *FAST, "--grace", "30").start()
+        try:
+            again = []
+            for old in (ann, ben):
+                client = Client(old.name)
+                client.token, client.seq = old.token, old.seq
+                await client.connect(second.url)
+                await client.until(lambda m: m["type"] == "snapshot")
+                again.append(client)
+            # every event each client had before the kill is still in the table's log, the same
+            for client in again:
+                await client.send({"type": "resume", "last_seq": 0})
+            for client, old in zip(again, (ann, ben), strict=True):
+                client.seq, client.events = 0, []
+                await client.until(lambda m, c=client: m["type"] == "snapshot" and c.events != [])
+                first = seen[old.name][0]["seq"]
+                assert client.events[first - 1 : first - 1 + len(seen[old.name])] == seen[old.name]
+            await play_until(again, lambda c: c.game_over())
+            for client in again:
+                assert client.errors == []
+                await client.close()
+        finally:
+            errors = second.stop()
+        assert "Traceback" not in errors, errors
+
+    asyncio.run(scenario())
+
+
+def _bad_messages(seq: int, hand: list[str], not_in_hand: str) -> list[str]:
+    """More than 1,000 malformed, oversized, unknown, refused or out-of-turn messages."""
+    bad: list[str] = [
+        "",
+        "{",
+        "null",
+        "[]",
+        "42",
+        '"hello"',
+        "{}",
+        '{"type": null}',
+        '{"type": "fly"}',
+        '{"type": "hello", "v": 1, "name": "Ann"}',  # a second hello
+        '{"type": "hello", "v": 2, "name": "Ann"}',
+        '{"type": "act"}',
+        '{"type": "act", "action": "draw_stock"}',
+        '{"type": "act", "action": "draw_stock", "seq": -1}',
+        '{"type": "act", "action": "draw_stock", "seq": 1e99}',
+        '{"type": "act", "action": "draw_stock", "seq": "7"}',
+        '{"type": "act", "action": "discard", "seq": %d}' % seq,
+        '{"type": "act", "action": "discard", "seq": %d, "args": {"card": "11h"}}' % seq,
+        '{"type": "act", "action": "discard", "seq": %d, "args": {"card": "%s"}}'
+        % (seq, not_in_hand),
+        '{"type": "act", "action": "go_out", "seq": %d, "args": {"card": "%s"}}' % (seq, hand[0]),
+        '{"type": "act", "action": "lay_down", "seq": %d, "args": {"melds": []}}' % seq,
+        '{"type": "act", "action": "draw_stock", "seq": %d, "extra": 1}' % seq,
+        '{"type": "act", "action": "import os", "seq": %d}' % seq,
+        '{"type": "add_bot", "level": "os:system"}',
+        '{"type": "add_bot", "level": "fivecrowns.ai.hard:HardBot"}',
+        '{"type": "remove_bot", "seat": 9}',
+        '{"type": "start"}',
+        '{"type": "create_table", "seats": 4}',
+        '{"type": "create_table", "seats": 40}',
+        '{"type": "join", "table": "nope"}',
+        '{"type": "watch", "code": "nope"}',
+        '{"type": "resume", "last_seq": 999999}',
+        '{"type": "chat", "text": ""}',
+        '{"type": "chat", "text": "%s"}' % ("x" * 301),
+        '{"type": "chat", "text": "   "}',
+        '{"type": "chat"}',
+        "x" * 5000,
+        '{"type": "chat", "text": "%s"}' % ("y" * 4200),
+        "\x00\x01\x02",
+        '{"type": "act", "action": "lay_down", "seq": %d, "args": {"melds": [["7h"]]}}' % seq,
+    ]
+    for number in range(1000):
+        kind = number % 5
+        if kind == 0:
+            bad.append('{"type": "act", "action": "draw_stock", "seq": %d}' % (seq - 1 - number))
+        elif kind == 1:
+            bad.append(
+                '{"type": "act", "action": "discard", "seq": %d, "args": {"card": "z%d"}}'
+                % (seq, number)
+            )
+        elif kind == 2:
+            bad.append('{"type": "%s", "n": %d}' % ("x" * (number % 40 + 1), number))
+        elif kind == 3:
+            bad.append(
+                json.dumps({"type": "act", "action": "take_discard", "seq": seq + 1 + number})
+            )
+        else:
+            bad.append('{"type": "chat", "text": %d}' % number)
+    return bad
+
+
+def test_a_thousand_bad_messages_get_errors_and_change_nothing(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        ann, ben = await _table_of_four(server.url)
+        await ann.send({"type": "start"})
+        # play until it is Ben's turn to discard, so that Ann's moves are out of turn
+        await play_until(
+            [ann, ben],
+            lambda c: (
+                ben.my_turn()
+                and ben.snapshot is not None
+                and ben.snapshot["view"]["phase"] == "discard"
+            ),
+        )
+        await play_until([ann], lambda c: c.seq == ben.seq, 10)
+        for client in (ann, ben):
+            await client.send({"type": "resume", "last_seq": client.seq})
+            await client.until(lambda m: m["type"] == "snapshot")
+        before = {c.name: (c.seq, c.snapshot) for c in (ann, ben)}
+        assert ann.snapshot is not None and ben.snapshot is not None
+        hand = ben.snapshot["view"]["hand"]
+        missing = next(t for t in ("Kst", "Kh", "Ks", "Kd", "Kc", "3h") if t not in hand)
+        out_of_turn = _bad_messages(ann.seq, hand, missing)
+        own_turn = _bad_messages(ben.seq, hand, missing)[16:40]  # Ben's turn, but bad moves
+        assert len(out_of_turn) + len(own_turn) >= 1000
+        # a stranger who has not said hello is refused too
+        eve = Client("Eve")
+        await eve.connect(server.url, hello=False)
+        strangers = [raw for raw in out_of_turn if '"hello"' not in raw][:50]
+        for raw in strangers:
+            await eve.send(raw)
+        for raw in out_of_turn:
+            await ann.send(raw)
+        for raw in own_turn:
+            await ben.send(raw)
+        await ann.until(lambda m: len(ann.errors) >= len(out_of_turn), 60)
+        await ben.until(lambda m: len(ben.errors) >= len(own_turn), 60)
+        await eve.until(lambda m: len(eve.errors) >= 50, 60)
+        assert {e["code"] for e in eve.errors} <= {"bad_message", "too_big", "hello_first"}
+        for client, sent in ((ann, out_of_turn), (ben, own_turn)):
+            assert len(client.errors) == len(sent)
+            assert all(e["text"] and e["code"] for e in client.errors)
+        # nothing changed: the same event number, the same view, and Ben can still play on
+        for client in (ann, ben):
+            await client.send({"type": "resume", "last_seq": client.seq})
+            await client.until(lambda m: m["type"] == "snapshot")
+            assert (client.seq, client.snapshot) == before[client.name]
+        # a frame over the hard limit closes only that connection; the server lives on
+        await eve.send("z" * 70_000)
+        with pytest.raises(ConnectionError):
+            await eve.until(lambda m: False, 10)
+        await ben.act(ben.choose())
+        await ben.until(lambda m: m["type"] == "event" and m["kind"] == "discarded")
+        assert server.alive()
+        for client in (ann, ben, eve):
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_move_against_a_stale_seq_is_refused(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        ann, ben = await _table_of_four(server.url)
+        await ann.send({"type": "start"})
+        await play_until([ann, ben], lambda c: ben.my_turn() or ann.my_turn(), 30)
+        mover = ann if ann.my_turn() else ben
+        await mover.send({"type": "act", "action": "draw_stock", "args": {}, "seq": 2})
+        error = await mover.until(lambda m: m["type"] == "error")
+        assert error["code"] == "stale" and "event 2" in error["text"]
+        await mover.send({"type": "resume", "last_seq": mover.seq})
+        await mover.until(lambda m: m["type"] == "snapshot")
+        await mover.act(mover.choose())
+        await mover.until(lambda m: m["type"] == "event" and m["kind"] != "chat")
+        for client in (ann, ben):
+            await client.close()
+
+    asyncio.run(scenario())

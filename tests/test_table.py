@@ -1,0 +1,158 @@
+"""The table: seats, bots, the event log, per-seat frames, replay from inputs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from fivecrowns.game import DrawFromStock, DrewFromStock, GoOut, TakeDiscard
+from fivecrowns.table import SeatKind, Table, TableError
+
+
+def _table(record: list[dict[str, Any]] | None = None) -> Table:
+    table = Table(
+        4,
+        creator_name="Ann",
+        creator_id="p-ann",
+        record=None if record is None else lambda index, command: record.append(command),
+    )
+    table.sit("Ben", "p-ben")
+    table.add_bot("easy")
+    table.add_bot("medium")
+    return table
+
+
+def _play_human(table: Table, player_id: str) -> None:
+    """A plain human: goes out when it can, else draws from the stock and throws the first card."""
+    seat = table.seat_of(player_id)
+    assert seat is not None
+    legal = table.legal(seat)
+    going_out = [move for move in legal if move["move"] == "go_out"]
+    choice = going_out[0] if going_out else legal[0]
+    from fivecrowns.game import move_from_json
+
+    table.act(player_id, move_from_json(choice), table.seq)
+
+
+def _play_to_end(table: Table) -> None:
+    ids = {0: "p-ann", 1: "p-ben"}
+    for _ in range(20_000):
+        if table.is_over:
+            return
+        seat = table.bot_due()
+        if seat is not None:
+            table.step_bot()
+        else:
+            assert table.game is not None
+            _play_human(table, ids[table.game.current_player])
+    raise AssertionError("the game did not end in 20,000 moves")
+
+
+def test_a_whole_game_with_two_humans_and_two_bots_reaches_the_end() -> None:
+    table = _table()
+    table.start(seed=11)
+    _play_to_end(table)
+    assert table.game is not None and table.game.round == 11
+    assert table.log[-1].kind == "game_over"
+    assert [entry.seq for entry in table.log] == list(range(1, table.seq + 1))
+
+
+def test_replaying_the_inputs_rebuilds_the_same_table_and_log() -> None:
+    record: list[dict[str, Any]] = []
+    table = _table(record)
+    table.start(seed=5)
+    for _ in range(200):
+        if table.bot_due() is not None:
+            table.step_bot()
+        else:
+            assert table.game is not None
+            _play_human(table, {0: "p-ann", 1: "p-ben"}[table.game.current_player])
+    table.chat("p-ben", "Ben", "nice  one")
+    again = Table.replay(4, "Ann", "p-ann", record)
+    assert record == table.inputs
+    assert again.seq == table.seq
+    for seat in (None, 0, 1, 2, 3):
+        assert again.snapshot(seat) == table.snapshot(seat)
+        assert again.frames_since(0, seat) == table.frames_since(0, seat)
+
+
+def test_a_seat_gets_its_own_draws_and_never_another_seats() -> None:
+    table = _table()
+    table.start(seed=3)
+    game = table.game
+    assert game is not None
+    for _ in range(60):
+        if table.bot_due() is not None:
+            table.step_bot()
+        else:
+            _play_human(table, {0: "p-ann", 1: "p-ben"}[game.current_player])
+    for viewer in (None, 0, 1, 2, 3):
+        for entry, frame in zip(table.log, table.frames_since(0, viewer), strict=True):
+            if isinstance(entry.event, DrewFromStock):
+                own = entry.event.player == viewer
+                assert (frame["data"]["card"] is not None) == own
+                if not own:
+                    assert "drew from the stock" in frame["text"]
+        text = json.dumps(table.snapshot(viewer))
+        assert "seed" not in text and '"stock"' not in text
+        hands = [f'"hand": {json.dumps([c.token for c in game.hand(s)])}' for s in range(4)]
+        for seat, hand in enumerate(hands):
+            assert (hand in text) == (seat == viewer)
+
+
+def test_refused_commands_change_nothing_and_say_why() -> None:
+    table = _table()
+    with pytest.raises(TableError, match="Seat 2 is empty"):
+        Table(4, creator_name="A", creator_id="a").start(1)
+    with pytest.raises(TableError) as refused:
+        table.add_bot("fivecrowns.ai.hard:HardBot")
+    assert refused.value.code == "bad_level"
+    table.start(seed=9)
+    game = table.game
+    assert game is not None
+    before = (table.seq, list(table.inputs), table.snapshot(0))
+    current = game.current_player
+    other = "p-ann" if current != 0 else "p-ben"
+    for attempt, code in [
+        (lambda: table.act(other, DrawFromStock(), table.seq), "illegal"),
+        (lambda: table.act("p-nobody", DrawFromStock(), table.seq), "not_seated"),
+        (lambda: table.act(other, TakeDiscard(), table.seq - 1), "stale"),
+        (lambda: table.add_bot("easy"), "started"),
+        (lambda: table.sit("Cy", "p-cy"), "started"),
+        (lambda: table.frames_since(table.seq + 1, 0), "bad_seq"),
+    ]:
+        with pytest.raises(TableError) as error:
+            attempt()
+        assert error.value.code == code
+        assert str(error.value)
+    assert (table.seq, table.inputs, table.snapshot(0)) == before
+    while table.bot_due() is not None:
+        table.step_bot()
+    mover = "p-ann" if game.current_player == 0 else "p-ben"
+    with pytest.raises(TableError, match="draw before you go out"):
+        table.act(mover, GoOut(game.hand(game.current_player)[0]), table.seq)
+
+
+def test_a_stand_in_plays_for_a_dropped_human_and_hands_the_seat_back() -> None:
+    table = _table()
+    table.start(seed=2)
+    table.stand_in(1)
+    assert table.seats[1].standin and table.seats[1].kind is SeatKind.HUMAN
+    with pytest.raises(TableError) as error:
+        table.act("p-ben", DrawFromStock(), table.seq)
+    assert error.value.code == "standin"
+    assert table.legal(1) == []
+    for _ in range(40):
+        if table.bot_due() is None:
+            _play_human(table, "p-ann")
+        else:
+            table.step_bot()
+    table.hand_back(1)
+    assert not table.seats[1].standin
+    texts = [table.frame(e, 0)["text"] for e in table.log if e.kind in ("stand_in", "hand_back")]
+    assert texts == [
+        "Ben's connection dropped: a computer plays for Ben until they are back.",
+        "Ben is back and plays again.",
+    ]
