@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Client, ServerProcess, play_until
 
 from fivecrowns.table import Table
+from server_support import Client, ServerProcess, play_until
 
 FAST = ("--bot-delay", "0", "--rate", "1000")
 
@@ -235,6 +235,10 @@ def test_kill_9_mid_round_then_restart_loses_no_acknowledged_move(data: Path) ->
     asyncio.run(scenario())
 
 
+def _act(action: str, seq: Any, **args: Any) -> str:
+    return json.dumps({"type": "act", "action": action, "seq": seq, "args": args})
+
+
 def _bad_messages(seq: int, hand: list[str], not_in_hand: str) -> list[str]:
     """More than 1,000 malformed, oversized, unknown, refused or out-of-turn messages."""
     bad: list[str] = [
@@ -254,14 +258,13 @@ def _bad_messages(seq: int, hand: list[str], not_in_hand: str) -> list[str]:
         '{"type": "act", "action": "draw_stock", "seq": -1}',
         '{"type": "act", "action": "draw_stock", "seq": 1e99}',
         '{"type": "act", "action": "draw_stock", "seq": "7"}',
-        '{"type": "act", "action": "discard", "seq": %d}' % seq,
-        '{"type": "act", "action": "discard", "seq": %d, "args": {"card": "11h"}}' % seq,
-        '{"type": "act", "action": "discard", "seq": %d, "args": {"card": "%s"}}'
-        % (seq, not_in_hand),
-        '{"type": "act", "action": "go_out", "seq": %d, "args": {"card": "%s"}}' % (seq, hand[0]),
-        '{"type": "act", "action": "lay_down", "seq": %d, "args": {"melds": []}}' % seq,
-        '{"type": "act", "action": "draw_stock", "seq": %d, "extra": 1}' % seq,
-        '{"type": "act", "action": "import os", "seq": %d}' % seq,
+        _act("discard", seq),
+        _act("discard", seq, card="11h"),
+        _act("discard", seq, card=not_in_hand),
+        _act("go_out", seq, card=hand[0]),
+        _act("lay_down", seq, melds=[]),
+        json.dumps({"type": "act", "action": "draw_stock", "seq": seq, "extra": 1}),
+        _act("import os", seq),
         '{"type": "add_bot", "level": "os:system"}',
         '{"type": "add_bot", "level": "fivecrowns.ai.hard:HardBot"}',
         '{"type": "remove_bot", "seat": 9}',
@@ -272,31 +275,26 @@ def _bad_messages(seq: int, hand: list[str], not_in_hand: str) -> list[str]:
         '{"type": "watch", "code": "nope"}',
         '{"type": "resume", "last_seq": 999999}',
         '{"type": "chat", "text": ""}',
-        '{"type": "chat", "text": "%s"}' % ("x" * 301),
+        json.dumps({"type": "chat", "text": "x" * 301}),
         '{"type": "chat", "text": "   "}',
         '{"type": "chat"}',
         "x" * 5000,
-        '{"type": "chat", "text": "%s"}' % ("y" * 4200),
+        json.dumps({"type": "chat", "text": "y" * 4200}),
         "\x00\x01\x02",
-        '{"type": "act", "action": "lay_down", "seq": %d, "args": {"melds": [["7h"]]}}' % seq,
+        _act("lay_down", seq, melds=[["7h"]]),
     ]
     for number in range(1000):
         kind = number % 5
         if kind == 0:
-            bad.append('{"type": "act", "action": "draw_stock", "seq": %d}' % (seq - 1 - number))
+            bad.append(_act("draw_stock", seq - 1 - number))
         elif kind == 1:
-            bad.append(
-                '{"type": "act", "action": "discard", "seq": %d, "args": {"card": "z%d"}}'
-                % (seq, number)
-            )
+            bad.append(_act("discard", seq, card=f"z{number}"))
         elif kind == 2:
-            bad.append('{"type": "%s", "n": %d}' % ("x" * (number % 40 + 1), number))
+            bad.append(json.dumps({"type": "x" * (number % 40 + 1), "n": number}))
         elif kind == 3:
-            bad.append(
-                json.dumps({"type": "act", "action": "take_discard", "seq": seq + 1 + number})
-            )
+            bad.append(_act("take_discard", seq + 1 + number))
         else:
-            bad.append('{"type": "chat", "text": %d}' % number)
+            bad.append(json.dumps({"type": "chat", "text": number}))
     return bad
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 __all__ = ["configure", "run"]
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"--port must be 0 to 65535, not {args.port}.", file=sys.stderr)
         return 2
     data: Path | None = None
-    lock: IO[Any] | None = None
+    lock: Any = None
     store: Store
     if args.memory:
         store = MemoryStore()
@@ -108,19 +108,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lock(path: Path) -> IO[Any] | None:
-    """An exclusive lock on ``path`` held while the server runs; ``None`` if another holds it."""
-    handle = path.open("a")
+def _lock(path: Path) -> Any:
+    """An exclusive lock on ``path`` held while the server runs; ``None`` if another holds it.
+
+    why filelock: the same lock as the game's data folder (flock, msvcrt on Windows),
+    dropped by the system when the process dies, even on kill -9.
+    """
+    import filelock
+
+    lock = filelock.FileLock(path, timeout=0, is_singleton=False)
     try:
-        import fcntl
-    except ImportError:  # why: Windows has no fcntl; there the lock is not checked
-        return handle
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
+        lock.acquire()
+    except filelock.Timeout:
         return None
-    return handle
+    return lock
 
 
 async def _serve(args: argparse.Namespace, store: Any, data: Path | None, where: str) -> None:
