@@ -120,7 +120,7 @@ def test_spoken_names() -> None:
     assert parse_card("7h").spoken == "7 of hearts"
     assert parse_card("Qst").spoken == "Queen of stars"
     assert JOKER.spoken == "joker"
-    assert spoken_name(parse_card("5c"), Rank.FIVE) == "5 of clubs, wild"
+    assert spoken_name(parse_card("5c"), Rank.FIVE) == "wild 5 of clubs"
     assert spoken_name(parse_card("5c"), Rank.SIX) == "5 of clubs"
     assert spoken_name(JOKER, Rank.FIVE) == "joker"
 

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from fivecrowns.cards import spoken_name
 from fivecrowns.game import Phase
 from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
 from fivecrowns.ui.session import Seat
@@ -206,16 +207,16 @@ def test_arrows_speak_card_and_place() -> None:
         t.press("home")
         assert t.spoken()[-1].endswith(f", 1 of {len(hand)}")
         t.press("right")
-        assert t.spoken()[-1].startswith(hand[1].spoken)
+        assert t.spoken()[-1].startswith(spoken_name(hand[1], t.game.wild_rank))
         assert t.spoken()[-1].endswith(f"2 of {len(hand)}")
         t.press("end")
-        assert t.spoken()[-1].startswith(hand[-1].spoken)
+        assert t.spoken()[-1].startswith(spoken_name(hand[-1], t.game.wild_rank))
         assert t.spoken()[-1].endswith(f", {len(hand)} of {len(hand)}")
         t.press("right")
-        assert t.spoken()[-1].startswith(f"Last card: {hand[-1].spoken}")
+        assert t.spoken()[-1].startswith(f"Last card: {spoken_name(hand[-1], t.game.wild_rank)}")
         assert t.spoken()[-1].endswith(f", {len(hand)} of {len(hand)}")
         t.press("home", "left")
-        assert t.spoken()[-1].startswith(f"First card: {hand[0].spoken}")
+        assert t.spoken()[-1].startswith(f"First card: {spoken_name(hand[0], t.game.wild_rank)}")
         assert t.spoken()[-1].endswith(f", 1 of {len(hand)}")
         t.press("3")
         assert t.spoken()[-1].endswith(f"3 of {len(hand)}")

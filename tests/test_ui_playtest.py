@@ -11,6 +11,8 @@ import re
 
 from ai_support import table as deal
 from fivecrowns.ai import load_bot
+from fivecrowns.cards import spoken_name
+from fivecrowns.game import Game, Phase
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
@@ -210,3 +212,79 @@ def test_start_up_says_the_game_first_and_speech_details_on_a_key() -> None:
         t.press("i")
         assert t.spoken()[-1].startswith(report)
         assert t.spoken()[-1].endswith("run: fivecrowns speech --list.")
+
+
+def test_full_verbosity_round_start_says_you_start_and_the_top_discard_once() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=8, first_dealer=1, verbosity="full") as t:
+        said = " ".join(t.spoken())
+        assert "Ann dealt. You start." in said
+        assert "You starts" not in said
+        assert said.count("Top discard: ") == 1
+
+
+def test_game_over_keys_say_what_to_do_and_goodbye() -> None:
+    game = Game(["You", "Ann"], seed=3)
+    bot = load_bot("easy", seed=1)
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(seat, bot.decide(game.view(seat)).move)
+    with table([Seat("You"), Seat("Ann", "medium")], seed=3, game=game) as t:
+        t.press("d")
+        assert t.spoken()[-1] == (
+            "The game is over. Press N for a new game, S for scores, Q or Ctrl+C to leave."
+        )
+        t.press("q")
+        assert t.spoken()[-1] == "Goodbye."
+        assert t.session.wants_exit()
+
+
+def test_hint_names_one_discard_before_and_after_taking_and_keeps_the_wild() -> None:
+    game = deal(["7st 9st 10st", "4h 9c Kd"], turned_up="8st")
+    with table([Seat("You"), Seat("Ann", "medium")], seed=0, game=game) as t:
+        t.press("H")
+        before = t.spoken()[-1]
+        match = re.match(r"Take the 8 of stars \(T\): then discard the (.+?) and go out", before)
+        assert match, before
+        assert "wild" not in match.group(1)
+        t.press("t", "H")
+        assert t.spoken()[-1] == f"Go out (G), discarding the {match.group(1)}."
+
+
+def test_last_turn_hint_uses_the_menus_words() -> None:
+    game = deal(["6st 7st 8st", "4h 9c Kd"], turned_up="5d", stock_top="jk 10h")
+    with table([Seat("Ann", "medium"), Seat("You")], seed=0, game=game) as t:
+        assert t.game.phase is Phase.LAST_DRAW  # Ann went out with the joker
+        t.press("d", "H")
+        hint = t.spoken()[-1]
+        assert re.fullmatch(r"Lay down and discard the .+, leaving \d+ points\.", hint), hint
+        t.press("escape")
+        assert any(hint.rstrip(".") in label for label, _ in t.session.list_state.items)
+
+
+def test_a_letter_in_the_menu_moves_to_the_item_starting_with_it() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
+        before = t.state()
+        t.press("escape", "s")
+        state = t.session.list_state
+        assert state is not None, "the menu stays open"
+        assert state.items[state.selected][0].startswith("S")
+        assert t.spoken()[-1].startswith("S")
+        t.press("z")
+        assert t.spoken()[-1] == "No item starts with Z."
+        assert t.state() == before
+
+
+def test_draw_keeps_the_focus_and_says_where_the_card_went() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
+        t.press("home")
+        first = t.session.hand()[0]
+        t.press("d")
+        said = t.spoken()[-1]
+        drawn = re.match(r"You drew the (.+)\. It is card (\d+) of (\d+)\.", said)
+        assert drawn, said
+        hand = t.session.hand()
+        assert hand[t.session.focus()] == first or hand[0] == first
+        assert spoken_name(hand[int(drawn.group(2)) - 1], t.game.wild_rank) == drawn.group(1)
+        t.press("enter")  # discards the card you were on, not the one you drew
+        assert t.spoken()[-2 if t.game.current_player == 0 else 0]
+        assert f"You discarded the {spoken_name(first, t.game.wild_rank)}." in t.spoken()

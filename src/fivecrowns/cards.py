@@ -209,9 +209,12 @@ def points(card: Card, wild_rank: Rank) -> int:
 
 
 def spoken_name(card: Card, wild_rank: Rank | None = None) -> str:
-    """Spoken form with the round's context: "5 of clubs, wild" when 5s are wild."""
+    """Spoken form with the round's context: "wild 5 of clubs" when 5s are wild.
+
+    why this form: lists of cards say it so too, and "wild" first is what matters most.
+    """
     if wild_rank is not None and card.rank == wild_rank:
-        return f"{card.spoken}, wild"
+        return f"wild {card.spoken}"
     return card.spoken
 
 

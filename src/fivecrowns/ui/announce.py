@@ -72,6 +72,11 @@ def _who(seat: int, names: Sequence[str], you: int | None) -> str:
     return "You" if seat == you else names[seat]
 
 
+#: Who dealt and who plays first, at full verbosity.
+DEALT = "{dealer} dealt. {first} starts."
+DEALT_YOU_START = "{dealer} dealt. You start."
+
+
 def round_start(
     event: RoundStarted, names: Sequence[str], you: int | None, hand: Sequence[Card], verbosity: str
 ) -> str:
@@ -85,9 +90,14 @@ def round_start(
     parts = [head]
     if hand:
         parts.append(f"Your hand: {card_list(hand, wild)}.")
-    parts.append(f"Top discard: {top}.")
+    if event.first_player != you or verbosity == "brief":
+        parts.append(f"Top discard: {top}.")  # else "Your turn. Top discard: ..." says it
     if verbosity == "full":
-        parts.append(f"{names[event.dealer]} dealt; {names[event.first_player]} starts.")
+        dealer = _who(event.dealer, names, you)
+        if event.first_player == you:
+            parts.append(DEALT_YOU_START.format(dealer=dealer))
+        else:
+            parts.append(DEALT.format(dealer=dealer, first=names[event.first_player]))
     return " ".join(parts)
 
 

@@ -37,6 +37,12 @@ CAPS_LOCK_HELP = (
     "{keys} do their own actions, so turn Caps Lock off for those letters."
 )
 
+#: A letter in a list that no item starts with.
+NO_ITEM = "No item starts with {letter}."
+
+#: Leaving a finished game.
+GOODBYE = "Goodbye."
+
 #: A message from the history, with where it is: "Ann went out. 12 of 40."
 REVIEWED = "{message} {index} of {count}."
 
@@ -154,8 +160,11 @@ class CommandLayer:
         context = self.context()
         key = self.plain_key(key, context)
         action = self.keymap.action_for(key, context)
+        if action is None and context == "menu" and len(key) == 1 and key.isalpha():
+            self._jump_to_letter(key)  # as menus do: the next item starting with the letter
+            return
         if action is None and context == "menu":
-            # Hotkeys still work with the list open: close it and do the action.
+            # Other hotkeys still work with the list open: close it and do the action.
             action = self.keymap.action_for(key, "normal")
             if action is not None:
                 self.list_state = None
@@ -279,6 +288,17 @@ class CommandLayer:
         state.selected = max(0, min(index, len(state.items) - 1))
         self._list_say()
 
+    def _jump_to_letter(self, letter: str) -> None:
+        state = self.list_state
+        assert state is not None
+        count = len(state.items)
+        for step in range(1, count + 1):
+            index = (state.selected + step) % count
+            if state.items[index][0][:1].lower() == letter.lower():
+                self._select(index)
+                return
+        self.refuse(NO_ITEM.format(letter=letter.upper()))
+
     def _do_menu_previous(self, key: str) -> None:
         assert self.list_state is not None
         self._select(self.list_state.selected - 1)
@@ -326,6 +346,7 @@ class CommandLayer:
 
     def _do_quit(self, key: str) -> None:
         if self.is_over():
+            self.answer(GOODBYE)  # nothing to save: the finished game is in the history
             self.exit_requested = True
             return
 

@@ -73,6 +73,12 @@ TOP_DISCARD = "Top discard: {card}."
 NO_SPEECH_REPORT = "Speech: as the game was started."
 SPEECH_LIST_TIP = "For every choice and why, run: fivecrowns speech --list."
 
+#: The hint in a last turn, in the words of the menu item that does it.
+LAST_TURN_HINT = "Lay down and discard the {card}, leaving {points} points."
+
+#: After drawing or taking: where the new card went (the focus stays where it was).
+DRAWN_PLACE = "It is card {index} of {count}."
+
 #: The last-round key before any round has ended.
 NO_ROUND_YET = "No round has ended yet."
 
@@ -354,32 +360,41 @@ class Session(CommandLayer):
     def _require_my_turn(self) -> None:
         game = self.game
         if game.is_over:
-            raise IllegalMoveError("The game is over. Press Q to leave.")
+            raise IllegalMoveError(f"The game is over. {self._after_game_words()}")
         if game.current_player != self.at_keyboard:
             name = self.seats[game.current_player].name
             raise IllegalMoveError(f"It is {name}'s turn, not yours. Press N to hear what happens.")
 
     def _apply(self, seat: int, move: Move) -> list[Event]:
         wild_before = self.game.wild_rank
-        before = list(self.game.hand(seat))
+        before = self.hand(seat)
+        focused = before[self.focus()] if before and seat == self.at_keyboard else None
+        round_before = self.game.round
         events = self.game.apply(seat, move)
         self._autosave()
-        if seat in self.seat_state:
-            self._refocus(seat, before)
-        self._announce(events, wild_before, mover=seat)
+        added: list[Card] = []
+        if seat in self.seat_state and self.game.round == round_before:
+            added = self._refocus(seat, before, focused)
+        note = None
+        if added and seat == self.at_keyboard:
+            hand = self.hand(seat)
+            note = DRAWN_PLACE.format(index=hand.index(added[0]) + 1, count=len(hand))
+        self._announce(events, wild_before, mover=seat, own_note=note)
         return events
 
-    def _refocus(self, seat: int, before: list[Card]) -> None:
-        """Keep the focus on the same card; on a new card after a draw."""
-        after = self.hand(seat)
-        state = self.seat_state[seat]
+    def _refocus(self, seat: int, before: list[Card], focused: Card | None) -> list[Card]:
+        """Keep the focus on the same card (a drawn card never takes it: Enter right after D
+        must not throw away what you drew); returns the cards that came into the hand."""
         from collections import Counter
 
+        after = self.hand(seat)
+        state = self.seat_state[seat]
         added = list((Counter(after) - Counter(before)).elements())
-        if added:
-            state.focus = after.index(added[0])
+        if focused is not None and focused in after:
+            state.focus = after.index(focused)
         else:
             state.focus = min(state.focus, max(0, len(after) - 1))
+        return added
 
     def _do_draw(self, key: str) -> None:
         self._require_my_turn()
@@ -419,7 +434,8 @@ class Session(CommandLayer):
             )
             return
         focused = hand[self.focus()]
-        card = focused if focused in discards else advised_discard(hand, wild).discard
+        advised = advised_discard(hand, wild, avoid=game.taken_discard)
+        card = focused if focused in discards else advised.discard
         assert card is not None
         self._apply(self.at_keyboard, GoOut(card))
 
@@ -517,8 +533,15 @@ class Session(CommandLayer):
     # --- announcements ------------------------------------------------------------
 
     def _announce(
-        self, events: Sequence[Event], wild: Rank, mover: int | None = None, resumed: bool = False
+        self,
+        events: Sequence[Event],
+        wild: Rank,
+        mover: int | None = None,
+        resumed: bool = False,
+        own_note: str | None = None,
     ) -> None:
+        """Tell ``events`` to every human seat; ``own_note`` ends the mover's own first
+        sentence when the mover is at the keyboard (where a drawn card went)."""
         split = next((i for i, e in enumerate(events) if isinstance(e, RoundStarted)), 0)
         if mover is not None and split > 0:
             # A round ended: its result stays the last word until the player deals the next.
@@ -540,7 +563,11 @@ class Session(CommandLayer):
                 announcements = heard
         own = mover == you
         for announcement in announcements:
-            self._emit(announcement.text, interrupt=own, sound=announcement.sound)
+            text = announcement.text
+            if own and own_note:
+                text = f"{text} {own_note}"
+                self.seat_state[you].log.record(own_note)
+            self._emit(text, interrupt=own, sound=announcement.sound)
             own = False  # only the first sentence answers the key; the rest queue
         if any(isinstance(event, GameOver) for event in events):
             self._game_over()
@@ -841,7 +868,8 @@ class Session(CommandLayer):
             top = game.top_discard
             if top is None:
                 return "Draw from the stock: the discard pile is empty."
-            with_top = best_with_discard([*hand, top], wild)
+            # why advised_discard: the same card the hint names after taking, and G discards
+            with_top = advised_discard([*hand, top], wild, avoid=top)
             top_name = spoken_name(top, wild)
             if with_top.leftover_points < now.leftover_points and with_top.discard != top:
                 assert with_top.discard is not None
@@ -857,11 +885,15 @@ class Session(CommandLayer):
                 f"Draw from the stock (D): the {top_name} does not lower your "
                 f"{now.leftover_points} leftover points."
             )
-        best = advised_discard(hand, wild)
+        best = advised_discard(hand, wild, avoid=game.taken_discard)
         if phase is Phase.DISCARD and best.all_melded:
             assert best.discard is not None
             return f"Go out (G), discarding the {spoken_name(best.discard, wild)}."
         assert best.discard is not None
+        if phase is Phase.LAST_LAY_DOWN:  # the words of the menu item that does it
+            return LAST_TURN_HINT.format(
+                card=spoken_name(best.discard, wild), points=best.leftover_points
+            )
         melds = f" Keep {melds_words(best.melds, wild)}." if best.melds else ""
         return (
             f"Discard the {spoken_name(best.discard, wild)}: that leaves "
@@ -1075,7 +1107,7 @@ def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
     return game, seats, at_keyboard
 
 
-def advised_discard(hand: Sequence[Card], wild: Rank) -> Arrangement:
+def advised_discard(hand: Sequence[Card], wild: Rank, avoid: Card | None = None) -> Arrangement:
     """The one discard H, Shift+H and G agree on, for a hand after drawing.
 
     why: best_with_discard and going_out_discards may pick different cards when several
@@ -1086,7 +1118,11 @@ def advised_discard(hand: Sequence[Card], wild: Rank) -> Arrangement:
     outs = going_out_discards(hand, wild)
     if not outs:
         return best
-    card = next((c for c in outs if not is_wild(c, wild)), outs[0])
+    # ``avoid``: the card taken from the discard pile this turn; throwing it back wastes the take
+    card = next(
+        (c for c in outs if not is_wild(c, wild) and c != avoid),
+        next((c for c in outs if c != avoid), outs[0]),
+    )
     rest = list(hand)
     rest.remove(card)
     return replace(best_arrangement(rest, wild), discard=card)
