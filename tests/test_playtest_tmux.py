@@ -61,3 +61,43 @@ def test_line_mode_hot_seat_handoff_keeps_the_previous_hand_private(tmp_path: Pa
         assert "You drew the " not in screen
         t.keys("q", "y")
         t.wait_said(r"Saved\. Goodbye\.")
+
+
+def check_fits(screen: str, hand_cards: int) -> None:
+    """80 by 24: the hand shows, no line is longer than the screen, no word is cut."""
+    rows = screen.splitlines()
+    assert len(rows) <= 24 and all(len(row) <= 80 for row in rows)
+    heading = next(i for i, row in enumerate(rows) if re.match(r"(Your|\w+'s) hand, ", row))
+    assert rows[heading].startswith(f"Your hand, {hand_cards} cards")
+    assert re.fullmatch(r" (\S{2,3}\s+)+", rows[heading + 2] + " "), rows[heading + 2]
+    header = next(row for row in rows if "last round" in row)
+    ends = [header.index(word) + len(word) for word in ("cards", "last round", "total")]
+    for row in rows:
+        seat = re.match(r"[> ] \S.*?\s+(\d+)\s+(\d*)\s+(\d+)", row)
+        if seat and row != header:
+            assert row.rfind(seat.group(1), 0, ends[0] + 1) + len(seat.group(1)) == ends[0]
+            assert row[: ends[2]].endswith(seat.group(3)), (row, header)
+    for row in rows:  # a line ends between words (or at a full stop), never inside one
+        if len(row) >= 79:
+            assert not re.search(r"[a-z]$", row) or row.endswith(("of", "and")), row
+
+
+def test_full_screen_at_80_by_24_with_7_players(tmp_path: Path) -> None:
+    options = ("--players", "7", "--seed", "3", "--delay", "0")
+    with terminal(tmp_path, *options, width=80, height=24) as t:
+        t.wait_said(r"This is your last turn\.|Your turn\.")
+        screen = t.wait_screen(r"Your hand, 3 cards")
+        check_fits(screen, 3)
+        assert "Discard pile: 3h (wild 3 of hearts)." in screen
+        t.keys("d", "Enter")
+        screen = t.wait_screen(r"Round 2 next\. Press Enter or Space to deal it\.")
+        assert re.search(r"Round 1 over\. \w+ went out\. ", screen), screen
+        assert "Totals: " in screen
+        rows = screen.splitlines()
+        cards = rows.index(next(r for r in rows if r.startswith("Your hand, 4 cards"))) + 2
+        wild_at = [m.start() for m in re.finditer(r"\S+", rows[cards])]
+        marks = [m.start() for m in re.finditer("wild", rows[cards + 1])]
+        assert marks and set(marks) <= set(wild_at)  # "wild" under each wild card
+        check_fits(screen, 4)
+        t.keys("q", "y")
+        t.wait_said(r"Saved\. Goodbye\.")

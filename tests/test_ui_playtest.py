@@ -17,6 +17,7 @@ from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
 from fivecrowns.ui.launch import speech_note
+from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat, Session, game_from_save
 from fivecrowns.ui.settings import Settings
 from test_ui_games import play_turn
@@ -288,3 +289,20 @@ def test_draw_keeps_the_focus_and_says_where_the_card_went() -> None:
         t.press("enter")  # discards the card you were on, not the one you drew
         assert t.spoken()[-2 if t.game.current_player == 0 else 0]
         assert f"You discarded the {spoken_name(first, t.game.wild_rank)}." in t.spoken()
+
+
+def test_screen_fits_80_by_24_with_7_players_and_keeps_recent_moves() -> None:
+    seats = [Seat("You")] + [Seat(n, "medium") for n in ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")]
+    with table(seats, seed=3) as t:
+        for _ in range(3):
+            play_turn(t)
+        rows = "".join(text for _, text in render_table(t.session.table(), 80, 24)).split("\n")
+        assert len(rows) <= 24 and all(len(row) < 80 for row in rows)
+        assert any(row.startswith("Your hand, ") for row in rows)
+        header = next(row for row in rows if "last round" in row)
+        ann = next(row for row in rows if row[2:].startswith("Ann "))
+        assert ann[: header.index("cards") + 5].endswith(str(len(t.game.hand(1))))
+        moves = [row for row in rows if re.match(r"(Ann|Ben|Cy|Dee|Eve|Fay) (drew|took)", row)]
+        assert moves, rows  # the others' moves stay on the screen
+        if any(card.rank == t.game.wild_rank or card.rank is None for card in t.session.hand()):
+            assert any(row.strip().startswith("wild") for row in rows)

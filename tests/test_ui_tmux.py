@@ -111,6 +111,7 @@ def terminal(
     transcript: str = "said.txt",
     subcommand: str = "play",
     width: int = 100,
+    height: int = 40,
 ) -> Iterator[Terminal]:
     """``fivecrowns SUBCOMMAND --speech none --transcript FILE OPTIONS`` in a new tmux server."""
     require(shutil.which("tmux") is not None, "tmux is not installed")
@@ -128,7 +129,7 @@ def terminal(
     term = Terminal(socket, tmp_path, said)
     subprocess.run(
         ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "game",
-         "-x", str(width), "-y", "40", shlex.join(command)],
+         "-x", str(width), "-y", str(height), shlex.join(command)],
         check=True,
     )  # fmt: skip
     term.tmux("set-option", "-t", "game", "remain-on-exit", "on")

@@ -33,6 +33,7 @@ __all__ = [
     "Announcement",
     "card_list",
     "describe_events",
+    "game_result",
     "join_words",
     "melds_words",
     "round_detail",
@@ -190,7 +191,7 @@ GAME_WON = "Game over. {who} {verb} with {points} points. Final totals: {totals}
 GAME_SHARED = "Game over. {who} share the win with {points} points. Final totals: {totals}."
 
 
-def _game_over(event: GameOver, names: Sequence[str], you: int | None) -> str:
+def game_result(event: GameOver, names: Sequence[str], you: int | None) -> str:
     winners = [_who(seat, names, you) for seat in event.winners]
     best = event.totals[event.winners[0]]
     totals = name_numbers(
@@ -259,7 +260,7 @@ def describe_events(
             text = _round_scored(event, names, you, wild, verbosity)
             out.append(Announcement(text, "round_over"))
         elif isinstance(event, GameOver):
-            out.append(Announcement(_game_over(event, names, you), "game_over"))
+            out.append(Announcement(game_result(event, names, you), "game_over"))
         elif isinstance(event, RoundStarted):
             wild = event.wild_rank  # the events after this belong to the new round
             text = round_start(event, names, you, hand_at_start, verbosity)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.application.current import set_app
+from prompt_toolkit.application.current import get_app, set_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -166,7 +166,11 @@ class Presentation:
             )
         else:
             # why render: another game (solitaire) draws its own screen over the same controller
-            draw = render or (lambda: render_table(controller.table()))
+            def fitted() -> StyleAndTextTuples:
+                size = get_app().output.get_size()  # why: the table fits the terminal
+                return render_table(controller.table(), size.columns, size.rows)
+
+            draw = render or fitted
             control = FormattedTextControl(draw, focusable=True, show_cursor=True)
             window = Window(control, wrap_lines=True)
             self.app = Application(

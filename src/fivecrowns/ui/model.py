@@ -49,3 +49,5 @@ class TableModel:
     privacy: str | None = None
     overlay: ListScreen | None = None
     melds: tuple[str, ...] = field(default_factory=tuple)
+    #: The last few messages before ``message``, oldest first (this seat's own history).
+    recent: tuple[str, ...] = field(default_factory=tuple)

@@ -8,10 +8,12 @@ braille displays follow the focus.
 
 from __future__ import annotations
 
+import textwrap
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 
-from fivecrowns.cards import Card, Rank, Suit
+from fivecrowns.cards import Card, Rank, Suit, spoken_name
 from fivecrowns.ui.model import TableModel
 
 __all__ = ["STYLE", "render_table", "suit_style"]
@@ -56,68 +58,133 @@ def _card_fragments(card: Card, wild: Rank, focused: bool, number: int) -> Style
     return out
 
 
-def render_table(model: TableModel) -> StyleAndTextTuples:
-    """The whole screen as styled text; cursor on the focused card."""
-    out: StyleAndTextTuples = []
+Row = StyleAndTextTuples  # one screen line, without its newline
 
-    def line(text: str = "", style: str = "") -> None:
-        out.append((style, text + "\n"))
 
-    line(
-        f"Five Crowns. Round {model.round_number} of 11. {model.wild_rank.plural} are wild.",
-        "class:title",
-    )
-    line()
-    line("Players   cards   last round   total", "class:label")
-    for seat in model.seats:
+def _wrap(text: str, width: int, style: str = "") -> list[Row]:
+    """Lines of at most ``width`` columns, broken between words (a long word alone is cut)."""
+    if not text:
+        return [[(style, "")]]
+    lines = textwrap.wrap(text, width=max(10, width), break_on_hyphens=False) or [""]
+    return [[(style, part)] for part in lines]
+
+
+def _seat_rows(model: TableModel) -> list[Row]:
+    """The players' table: headers over their own columns (the numbers right-aligned)."""
+    names = [seat.name + (" (you)" if seat.is_you else "") for seat in model.seats]
+    width = max([len("Player"), *map(len, names)]) + 2
+    header = f"  {'Player':<{width}}{'cards':>5}   {'last round':>10}   {'total':>5}"
+    rows: list[Row] = [[("class:label", header)]]
+    for seat, name in zip(model.seats, names, strict=True):
         marker = "> " if seat.is_turn else "  "
         round_points = "" if seat.round_points is None else str(seat.round_points)
-        name = seat.name + (" (you)" if seat.is_you else "")
-        text = f"{marker}{name:<14}{seat.cards:>3}   {round_points:>10}   {seat.total:>5}"
+        text = f"{marker}{name:<{width}}{seat.cards:>5}   {round_points:>10}   {seat.total:>5}"
         if seat.note:
             text += f"   {seat.note}"
-        line(text, "class:turn" if seat.is_turn else "")
-    line()
-    if model.top_discard is None:
-        out.append(("", "Discard pile: empty."))
-    else:
-        out.append(("", "Discard pile: "))
-        out.append((suit_style(model.top_discard), model.top_discard.token))
-        out.append(("", f" ({model.top_discard.spoken})."))
-    line(f"   Stock: {model.stock} cards.")
-    for meld in model.melds:
-        line(f"On the table: {meld}")
-    line()
-    if model.privacy is not None:
-        line(model.privacy, "class:overlay")
-        out.append(("[SetCursorPosition]", ""))
-        line()
-        return out
+        rows.append([("class:turn" if seat.is_turn else "", text)])
+    return rows
+
+
+def _hand_rows(model: TableModel) -> list[Row]:
     owner = "Your" if model.you == "You" else f"{model.you}'s"
     heading = f"{owner} hand, {len(model.hand)} cards, sorted by {model.sort_order}:"
-    line(heading, "class:label")
+    rows: list[Row] = [[("class:label", heading)]]
     numbers = "   ".join(f"{i + 1:<2}" for i in range(len(model.hand)))
-    line(" " + numbers if model.hand else "", "class:label")
-    out.append(("", " "))
+    rows.append([("class:label", " " + numbers if model.hand else "")])
+    cards: Row = [("", " ")]
     for index, card in enumerate(model.hand):
-        out += _card_fragments(card, model.wild_rank, index == model.focus, index + 1)
-        out.append(("", " " * (5 - len(card.token))))
-    line()
+        cards += _card_fragments(card, model.wild_rank, index == model.focus, index + 1)
+        cards.append(("", " " * (5 - len(card.token))))
+    rows.append(cards)
+    wilds = [card.rank is None or card.rank == model.wild_rank for card in model.hand]
+    if any(wilds):
+        # why a row of words: the underline alone is invisible to many people and to braille
+        marks = "".join("wild " if wild else "     " for wild in wilds)
+        rows.append([("class:label", (" " + marks).rstrip())])
     if model.hand:
         card = model.hand[model.focus]
-        wild = ", wild" if card.rank == model.wild_rank else ""
-        line(f"On card {model.focus + 1} of {len(model.hand)}: {card.spoken}{wild}.")
-    line()
-    line(model.status, "class:message")
-    if model.overlay is None or model.message != model.overlay.title:
-        line(model.message, "class:message")  # a question is shown once, in its overlay
+        name = spoken_name(card, model.wild_rank)
+        rows.append([("", f"On card {model.focus + 1} of {len(model.hand)}: {name}.")])
+    return rows
+
+
+def _overlay_rows(model: TableModel, width: int, room: int) -> list[Row]:
+    """The open list, as many items as there is room for, around the selected one."""
+    overlay = model.overlay
+    assert overlay is not None
+    rows = _wrap(overlay.title, width, "class:overlay")
+    items = overlay.items
+    room = max(3, room - len(rows))
+    first = max(0, min(overlay.selected - room // 2, len(items) - room))
+    for index in range(first, min(len(items), first + room)):
+        if index == overlay.selected:
+            rows.append(
+                [("[SetCursorPosition]", ""), ("class:selected", f"> {items[index]}"[:width])]
+            )
+        else:
+            rows.append([("", f"  {items[index]}"[:width])])
+    return rows
+
+
+def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleAndTextTuples:
+    """The whole screen as styled text, fitted to ``width`` by ``height``; cursor on the
+    focused card. What must show comes first; what does not fit is left out in this order:
+    blank lines, older recent messages, the melds in full (then one line says how many)."""
+    width = max(20, width - 1)  # why one less: a full last column makes some terminals wrap
+    title = f"Five Crowns. Round {model.round_number} of 11. {model.wild_rank.plural} are wild."
+    top = _wrap(title, width, "class:title")
+    seats = _seat_rows(model)
+    if model.top_discard is None:
+        piles: Row = [("", "Discard pile: empty.")]
+    else:
+        piles = [
+            ("", "Discard pile: "),
+            (suit_style(model.top_discard), model.top_discard.token),
+            ("", f" ({spoken_name(model.top_discard, model.wild_rank)})."),
+        ]
+    piles.append(("", f"   Stock: {model.stock} cards."))
+    melds = [row for meld in model.melds for row in _wrap(f"On the table: {meld}", width)]
+    if model.privacy is not None:
+        roomy = len(top) + len(seats) + len(melds) + 3 <= height
+        rows = [*top, *seats, piles, *(melds if roomy else []), *([[]] if roomy else [])]
+        rows += [[("class:overlay", model.privacy), ("[SetCursorPosition]", "")]]
+        return _join(rows)
+    hand = _hand_rows(model)
+    status = _wrap(model.status, width, "class:message")
+    message: list[Row] = []
+    if model.message != model.status and (
+        model.overlay is None or model.message != model.overlay.title
+    ):
+        message = _wrap(model.message, width, "class:message")  # a question shows in its list
+    told = [_wrap(text, width) for text in model.recent]
+    fixed = len(top) + len(seats) + 1 + len(hand) + len(status) + len(message)
+    room = height - fixed
     if model.overlay is not None:
-        line()
-        line(model.overlay.title, "class:overlay")
-        for index, item in enumerate(model.overlay.items):
-            if index == model.overlay.selected:
-                out.append(("[SetCursorPosition]", ""))
-                line(f"> {item}", "class:selected")
-            else:
-                line(f"  {item}")
+        overlay = _overlay_rows(model, width, max(3, room))
+        room -= len(overlay)
+    else:
+        overlay = []
+    if len(melds) > max(0, room):
+        melds = _wrap(MELDS_FOLDED.format(count=len(model.melds)), width)
+    room -= len(melds)
+    while told and sum(map(len, told)) > room:
+        told.pop(0)  # whole messages only, the oldest first
+    recent = [row for rows in told for row in rows]
+    room -= len(recent)
+    gap: list[Row] = [[]] if room >= 4 else []  # blank lines only when everything fits
+    rows = [*top, *gap, *seats, *gap, piles, *melds, *gap, *hand, *gap, *recent, *status]
+    rows += [*message, *(gap if overlay else []), *overlay]
+    return _join(rows)
+
+
+#: When the melds on the table do not fit the screen.
+MELDS_FOLDED = "On the table: {count} players' melds. Press M to hear them."
+
+
+def _join(rows: list[Row]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for index, row in enumerate(rows):
+        out += row
+        if index < len(rows) - 1:
+            out.append(("", "\n"))
     return out

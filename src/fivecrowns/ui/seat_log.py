@@ -15,6 +15,7 @@ a turn heard one key at a time is told as one sentence.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
 from fivecrowns.cards import Card, Rank
@@ -54,6 +55,8 @@ class SeatLog:
         self.history = History(limit)
         self._since: list[Event] = []  # public events since this seat's last turn, redacted
         self._since_wild: Rank | None = None  # the wild rank when the first of them happened
+        #: The last few announcements of moves and results (the full screen shows them).
+        self.recent_news: deque[str] = deque(maxlen=8)
 
     # --- the message history ----------------------------------------------------
 
@@ -83,6 +86,7 @@ class SeatLog:
         )
         for announcement in announcements:
             self.record(announcement.text)
+            self.recent_news.append(" ".join(announcement.text.split()))
         return announcements
 
     def note(self, events: Sequence[Event], wild: Rank) -> list[Event]:

@@ -50,6 +50,7 @@ from fivecrowns.output.history import History
 from fivecrowns.ui import storage
 from fivecrowns.ui.announce import (
     card_list,
+    game_result,
     join_words,
     melds_words,
     round_detail,
@@ -78,6 +79,10 @@ LAST_TURN_HINT = "Lay down and discard the {card}, leaving {points} points."
 
 #: After drawing or taking: where the new card went (the focus stays where it was).
 DRAWN_PLACE = "It is card {index} of {count}."
+
+#: How many earlier messages the full screen shows above the message line.
+RECENT_LINES = 4
+GAME_IS_OVER = "The game is over."
 
 #: The last-round key before any round has ended.
 NO_ROUND_YET = "No round has ended yet."
@@ -349,11 +354,20 @@ class Session(CommandLayer):
             sort_order=self.seat_state[self.at_keyboard].sort,
             status=self._status_words(),
             message=self.last_message,
+            recent=self._recent() if privacy is None else (),
             you=self.seats[self.at_keyboard].name,
             privacy=privacy,
             overlay=overlay,
             melds=melds,
         )
+
+    def _recent(self) -> tuple[str, ...]:
+        """The last few moves and results told to the seat at the keyboard (not the message
+        line's own sentence), oldest first."""
+        texts = list(self.seat_state[self.at_keyboard].log.recent_news)
+        if texts and texts[-1] == self.last_message:
+            texts.pop()
+        return tuple(texts[-RECENT_LINES:])
 
     # --- moves -------------------------------------------------------------------
 
@@ -700,7 +714,9 @@ class Session(CommandLayer):
     def _status_words(self) -> str:
         game = self.game
         if game.is_over:
-            return "The game is over."
+            over = [e for e in game.events if isinstance(e, GameOver)]
+            names = [seat.name for seat in self.seats]
+            return game_result(over[-1], names, self.at_keyboard) if over else GAME_IS_OVER
         if self.privacy_for is not None:
             return self._privacy_text()
         if self.next_round is not None:
