@@ -11,7 +11,7 @@ from fivecrowns.cards import parse_card
 from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, TakeDiscard
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 def test_taking_a_discard_that_completes_a_run_says_so(level: str) -> None:
     game = table(["5h 6h Kc", "8c 9d 10sp"], turned_up="7h")
     seed = 0
@@ -31,7 +31,7 @@ def _takes(game: object, seed: int) -> bool:
     return load_bot("easy", seed=seed).decide(game.view(0)).move == TakeDiscard()
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
 def test_going_out_names_the_melds_and_the_discard(level: str) -> None:
     game = table(["5h 6h Kc", "8c 9d 10sp"], turned_up="7h")
     step(game, level)
@@ -42,7 +42,7 @@ def test_going_out_names_the_melds_and_the_discard(level: str) -> None:
     )
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
 def test_a_discard_that_fits_nothing_is_named_with_its_points(level: str) -> None:
     game = table(["5h 6h 4c", "8c 9d 10sp"], turned_up="Kd", stock_top="Kc")
     decision = step(game, level)
@@ -93,7 +93,9 @@ SENTENCE = re.compile(
 )
 
 
-@pytest.mark.parametrize("levels", [("easy", "medium", "hard"), ("hard", "hard", "simple")])
+@pytest.mark.parametrize(
+    "levels", [("easy", "medium", "hard"), ("hard", "hard", "simple"), ("expert", "hard", "medium")]
+)
 def test_every_decision_in_whole_games_is_one_short_spoken_sentence(
     levels: tuple[str, ...],
 ) -> None:

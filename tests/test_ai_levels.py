@@ -18,7 +18,7 @@ from fivecrowns.game import Discard, DrawFromStock, Game, GoOut, Phase, TakeDisc
 from fivecrowns.melds import best_with_discard
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "simple"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "simple"])
 def test_every_level_plays_whole_games_to_the_end(level: str) -> None:
     game, log = whole_game([level, "medium", "easy"], seed=4)
     assert game.is_over and len(game.round_scores) == 11
@@ -60,7 +60,7 @@ def test_easy_sometimes_misses_a_useful_discard_on_the_pile() -> None:
     assert moves[DrawFromStock()] >= 10
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
 def test_going_out_without_giving_the_next_player_a_wild(level: str) -> None:
     game = table(["5h 5c jk", "8c 9d 10sp"], turned_up="Kd", stock_top="5d")
     assert step(game, level).move == DrawFromStock()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fivecrowns.ai import load_bot
 from fivecrowns.game import Game
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def reach(seed: int, moves: int, players: int) -> Game:

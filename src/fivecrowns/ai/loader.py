@@ -19,15 +19,22 @@ class BotLoadError(FiveCrownsError, ValueError):
 
 def _levels() -> dict[str, Callable[..., Player]]:
     from fivecrowns.ai.easy import EasyBot
+    from fivecrowns.ai.expert import ExpertBot
     from fivecrowns.ai.hard import HardBot
     from fivecrowns.ai.medium import MediumBot
     from fivecrowns.ai.simple import SimplePlayer
 
-    return {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "simple": SimplePlayer}
+    return {
+        "easy": EasyBot,
+        "medium": MediumBot,
+        "hard": HardBot,
+        "expert": ExpertBot,
+        "simple": SimplePlayer,
+    }
 
 
 #: The built-in levels, weakest first ("simple" is the plain greedy player of the rules core).
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "simple")
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "simple")
 
 
 def load_level(name: str, seed: int = 0) -> Player:
@@ -63,7 +70,7 @@ def is_plugin_spec(spec: str) -> bool:
 
 
 def load_bot(spec: str, seed: int = 0) -> Player:
-    """A new bot from a level name (``easy``, ``medium``, ``hard``, ``simple``) or ``module:Class``.
+    """A new bot from a level name (``easy`` ... ``expert``, ``simple``) or ``module:Class``.
 
     The class is called with ``seed=seed`` when its constructor takes a ``seed``
     argument, else with no arguments. Raises :class:`BotLoadError` with a
@@ -75,7 +82,7 @@ def load_bot(spec: str, seed: int = 0) -> Player:
     ...     load_bot("nobody")
     ... except BotLoadError as error:
     ...     print(error)  # doctest: +ELLIPSIS
-    'nobody' is not a computer player: use easy, medium, hard, simple, or ...
+    'nobody' is not a computer player: use easy, medium, hard, expert, simple, or ...
     """
     text = spec.strip()
     if text.lower() in _levels():

@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ai",
         default=None,  # why None: on --resume, only a plug-in typed here may play (issue 16)
-        help="computer players: easy, medium, hard, or package.module:Class; one for all, "
+        help="computer players: easy, medium, hard, expert, or package.module:Class; one for all, "
         "or one per computer seat separated by commas (default medium)",
     )
     parser.add_argument("--seed", type=int, help="shuffle seed, to replay the same deal")

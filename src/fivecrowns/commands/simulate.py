@@ -2,7 +2,7 @@
 
     fivecrowns simulate --ai hard,medium,medium,medium --games 100 --seed 1 --json
 
-One ``--ai`` name per seat (``easy``, ``medium``, ``hard``, ``simple``, or a
+One ``--ai`` name per seat (``easy``, ``medium``, ``hard``, ``expert``, ``simple``, or a
 plug-in as ``package.module:ClassName``, see docs/bots.md); one name fills
 every seat. Game g is dealt from the series seed and seat g mod players deals
 first, so every seat deals first equally often and the same seed gives the same
@@ -53,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--ai",
         default="medium",
         metavar="LEVEL[,LEVEL...]",
-        help="computer player for each seat: easy, medium, hard, simple, or "
+        help="computer player for each seat: easy, medium, hard, expert, simple, or "
         "package.module:ClassName; one name fills every seat (default medium)",
     )
     parser.add_argument(
