@@ -68,7 +68,7 @@ def test_the_first_dealer_moves_one_seat_on_every_game(monkeypatch: pytest.Monke
 @pytest.mark.parametrize(
     ("ai", "message"),
     [
-        ("hard,wizard", "'wizard' is not a computer player: use easy, medium, hard, expert, simple"),
+        ("hard,wizard", "'wizard' is not a computer player: use easy, medium, hard, expert"),
         ("hard,medium", "--ai names 2 computer players but there are 4 seats"),
         ("no_such_module_xyz:Bot", "Cannot import module 'no_such_module_xyz'"),
         ("fivecrowns.ai.medium:Nobody", "Module 'fivecrowns.ai.medium' has no class 'Nobody'."),
