@@ -4,6 +4,7 @@ parser into the real bindings, and a recording output backend hears what is said
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -140,7 +141,9 @@ def test_a_whole_game_is_won_with_keys() -> None:
         assert "You won! Every hand is closed, with 0 cards left in the stock." in table.said()
         mark = table.mark()
         table.press("enter")
-        assert table.said(mark) == ["The game is over. Press Q to leave, S for the score."]
+        assert table.said(mark) == [
+            "The game is over. Press N for a new deal, S for the score, Q or Ctrl+C to leave."
+        ]
         table.press("q")
         assert table.session.wants_exit()
 
@@ -308,3 +311,33 @@ def test_auto_options_without_auto_are_refused(
 
     assert main(["solitaire", *args]) == 2
     assert capsys.readouterr().err.strip() == sentence
+
+
+def test_focused_card_undo_and_a_new_deal_at_the_end() -> None:
+    """Issue 10: F says the card (as in the main game), U takes back one move, N deals anew."""
+    with board(_small_game()) as table:
+        table.press("right", "f")
+        assert re.fullmatch(r".+, 2 of \d+", table.said()[-1]), table.said()[-1]
+        table.press("u")
+        assert table.said()[-1] == "Nothing to undo: undo takes back your last move, once."
+        before = table.game.to_json()
+        table.press("down", "enter")  # put the turned card into the hand of 8
+        assert table.game.to_json() != before
+        table.press("u")
+        assert table.said()[-1].startswith("Move taken back. ")
+        assert table.game.to_json() == before
+        table.press("u")
+        assert table.said()[-1].startswith("Nothing to undo")
+        table.press("n")
+        assert table.said()[-1].startswith("A new deal comes after this game.")
+        table.press("enter", "end", "enter")  # undo kept the focus on the hand of 8
+        table.press("enter", "right", "right", "right", "right", "enter")
+        table.press("up", "enter")
+        table.discard(junk(5))
+        table.press("enter")
+        table.discard(junk(12))
+        assert table.game.phase is Phase.WON
+        mark = table.mark()
+        table.press("n")
+        assert table.said(mark)[0].startswith("Five Crowns Solitaire. Eleven hands")
+        assert table.game.phase is Phase.PUT

@@ -51,3 +51,4 @@ class TableModel:
     melds: tuple[str, ...] = field(default_factory=tuple)
     #: The last few messages before ``message``, oldest first (this seat's own history).
     recent: tuple[str, ...] = field(default_factory=tuple)
+    melds_key: str = "M"  # the key that says the melds, when they do not fit the screen

@@ -165,7 +165,7 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
     else:
         overlay = []
     if len(melds) > max(0, room):
-        melds = _wrap(MELDS_FOLDED.format(count=len(model.melds)), width)
+        melds = _wrap(MELDS_FOLDED.format(count=len(model.melds), keys=model.melds_key), width)
     room -= len(melds)
     while told and sum(map(len, told)) > room:
         told.pop(0)  # whole messages only, the oldest first
@@ -178,7 +178,7 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
 
 
 #: When the melds on the table do not fit the screen.
-MELDS_FOLDED = "On the table: {count} players' melds. Press M to hear them."
+MELDS_FOLDED = "On the table: {count} players' melds. Press {keys} to hear them."
 
 
 def _join(rows: list[Row]) -> StyleAndTextTuples:

@@ -355,6 +355,7 @@ class Session(CommandLayer):
             status=self._status_words(),
             message=self.last_message,
             recent=self._recent() if privacy is None else (),
+            melds_key=self.keymap.display_keys("melds"),
             you=self.seats[self.at_keyboard].name,
             privacy=privacy,
             overlay=overlay,

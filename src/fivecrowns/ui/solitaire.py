@@ -15,7 +15,9 @@ Right on the discard, Enter discards it.
 
 from __future__ import annotations
 
+import copy
 import functools
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -61,6 +63,13 @@ _GROUP_TITLES = {
 }
 
 
+#: The end of a solitaire game, and the keys that come next.
+SOLITAIRE_OVER = "Press {new} for a new deal, {score} for the score, {quit} to leave."
+NOTHING_TO_UNDO = "Nothing to undo: undo takes back your last move, once."
+UNDONE = "Move taken back. {status}"
+NEW_DEAL_LATER = "A new deal comes after this game. To stop this one, press {quit}."
+
+
 def solitaire_save_path() -> Path:
     """Where the solitaire game in progress is kept for ``--resume``."""
     return data_dir() / "solitaire.json"
@@ -93,6 +102,8 @@ class SolitaireSession(CommandLayer):
         self.focus_hand = open_hands[0].number if open_hands else 3
         self.card_focus = 0
         self.strategy = BestStrategy()
+        #: For undo, one move back: the game and where the focus was.
+        self._before_last_move: tuple[Solitaire, int, int] | None = None
 
     # --- the Controller protocol --------------------------------------------------
 
@@ -327,28 +338,57 @@ class SolitaireSession(CommandLayer):
 
     # --- the move ------------------------------------------------------------------
 
+    def _after_game_words(self) -> str:
+        keys = self.keymap.display_keys
+        return SOLITAIRE_OVER.format(new=keys("new_game"), score=keys("status"), quit=keys("quit"))
+
+    def _do_current(self, key: str) -> None:
+        self._speak_card()
+
+    def _do_undo(self, key: str) -> None:
+        if self._before_last_move is None:
+            raise IllegalMoveError(NOTHING_TO_UNDO)
+        self.game, self.focus_hand, self.card_focus = self._before_last_move
+        self._before_last_move = None
+        self.save_now()
+        self.answer(UNDONE.format(status=self.status_words()))
+
+    def _do_new_game(self, key: str) -> None:
+        if not self.game.phase.is_over:
+            raise IllegalMoveError(NEW_DEAL_LATER.format(quit=self.keymap.display_keys("quit")))
+        self.game = Solitaire.deal(random.SystemRandom().randrange(2**31))
+        self._before_last_move = None
+        self.history_recorded = False
+        self.focus_hand = self.game.open_hands[0].number
+        self.card_focus = 0
+        self.start()
+
     def _do_play(self, key: str) -> None:
         game = self.game
         if game.phase.is_over:
-            raise IllegalMoveError("The game is over. Press Q to leave, S for the score.")
+            raise IllegalMoveError(f"The game is over. {self._after_game_words()}")
+        before = (copy.deepcopy(game), self.focus_hand, self.card_focus)
         hand = self._focused()
         if game.phase is Phase.PUT:
             assert game.turned is not None
             turned = game.turned
             events = game.apply(PutCard(hand.number))
+            self._before_last_move = before
             self.card_focus = self._cards(game.hand(hand.number)).index(turned)
             self._announce(events, own=True)
             self.save_now()
             return
         card = self._cards(hand)[self.card_focus]
         events = game.apply(DiscardCard(card))
+        # why no undo after the end: the result is already in the history of games
+        self._before_last_move = None if game.phase.is_over else before
         self.save_now()
         self._announce(events, own=True)
         if not game.phase.is_over:
             self.card_focus = 0
             self._speak_hand(interrupt=False)
         else:
-            self.say("Press Q to leave, S for the score.")
+            self.say(self._after_game_words())
 
     # --- information --------------------------------------------------------------------
 
@@ -470,6 +510,10 @@ class SolitaireSession(CommandLayer):
     def available_actions(self) -> list[Action]:
         names = [] if self.game.phase.is_over else ["play"]
         names += ["hand", "hint", "piles", "status", "stock_cards", "past_games", "export"]
+        if self._before_last_move is not None:
+            names.append("undo")
+        if self.game.phase.is_over:
+            names.append("new_game")
         names += ["repeat", "verbosity", "help"]
         names.append("quit")
         return [self.keymap.get(name) for name in names]
