@@ -306,3 +306,24 @@ def test_screen_fits_80_by_24_with_7_players_and_keeps_recent_moves() -> None:
         assert moves, rows  # the others' moves stay on the screen
         if any(card.rank == t.game.wild_rank or card.rank is None for card in t.session.hand()):
             assert any(row.strip().startswith("wild") for row in rows)
+
+
+def test_handoff_tells_only_what_you_did_not_hear_and_l_tells_it_all() -> None:
+    seats = [Seat("Ann"), Seat("Cy", "medium"), Seat("Ben")]
+    with table(seats, seed=3, first_dealer=2) as t:
+        t.press("enter")  # Ann
+        play_turn(t)
+        play_turn(t)  # Ann discards; Cy moves while Ann is still at the keyboard
+        cy_move = next(text for text in reversed(t.spoken()) if text.startswith("Cy "))
+        assert t.session.privacy_for == 2
+        t.press("enter")  # Ben
+        play_turn(t)
+        play_turn(t)
+        assert t.session.privacy_for == 0
+        mark = len(t.spoken())
+        t.press("enter")  # Ann again: she heard Cy's move, not Ben's
+        said = " ".join(t.said_since(mark))
+        assert "Ben drew" in said or "Ben took" in said
+        assert cy_move not in said
+        t.press("l")
+        assert t.spoken()[-1].startswith(cy_move.rstrip("."))

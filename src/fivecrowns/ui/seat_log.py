@@ -55,6 +55,7 @@ class SeatLog:
         self.history = History(limit)
         self._since: list[Event] = []  # public events since this seat's last turn, redacted
         self._since_wild: Rank | None = None  # the wild rank when the first of them happened
+        self._heard = 0  # how many of them were already spoken to this seat as they happened
         #: The last few announcements of moves and results (the full screen shows them).
         self.recent_news: deque[str] = deque(maxlen=8)
 
@@ -101,6 +102,7 @@ class SeatLog:
             if isinstance(event, Discarded | WentOut) and event.player == self.seat:
                 self._since.clear()  # your own turn ended: the news starts again after it
                 self._since_wild = None
+                self._heard = 0
             elif not _own_move(event, self.seat):
                 if not self._since:
                     self._since_wild = wild
@@ -109,20 +111,31 @@ class SeatLog:
                 wild = event.wild_rank
         return visible
 
-    def since_last_turn(self, names: Sequence[str], verbosity: str) -> list[str]:
-        """Every public event since this seat's last turn, as sentences, oldest first.
+    def mark_heard(self) -> None:
+        """The news so far was spoken to this seat as it happened (it was at the keyboard)."""
+        self._heard = len(self._since)
 
-        Round and game results come in their short form (the full one is on its own key).
+    def since_last_turn(
+        self, names: Sequence[str], verbosity: str, *, unheard: bool = False
+    ) -> list[str]:
+        """Every public event since this seat's last turn, as sentences, oldest first;
+        with ``unheard``, only those not spoken to it as they happened (hot-seat handoff).
         """
         if not self._since or self._since_wild is None:
             return []
-        told = describe_events(self._since, names, self.seat, self._since_wild, verbosity)
+        wild = self._since_wild
+        start = self._heard if unheard else 0
+        for event in self._since[:start]:
+            if isinstance(event, RoundStarted):
+                wild = event.wild_rank
+        told = describe_events(self._since[start:], names, self.seat, wild, verbosity)
         return [announcement.text for announcement in told]
 
     def forget_news(self) -> None:
         """A new game at the same table: nothing has happened in it yet."""
         self._since.clear()
         self._since_wild = None
+        self._heard = 0
 
 
 def _own_move(event: Event, seat: int) -> bool:

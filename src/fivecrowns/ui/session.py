@@ -576,6 +576,8 @@ class Session(CommandLayer):
             )
             if seat == you:
                 announcements = heard
+                if self.privacy_for is None:
+                    state.log.mark_heard()  # the seat at the keyboard hears it now
         own = mover == you
         for announcement in announcements:
             text = announcement.text
@@ -660,7 +662,7 @@ class Session(CommandLayer):
         hand = self.hand()
         wild = self.game.wild_rank
         self.answer(f"{name}. {self._round_words()} Your hand: {card_list(hand, wild)}.")
-        moves = self._others_moves()
+        moves = self._others_moves(unheard=True)
         if moves:
             self.say(moves)
         self._your_turn()
@@ -731,11 +733,12 @@ class Session(CommandLayer):
             return f"{owner} last turn: {spoken.removeprefix('last turn: ')}."
         return f"{owner} turn: {spoken}."
 
-    def _others_moves(self) -> str:
-        """Every public event since the last turn of the seat at the keyboard."""
+    def _others_moves(self, unheard: bool = False) -> str:
+        """Every public event since the last turn of the seat at the keyboard (with
+        ``unheard``: only what it has not heard yet)."""
         log = self.seat_state[self.at_keyboard].log
         names = [seat.name for seat in self.seats]
-        return " ".join(log.since_last_turn(names, self.verbosity))
+        return " ".join(log.since_last_turn(names, self.verbosity, unheard=unheard))
 
     def _do_hand(self, key: str) -> None:
         game = self.game
