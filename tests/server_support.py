@@ -34,15 +34,25 @@ TABLE_EVENTS = {
 class ServerProcess:
     """``fivecrowns serve --port 0`` in its own process; ``url`` once it listens."""
 
-    def __init__(self, data: Path | None, *extra: str) -> None:
+    def __init__(self, data: Path | None, *extra: str, port: int = 0) -> None:
         self.data = data
+        self.port = port
         self.extra = extra
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
         where = ["--data", str(self.data)] if self.data is not None else ["--memory"]
-        command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
+        command = [
+            sys.executable,
+            "-m",
+            "fivecrowns",
+            "serve",
+            "--host",
+            LOOPBACK,
+            "--port",
+            str(self.port),
+        ]
         self.proc = subprocess.Popen(
             [*command, *where, *self.extra],
             stdout=subprocess.PIPE,

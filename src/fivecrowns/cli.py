@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play", "Play a game with keys and speech (the default): full screen, or --line."),
     "history": ("history", "The results of finished games, newest first."),
     "serve": ("serve", "Run a game server that players join from their own computers."),
+    "join": ("join", "Play or watch at a game server, typing commands line by line."),
 }
 
 # What a bare ``fivecrowns`` runs. The front-end issue makes this "play".

@@ -1,0 +1,319 @@
+"""A line-by-line terminal client for a game server: type a command, hear the table.
+
+Every line it prints is a whole sentence a screen reader reads as it comes; the
+server words the events (the same sentences as local play). It holds only what
+its seat may know: the last snapshot and the events. A dropped connection is
+retried by itself with the token, asking for every event after the last one it
+had, so nothing is missed or said twice.
+
+This is the first network client; the full-screen and line presentations of
+``fivecrowns play`` do not run over the network yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+
+from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
+from fivecrowns.words import join_words
+
+__all__ = ["HELP", "LineClient"]
+
+HELP = (
+    "Commands: list; create SEATS [LEVEL ...] [private]; join TABLE; code INVITE; "
+    "watch TABLE; bot LEVEL; unbot SEAT; start; leave; "
+    "d to draw from the stock; t to take the discard; x CARD to discard (x 7h, or x 2 for "
+    "the second card of your hand); g CARD to go out; "
+    "l to lay down your best melds; h for your hand; s for the scores; "
+    "say TEXT to chat; help; q to quit."
+)
+CONNECTED = "Connected to {url} as {name}."
+RECONNECTING = "The connection dropped; trying again ({attempt} of {tries})."
+GAVE_UP = "Could not reach the server at {url}: {reason}."
+BACK = "Connected again; you hear what you missed."
+NO_TABLES = "No open tables. Type create 4 medium medium to make one."
+TABLE_LINE = "Table {id}: {players}, {state}."
+SEATED = "You sit in seat {seat} at table {table}."
+SEATED_CODE = "You sit in seat {seat} at table {table}; the invite code is {code}."
+WATCHING = "You are watching table {table}."
+HAND = "Your hand: {cards}."
+NO_HAND = "You have no hand now."
+YOUR_MOVES = "You can: {moves}."
+SCORES = "Round {round}. Totals: {totals}."
+UNKNOWN = "{command} is not a command here. Type help for the list."
+NEEDS_CARD = "Say which card, for example x 7h."
+ERROR = "{text}"
+
+_MOVE_WORDS = {
+    "draw_stock": "d, draw from the stock",
+    "take_discard": "t, take the discard",
+    "discard": "x CARD, discard",
+    "go_out": "g CARD, go out",
+    "lay_down": "l, lay down",
+}
+
+
+class LineClient:
+    """Reads commands from ``read_line`` and prints with ``say``; one server at ``url``."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        say: Callable[[str], None] = print,
+        tries: int = 10,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.say = say
+        self.tries = tries
+        self.token: str | None = None
+        self.seq = 0
+        self.snapshot: dict[str, Any] | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.seat: int | None = None
+        self.done = False
+        self.fallback_code: str | None = None  # --table: tried as an invite code if no table
+        self.outbox: list[dict[str, Any]] = []
+        self._said: tuple[Any, ...] = ()
+
+    # --- connection ---------------------------------------------------------------
+
+    async def run(self, lines: asyncio.Queue[str | None], first: list[dict[str, Any]]) -> int:
+        """Play until ``q`` or the end of input; returns an exit status."""
+        async with aiohttp.ClientSession() as session:
+            if not await self._connect(session, first_time=True):
+                return 1
+            for message in first:
+                await self._send(message)
+            reader = asyncio.create_task(self._read_commands(lines))
+            try:
+                for _ in range(self.tries + 1):  # why bounded: each pass is one connection
+                    await self._listen()
+                    if self.done:
+                        return 0
+                    if not await self._connect(session, first_time=False):
+                        return 1
+                return 1
+            finally:
+                reader.cancel()
+
+    async def _connect(self, session: aiohttp.ClientSession, first_time: bool) -> bool:
+        reason = ""
+        for attempt in range(1, self.tries + 1):
+            if not first_time:
+                self.say(RECONNECTING.format(attempt=attempt, tries=self.tries))
+            try:
+                self.ws = await session.ws_connect(self.url, heartbeat=20.0)
+                hello: dict[str, Any] = {"type": "hello", "v": 1, "name": self.name}
+                if self.token is not None:
+                    hello.update(token=self.token, last_seq=self.seq)
+                await self._send(hello)
+                if first_time:
+                    self.say(CONNECTED.format(url=self.url, name=self.name))
+                else:
+                    self.say(BACK)
+                return True
+            except (aiohttp.ClientError, OSError) as error:
+                reason = str(error) or type(error).__name__
+                first_time = False
+                await asyncio.sleep(min(0.5 * attempt, 3.0))
+        self.say(GAVE_UP.format(url=self.url, reason=reason))
+        return False
+
+    async def _listen(self) -> None:
+        assert self.ws is not None
+        async for message in self.ws:
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                break
+            self.receive(json.loads(message.data))
+            while self.outbox:
+                await self._send(self.outbox.pop(0))
+            if self.done:
+                await self.ws.close()
+                return
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if self.ws is None or self.ws.closed:
+            return
+        # why suppress: a send on a dropped connection is lost; the listener reconnects
+        with contextlib.suppress(aiohttp.ClientError, ConnectionError):
+            await self.ws.send_str(json.dumps(message))
+
+    async def _read_commands(self, lines: asyncio.Queue[str | None]) -> None:
+        for _ in range(10_000_000):  # why bounded: one pass per typed line
+            line = await lines.get()
+            if line is None:
+                self.done = True
+                if self.ws is not None:
+                    await self.ws.close()
+                return
+            for message in self.command(line):
+                await self._send(message)
+            if self.done and self.ws is not None:
+                await self.ws.close()
+                return
+
+    # --- from the server -----------------------------------------------------------
+
+    def receive(self, data: dict[str, Any]) -> None:
+        kind = data.get("type")
+        if kind == "welcome":
+            self.token = data["token"]
+        elif kind == "event":
+            if data["seq"] <= self.seq:
+                return  # why: already heard before the connection dropped
+            self.seq = data["seq"]
+            if data["text"]:
+                self.say(data["text"])
+        elif kind == "snapshot":
+            self.snapshot = data
+            self.seq = max(self.seq, data["seq"])
+            view = data["view"] or {}
+            moment = (view.get("round"), view.get("phase"), view.get("hand"), bool(data["legal"]))
+            # why: a snapshot after chat or a seat change repeats nothing already said
+            if data["legal"] and moment != self._said:
+                self.say(self._hand_words())
+                self.say(self._moves_words())
+            self._said = moment
+        elif kind == "tables":
+            self._say_tables(data["tables"])
+        elif kind == "seated":
+            self.seat = data["seat"]
+            if data["seat"] is None:
+                self.say(WATCHING.format(table=data["table"]))
+            elif data["code"]:
+                self.say(
+                    SEATED_CODE.format(
+                        seat=data["seat"] + 1, table=data["table"], code=data["code"]
+                    )
+                )
+            else:
+                self.say(SEATED.format(seat=data["seat"] + 1, table=data["table"]))
+        elif kind == "left":
+            self.seat, self.snapshot, self.seq = None, None, 0
+            self.say("You left the table.")
+        elif kind == "error":
+            if data["code"] == "no_table" and self.fallback_code is not None:
+                self.outbox.append({"type": "join", "code": self.fallback_code})
+                self.fallback_code = None
+                return
+            self.say(ERROR.format(text=data["text"]))
+
+    def _say_tables(self, tables: list[dict[str, Any]]) -> None:
+        if not tables:
+            self.say(NO_TABLES)
+            return
+        for info in tables:
+            names = [seat["name"] or "empty seat" for seat in info["seats"]]
+            state = f"round {info['round']}" if info["started"] else "waiting to start"
+            self.say(TABLE_LINE.format(id=info["id"], players=join_words(names), state=state))
+
+    def _hand_words(self) -> str:
+        view = (self.snapshot or {}).get("view") or {}
+        hand = view.get("hand")
+        if not hand:
+            return NO_HAND
+        wild = wild_rank_for_round(view["round"])
+        return HAND.format(cards=join_words([spoken_name(parse_card(t), wild) for t in hand]))
+
+    def _moves_words(self) -> str:
+        legal = (self.snapshot or {}).get("legal") or []
+        kinds = list(dict.fromkeys(move["move"] for move in legal))
+        return YOUR_MOVES.format(moves="; ".join(_MOVE_WORDS[kind] for kind in kinds))
+
+    # --- typed commands -------------------------------------------------------------
+
+    def command(self, line: str) -> list[dict[str, Any]]:
+        """The messages for one typed line (empty when it is answered locally)."""
+        words = line.split()
+        if not words:
+            return []
+        verb, rest = words[0].lower(), words[1:]
+        seq = self.seq
+        if verb in ("q", "quit"):
+            self.done = True
+            return []
+        if verb == "help":
+            self.say(HELP)
+            return []
+        if verb == "h":
+            self.say(self._hand_words())
+            return []
+        if verb == "s":
+            view = (self.snapshot or {}).get("view")
+            if view is None:
+                self.say("The game has not started.")
+            else:
+                totals = join_words(
+                    [f"{n} {t}" for n, t in zip(view["players"], view["totals"], strict=True)]
+                )
+                self.say(SCORES.format(round=view["round"], totals=totals))
+            return []
+        simple: dict[str, dict[str, Any]] = {
+            "list": {"type": "list_tables"},
+            "start": {"type": "start"},
+            "leave": {"type": "leave"},
+            "d": {"type": "act", "action": "draw_stock", "args": {}, "seq": seq},
+            "t": {"type": "act", "action": "take_discard", "args": {}, "seq": seq},
+            "l": {"type": "act", "action": "lay_down", "args": {}, "seq": seq},
+        }
+        if verb in simple:
+            return [simple[verb]]
+        if verb in ("x", "g"):
+            if not rest:
+                self.say(NEEDS_CARD)
+                return []
+            action = "discard" if verb == "x" else "go_out"
+            card = rest[0]
+            hand = ((self.snapshot or {}).get("view") or {}).get("hand") or []
+            if card.isdigit() and 1 <= int(card) <= len(hand):  # a place in the hand: x 1
+                card = hand[int(card) - 1]
+            return [{"type": "act", "action": action, "args": {"card": card}, "seq": seq}]
+        if verb == "say" and rest:
+            return [{"type": "chat", "text": " ".join(rest)}]
+        if verb in ("join", "watch") and rest:
+            return [{"type": verb, "table": rest[0]}]
+        if verb == "code" and rest:
+            return [{"type": "join", "code": rest[0]}]
+        if verb == "bot" and rest:
+            return [{"type": "add_bot", "level": rest[0]}]
+        if verb == "unbot" and rest and rest[0].isdigit():
+            return [{"type": "remove_bot", "seat": int(rest[0]) - 1}]
+        if verb == "create":
+            seats = int(rest[0]) if rest and rest[0].isdigit() else 4
+            levels = [word for word in rest[1:] if word != "private"]
+            return [
+                {
+                    "type": "create_table",
+                    "seats": seats,
+                    "bots": levels,
+                    "private": "private" in rest,
+                }
+            ]
+        self.say(UNKNOWN.format(command=words[0]))
+        return []
+
+
+def stdin_lines(queue: asyncio.Queue[str | None]) -> None:
+    """Typed lines into ``queue`` (``None`` at the end of input), from a daemon thread.
+
+    why a daemon thread, not asyncio.to_thread: a thread blocked in readline would keep
+    asyncio.run from returning after ``q`` until the next line was typed.
+    """
+    loop = asyncio.get_running_loop()
+
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=read, name="stdin", daemon=True).start()

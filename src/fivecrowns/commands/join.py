@@ -1,0 +1,47 @@
+"""``fivecrowns join``: play or watch at a game server, typing commands line by line."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+from typing import Any
+
+__all__ = ["configure", "run"]
+
+DEFAULT_URL = "ws://127.0.0.1:8765/ws"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "url", nargs="?", default=DEFAULT_URL, help=f"the server's address (default {DEFAULT_URL})"
+    )
+    parser.add_argument("--name", default=None, help="your name at the table (default your login)")
+    parser.add_argument("--table", default=None, help="a table number or invite code to join")
+    parser.add_argument("--watch", default=None, help="a table number to watch")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from fivecrowns.client.line import HELP, LineClient, stdin_lines
+
+    name = " ".join((args.name or getpass.getuser() or "Player").split())[:24] or "Player"
+    url = args.url if "://" in args.url else f"ws://{args.url}/ws"
+    first: list[dict[str, Any]] = []
+    if args.table:  # a table number; the client tries it as an invite code if no table has it
+        first.append({"type": "join", "table": args.table})
+    if args.watch:
+        first.append({"type": "watch", "table": args.watch})
+
+    async def main() -> int:
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        stdin_lines(lines)
+        print(HELP, flush=True)
+        client = LineClient(url, name, say=lambda text: print(text, flush=True))
+        client.fallback_code = args.table
+        return await client.run(lines, first)
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
