@@ -12,8 +12,9 @@ new table of the same four. It reports
 - action -> event latency: from sending an ``act`` to receiving the event it caused
   (p50, p90, p99, max), measured in the client process;
 - moves per second accepted by the server;
-- server memory per table: the server's resident memory with every table seated and
-  started, less its memory before the first connection, divided by the tables;
+- server memory per table: the server's resident memory 3 s after every table was dealt
+  (all clients connected, every game under way), less its memory before the first
+  connection, divided by the tables;
 - server CPU per move: the server process's user+system CPU time over the play window,
   divided by the moves in that window;
 - the machine's load average before and after, and this client's own CPU time.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -93,7 +95,8 @@ class Player:
                 self.over = True
             player = data["data"].get("player") if isinstance(data["data"], dict) else None
             if self.sent_at is not None and player == self.seat_number():
-                self.bench.latencies.append(time.perf_counter() - self.sent_at)
+                if self.bench.measuring(self.sent_at):
+                    self.bench.latencies.append(time.perf_counter() - self.sent_at)
                 self.sent_at = None
                 self.waiting = False
         elif kind == "snapshot":
@@ -126,14 +129,14 @@ class Player:
         snap = self.snapshot
         return bool(snap and snap["legal"] and snap["seq"] == self.seq and not self.waiting)
 
-    async def play(self, stop_at: float) -> None:
+    async def play(self) -> None:
         for _ in range(1_000_000):
-            if time.monotonic() >= stop_at or self.over:
+            if time.monotonic() >= self.bench.stop_at or self.over:
                 return
             if self.my_turn():
                 await self.act()
             try:
-                await self.recv(timeout=max(0.05, min(5.0, stop_at - time.monotonic())))
+                await self.recv(timeout=1.0)
             except TimeoutError:
                 continue
 
@@ -152,7 +155,8 @@ class Player:
         self.waiting = True
         self.sent_at = time.perf_counter()
         await self.send({"type": "act", "action": move["move"], "args": args, "seq": self.seq})
-        self.bench.moves += 1
+        if self.bench.measuring(self.sent_at):
+            self.bench.moves += 1
 
 
 class Bench:
@@ -163,6 +167,11 @@ class Bench:
         self.moves = 0
         self.errors = 0
         self.games = 0
+        self.window_start = float("inf")  # perf_counter time the measured window opens
+        self.stop_at = float("inf")  # monotonic time every client stops
+
+    def measuring(self, at: float) -> bool:
+        return at >= self.window_start
 
     async def seat_table(self, number: int) -> list[Player]:
         players = [Player(self, f"T{number}P{seat}") for seat in range(4)]
@@ -179,12 +188,13 @@ class Bench:
     async def start(self, players: list[Player]) -> None:
         await players[0].send({"type": "start"})
 
-    async def run_table(self, players: list[Player], stop_at: float) -> None:
+    async def run_table(self, players: list[Player]) -> None:
         for _ in range(1000):  # games at this table, bounded
-            await asyncio.gather(*(player.play(stop_at) for player in players))
-            if time.monotonic() >= stop_at:
+            await asyncio.gather(*(player.play() for player in players))
+            if time.monotonic() >= self.stop_at:
                 return
-            self.games += 1
+            if self.measuring(time.perf_counter()):
+                self.games += 1
             for player in players:  # the same four sit down at a new table
                 await player.send({"type": "leave"})
                 player.over, player.snapshot, player.waiting = False, None, False
@@ -212,29 +222,49 @@ async def measure(url: str, pid: int, tables: int, seconds: float) -> dict[str, 
         rss_before = _rss_kib(pid)
         started = time.monotonic()
         gate = asyncio.Semaphore(20)  # why: open connections in waves, not 2,000 at once
+        seated: list[list[Player]] = []
+        all_seated = asyncio.Event()
 
-        async def seat(number: int) -> list[Player]:
+        go = asyncio.Event()
+
+        async def idle(player: Player) -> None:
+            # why: a seated client must keep reading, or it misses the server's pings
+            for _ in range(100_000):
+                if go.is_set():
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await player.recv(timeout=0.5)
+
+        async def table_life(number: int) -> None:
             async with gate:
-                return await bench.seat_table(number)
-
-        all_tables = await asyncio.gather(*(seat(number) for number in range(tables)))
-        seat_seconds = time.monotonic() - started
-        for players in all_tables:
+                players = await bench.seat_table(number)
+            seated.append(players)
+            if len(seated) == tables:
+                all_seated.set()
+            await asyncio.gather(*(idle(player) for player in players))
             await bench.start(players)
+            await bench.run_table(players)
+
+        lives = asyncio.gather(*(table_life(number) for number in range(tables)))
+        await asyncio.wait_for(all_seated.wait(), timeout=600)
+        seat_seconds = time.monotonic() - started
         await asyncio.sleep(1.0)
-        rss_seated = _rss_kib(pid)
+        rss_seated = _rss_kib(pid)  # every table seated, not yet dealt
+        go.set()
+        await asyncio.sleep(3.0)  # why: let every table deal and make its first moves
+        rss_dealt = _rss_kib(pid)
         cpu_before = _cpu_seconds(pid)
-        moves_before = bench.moves
-        bench.latencies.clear()
         client_cpu_before = time.process_time()
         window_start = time.monotonic()
-        stop_at = window_start + seconds
-        await asyncio.gather(*(bench.run_table(players, stop_at) for players in all_tables))
+        bench.window_start = time.perf_counter()
+        bench.stop_at = window_start + seconds
+        await asyncio.wait_for(lives, timeout=seconds + 120)
         window = time.monotonic() - window_start
         cpu = _cpu_seconds(pid) - cpu_before
         client_cpu = time.process_time() - client_cpu_before
-        moves = bench.moves - moves_before
+        moves = bench.moves
         rss_after = _rss_kib(pid)
+        all_tables = seated
         for players in all_tables:
             for player in players:
                 if player.ws is not None:
@@ -260,9 +290,10 @@ async def measure(url: str, pid: int, tables: int, seconds: float) -> dict[str, 
             "server_rss_mib": {
                 "before": rss_before / 1024,
                 "seated": rss_seated / 1024,
+                "dealt": rss_dealt / 1024,
                 "after": rss_after / 1024,
             },
-            "server_kib_per_table": (rss_seated - rss_before) / tables,
+            "server_kib_per_table": (rss_dealt - rss_before) / tables,
             "server_cpu_seconds": cpu,
             "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
             "client_cpu_seconds": client_cpu,
@@ -318,7 +349,8 @@ def main() -> None:
     rss = result["server_rss_mib"]
     print(
         f"  server memory: {rss['before']:.0f} MiB idle, {rss['seated']:.0f} MiB seated, "
-        f"{rss['after']:.0f} MiB after; {result['server_kib_per_table']:.0f} KiB per table"
+        f"{rss['dealt']:.0f} MiB dealt, {rss['after']:.0f} MiB at the end; "
+        f"{result['server_kib_per_table']:.0f} KiB per playing table"
     )
     print(
         f"  server CPU: {result['server_cpu_seconds']:.1f} s = "

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -374,3 +376,38 @@ def test_a_move_against_a_stale_seq_is_refused(server: ServerProcess) -> None:
             await client.close()
 
     asyncio.run(scenario())
+
+
+def test_limits_tables_rate_and_one_server_per_data_folder(data: Path) -> None:
+    server = ServerProcess(data, "--max-tables", "1", "--rate", "5").start()
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "fivecrowns", "serve", "--port", "0", "--data", str(data)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode == 1
+        assert "Another Fivecrowns server already uses the data folder" in second.stderr
+
+        async def scenario() -> None:
+            ann, ben = Client("Ann"), Client("Ben")
+            await ann.connect(server.url)
+            await ben.connect(server.url)
+            await ann.send({"type": "create_table", "seats": 2})
+            await ann.until(lambda m: m["type"] == "seated")
+            await ben.send({"type": "create_table", "seats": 2})
+            error = await ben.until(lambda m: m["type"] == "error")
+            assert error["code"] == "too_many_tables"
+            for _ in range(60):
+                await ben.send({"type": "list_tables"})
+            await ben.until(lambda m: m["type"] == "error" and m["code"] == "rate_limited")
+            listings = [f for f in ben.frames if '"type":"tables"' in f]
+            assert 40 <= len(listings) < 60
+            for client in (ann, ben):
+                await client.close()
+
+        asyncio.run(scenario())
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors

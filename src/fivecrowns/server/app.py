@@ -65,6 +65,8 @@ __all__ = ["Fanout", "Limits", "LocalFanout", "Server", "make_app"]
 
 log = logging.getLogger(__name__)
 
+LISTED_TABLES = 50  # tables in one lobby listing
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -366,6 +368,10 @@ class Server:
             self._change(room, lambda: room.table.hand_back(seat))
 
     def _tables(self) -> Tables:
+        """The open public tables, those still waiting for players first, at most
+        ``LISTED_TABLES`` of them (why: a longer list helps nobody and costs every lobby)."""
+        rooms = [r for r in self.rooms.values() if not r.private and not r.table.is_over]
+        rooms.sort(key=lambda room: room.table.started)
         infos = [
             TableInfo(
                 room.id,
@@ -375,8 +381,7 @@ class Server:
                 room.table.is_over,
                 len(room.conns.get(None, ())),
             )
-            for room in self.rooms.values()
-            if not room.private and not room.table.is_over
+            for room in rooms[:LISTED_TABLES]
         ]
         return Tables(infos)
 
