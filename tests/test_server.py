@@ -403,7 +403,7 @@ def test_limits_tables_rate_and_one_server_per_data_folder(data: Path) -> None:
                 await ben.send({"type": "list_tables"})
             await ben.until(lambda m: m["type"] == "error" and m["code"] == "rate_limited")
             listings = [f for f in ben.frames if '"type":"tables"' in f]
-            assert 40 <= len(listings) < 60
+            assert 30 <= len(listings) < 60  # the burst (40) less what hello and create used
             for client in (ann, ben):
                 await client.close()
 
