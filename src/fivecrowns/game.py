@@ -1266,7 +1266,10 @@ def load_game(path: str | os.PathLike[str]) -> Game:
         raise SaveFileError(
             f"{target} is not a Five Crowns saved game: its JSON is nested too deeply."
         ) from error
-    except json.JSONDecodeError as error:
+    except ValueError as error:
+        if not isinstance(error, json.JSONDecodeError):
+            # why: a number of over 4,300 digits raises a plain ValueError, not a JSON error
+            raise SaveFileError(f"{target} is damaged: {error}.") from error
         if SAVE_FORMAT not in text[:200]:
             raise SaveFileError(
                 f"{target} is not a Five Crowns saved game: it is not a saved game's JSON."

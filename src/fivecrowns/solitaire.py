@@ -57,6 +57,7 @@ from fivecrowns.cards import (
     Card,
     Rank,
     format_cards,
+    new_deck,
     parse_cards,
     shuffled_deck,
     spoken_name,
@@ -464,6 +465,9 @@ class Solitaire:
                 f"The saved game {source} is damaged: it is not complete JSON "
                 f"(line {error.lineno}, column {error.colno})."
             ) from error
+        except ValueError as error:
+            # why: a number of over 4,300 digits raises a plain ValueError, not a JSON error
+            raise SaveFileError(f"The saved game {source} is damaged: {error}.") from error
         except RecursionError as error:
             # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
             raise SaveFileError(
@@ -548,7 +552,7 @@ def _from_json(data: Any) -> Solitaire:
     if data.get("format") != SAVE_FORMAT:
         raise ValueError("it is not a Five Crowns Solitaire save")
     version = data.get("version")
-    if not isinstance(version, int) or version > SAVE_VERSION:
+    if not isinstance(version, int) or not 1 <= version <= SAVE_VERSION:
         raise ValueError(f"it has version {version!r}, and this program reads up to {SAVE_VERSION}")
     phase = Phase(data["phase"])
     target = data["target"]
@@ -588,6 +592,9 @@ def _from_json(data: Any) -> Solitaire:
         limit = 2 * JOKERS_PER_DECK if card == JOKER else 2
         if count > limit:
             raise ValueError(f"it has {count} copies of the {card.spoken}; two decks hold {limit}")
+    if everything != Counter(new_deck(2)):
+        missing = sum((Counter(new_deck(2)) - everything).values())
+        raise ValueError(f"{missing} cards of the two decks are missing")
     turns = data["turns"]
     if not isinstance(turns, int) or turns < 0:
         raise ValueError("the number of turns is not a count")

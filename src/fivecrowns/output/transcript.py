@@ -23,7 +23,9 @@ class Transcript:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self._file: TextIO = self.path.open("a", encoding="utf-8")
+            # why backslashreplace: text that cannot be UTF-8 (a stray terminal byte) is
+            # written escaped, never a UnicodeEncodeError that stops the game
+            self._file: TextIO = self.path.open("a", encoding="utf-8", errors="backslashreplace")
         except OSError as error:
             reason = error.strerror or str(error)
             raise OutputError(f"Cannot write the transcript to {self.path}: {reason}.") from None

@@ -119,6 +119,10 @@ def _bindings(controller: Controller, driver: Callable[[], _Driver]) -> KeyBindi
     for key in sorted(controller.keymap.all_keys()):
         bindings.add(key, eager=True)(forward)
     bindings.add(Keys.Any)(forward)
+    # why: mouse support is off, yet prompt_toolkit's parser reads colour codes such as
+    # ESC[0m or ESC[1;31m (pasted or sent by a terminal) as mouse reports, and its own
+    # mouse handler then raises; this binding wins over it and drops them (issue 16).
+    bindings.add(Keys.Vt100MouseEvent, eager=True)(lambda event: None)
     return bindings
 
 

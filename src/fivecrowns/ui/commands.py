@@ -24,6 +24,14 @@ from fivecrowns.words import join_words
 
 __all__ = ["CommandLayer", "ListState", "MenuItem", "Speaker"]
 
+UNKNOWN_BYTES = "That key does nothing here. Press {help} for help."
+
+
+def _garbled(key: str) -> bool:
+    """A lone surrogate: what a terminal byte that is not UTF-8 decodes to."""
+    return any(0xD800 <= ord(char) <= 0xDFFF for char in key)
+
+
 NOT_SAVED_GOODBYE = "Not saved: {reason} This game cannot be resumed. Goodbye."
 NOT_SAVED_QUESTION = (
     "Quit? This game is not saved: {reason} Quitting loses it. {yes} to quit, {no} to keep playing."
@@ -209,6 +217,11 @@ class CommandLayer:
             )
         else:
             help_keys = self.keymap.display_keys("help")
+            if _garbled(key) or not key.isprintable():
+                # why: a byte that is not UTF-8 arrives as a lone surrogate; it must not
+                # reach speech, the screen or the transcript, which would fail to encode it
+                self.refuse(UNKNOWN_BYTES.format(help=help_keys))
+                return
             self.refuse(f"{display_key(key)} does nothing here. Press {help_keys} for help.")
 
     # --- messages and settings ---------------------------------------------------------
