@@ -136,6 +136,7 @@ class _Autosave(msgspec.Struct):
     decks: Decks = 2
     at_keyboard: Seat = 0
     verbosity: Literal["brief", "normal", "full"] | None = None
+    id: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     game: _GameState | None = None
 
 

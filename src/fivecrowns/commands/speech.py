@@ -61,6 +61,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transcript", metavar="FILE", help="also append what is said to FILE")
 
 
+WAV_TOO_LONG = "--wav takes a text of at most {limit} characters, not {count}."
+
+
 def run(args: argparse.Namespace) -> int:
     from fivecrowns.output import OutputError, load_settings
     from fivecrowns.output.settings import SettingsFileError, settings_path, update_settings
@@ -88,6 +91,12 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if args.wav and not (args.test and args.backend == "tts"):
         print("--wav works only with --test --backend tts.", file=sys.stderr)
+        return 2
+    from fivecrowns.output.tts import SPEECH_PIECE
+
+    if args.wav and len(args.text or "") > SPEECH_PIECE:
+        # why: one engine call with tens of thousands of characters can crash the engine
+        print(WAV_TOO_LONG.format(limit=SPEECH_PIECE, count=len(args.text)), file=sys.stderr)
         return 2
     if args.save:
         try:

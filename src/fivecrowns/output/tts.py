@@ -47,7 +47,47 @@ __all__ = [
     "TtsBackend",
     "Utterance",
     "make_renderer",
+    "split_speech",
 ]
+
+#: The longest piece handed to the speech engine at once: eSpeak NG through pyttsx3 has
+#: crashed the whole process (a segfault) on tens of thousands of characters in one call.
+SPEECH_PIECE = 400
+#: The most of one message that is spoken: past this a message is cut, and says so.
+MAX_SPOKEN = 6000
+CUT_SHORT = "The rest of this message, {count} more characters, was not spoken."
+
+
+def split_speech(text: str, limit: int = SPEECH_PIECE) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, split after sentences where it
+    can, else between words, else anywhere; a message over :data:`MAX_SPOKEN` is cut and
+    its last piece says how much was left out.
+
+    >>> split_speech("One. Two three four.", limit=12)
+    ['One.', 'Two three', 'four.']
+    >>> len(split_speech("x" * 10_000)), split_speech("x" * 10_000)[-1]
+    (16, 'The rest of this message, 4000 more characters, was not spoken.')
+    """
+    rest = ""
+    if len(text) > MAX_SPOKEN:
+        rest = CUT_SHORT.format(count=len(text) - MAX_SPOKEN)
+        text = text[:MAX_SPOKEN]
+    pieces: list[str] = []
+    text = text.strip()
+    while len(text) > limit:
+        window = text[: limit + 1]
+        cut = max(window.rfind(". "), window.rfind("? "), window.rfind("! "))
+        cut = cut + 1 if cut > 0 else window.rfind(" ")
+        if cut <= 0:
+            cut = limit
+        pieces.append(text[:cut].strip())
+        text = text[cut:].strip()
+    if text:
+        pieces.append(text)
+    if rest:
+        pieces.append(rest)
+    return pieces
+
 
 PYTTSX3_MISSING = "pyttsx3 is not installed ({error}); install the game again with: {command}."
 
@@ -380,8 +420,9 @@ class TtsBackend(Backend):
         with self._state:
             if interrupt:
                 self._silence()
-            self._pending += 1
-            self._queue.put((self._generation, text))
+            for piece in split_speech(text):
+                self._pending += 1
+                self._queue.put((self._generation, piece))
 
     def stop(self) -> None:
         with self._state:

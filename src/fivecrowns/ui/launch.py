@@ -11,6 +11,7 @@ from typing import Any
 
 from fivecrowns.errors import FiveCrownsError, SaveFileError
 from fivecrowns.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from fivecrowns.savefile import MAX_NAME_LENGTH
 from fivecrowns.ui import storage
 from fivecrowns.ui.session import Seat, Session, game_from_save, new_seed
 from fivecrowns.ui.settings import load_settings
@@ -56,7 +57,13 @@ def make_seats(players: int, humans: int, names: str | None, ai: str) -> list[Se
     if names:
         given = [name.strip() for name in names.split(",")]
         if len(given) != players or any(not name for name in given):
-            raise LaunchError(f"--names needs {players} names separated by commas, got '{names}'.")
+            shown = names if len(names) <= 200 else names[:200] + "..."
+            raise LaunchError(f"--names needs {players} names separated by commas, got '{shown}'.")
+        longest = max(given, key=len)
+        if len(longest) > MAX_NAME_LENGTH:
+            raise LaunchError(
+                f"--names: a name is at most {MAX_NAME_LENGTH} characters; one has {len(longest)}."
+            )
     else:
         human_names = ["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)]
         given = human_names + list(COMPUTER_NAMES[:computers])
@@ -256,6 +263,8 @@ def _launch(args: argparse.Namespace) -> int:
         session = Session(game, seats, output, settings, bots=bots)
         if args.resume and at_keyboard in session.seat_state:
             session.at_keyboard = at_keyboard
+        if args.resume and data.get("id"):
+            session.game_id = str(data["id"])
         from fivecrowns.ui.app import Presentation
 
         presentation = Presentation(session, line_mode=args.line)

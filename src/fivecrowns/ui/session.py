@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import random
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -189,6 +190,9 @@ class Session(CommandLayer):
         self.history_recorded = False
         #: What speaks and why, from the start-up: the speech-details key says it.
         self.speech_report = ""
+        # why an id: a kill between recording the result and deleting the autosave must
+        # not record the same game twice when it is resumed (issue 16)
+        self.game_id = new_game_id()
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
         #: A round is over and the next is dealt but not yet told: its events and their mover.
         self.next_round: tuple[list[Event], int] | None = None
@@ -694,7 +698,9 @@ class Session(CommandLayer):
         if not self.history_recorded:
             self.history_recorded = True
             try:
-                storage.append_history([seat.name for seat in self.seats], list(self.game.totals))
+                storage.append_history(
+                    [seat.name for seat in self.seats], list(self.game.totals), game_id=self.game_id
+                )
                 if self.autosave_enabled:
                     storage.delete_autosave(self.save_path)
             except OSError as error:
@@ -856,6 +862,9 @@ class Session(CommandLayer):
         self.next_round = None
         self.last_explanation = None
         self.history_recorded = False
+        # why an id: a kill between recording the result and deleting the autosave must
+        # not record the same game twice when it is resumed (issue 16)
+        self.game_id = new_game_id()
         self.list_state = None
         self.confirm = None
         self.start()
@@ -1075,6 +1084,7 @@ class Session(CommandLayer):
             "moves": [[player, move_to_json(move)] for player, move in game.moves],
             "at_keyboard": self.at_keyboard,
             "verbosity": self.verbosity,
+            "id": self.game_id,
             "game": game_to_json(game),
         }
 
@@ -1150,6 +1160,10 @@ def advised_discard(hand: Sequence[Card], wild: Rank, avoid: Card | None = None)
 
 def _cards(count: int) -> str:
     return "1 card" if count == 1 else f"{count} cards"
+
+
+def new_game_id() -> str:
+    return uuid.uuid4().hex
 
 
 def new_seed() -> int:

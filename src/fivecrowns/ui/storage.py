@@ -21,13 +21,14 @@ from typing import Any
 
 from fivecrowns.atomic import atomic_write_text
 from fivecrowns.errors import FiveCrownsError, SaveFileError
-from fivecrowns.savefile import check_autosave, read_bounded
+from fivecrowns.savefile import MAX_NAME_LENGTH, check_autosave, read_bounded
 from fivecrowns.ui.settings import data_dir
 from fivecrowns.words import name_numbers
 
 __all__ = [
     "BUSY",
     "DataFolderBusy",
+    "HistoryRead",
     "KeptAside",
     "append_history",
     "append_solitaire_history",
@@ -46,6 +47,7 @@ __all__ = [
     "read_autosave",
     "read_history",
     "read_history_counted",
+    "read_history_tail",
     "skipped_words",
     "swap_previous_autosave",
     "unfinished_games",
@@ -284,9 +286,16 @@ def _now() -> str:
     return datetime.datetime.now().astimezone().isoformat(timespec="minutes")
 
 
-def append_history(players: list[str], totals: list[int], path: Path | None = None) -> None:
-    """Record a finished game: date, players, final totals."""
-    _append_record({"date": _now(), "players": players, "totals": totals}, path)
+def append_history(
+    players: list[str], totals: list[int], path: Path | None = None, game_id: str | None = None
+) -> None:
+    """Record a finished game: date, players, final totals. With ``game_id``, a game
+    already recorded last (a kill came before its autosave was deleted, then it was
+    resumed and finished again) is not recorded twice."""
+    record: dict[str, Any] = {"date": _now(), "players": players, "totals": totals}
+    if game_id is not None:
+        record["id"] = game_id
+    _append_record(record, path)
 
 
 def append_solitaire_history(
@@ -307,15 +316,60 @@ def append_solitaire_history(
 def _append_record(record: dict[str, Any], path: Path | None) -> None:
     path = path or history_path()
     path.parent.mkdir(parents=True, exist_ok=True)
+    last = _last_line(path)
+    if "id" in record and last is not None and _same_game(last, record):
+        return  # why: killed after recording but before the autosave was deleted, then resumed
     with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(record) + "\n")
+        # why the newline: a file cut short (or edited) must not glue this record onto its last
+        separator = "\n" if last is not None and not last.endswith(b"\n") else ""
+        handle.write(separator + json.dumps(record) + "\n")
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def _last_line(path: Path) -> bytes | None:
+    """The history file's last line with its newline, or None when it is empty or missing."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            if size == 0:
+                return None
+            handle.seek(max(0, size - 4096))
+            tail = handle.read()
+    except OSError:
+        return None
+    body = tail[:-1] if tail.endswith(b"\n") else tail
+    return tail[body.rfind(b"\n") + 1 :]
+
+
+def _same_game(line: bytes, record: dict[str, Any]) -> bool:
+    try:
+        last = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(last, dict) and last.get("id") == record["id"]
 
 
 def read_history(path: Path | None = None) -> list[dict[str, Any]]:
     """Finished games, oldest first; damaged lines are skipped."""
     return read_history_counted(path)[0]
+
+
+#: The most of the history file that is read: its newest part, about 10,000 games.
+HISTORY_TAIL_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class HistoryRead:
+    """What reading the history file found: the games (oldest first), how many damaged
+    lines were skipped, whether older games were left unread (a very large file), and a
+    sentence when the file could not be read at all."""
+
+    games: list[dict[str, Any]]
+    skipped: int = 0
+    older_not_read: bool = False
+    problem: str | None = None
 
 
 def read_history_counted(path: Path | None = None) -> tuple[list[dict[str, Any]], int]:
@@ -324,14 +378,29 @@ def read_history_counted(path: Path | None = None) -> tuple[list[dict[str, Any]]
     A line is damaged unless it is a whole record: a date, and either a solitaire
     result or as many players (names) as totals (whole numbers).
     """
+    found = read_history_tail(path)
+    return found.games, found.skipped
+
+
+def read_history_tail(path: Path | None = None) -> HistoryRead:
+    """The history, read from the end: only its newest :data:`HISTORY_TAIL_BYTES`, so a
+    huge file costs a bounded time and memory. Never raises."""
     path = path or history_path()
-    if not path.exists():
-        return [], 0
     try:
-        # why: a damaged byte must cost one line of history, not the whole history.
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return [], 0
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            start = max(0, size - HISTORY_TAIL_BYTES)
+            handle.seek(start)
+            raw = handle.read(HISTORY_TAIL_BYTES)
+    except FileNotFoundError:
+        return HistoryRead([])
+    except OSError as error:
+        return HistoryRead([], problem=HISTORY_UNREADABLE.format(path=path, why=error.strerror))
+    if start > 0:
+        raw = raw[raw.find(b"\n") + 1 :]  # the first line read is a part of one
+    # why: a damaged byte must cost one line of history, not the whole history.
+    text = raw.decode("utf-8", errors="replace")
     games: list[dict[str, Any]] = []
     skipped = 0
     for line in text.splitlines():
@@ -346,7 +415,10 @@ def read_history_counted(path: Path | None = None) -> tuple[list[dict[str, Any]]
             games.append(record)
         else:
             skipped += 1
-    return games, skipped
+    return HistoryRead(games, skipped, older_not_read=start > 0)
+
+
+HISTORY_UNREADABLE = "The history file {path} cannot be read: {why}."
 
 
 def _whole_record(record: object) -> bool:
@@ -359,13 +431,19 @@ def _whole_record(record: object) -> bool:
         isinstance(players, list)
         and isinstance(totals, list)
         and len(players) == len(totals) > 0
-        and all(isinstance(name, str) for name in players)
+        and all(isinstance(name, str) and len(name) <= MAX_NAME_LENGTH for name in players)
         and all(_whole_number(total) for total in totals)
     )
 
 
 def _whole_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _printable(name: str) -> str:
+    """A stored name without control characters: an escape sequence in a history file
+    must not move the cursor or recolour the terminal of whoever reads it."""
+    return "".join(char if char.isprintable() else "?" for char in name)
 
 
 def skipped_words(skipped: int) -> str:
@@ -399,7 +477,7 @@ def describe_history(games: list[dict[str, Any]], last: int = 10) -> list[str]:
                 f"{when}: Solitaire {result}, {points} point{'s' if points != 1 else ''} left."
             )
             continue
-        players: list[str] = [str(p) for p in record["players"]]
+        players: list[str] = [_printable(str(p)) for p in record["players"]]
         totals: list[int] = [int(t) for t in record["totals"]]
         best = min(totals)
         winners = [p for p, t in zip(players, totals, strict=True) if t == best]
