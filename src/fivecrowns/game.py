@@ -1142,8 +1142,11 @@ def game_from_json(data: Any) -> Game:
         raise SaveFileError(
             f"This saved game is damaged: {reason[:1].lower()}{reason[1:]}."
         ) from error
-    except (KeyError, ValueError, TypeError, IndexError, AttributeError) as error:
+    except (
+        KeyError, ValueError, TypeError, IndexError, AttributeError, StopIteration, OverflowError
+    ) as error:  # fmt: skip
         detail = f"{error.args[0]!r} is missing" if isinstance(error, KeyError) else str(error)
+        detail = detail or "a value is not what the game wrote"
         raise SaveFileError(f"This saved game is damaged: {detail}.") from error
 
 

@@ -220,6 +220,8 @@ def _decode(raw: bytes, schema: type[Any], what: str, where: str) -> dict[str, A
     try:
         msgspec.json.decode(raw, type=schema)
         data = msgspec.json.decode(raw)
+    except UnicodeDecodeError:  # msgspec raises it for a bad byte inside a string
+        raise SaveFileError(f"The {what} {where} is not text and cannot be resumed.") from None
     except msgspec.MsgspecError as error:
         raise SaveFileError(
             f"The {what} {where} is damaged and cannot be resumed: {_detail(error)}."
@@ -322,6 +324,8 @@ def read_game_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bool]:
         raise SaveFileError(f"There is no saved game at {target}.") from None
     try:
         peek = msgspec.json.decode(raw)
+    except UnicodeDecodeError:
+        raise SaveFileError(f"The saved game {target} is not text, so it cannot be read.") from None
     except msgspec.MsgspecError as error:
         if b"fivecrowns-save" not in raw[:200] and b'"seats"' not in raw[:200]:
             raise SaveFileError(

@@ -109,6 +109,10 @@ def simulate(
     )
 
 
+#: More decks than any table needs (14 players need 4): bounds the memory a deal takes.
+MAX_DECKS = 16
+
+
 def run(args: argparse.Namespace) -> int:
     from fivecrowns.ai.loader import load_bot, parse_bot_list
     from fivecrowns.errors import FiveCrownsError
@@ -118,6 +122,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     names = [part.strip() for part in str(args.ai).split(",")]
     players = args.players if args.players is not None else (len(names) if len(names) > 1 else 4)
+    from fivecrowns.game import LARGEST_TABLE, MIN_PLAYERS
+
+    # why here: before --ai is read (it is not to blame) and before any table is dealt
+    if not MIN_PLAYERS <= players <= LARGEST_TABLE:
+        print(f"--players must be {MIN_PLAYERS} to {LARGEST_TABLE}, not {players}.", file=sys.stderr)
+        return 2
+    if not 1 <= args.decks <= MAX_DECKS:
+        print(f"--decks must be 1 to {MAX_DECKS}, not {args.decks}.", file=sys.stderr)
+        return 2
     try:
         specs = parse_bot_list(args.ai, players)
         for spec in dict.fromkeys(specs):

@@ -78,9 +78,18 @@ def _wild_rank(args: argparse.Namespace, card_count: int) -> Rank:
     return Rank(min(max(held, 3), 13))
 
 
+#: The most cards one hand may have here: round 11 after drawing holds 14; far beyond
+#: that the exact search runs out of stack (RecursionError) or of time.
+MAX_CARDS = 40
+
+
 def _solve(cards: list[Card], wild_rank: Rank, discard: bool) -> Arrangement:
     if not cards:
         raise FiveCrownsError("There are no cards to solve.")
+    if len(cards) > MAX_CARDS:
+        raise FiveCrownsError(
+            f"A hand to solve has at most {MAX_CARDS} cards, not {len(cards)}."
+        )
     return best_with_discard(cards, wild_rank) if discard else best_arrangement(cards, wild_rank)
 
 
