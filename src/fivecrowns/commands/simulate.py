@@ -126,7 +126,9 @@ def run(args: argparse.Namespace) -> int:
 
     # why here: before --ai is read (it is not to blame) and before any table is dealt
     if not MIN_PLAYERS <= players <= LARGEST_TABLE:
-        print(f"--players must be {MIN_PLAYERS} to {LARGEST_TABLE}, not {players}.", file=sys.stderr)
+        print(
+            f"--players must be {MIN_PLAYERS} to {LARGEST_TABLE}, not {players}.", file=sys.stderr
+        )
         return 2
     if not 1 <= args.decks <= MAX_DECKS:
         print(f"--decks must be 1 to {MAX_DECKS}, not {args.decks}.", file=sys.stderr)

@@ -87,9 +87,7 @@ def _solve(cards: list[Card], wild_rank: Rank, discard: bool) -> Arrangement:
     if not cards:
         raise FiveCrownsError("There are no cards to solve.")
     if len(cards) > MAX_CARDS:
-        raise FiveCrownsError(
-            f"A hand to solve has at most {MAX_CARDS} cards, not {len(cards)}."
-        )
+        raise FiveCrownsError(f"A hand to solve has at most {MAX_CARDS} cards, not {len(cards)}.")
     return best_with_discard(cards, wild_rank) if discard else best_arrangement(cards, wild_rank)
 
 

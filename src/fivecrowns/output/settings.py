@@ -101,13 +101,16 @@ def _from_dict(data: dict[str, Any]) -> OutputSettings:
 
 def load_settings(path: Path | None = None) -> tuple[OutputSettings, str | None]:
     """Read the settings; returns (settings, problem sentence or None). Never raises."""
+    from fivecrowns.errors import SaveFileError
+    from fivecrowns.savefile import read_bounded
+
     path = path or settings_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, "settings file", limit=1_000_000).decode("utf-8")
     except FileNotFoundError:
         return OutputSettings(), None
-    except OSError as error:
-        return OutputSettings(), f"Cannot read {path}: {error.strerror}. Using default settings."
+    except SaveFileError as error:  # not a plain file (a FIFO would block), too big, unreadable
+        return OutputSettings(), f"{error} Using default settings."
     except UnicodeDecodeError:
         return OutputSettings(), _damaged(path, "it is not text")
     try:

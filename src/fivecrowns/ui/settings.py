@@ -28,6 +28,12 @@ from fivecrowns.ui.keymap import Action, Keymap
 __all__ = ["VERBOSITIES", "Settings", "config_dir", "data_dir", "documents_dir", "load_settings"]
 
 VERBOSITIES = ("brief", "normal", "full")
+#: More key bindings than there are actions in both games, several times over.
+MAX_BINDINGS = 500
+TOO_MANY_BINDINGS = (
+    '"keys" in the settings file names {count} actions, more than the {limit} any keymap '
+    "could use, so all of them were ignored and the default keys are used."
+)
 
 
 def data_dir() -> Path:
@@ -73,8 +79,15 @@ def load_settings(path: Path | None = None) -> Settings:
     settings = Settings(path=path)
     if not path.exists():
         return settings
+    from fivecrowns.errors import SaveFileError
+    from fivecrowns.savefile import read_bounded
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        # why bounded: a FIFO or /dev/zero named as the settings file must not hang the game
+        data = json.loads(read_bounded(path, "settings file", limit=1_000_000).decode("utf-8"))
+    except SaveFileError as error:
+        settings.problems.append(f"{error} Using defaults.")
+        return settings
     except (OSError, ValueError) as error:
         settings.problems.append(
             f"The settings file {path} cannot be read ({error}); using defaults."
@@ -106,7 +119,10 @@ def load_settings(path: Path | None = None) -> Settings:
             f"Delay '{delay}' is not a number of seconds from 0 to 10; using 1."
         )
     keys = data.get("keys", {})
-    if isinstance(keys, dict):
+    if isinstance(keys, dict) and len(keys) > MAX_BINDINGS:
+        # why: each binding is checked against every other; 100,000 took minutes to start
+        settings.problems.append(TOO_MANY_BINDINGS.format(count=len(keys), limit=MAX_BINDINGS))
+    elif isinstance(keys, dict):
         settings.bindings = dict(keys)
         settings.keymap, settings.key_problems = Keymap.from_settings(keys)
         settings.problems += settings.key_problems

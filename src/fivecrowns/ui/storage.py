@@ -14,6 +14,7 @@ import contextlib
 import datetime
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -387,6 +388,9 @@ def read_history_tail(path: Path | None = None) -> HistoryRead:
     huge file costs a bounded time and memory. Never raises."""
     path = path or history_path()
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # why: a FIFO would block for ever
+            why = "it is not a plain file"
+            return HistoryRead([], problem=HISTORY_UNREADABLE.format(path=path, why=why))
         with path.open("rb") as handle:
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
