@@ -265,11 +265,9 @@ def _check_save(raw: bytes) -> None:
     path.write_bytes(raw)
     # a save the mutation left whole loads, then the missing terminal is the sentence
     names = (str(path), "saved game", "computer player", "--ai", "terminal")
-    status, _, err = run(["play", "--resume", "--speech", "none"], kind="saves", names=names)
+    status, _, _ = run(["play", "--resume", "--speech", "none"], kind="saves", names=names)
     assert status in (1, 2)
-    status, _, _err = run(
-        ["export", "--game", str(path), "--what", "scores"], kind="saves", names=names
-    )
+    run(["export", "--game", str(path), "--what", "scores"], kind="saves", names=names)
     path.unlink()
 
 
@@ -332,7 +330,7 @@ def test_a_fifo_a_device_and_a_huge_file_are_refused_at_once(tmp_path) -> None:
             ["export", "--game", str(target)],
             ["solitaire", "--export", "text", "--game", str(target)],
         ):
-            status, _, _err = run(argv, kind="special files", names=(str(target),))
+            run(argv, kind="special files", names=(str(target),))
             assert status == 2
 
 
@@ -345,11 +343,11 @@ def test_a_fifo_or_device_as_settings_or_history_does_not_hang(tmp_path) -> None
     os.mkfifo(data / "history.jsonl")
     status, _, err = run(["history"], kind="special files", names=("history.jsonl",))
     assert status == 1
-    status, _, err = run(
+    status, _, _ = run(
         ["speech", "--mute", "--save"], kind="special files", names=("settings.json",)
     )
     assert status == 1
-    status, _, _err = run(["play", "--speech", "none"], kind="special files", names=("terminal",))
+    run(["play", "--speech", "none"], kind="special files", names=("terminal",))
     assert status == 2
 
 
