@@ -330,7 +330,7 @@ def test_a_fifo_a_device_and_a_huge_file_are_refused_at_once(tmp_path) -> None:
             ["export", "--game", str(target)],
             ["solitaire", "--export", "text", "--game", str(target)],
         ):
-            run(argv, kind="special files", names=(str(target),))
+            status, _, _ = run(argv, kind="special files", names=(str(target),))
             assert status == 2
 
 
@@ -341,7 +341,7 @@ def test_a_fifo_or_device_as_settings_or_history_does_not_hang(tmp_path) -> None
     data.mkdir(parents=True, exist_ok=True)
     os.mkfifo(config / "settings.json")
     os.mkfifo(data / "history.jsonl")
-    status, _, err = run(["history"], kind="special files", names=("history.jsonl",))
+    status, _, _ = run(["history"], kind="special files", names=("history.jsonl",))
     assert status == 1
     status, _, _ = run(
         ["speech", "--mute", "--save"], kind="special files", names=("settings.json",)
