@@ -111,6 +111,10 @@ def simulate(
 
 #: More decks than any table needs (14 players need 4): bounds the memory a deal takes.
 MAX_DECKS = 16
+TABLE_SIZE = (
+    "A game needs {low} to {usual} players (up to {high} with extra decks): "
+    "--players {players} is not possible."
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,13 +126,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     names = [part.strip() for part in str(args.ai).split(",")]
     players = args.players if args.players is not None else (len(names) if len(names) > 1 else 4)
-    from fivecrowns.game import LARGEST_TABLE, MIN_PLAYERS
+    from fivecrowns.game import LARGEST_TABLE, MAX_PLAYERS, MIN_PLAYERS
 
     # why here: before --ai is read (it is not to blame) and before any table is dealt
     if not MIN_PLAYERS <= players <= LARGEST_TABLE:
-        print(
-            f"--players must be {MIN_PLAYERS} to {LARGEST_TABLE}, not {players}.", file=sys.stderr
+        sentence = TABLE_SIZE.format(
+            low=MIN_PLAYERS, usual=MAX_PLAYERS, high=LARGEST_TABLE, players=players
         )
+        print(sentence, file=sys.stderr)
         return 2
     if not 1 <= args.decks <= MAX_DECKS:
         print(f"--decks must be 1 to {MAX_DECKS}, not {args.decks}.", file=sys.stderr)
