@@ -529,7 +529,11 @@ class Server:
                 return
             await asyncio.sleep(self.limits.bot_delay)
             before = room.table.seq
-            room.table.step_bot()
+            try:
+                room.table.step_bot()
+            except Exception:  # why: log it and stop this table's bots, never the server
+                log.exception("A computer player could not move at table %s", room.id)
+                return
             entries = room.table.log[before:]
             if entries:
                 self._publish(room, entries, kick=False)
