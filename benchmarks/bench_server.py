@@ -1,13 +1,16 @@
 """The game server under load: many tables of bot-driven WebSocket clients on loopback.
 
-Run: .venv/bin/python benchmarks/bench_server.py [--tables 500] [--seconds 60]
+Run: .venv/bin/python benchmarks/bench_server.py [--tables 500] [--seconds 60] [--think 0]
 
 Starts `fivecrowns serve` as its own process on 127.0.0.1 (SQLite store in a temporary
 folder, no move delay, rate limit raised), then from this one process opens 4 WebSocket
 clients per table: the first creates a 4-seat table, three join, the first starts. Every
 client then plays its own turns as fast as it can (go out when it can, else draw from the
 stock and throw the first legal card) for ``--seconds``; a finished game starts again at a
-new table of the same four. It reports
+new table of the same four. ``--think S`` makes every client wait S seconds before each
+of its moves (not counted in the latency), for a load below what the server can take:
+at full speed each table always has one move waiting, so by Little's law the latency is
+about tables / (moves per second) however fast the server is. It reports
 
 - action -> event latency: from sending an ``act`` to receiving the event it caused
   (p50, p90, p99, max), measured in the client process;
@@ -134,6 +137,10 @@ class Player:
             if time.monotonic() >= self.bench.stop_at or self.over:
                 return
             if self.my_turn():
+                if self.bench.think:
+                    await asyncio.sleep(self.bench.think)
+                    if not self.my_turn() or time.monotonic() >= self.bench.stop_at:
+                        continue
                 await self.act()
             try:
                 await self.recv(timeout=1.0)
@@ -160,7 +167,8 @@ class Player:
 
 
 class Bench:
-    def __init__(self, url: str, session: aiohttp.ClientSession) -> None:
+    def __init__(self, url: str, session: aiohttp.ClientSession, think: float = 0.0) -> None:
+        self.think = think  # seconds a client waits before each of its moves (0: full speed)
         self.url = url
         self.session = session
         self.latencies: list[float] = []
@@ -214,11 +222,13 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def measure(url: str, pid: int, tables: int, seconds: float) -> dict[str, Any]:
+async def measure(
+    url: str, pid: int, tables: int, seconds: float, think: float = 0.0
+) -> dict[str, Any]:
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=None)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        bench = Bench(url, session)
+        bench = Bench(url, session, think)
         rss_before = _rss_kib(pid)
         started = time.monotonic()
         gate = asyncio.Semaphore(20)  # why: open connections in waves, not 2,000 at once
@@ -273,6 +283,7 @@ async def measure(url: str, pid: int, tables: int, seconds: float) -> dict[str, 
         return {
             "tables": tables,
             "connections": tables * 4,
+            "think_seconds": think,
             "seat_seconds": seat_seconds,
             "window_seconds": window,
             "moves": moves,
@@ -304,6 +315,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds each client waits before a move (default 0: full speed)",
+    )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     needed = args.tables * 4 + 200
@@ -322,7 +339,7 @@ def main() -> None:
             if found is None:
                 raise SystemExit(f"the server did not start: {line!r}")
             url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-            result = asyncio.run(measure(url, server.pid, args.tables, args.seconds))
+            result = asyncio.run(measure(url, server.pid, args.tables, args.seconds, args.think))
         finally:
             server.send_signal(signal.SIGTERM)
             try:
@@ -334,7 +351,10 @@ def main() -> None:
     result["machine"] = f"{platform.python_implementation()} {platform.python_version()}, "
     result["machine"] += f"{os.cpu_count()} cores, {platform.machine()}"
     lat = result["latency_ms"]
-    print(f"bench_server: {result['tables']} tables, {result['connections']} WebSocket clients")
+    pace = f", {args.think} s thinking before each move" if args.think else ", full speed"
+    print(
+        f"bench_server: {result['tables']} tables, {result['connections']} WebSocket clients{pace}"
+    )
     print(f"  machine: {result['machine']}; load average before {load_before[0]:.2f}")
     print(f"  seating all tables took {result['seat_seconds']:.1f} s")
     print(
