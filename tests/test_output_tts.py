@@ -271,3 +271,45 @@ def test_auto_without_a_screen_reader_uses_the_built_in_voice(
         assert output.backend.wait_idle(timeout=30)
         assert [u.text for u in output.backend.utterances] == ["Round 1."]
     assert (tmp_path / "said.txt").read_text(encoding="utf-8").count("\n") == 2
+
+
+class _RecordingRenderer:
+    """Renders every text as a few samples of silence and keeps what it was given."""
+
+    description = "a recording renderer"
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def render(self, text: str) -> bytes:
+        import io
+        import wave
+
+        self.texts.append(text)
+        buffer = io.BytesIO()
+        with wave.open(buffer, "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(22050)
+            out.writeframes(b"\x01\x00" * 64)
+        return buffer.getvalue()
+
+    def close(self) -> None:
+        pass
+
+
+def test_very_long_text_reaches_the_engine_in_short_pieces() -> None:
+    """Issue 16 item 7: eSpeak NG crashed the process on 25,000 characters in one call."""
+    from fivecrowns.output.tts import MAX_SPOKEN, SPEECH_PIECE
+
+    renderer = _RecordingRenderer()
+    backend = TtsBackend(Mixer("null"), lambda: (renderer, None), owns_mixer=True)
+    try:
+        backend.speak("Ann played. " * 2500)  # 27,500 characters
+        assert backend.wait_idle(timeout=30)
+    finally:
+        backend.close()
+    assert renderer.texts and all(len(text) <= SPEECH_PIECE for text in renderer.texts)
+    assert sum(len(text) for text in renderer.texts[:-1]) <= MAX_SPOKEN
+    assert renderer.texts[-1].startswith("The rest of this message, ")
+    assert all(text.endswith("played.") for text in renderer.texts[:-1])  # split after sentences
