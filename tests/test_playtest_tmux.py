@@ -7,7 +7,6 @@ and ``tmux capture-pane`` (with its scrollback) what a player could read on the 
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -28,9 +27,6 @@ def test_line_mode_hot_seat_handoff_keeps_the_previous_hand_private(tmp_path: Pa
         said = t.wait_said(r"Pass to (Ann|Kim)\. Press Enter when ready\.")
         first = re.findall(r"Pass to (Ann|Kim)\.", said)[-1]
         second = "Kim" if first == "Ann" else "Ann"
-        # why wait: the first line is said before the terminal is put in raw mode, and an
-        # Enter typed before that arrives as Ctrl+J
-        time.sleep(0.5)
         mark = len(t.said())
         t.keys("Enter")
         said = t.wait_said(r"Your turn", after=mark)

@@ -27,6 +27,7 @@ NOISE = [
 def test_invalid_utf8_and_csi_sequences_do_not_stop_the_game(tmp_path: Path, mode) -> None:
     with terminal(tmp_path, *mode, "--seed", "7", "--delay", "0") as t:
         t.wait_said(r"This is your last turn\.")
+        t.wait_ready()  # why: raw bytes bypass keys(), which waits for raw mode itself
         for raw in NOISE:
             t.tmux("send-keys", "-t", "game", "-H", *raw)
             time.sleep(0.2)

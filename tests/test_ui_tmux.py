@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import termios
 import time
 import uuid
 from collections.abc import Iterator
@@ -45,6 +46,7 @@ class Terminal:
         self.socket = socket
         self.folder = folder
         self.transcript = transcript
+        self.ready = False
 
     def tmux(self, *args: str) -> str:
         result = subprocess.run(
@@ -52,7 +54,35 @@ class Terminal:
         )
         return result.stdout
 
+    def raw_mode(self) -> bool:
+        """True once the program has put the pane's terminal in raw mode (prompt_toolkit)."""
+        tty = self.tmux("display", "-p", "-t", "game", "#{pane_tty}").strip()
+        try:
+            fd = os.open(tty, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError:  # the program has ended and its terminal is gone
+            return False
+        try:
+            iflag, _, _, lflag, *_ = termios.tcgetattr(fd)
+        finally:
+            os.close(fd)
+        return not (lflag & termios.ICANON or iflag & termios.ICRNL)
+
+    def wait_ready(self, timeout: float = 15.0) -> None:
+        """Wait until the program reads single keys: the terminal is in raw mode.
+
+        why: the first lines are said before prompt_toolkit makes the terminal raw; a key
+        typed before that goes through the cooked terminal, and Enter arrives as Ctrl+J.
+        """
+        deadline = time.monotonic() + timeout
+        while not (self.alive() and self.raw_mode()):
+            if not self.alive() or time.monotonic() > deadline:
+                raise AssertionError(f"the terminal never went raw; screen:\n{self.screen()}")
+            time.sleep(0.05)
+        self.ready = True
+
     def keys(self, *keys: str) -> None:
+        if not self.ready:
+            self.wait_ready()
         for key in keys:
             self.tmux("send-keys", "-t", "game", key)
             time.sleep(0.15)  # one key at a time, as a person types (Escape must stand alone)
