@@ -87,7 +87,7 @@ class Player:
 
     async def recv(self, timeout: float) -> dict[str, Any]:
         assert self.ws is not None
-        message = await self.ws.receive(timeout=timeout)
+        message = await asyncio.wait_for(self.ws.receive(), timeout)  # why: see server_support
         if message.type is not aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"{self.name}: connection ended")
         data: dict[str, Any] = json.loads(message.data)

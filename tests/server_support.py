@@ -139,7 +139,9 @@ class Client:
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         assert self.ws is not None
-        message = await self.ws.receive(timeout=timeout)
+        # why wait_for: aiohttp's receive(timeout) starts its timeout afresh after each ping it
+        # answers, so with the server's 20 s heartbeat a wait for a missing frame never ends
+        message = await asyncio.wait_for(self.ws.receive(), timeout)
         if message.type is not aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"{self.name}: connection ended ({message.type})")
         self.frames.append(message.data)
