@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import re
+from collections import Counter
 
 from ai_support import table, whole_game
 from fivecrowns.ai import LEVELS, load_bot
-from fivecrowns.ai.expert import SAMPLES, ExpertBot, play_out
+from fivecrowns.ai.expert import ExpertBot, look_ahead
 from fivecrowns.ai.memory import read_memory
 from fivecrowns.cards import Rank, parse_cards
 from fivecrowns.game import Discard, DrawFromStock, Game, Phase, TakeDiscard
@@ -18,25 +20,37 @@ def test_expert_is_a_built_in_level_after_hard() -> None:
     assert load_bot("expert").name == "expert"
 
 
-def test_a_play_out_draws_throws_the_cheapest_and_weighs_both_turns() -> None:
+def test_the_look_ahead_is_exact_on_the_next_draw_and_plays_out_the_one_after() -> None:
     hand = parse_cards("5h 6h Kc 9sp")
-    # First draw 7h: 5h 6h 7h meld, throw Kc, 9sp left (9). Second draw 8h: run grows, 0 left.
-    value = play_out(hand, Rank.THREE, parse_cards("7h 8h"))
-    assert value == 0.5 * 9 + 0.5 * 0
+    unseen = Counter(parse_cards("7h 7h 8h Qd"))
+    near, far = look_ahead(hand, Rank.THREE, unseen, random.Random(1))
+    # Next draw 7h (2 of the 4): 5h 6h 7h melds, Kc thrown, 9 left. 8h: no meld, Kc thrown,
+    # 5 + 6 + 8 + 9 = 28 left. Qd: Kc thrown, 5 + 6 + 9 + 12 = 32. Each weighted by its count.
+    assert near == (2 * 9 + 28 + 32) / 4
+    assert 0 <= far <= near
 
 
-def test_determinisations_come_from_the_unseen_pool_only_and_repeat_for_the_same_view() -> None:
+def test_the_same_view_gives_the_same_guesses_and_another_seed_other_guesses() -> None:
     game = Game(["A", "B", "C"], seed=8)
     view = game.view(game.current_player)
-    bot = ExpertBot(seed=5)
     unseen = read_memory(view).unseen
-    samples = bot._determinisations(view, unseen)
-    assert len(samples) == SAMPLES
-    for draws in samples:
-        for card in draws:
-            assert unseen[card] > 0
-    assert samples == ExpertBot(seed=5)._determinisations(view, unseen)
-    assert samples != ExpertBot(seed=6)._determinisations(view, unseen)
+    hand = list(view.hand)
+    first = look_ahead(hand, view.wild_rank, unseen, ExpertBot(seed=5)._rng(view))
+    again = look_ahead(hand, view.wild_rank, unseen, ExpertBot(seed=5)._rng(view))
+    assert first == again
+    others = {
+        look_ahead(hand, view.wild_rank, unseen, ExpertBot(seed=s)._rng(view))[1] for s in range(6)
+    }
+    assert len(others) > 1  # the second draw is sampled
+    assert (
+        len(
+            {
+                look_ahead(hand, view.wild_rank, unseen, ExpertBot(seed=s)._rng(view))[0]
+                for s in range(6)
+            }
+        )
+        == 1
+    )  # the next draw is exact
 
 
 def test_expert_explains_a_blind_draw_by_its_play_outs_in_whole_games() -> None:

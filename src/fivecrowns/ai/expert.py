@@ -1,24 +1,27 @@
-"""The expert level: determinised Monte Carlo over the cards it cannot see, two draws ahead.
+"""The expert level: looks two draws ahead over the cards it cannot see.
 
 Terminology (as in :mod:`fivecrowns.ai.hard`): the *unseen pool* is every card
-not in the bot's hand and not public in its view; a *determinisation* is one
-guess of the next cards it will draw, sampled from the unseen pool without
-replacement (as far as the view can tell, every unseen card is equally likely
-to be next in the stock). A *play-out* plays the bot's own next two turns on
-one determinisation: draw the guessed card, throw the card whose loss costs
-least (the exact solver), and counts the best leftover points after each draw.
+not in the bot's hand and not public in its view; a *blind draw* is, as far as
+the view can tell, a random card of the unseen pool. A *play-out* plays the
+bot's own next turns on one guess (a *determinisation*) of the cards it will
+draw: draw the card, throw the card whose loss costs least (the exact solver),
+and count the best leftover points.
 
-- Draw: it takes the top discard when, over the same determinisations, the
-  hand after taking it ends its play-outs with fewer points than the hand after
-  a blind draw (wilds are always taken, and a discard that lets it go out).
-- Discard: among the cheapest discards (as hard), it keeps the hand whose
-  play-outs end lowest, and it avoids feeding the next player as hard does.
-- Going out, and the last turn after someone went out: as hard (at once; exact
-  expectation on the last draw).
+- The look-ahead of a hand: for every unseen kind of card as its next draw
+  (weighted by how many are unseen, as hard's exact expectation), a play-out
+  with one more draw sampled from the rest of the pool (determinised Monte
+  Carlo, one determinisation per kind). Its score weighs the leftover after
+  the next draw and after the one after equally (the round may end first).
+- Draw: it takes the top discard when the hand after taking it scores lower
+  than the hand before a blind draw (wilds are always taken, and a discard that
+  lets it go out; a card that does not lower its leftover now is left).
+- Discard: among hard's shortlist of cheapest discards, it keeps the hand with
+  the lowest look-ahead score, and it avoids feeding the next player as hard.
+- Going out, and the last turn after someone went out: as hard.
 
-It reads only its view: the determinisations come from the unseen pool, and the
-random generator is seeded from its seed and what the view shows, so the same
-view always gives the same decision.
+It reads only its view: the guesses come from the unseen pool, and its random
+generator is seeded from its seed and what the view shows (the same generator
+for every choice it compares), so the same view always gives the same move.
 """
 
 from __future__ import annotations
@@ -36,49 +39,55 @@ from fivecrowns.cards import Card, Rank, is_wild, points
 from fivecrowns.game import Discard, DrawFromStock, Phase, TakeDiscard
 from fivecrowns.views import PlayerView
 
-__all__ = ["ExpertBot", "play_out"]
+__all__ = ["ExpertBot", "look_ahead"]
 
-SAMPLES = 24  # determinisations per decision (the same ones for every choice compared)
 NEAR_WEIGHT = 0.5  # weight of the leftover after the next draw; the rest after the one after
 
 
-def play_out(hand: Sequence[Card], wild: Rank, draws: Sequence[Card]) -> float:
-    """The bot's next turns on one determinisation: draw, throw the cheapest, score.
+def look_ahead(
+    hand: Sequence[Card], wild: Rank, unseen: Counter[Card], rng: random.Random
+) -> tuple[float, float]:
+    """Expected best leftover of ``hand`` after its next draw, and after the one after.
 
-    Weighted: ``NEAR_WEIGHT`` of the best leftover after the first draw (the
-    round may end then) and the rest after the second.
+    The next draw is every unseen kind of card in turn, weighted by how many are
+    unseen (exact, as hard's blind draw). For each, the play-out throws the card
+    whose loss costs least, then draws one card sampled from the rest of the
+    unseen pool (one determinisation per kind: stratified sampling).
     """
-    cards = list(hand)
-    total = 0.0
-    weights = (NEAR_WEIGHT, 1 - NEAR_WEIGHT)
-    for weight, card in zip(weights, draws, strict=False):
-        cards.append(card)
-        if weight == weights[-1]:
-            total += weight * leftover_with_discard(cards, wild)
-            break
-        best = arrangement_with_discard(cards, wild)
-        total += weight * best.leftover_points
+    pool = list(unseen.elements())
+    total = len(pool)
+    if total < 2:
+        value = float(leftover(hand, wild))
+        return value, value
+    near = far = 0.0
+    for card, count in sorted(unseen.items()):
+        if count <= 0:
+            continue
+        best = arrangement_with_discard([*hand, card], wild)
+        near += count * best.leftover_points
+        kept = [*hand, card]
         assert best.discard is not None
-        cards.remove(best.discard)
-    return total
+        kept.remove(best.discard)
+        second = pool[rng.randrange(total)]
+        while second == card and count == 1:
+            second = pool[rng.randrange(total)]
+        far += count * leftover_with_discard([*kept, second], wild)
+    return near / total, far / total
+
+
+def _score(near: float, far: float) -> float:
+    return NEAR_WEIGHT * near + (1 - NEAR_WEIGHT) * far
 
 
 class ExpertBot(HardBot):
-    """Hard's going out and last turns; draws and discards by play-outs on determinisations."""
+    """Hard's going out and last turns; draws and discards by looking two draws ahead."""
 
     name = "expert"
 
-    def _determinisations(self, view: PlayerView, unseen: Counter[Card]) -> list[list[Card]]:
-        pool = sorted(unseen.elements())
-        if len(pool) < 2:
-            return []
+    def _rng(self, view: PlayerView) -> random.Random:
         codes = " ".join(card.token for card in sorted(view.hand))
         # why: a string seed is hashed with SHA-512, the same in every process (no hash seed).
-        rng = random.Random(f"{self.seed}/{view.round}/{len(view.events)}/{codes}")
-        return [rng.sample(pool, 2) for _ in range(SAMPLES)]
-
-    def _mean(self, hand: Sequence[Card], wild: Rank, samples: list[list[Card]]) -> float:
-        return sum(play_out(hand, wild, draws) for draws in samples) / len(samples)
+        return random.Random(f"{self.seed}/{view.round}/{len(view.events)}/{codes}")
 
     def choose_draw(self, view: PlayerView) -> Decision:
         top = view.top_discard
@@ -93,19 +102,13 @@ class ExpertBot(HardBot):
         if after.leftover_points == 0:
             return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
         memory = read_memory(view)
-        samples = self._determinisations(view, memory.unseen)
-        if not samples:
-            return super().choose_draw(view)
         assert after.discard is not None
         kept = list(after.cards)
         kept.remove(after.discard)
-        # Taking: the turn's own draw is the top discard, then one guessed draw next turn.
-        take = sum(
-            after.leftover_points * NEAR_WEIGHT
-            + (1 - NEAR_WEIGHT) * leftover_with_discard([*kept, draws[0]], wild)
-            for draws in samples
-        ) / len(samples)
-        blind = self._mean(hand, wild, samples)
+        # Taking: this turn's draw is the top discard; the next turn's is a blind draw.
+        take_next, _ = look_ahead(kept, wild, memory.unseen, self._rng(view))
+        take = _score(after.leftover_points, take_next)
+        blind = _score(*look_ahead(hand, wild, memory.unseen, self._rng(view)))
         if take < blind:
             return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
         reason = (
@@ -124,22 +127,22 @@ class ExpertBot(HardBot):
         if not isinstance(hard.move, Discard):
             return hard  # going out: hard's choice of the card the next player wants least
         memory = read_memory(view)
-        samples = self._determinisations(view, memory.unseen)
         natural = [card for card in allowed if not is_wild(card, wild)] or allowed
         costs = {card: _without(hand, card, wild) for card in natural}
         cheapest = min(costs.values())
         ranked = sorted(natural, key=lambda c: (costs[c], -points(c, wild), c))
         shortlist = [c for c in ranked if costs[c] <= cheapest + SLACK][:SHORTLIST]
-        if len(shortlist) == 1 or not samples:
+        if len(shortlist) == 1 or memory.unseen_total() < 2:
             return hard
         target = _next_player(view)
         scores: dict[Card, float] = {}
         for card in shortlist:
             rest = list(hand)
             rest.remove(card)
-            scores[card] = self._mean(rest, wild, samples) + FEED_WEIGHT * interest(
-                card, wild, memory, target
-            )
+            # why: the same seed for every candidate (common random numbers) keeps the
+            # comparison between them fair; only their hands differ.
+            near, far = look_ahead(rest, wild, memory.unseen, self._rng(view))
+            scores[card] = _score(near, far) + FEED_WEIGHT * interest(card, wild, memory, target)
         card = min(shortlist, key=lambda c: (scores[c], costs[c], c))
         if card == hard.move.card:
             return hard
