@@ -1,6 +1,6 @@
-"""Write the earcons to sounds/ from fivecrowns.output.earcons (pure arithmetic, no samples).
+"""Write the earcons to src/fivecrowns/sounds/ from fivecrowns.output.earcons (pure arithmetic, no samples).
 
-python scripts/make_sounds.py           # (re)write sounds/*.wav
+python scripts/make_sounds.py           # (re)write src/fivecrowns/sounds/*.wav
 python scripts/make_sounds.py --check   # exit 1 if a file differs from what is made
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fivecrowns.output.earcons import render_all
 
-SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
+SOUNDS = Path(__file__).resolve().parent.parent / "src" / "fivecrowns" / "sounds"
 
 
 def main() -> int:
@@ -28,7 +28,7 @@ def main() -> int:
         else:
             SOUNDS.mkdir(exist_ok=True)
             path.write_bytes(data)
-            print(f"wrote {path.relative_to(SOUNDS.parent)} ({len(data)} bytes)")
+            print(f"wrote {path} ({len(data)} bytes)")
     if different:
         print("differ from the generator: " + ", ".join(different), file=sys.stderr)
         return 1

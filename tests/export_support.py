@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,17 @@ def require_liblouis() -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"liblouis must be installed in CI: {why}")
     pytest.skip(f"liblouis is not installed: {why}")
+
+
+def hide_liblouis(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Make liblouis look absent: no louis module and no lou_translate program on PATH."""
+    monkeypatch.setitem(sys.modules, "louis", None)  # what an absent module looks like to import
+    monkeypatch.setenv("PATH", str(tmp_path))
+
+
+def hide_louis_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make only the louis module look absent, so the export uses the lou_translate program."""
+    monkeypatch.setitem(sys.modules, "louis", None)
 
 
 def brf_pages(data: str) -> list[list[str]]:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-import sys
+from pathlib import Path
 
 import pytest
 
-from export_support import BRF_ALLOWED, brf_pages, require_liblouis, words
+from export_support import (
+    BRF_ALLOWED,
+    brf_pages,
+    hide_liblouis,
+    hide_louis_module,
+    require_liblouis,
+    words,
+)
 from fivecrowns.export import (
     CARD_LEGEND,
     Document,
@@ -24,6 +31,7 @@ from fivecrowns.export.braille import (
     BRF_DISPLAY,
     GRADE_TABLES,
     BrailleLine,
+    LouTranslateProgram,
     Translator,
     load_louis,
     paginate,
@@ -139,8 +147,10 @@ def test_unknown_grade_and_too_wide_brf_are_clear_sentences() -> None:
         export_brf(LONG, cells=41)
 
 
-def test_missing_liblouis_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "louis", None)  # what an absent module looks like to import
+def test_missing_liblouis_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    hide_liblouis(monkeypatch, tmp_path)
     for fmt in ("brf", "unicode"):
         with pytest.raises(LiblouisMissingError) as caught:
             render(LONG, fmt)
@@ -162,3 +172,29 @@ def test_missing_tables_say_how_to_install(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(louis, "checkTable", no_tables)
     with pytest.raises(LiblouisMissingError, match="liblouis-data"):
         export_brf(LONG)
+
+
+@pytest.mark.real
+def test_without_the_louis_module_the_lou_translate_program_gives_the_same_braille(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with_module = [export_brf(LONG, grade=grade) for grade in (1, 2)] + [export_unicode(LONG)]
+    hide_louis_module(monkeypatch)
+    louis = load_louis()
+    if not isinstance(louis, LouTranslateProgram):
+        pytest.fail("lou_translate (Debian liblouis-bin) should be found when louis is hidden")
+    with_program = [export_brf(LONG, grade=grade) for grade in (1, 2)] + [export_unicode(LONG)]
+    assert with_program == with_module
+    ok, why = liblouis_status()
+    assert ok and why.endswith("through the lou_translate program"), why
+    assert Translator(2, "brf").back_translate(",R.D #C").lower() == "round 3"
+
+
+def test_lou_translate_reports_a_table_it_cannot_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    hide_louis_module(monkeypatch)
+    louis = load_louis()
+    assert isinstance(louis, LouTranslateProgram)
+    with pytest.raises(RuntimeError):
+        louis.checkTable(["no-such-table.ctb"])
+    with pytest.raises(RuntimeError):
+        louis.translateString(["no-such-table.ctb"], "hello")

@@ -18,7 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from export_support import BRF_ALLOWED, brf_pages, require_liblouis, words
+from export_support import (
+    BRF_ALLOWED,
+    brf_pages,
+    hide_liblouis,
+    hide_louis_module,
+    require_liblouis,
+    words,
+)
 from fivecrowns.ai.simple import SimplePlayer
 from fivecrowns.cards import JOKER, format_cards
 from fivecrowns.cli import main
@@ -88,6 +95,21 @@ def test_golden_files_in_every_format(game: Game) -> None:
     require_liblouis()
     for what, _fmt, _width, _grade, suffix, out in _all_exports(game):
         _check_golden(_golden_path(what, suffix), out.encode("utf-8"))
+
+
+@pytest.mark.real
+def test_golden_braille_through_the_lou_translate_fallback(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the louis module (a pipx install on a system without python3-louis)."""
+    require_liblouis()
+    hide_louis_module(monkeypatch)
+    for what in ("hand", "scores"):
+        document = build_document(game, what)
+        for fmt, width, grade, suffix in FORMATS:
+            if fmt != "text":
+                out = render(document, fmt, width, grade)
+                _check_golden(_golden_path(what, suffix), out.encode("utf-8"))
 
 
 def test_every_line_within_width_and_brf_pages(game: Game) -> None:
@@ -325,9 +347,9 @@ def test_command_refuses_bad_input_with_a_sentence(
 
 
 def test_command_without_liblouis_says_how_to_install(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setitem(sys.modules, "louis", None)
+    hide_liblouis(monkeypatch, tmp_path)
     for fmt in ("brf", "unicode"):
         code, out, err = _run(["--seed", "1", "--players", "2", "--format", fmt], capsys)
         assert (code, out) == (2, b"")
@@ -419,7 +441,7 @@ def test_in_game_export_writes_score_sheet_and_hand(tmp_path: Path) -> None:
 def test_in_game_export_without_liblouis_writes_text_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "louis", None)
+    hide_liblouis(monkeypatch, tmp_path)
     written = write_game_exports(_game_in_round(2, 1).view(1), tmp_path, stamp="t2")
     assert sorted(path.suffix for path in written.paths) == [".txt", ".txt"]
     assert written.message.endswith("2 files. No braille files: liblouis is not installed.")

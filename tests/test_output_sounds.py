@@ -21,12 +21,13 @@ MADE = render_all()
 
 
 def test_every_sound_file_is_what_the_generator_makes() -> None:
-    assert sounds_dir() == ROOT / "sounds"
+    assert Path(str(sounds_dir())) == ROOT / "src" / "fivecrowns" / "sounds"
     made = MADE
     assert sorted(made) == sorted(SOUND_NAMES)
     for name, data in made.items():
-        assert (ROOT / "sounds" / f"{name}.wav").read_bytes() == data, name
-    assert sorted(p.stem for p in (ROOT / "sounds").glob("*.wav")) == sorted(SOUND_NAMES)
+        assert (sounds_dir() / f"{name}.wav").read_bytes() == data, name
+    files = [p.name for p in sounds_dir().iterdir() if p.name.endswith(".wav")]
+    assert sorted(files) == sorted(f"{name}.wav" for name in SOUND_NAMES)
 
 
 def test_the_generator_is_deterministic_and_its_check_mode_agrees() -> None:

@@ -22,9 +22,11 @@ separates pages; lines end in CR LF.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Literal
+from pathlib import Path
+from typing import Literal, Protocol
 
 from fivecrowns.export.document import Document
 from fivecrowns.export.errors import ExportError, LiblouisMissingError
@@ -38,6 +40,8 @@ __all__ = [
     "GRADE_TABLES",
     "UNICODE_DISPLAY",
     "BrailleLine",
+    "LouTranslateProgram",
+    "Louis",
     "Translator",
     "braille_lines",
     "export_brf",
@@ -57,26 +61,94 @@ Display = Literal["brf", "unicode"]
 _DISPLAY_TABLES: dict[Display, str] = {"brf": BRF_DISPLAY, "unicode": UNICODE_DISPLAY}
 
 
-def load_louis() -> ModuleType:
-    """The ``louis`` module, or :class:`LiblouisMissingError` saying how to install it."""
+class Louis(Protocol):
+    """The part of the ``louis`` module's interface that the export uses."""
+
+    def checkTable(self, tables: list[str]) -> None: ...
+    def translateString(self, tables: list[str], text: str) -> str: ...
+    def backTranslateString(self, tables: list[str], text: str) -> str: ...
+    def version(self) -> str: ...
+
+
+class LouTranslateProgram:
+    """liblouis through its ``lou_translate`` program (Debian liblouis-bin), one line a call.
+
+    The fallback when the ``louis`` module cannot be loaded (not installed, or not
+    for this Python): the same library and tables, so the same braille.
+    """
+
+    def __init__(self, program: str) -> None:
+        self.program = program
+
+    def _run(self, arguments: list[str], text: str = "") -> str:
+        result = subprocess.run(
+            [self.program, *arguments],
+            input=text,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            check=False,
+        )
+        # why: lou_translate exits 0 even when a table does not compile; stderr tells.
+        if result.returncode != 0 or "could not be compiled" in result.stderr:
+            raise RuntimeError(result.stderr.strip() or f"{self.program} failed")
+        return result.stdout
+
+    def checkTable(self, tables: list[str]) -> None:
+        checker = shutil.which("lou_checktable", path=str(Path(self.program).parent))
+        if checker is None:
+            self._run(["--forward", ",".join(tables)], "check\n")
+            return
+        result = subprocess.run([checker, ",".join(tables)], capture_output=True, check=False)
+        if result.returncode != 0:
+            raise RuntimeError(f"liblouis could not compile {','.join(tables)}")
+
+    def translateString(self, tables: list[str], text: str) -> str:
+        return self._line(["--forward", ",".join(tables)], text)
+
+    def backTranslateString(self, tables: list[str], text: str) -> str:
+        return self._line(["--backward", ",".join(tables)], text)
+
+    def _line(self, arguments: list[str], text: str) -> str:
+        if "\n" in text:
+            raise ValueError("lou_translate translates one line at a time")
+        return self._run(arguments, text + "\n").removesuffix("\n")
+
+    def version(self) -> str:
+        first = self._run(["--version"]).splitlines()[0]  # "lou_translate (Liblouis) 3.24.0"
+        return first.rsplit(" ", 1)[-1]
+
+
+def load_louis() -> Louis:
+    """The ``louis`` module, else the ``lou_translate`` program, else
+    :class:`LiblouisMissingError` saying how to install liblouis."""
     try:
         # Imported on each call (cheap once loaded) so a test can hide it via sys.modules.
-        return import_system_module("louis")
+        module: Louis = import_system_module("louis")
+        return module
     except (ImportError, OSError) as error:
         # OSError: the bindings are there but the C library (liblouis20) is not.
+        program = shutil.which("lou_translate")
+        if program is not None:
+            return LouTranslateProgram(program)
         raise LiblouisMissingError(
             f"Braille export needs liblouis, which could not be loaded ({error})."
         ) from error
 
 
 def liblouis_status() -> tuple[bool, str]:
-    """(True, version) when liblouis and the UEB tables work, else (False, the reason)."""
+    """(True, which liblouis and how it is reached) when the UEB tables work, else (False, why)."""
     try:
         Translator(1, "brf")
         louis = load_louis()
     except LiblouisMissingError as error:
         return False, str(error)
-    return True, f"liblouis {louis.version()}"
+    how = (
+        "the lou_translate program"
+        if isinstance(louis, LouTranslateProgram)
+        else "the louis module"
+    )
+    return True, f"liblouis {louis.version()} through {how}"
 
 
 class Translator:

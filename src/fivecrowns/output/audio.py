@@ -15,7 +15,7 @@ import threading
 import time
 from array import array
 from collections.abc import Generator, Iterable
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from .base import OutputError
@@ -234,7 +234,7 @@ class SoundPlayer:
         mixer: Mixer | None,
         volume: float = 0.8,
         muted: bool = False,
-        directory: Path | None = None,
+        directory: Traversable | None = None,
         owns_mixer: bool = False,
     ) -> None:
         self.mixer = mixer

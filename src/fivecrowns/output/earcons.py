@@ -1,6 +1,6 @@
 """The earcons, made from arithmetic: tones, chords and noise, no recorded material.
 
-``scripts/make_sounds.py`` writes these to ``sounds/``; the files there must be
+``scripts/make_sounds.py`` writes these to ``src/fivecrowns/sounds/``; the files must be
 byte for byte what :func:`render_earcon` makes (a test checks). Everything is
 deterministic: noise comes from a fixed linear congruential generator.
 """

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 __all__ = ["SOUNDS", "SOUND_NAMES", "Sound", "check_sound_name", "sounds_dir"]
@@ -45,9 +47,13 @@ def check_sound_name(name: str) -> str:
     return name
 
 
-def sounds_dir() -> Path:
-    """Where the WAV files live: ``FIVECROWNS_SOUNDS_DIR`` or ``sounds/`` in the source tree."""
+def sounds_dir() -> Traversable:
+    """Where the WAV files live: ``FIVECROWNS_SOUNDS_DIR``, else the package's ``sounds``.
+
+    why: importlib.resources, not a path next to ``__file__``, so the files load from a
+    wheel, a zip or an editable install alike; the wheel and the sdist carry them.
+    """
     override = os.environ.get("FIVECROWNS_SOUNDS_DIR")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[3] / "sounds"
+    return files("fivecrowns") / "sounds"
