@@ -352,7 +352,7 @@ def test_command_without_liblouis_says_how_to_install(
     hide_liblouis(monkeypatch, tmp_path)
     for fmt in ("brf", "unicode"):
         code, out, err = _run(["--seed", "1", "--players", "2", "--format", fmt], capsys)
-        assert (code, out) == (2, b"")
+        assert (code, out) == (1, b"")  # run time, not usage
         assert "sudo apt-get install liblouis-bin liblouis-data python3-louis" in err
     code, out, err = _run(["--seed", "1", "--players", "2"], capsys)
     assert code == 0 and out.startswith(b"Score sheet.\n")
@@ -396,10 +396,10 @@ def test_command_refuses_a_bad_save_and_mixed_sources(
     bad = tmp_path / "notes.json"
     bad.write_text("shopping list", encoding="utf-8")
     code, out, err = _run(["--game", str(bad)], capsys)
-    assert (code, out) == (2, b"")
+    assert (code, out) == (1, b"")  # a bad save is a run-time failure
     assert "is not a Five Crowns saved game" in err
     code, out, err = _run(["--game", str(tmp_path / "none.json")], capsys)
-    assert code == 2 and "There is no saved game at" in err
+    assert code == 1 and "There is no saved game at" in err
     saved = tmp_path / "saved.json"
     save_game(Game(["Ann", "Ben"], seed=1), saved)
     before = saved.read_bytes()
@@ -411,7 +411,7 @@ def test_command_refuses_a_bad_save_and_mixed_sources(
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000, encoding="utf-8")
     code, out, err = _run(["--game", str(deep)], capsys)
-    assert (code, out) == (2, b"") and "nested too deeply" in err
+    assert (code, out) == (1, b"") and "nested too deeply" in err
     code, out, err = _run(["--game", str(bad), "--players", "3"], capsys)
     assert code == 2 and "--players goes with --seed" in err
     code, out, err = _run(["--game", str(bad), "--seed", "3"], capsys)
@@ -523,7 +523,7 @@ def test_command_exports_the_front_end_autosave(
     broken["moves"] = [[1, {"move": "discard", "card": "7h"}]]
     save.write_text(json.dumps(broken), encoding="utf-8")
     code, out, err = _run(["--game", str(save)], capsys)
-    assert (code, out) == (2, b"")
+    assert (code, out) == (1, b"")
     assert "the autosaved game cannot be replayed" in err
 
 

@@ -82,8 +82,8 @@ def test_a_plugin_typed_on_the_command_line_may_resume(monkeypatch, capsys) -> N
     monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
     spec = "fivecrowns.ai.simple:SimplePlayer"
     _save_with_level(spec)
-    # the keyboard closes at once: status 2 with "The game is saved" (not a refusal)
-    assert main(["play", "--resume", "--ai", spec, "--speech", "none"]) == 2
+    # the keyboard closes at once: status 1 (run time) with "The game is saved" (not a refusal)
+    assert main(["play", "--resume", "--ai", spec, "--speech", "none"]) == 1
     assert "The game is saved" in capsys.readouterr().err
 
 
@@ -108,6 +108,6 @@ def test_load_level_refuses_every_plugin_spec() -> None:
 def test_the_save_written_keeps_levels_as_words(monkeypatch) -> None:
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
-    assert main(["play", "--seed", "3", "--ai", "easy", "--speech", "none"]) == 2
+    assert main(["play", "--seed", "3", "--ai", "easy", "--speech", "none"]) == 1
     seats = json.loads(storage.autosave_path().read_text())["seats"]
     assert [seat["level"] for seat in seats] == [None, "easy", "easy"]

@@ -27,7 +27,6 @@ def test_play_is_the_default_command() -> None:
         (["--ai", "easy,hard,medium"], "--ai names 3 computer players but there are 2"),
         (["--names", "Ann,Ben"], "--names needs 3 names separated by commas, got 'Ann,Ben'."),
         (["--ai", "nobody"], "'nobody' is not a computer player"),
-        (["--resume"], "There is no saved game to resume in "),
         (["--delay", "99"], "--delay must be 0 to 10 seconds, not 99.0."),
         (["--resume", "--seed", "3"], "Give --resume or --seed, not both"),
         (["--resume", "--names", "A,B,C"], "Give --resume or --names, not both"),
@@ -37,6 +36,14 @@ def test_bad_options_are_sentences(args, message, capsys) -> None:
     assert main(["play", *args]) == 2
     err = capsys.readouterr().err
     assert message in err
+    assert "Traceback" not in err
+
+
+def test_a_missing_save_is_a_run_time_failure(capsys) -> None:
+    # exit status 1 for what goes wrong at run time, 2 for a wrong command line (cli.py)
+    assert main(["play", "--resume"]) == 1
+    err = capsys.readouterr().err
+    assert "There is no saved game to resume in " in err
     assert "Traceback" not in err
 
 
@@ -63,7 +70,7 @@ def test_play_without_a_terminal_is_a_sentence(capsys, monkeypatch) -> None:
     import io
 
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["play"]) == 2
+    assert main(["play"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("fivecrowns play reads single key presses, so it needs a terminal")
 
@@ -109,10 +116,10 @@ def test_a_new_game_keeps_an_unfinished_save_aside_and_resume_previous_returns_t
     monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
     transcript = tmp_path / "said.txt"
     talk = ["--speech", "none", "--transcript", str(transcript)]
-    assert main(["play", "--seed", "1", *talk]) == 2  # the keyboard closed: saved
+    assert main(["play", "--seed", "1", *talk]) == 1  # the keyboard closed: saved
     first = storage.autosave_path().read_text()
     assert storage.kept_games() == []
-    assert main(["play", "--seed", "2", *talk]) == 2
+    assert main(["play", "--seed", "2", *talk]) == 1
     second = storage.autosave_path().read_text()
     assert second != first
     (kept,) = storage.kept_games()
@@ -121,14 +128,14 @@ def test_a_new_game_keeps_an_unfinished_save_aside_and_resume_previous_returns_t
     assert f"An unfinished game was kept in {kept}. " in said
     assert "fivecrowns play --resume previous." in said
     capsys.readouterr()
-    assert main(["play", "--resume", "previous", *talk]) == 2
+    assert main(["play", "--resume", "previous", *talk]) == 1
     # the two games swapped places: neither is lost
     assert storage.autosave_path().read_text() == first
     assert [path.read_text() for path in storage.kept_games()] == [second]
 
 
 def test_resume_previous_with_nothing_kept_aside_is_a_sentence(capsys) -> None:
-    assert main(["play", "--resume", "previous"]) == 2
+    assert main(["play", "--resume", "previous"]) == 1
     assert capsys.readouterr().err.startswith("There is no game kept aside to resume in ")
 
 
@@ -145,16 +152,16 @@ def test_a_new_solitaire_game_keeps_an_unfinished_one_aside(tmp_path, monkeypatc
     monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedBoard)
     transcript = tmp_path / "said.txt"
     talk = ["--speech", "none", "--transcript", str(transcript)]
-    assert main(["solitaire", "--seed", "1", *talk]) == 2  # the keyboard closed: saved
+    assert main(["solitaire", "--seed", "1", *talk]) == 1  # the keyboard closed: saved
     first = solitaire_save_path().read_text()
-    assert main(["solitaire", "--seed", "2", *talk]) == 2
+    assert main(["solitaire", "--seed", "2", *talk]) == 1
     second = solitaire_save_path().read_text()
     (kept,) = kept_games(solitaire_save_path())
     assert second != first and kept.read_text() == first
     said = transcript.read_text()
     assert f"An unfinished game was kept in {kept}. " in said
     assert "fivecrowns solitaire --resume previous." in said
-    assert main(["solitaire", "--resume", "previous", *talk]) == 2
+    assert main(["solitaire", "--resume", "previous", *talk]) == 1
     assert solitaire_save_path().read_text() == first
     assert [path.read_text() for path in kept_games(solitaire_save_path())] == [second]
 

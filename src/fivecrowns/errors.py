@@ -12,6 +12,7 @@ __all__ = [
     "IllegalMoveError",
     "MeldError",
     "SaveFileError",
+    "UsageError",
 ]
 
 
@@ -33,3 +34,10 @@ class MeldError(FiveCrownsError):
 
 class SaveFileError(FiveCrownsError):
     """A saved game that cannot be read: truncated, corrupted, or not ours."""
+
+
+class UsageError(FiveCrownsError):
+    """A command line that is wrong (a value out of range, options that clash): exit status 2.
+
+    Every other FiveCrownsError that ends a command is a run-time failure: exit status 1.
+    """

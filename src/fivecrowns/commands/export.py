@@ -236,8 +236,9 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.errors import FiveCrownsError, SaveFileError
     from fivecrowns.export import render
+    from fivecrowns.export.errors import LiblouisMissingError
 
     try:
         _check_options(args)
@@ -246,7 +247,8 @@ def run(args: argparse.Namespace) -> int:
         text = render(document, args.fmt, args.width, args.grade)
     except FiveCrownsError as error:
         print(error, file=sys.stderr)
-        return 2
+        # a save that cannot be read or no liblouis: run time (1); the rest are options (2)
+        return 1 if isinstance(error, (SaveFileError, LiblouisMissingError)) else 2
     # BRF is ASCII with its CR LF kept; text is ASCII; Unicode braille is UTF-8.
     data = text.encode("utf-8")
     try:

@@ -51,9 +51,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbosity", choices=("brief", "normal", "full"))
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, status: int = 2) -> int:
     print(message, file=sys.stderr)
-    return 2
+    return status
 
 
 RESUME_CHOICE = (
@@ -71,6 +71,7 @@ def resume_choice_problem(choice: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from fivecrowns.ai.loader import BotLoadError
     from fivecrowns.errors import FiveCrownsError
     from fivecrowns.ui.launch import LaunchError, launch, list_unfinished
     from fivecrowns.ui.storage import DataFolderBusy
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     except DataFolderBusy as error:
         print(error, file=sys.stderr)
         return 1  # why 1: a run-time refusal, not a usage error
-    except LaunchError as error:
-        return _fail(str(error))
+    except (LaunchError, BotLoadError) as error:
+        return _fail(str(error))  # a usage error: 2
     except FiveCrownsError as error:
-        return _fail(str(error))
+        return _fail(str(error), 1)  # a missing or damaged save, no terminal: run time

@@ -168,7 +168,7 @@ def _list_unfinished() -> list[str]:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.errors import FiveCrownsError, UsageError
     from fivecrowns.ui.storage import DataFolderBusy, data_folder_lock
 
     if args.resume == "list":
@@ -182,14 +182,14 @@ def _run_play(args: argparse.Namespace) -> int:
         return 1  # why 1: a run-time refusal, not a usage error
     except FiveCrownsError as error:
         print(error, file=sys.stderr)
-        return 2
+        return 2 if isinstance(error, UsageError) else 1  # no terminal, a bad save: run time
 
 
 def _play_locked(args: argparse.Namespace) -> int:
     import io
     import random
 
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.errors import FiveCrownsError, UsageError
     from fivecrowns.savefile import load_solitaire
     from fivecrowns.solitaire import Solitaire
     from fivecrowns.ui import storage
@@ -198,7 +198,7 @@ def _play_locked(args: argparse.Namespace) -> int:
 
     path = solitaire_save_path()
     if args.resume and args.seed is not None:
-        raise FiveCrownsError("Give --resume or --seed, not both.")
+        raise UsageError("Give --resume or --seed, not both.")
     chosen = storage.choose_kept_game(args.resume, path) if args.resume else None
     # why before the deal: starting a game saves it at once, over the game kept for --resume
     if not sys.stdin.isatty():
@@ -240,7 +240,7 @@ def _play_locked(args: argparse.Namespace) -> int:
                 )
                 return 1
             print("The keyboard input closed; the game is saved for --resume.", file=sys.stderr)
-            return 2
+            return 1
     finally:
         output.close()
     return 0

@@ -193,17 +193,9 @@ class CommandLayer:
             self._report_bug(action, error)
 
     def _report_bug(self, action: Action, error: Exception) -> None:
-        import traceback
+        from fivecrowns.errorlog import error_log_path, log_error
 
-        from fivecrowns.ui.settings import data_dir
-
-        path = data_dir() / "errors.log"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as log:
-                log.write(f"{action.name}: {''.join(traceback.format_exception(error))}\n")
-        except OSError:
-            pass
+        path = log_error(f"the action {action.name} failed", error) or error_log_path()
         self.refuse(
             f"Sorry, {action.label.lower()} failed: {type(error).__name__}. "
             f"The game is saved; the details are in {path}."

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fivecrowns.errors import FiveCrownsError, SaveFileError
+from fivecrowns.errors import FiveCrownsError, SaveFileError, UsageError
 from fivecrowns.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from fivecrowns.savefile import MAX_NAME_LENGTH
 from fivecrowns.ui import storage
@@ -18,6 +18,7 @@ from fivecrowns.ui.settings import load_settings
 
 __all__ = [
     "LaunchError",
+    "NeedsTerminalError",
     "check_saved_game",
     "kept_aside_sentence",
     "launch",
@@ -30,8 +31,12 @@ __all__ = [
 COMPUTER_NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
 
 
-class LaunchError(FiveCrownsError):
+class LaunchError(UsageError):
     """A command-line option that cannot start a game; the message says which and why."""
+
+
+class NeedsTerminalError(FiveCrownsError):
+    """No keyboard to play with: input redirected, or it closed (a run-time failure)."""
 
 
 def make_seats(players: int, humans: int, names: str | None, ai: str) -> list[Seat]:
@@ -245,7 +250,7 @@ def _launch(args: argparse.Namespace) -> int:
         if seat.level is not None
     }
     if not sys.stdin.isatty():
-        raise LaunchError(
+        raise NeedsTerminalError(
             "fivecrowns play reads single key presses, so it needs a terminal: "
             "start it in a terminal window, not with its input redirected."
         )
@@ -281,10 +286,10 @@ def _launch(args: argparse.Namespace) -> int:
             presentation.run()
         except EOFError:
             if session.save_problem:
-                raise LaunchError(
+                raise NeedsTerminalError(
                     f"The keyboard input closed. The game is not saved: {session.save_problem}"
                 ) from None
-            raise LaunchError(
+            raise NeedsTerminalError(
                 "The keyboard input closed. The game is saved: "
                 "continue it with fivecrowns play --resume."
             ) from None
