@@ -142,6 +142,7 @@ def terminal(
     subcommand: str = "play",
     width: int = 100,
     height: int = 40,
+    command_path: str | None = None,
 ) -> Iterator[Terminal]:
     """``fivecrowns SUBCOMMAND --speech none --transcript FILE OPTIONS`` in a new tmux server."""
     require(shutil.which("tmux") is not None, "tmux is not installed")
@@ -154,7 +155,7 @@ def terminal(
         "TERM": "xterm-256color",
         "LANG": "C.UTF-8",
     }
-    command = ["env", *(f"{k}={v}" for k, v in env.items()), program(), subcommand]
+    command = ["env", *(f"{k}={v}" for k, v in env.items()), command_path or program(), subcommand]
     command += ["--speech", "none", "--transcript", str(said), *options]
     term = Terminal(socket, tmp_path, said)
     subprocess.run(

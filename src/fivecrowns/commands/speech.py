@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_TEXT", "configure", "run"]
 
 DEFAULT_TEXT = "Five Crowns is ready. The 7 of hearts is wild."
+BRAILLE_LINE = "Braille export: {state}. {detail}."
 _CHOICES = ("auto", "screenreader", "tts", "print", "none")
 
 
@@ -134,9 +135,19 @@ def _list(settings: OutputSettings) -> int:
     from fivecrowns.output import backend_statuses
     from fivecrowns.output.settings import settings_path
 
+    from fivecrowns.export.braille import liblouis_status
+    from fivecrowns.output.sounds import sound_files_status
+
     for status in backend_statuses(settings):
         state = "available" if status.available else "not available"
         print(f"{status.name}: {state}. {status.detail}")
+    print(sound_files_status())
+    braille_ok, braille_detail = liblouis_status()
+    print(
+        BRAILLE_LINE.format(
+            state="available" if braille_ok else "not available", detail=braille_detail
+        )
+    )
     print(f"Settings file: {settings_path()} (speech: {settings.speech}).")
     return 0
 

@@ -13,7 +13,21 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-__all__ = ["SOUNDS", "SOUND_NAMES", "Sound", "check_sound_name", "sounds_dir"]
+__all__ = [
+    "SOUNDS",
+    "SOUND_NAMES",
+    "SOUND_FILES",
+    "Sound",
+    "check_sound_name",
+    "sound_files_status",
+    "sounds_dir",
+]
+
+SOUND_FILES = "Sounds: {found} of {total} sound files found in {where}."
+SOUND_FILES_MISSING = (
+    "Sounds: {found} of {total} sound files found in {where}; the others are made in memory "
+    "at each start. Missing: {missing}."
+)
 
 
 @dataclass(frozen=True)
@@ -57,3 +71,15 @@ def sounds_dir() -> Traversable:
     if override:
         return Path(override)
     return files("fivecrowns") / "sounds"
+
+
+def sound_files_status() -> str:
+    """One sentence: how many of the earcon files are where the game loads them from."""
+    where = sounds_dir()
+    missing = [name for name in SOUND_NAMES if not (where / f"{name}.wav").is_file()]
+    found, total = len(SOUND_NAMES) - len(missing), len(SOUND_NAMES)
+    if missing:
+        return SOUND_FILES_MISSING.format(
+            found=found, total=total, where=where, missing=", ".join(missing)
+        )
+    return SOUND_FILES.format(found=found, total=total, where=where)
