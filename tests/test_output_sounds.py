@@ -111,3 +111,22 @@ def test_a_missing_sound_file_is_made_in_memory(tmp_path: Path) -> None:
 
 def test_sample_rate_matches_the_generator() -> None:
     assert SAMPLE_RATE == 22050
+
+
+def test_missing_sound_files_are_made_in_memory_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fivecrowns.install import reinstall_command
+    from fivecrowns.output import create_output
+    from fivecrowns.output.sounds import sound_files_status
+
+    monkeypatch.setenv("FIVECROWNS_SOUNDS_DIR", str(tmp_path))
+    monkeypatch.setenv("FIVECROWNS_AUDIO", "null")
+    (tmp_path / "discard.wav").write_bytes(MADE["discard"])
+    assert sound_files_status().startswith(f"Sounds: 1 of 10 sound files found in {tmp_path};")
+    output, reason = create_output("none", sounds=True)
+    with output:
+        assert (
+            "9 sound files were missing and were made in memory; "
+            f"install the game again with: {reinstall_command()}."
+        ) in reason

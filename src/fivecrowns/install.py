@@ -33,8 +33,8 @@ def situation() -> Situation:
     """'repository' (a checkout set up by scripts/setup), 'pipx' or 'pip'."""
     if repository_root() is not None:
         return "repository"
-    # pipx keeps each application in <PIPX_HOME>/venvs/<name>.
-    if Path(sys.prefix).parent.name == "venvs" and "pipx" in Path(sys.prefix).parts[-4:-1]:
+    # pipx writes this file into each application's environment.
+    if (Path(sys.prefix) / "pipx_metadata.json").is_file():
         return "pipx"
     return "pip"
 

@@ -132,10 +132,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(settings: OutputSettings) -> int:
+    from fivecrowns.export.braille import liblouis_status
     from fivecrowns.output import backend_statuses
     from fivecrowns.output.settings import settings_path
-
-    from fivecrowns.export.braille import liblouis_status
     from fivecrowns.output.sounds import sound_files_status
 
     for status in backend_statuses(settings):

@@ -23,6 +23,12 @@ from .tts import TtsBackend, make_renderer
 
 __all__ = ["BackendStatus", "backend_statuses", "create_output", "describe_backend"]
 
+# why said: a wheel without its sounds once rebuilt them at every start without a word.
+SOUNDS_MADE_AGAIN = (
+    "{count} sound files were missing and were made in memory; "
+    "install the game again with: {command}."
+)
+
 _FALLBACKS = {
     "auto": ("screenreader", "tts", "print"),
     "screenreader": ("screenreader", "tts", "print"),
@@ -145,6 +151,11 @@ def create_output(
             player = SoundPlayer(
                 mixer, settings.sound_volume, settings.sound_muted, owns_mixer=True
             )
+            if player.problems:
+                from fivecrowns.install import reinstall_command
+
+                missing = len(player.problems)
+                notes.append(SOUNDS_MADE_AGAIN.format(count=missing, command=reinstall_command()))
     elif opener.mixer is not None and not isinstance(backend, TtsBackend):
         opener.mixer.close()
     if isinstance(backend, TtsBackend) and player is None:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 __all__ = [
     "SOUNDS",
-    "SOUND_NAMES",
     "SOUND_FILES",
+    "SOUND_NAMES",
     "Sound",
     "check_sound_name",
     "sound_files_status",
