@@ -1,4 +1,4 @@
-"""Write the earcons to src/fivecrowns/sounds/ from fivecrowns.output.earcons (pure arithmetic, no samples).
+"""Write the earcons to src/fivecrowns/sounds/ from fivecrowns.output.earcons (pure arithmetic).
 
 python scripts/make_sounds.py           # (re)write src/fivecrowns/sounds/*.wav
 python scripts/make_sounds.py --check   # exit 1 if a file differs from what is made
