@@ -272,9 +272,10 @@ def _run_auto(args: argparse.Namespace) -> int:
 def _run_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.errors import FiveCrownsError, SaveFileError
     from fivecrowns.export import render
     from fivecrowns.export.braille import Translator
+    from fivecrowns.export.errors import LiblouisMissingError
     from fivecrowns.export.layout import check_width
     from fivecrowns.export.solitaire import board_document
     from fivecrowns.savefile import load_solitaire
@@ -303,7 +304,8 @@ def _run_export(args: argparse.Namespace) -> int:
         text = render(board_document(game.view()), args.fmt, args.width, args.grade)
     except FiveCrownsError as error:
         print(error, file=sys.stderr)
-        return 2
+        # a save that cannot be read or no liblouis: run time (1); the rest are options (2)
+        return 1 if isinstance(error, (SaveFileError, LiblouisMissingError)) else 2
     if args.out is None:
         sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.buffer.flush()
