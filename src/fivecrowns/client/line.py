@@ -120,7 +120,7 @@ class LineClient:
                 if first_time:
                     self.say(CONNECTED.format(url=self.url, name=self.name))
                 else:
-                    self.say(BACK)
+                    self.reconnected()
                 return True
             except (aiohttp.ClientError, OSError) as error:
                 reason = str(error) or type(error).__name__
@@ -128,6 +128,13 @@ class LineClient:
                 await asyncio.sleep(min(0.5 * attempt, 3.0))
         self.say(GAVE_UP.format(url=self.url, reason=reason))
         return False
+
+    def reconnected(self) -> None:
+        """Back after a drop: the next snapshot says the hand and the moves again."""
+        # why: a move typed while the connection was down was lost, and the player must hear
+        # that it is still their turn, even when the table has not moved since
+        self._said = ()
+        self.say(BACK)
 
     async def _listen(self) -> None:
         assert self.ws is not None
