@@ -43,3 +43,18 @@ def test_an_unreadable_history_is_said_not_taken_for_none(capsys) -> None:
     err = capsys.readouterr().err
     assert err.startswith(f"The history file {path} cannot be read")
     assert "No finished games yet" not in err
+
+
+def test_past_games_in_the_game_say_an_unreadable_history_too() -> None:
+    from fivecrowns.ui.session import Seat
+    from ui_support import table
+
+    path = storage.history_path()
+    path.mkdir(parents=True)  # a folder where the file should be
+    with table([Seat("You"), Seat("Ann", "medium")], seed=3) as t:
+        before = t.state()
+        t.press("S")
+        said = t.spoken()[-1]
+        assert said.startswith(f"The history file {path} cannot be read")
+        assert "No finished games yet" not in said
+        assert t.state() == before

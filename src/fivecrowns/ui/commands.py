@@ -255,9 +255,12 @@ class CommandLayer:
         self.answer(f"Verbosity {self.verbosity}.")
 
     def _do_past_games(self, key: str) -> None:
-        games, skipped = storage.read_history_counted()
-        sentences = storage.describe_history(games, last=5)
-        self.answer(" ".join([*sentences, storage.skipped_words(skipped)]).strip())
+        found = storage.read_history_tail()
+        if found.problem:  # why: an unreadable file is not "no finished games"
+            self.answer(found.problem)
+            return
+        sentences = storage.describe_history(found.games, last=5)
+        self.answer(" ".join([*sentences, storage.skipped_words(found.skipped)]).strip())
 
     # --- lists: the action menu and help ------------------------------------------------
 
