@@ -4,6 +4,7 @@ parser into the real bindings, and a recording output backend hears what is said
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -341,3 +342,41 @@ def test_focused_card_undo_and_a_new_deal_at_the_end() -> None:
         table.press("n")
         assert table.said(mark)[0].startswith("Five Crowns Solitaire. Eleven hands")
         assert table.game.phase is Phase.PUT
+
+
+def test_a_game_finished_again_after_a_kill_is_recorded_once(tmp_path: Path) -> None:
+    import copy
+
+    from fivecrowns.ui import storage
+
+    path = tmp_path / "solitaire.json"
+    game = Solitaire.from_hands(all_closed_but(6), [parse_card("Kd")])
+    game.game_id = "deal-1"
+    with board(game, save=path) as table:
+        table.press("enter")  # the King goes into the hand of 6; saved before the discard
+        # what the save held when a kill came after the record, before the save was deleted
+        # (this made-up deal is not two whole decks, so it is copied rather than loaded)
+        before_the_end = copy.deepcopy(table.game)
+        table.press("enter")  # passed on: the stock is empty, the game is lost and recorded
+        assert table.game.phase is Phase.LOST and not path.exists()
+    with board(before_the_end, save=path, resumed=True) as table:
+        table.press("enter")
+        assert table.game.phase is Phase.LOST
+    assert [(game.get("id"), game["won"]) for game in storage.read_history()] == [("deal-1", False)]
+
+
+def test_a_saved_game_name_that_is_not_short_text_is_refused(tmp_path: Path) -> None:
+    from fivecrowns.errors import SaveFileError
+    from fivecrowns.savefile import load_solitaire
+
+    path = tmp_path / "solitaire.json"
+    game = Solitaire.deal(seed=5)
+    game.game_id = "abc"
+    game.save(path)
+    assert load_solitaire(path).game_id == "abc"
+    for bad in ("x" * 65, 7, ""):
+        data = game.to_json()
+        data["id"] = bad
+        path.write_text(json.dumps(data))
+        with pytest.raises(SaveFileError):
+            load_solitaire(path)

@@ -159,6 +159,7 @@ class _SolitaireSave(msgspec.Struct):
     discards: CardText
     turns: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
     seed: Seed | None = None
+    id: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
 
 
 def read_bounded(path: str | os.PathLike[str], what: str, limit: int = MAX_SAVE_BYTES) -> bytes:

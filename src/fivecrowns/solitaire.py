@@ -234,6 +234,9 @@ class Solitaire:
     discards: list[Card] = field(default_factory=list)
     turns: int = 0
     seed: int | None = None
+    # why: the history records a finished game once, even if it is resumed and finished again
+    # after a kill; the front end names each deal, the rules never read it
+    game_id: str | None = field(default=None, compare=False)
     events: list[Event] = field(default_factory=list)
 
     # construction
@@ -404,7 +407,7 @@ class Solitaire:
     # save and resume
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "seed": self.seed,
@@ -419,6 +422,9 @@ class Solitaire:
             "discards": format_cards(self.discards),
             "turns": self.turns,
         }
+        if self.game_id is not None:
+            data["id"] = self.game_id
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Solitaire:
@@ -601,6 +607,9 @@ def _from_json(data: Any) -> Solitaire:
     seed = data.get("seed")
     if seed is not None and not isinstance(seed, int):
         raise ValueError("the seed is not a whole number")
+    game_id = data.get("id")
+    if game_id is not None and not (isinstance(game_id, str) and 0 < len(game_id) <= 64):
+        raise ValueError("the game's name is not a short text")
     game = Solitaire(
         hands=hands,
         stock=stock,
@@ -610,6 +619,7 @@ def _from_json(data: Any) -> Solitaire:
         discards=discards,
         turns=turns,
         seed=seed,
+        game_id=game_id,
     )
     if (phase is Phase.WON) != (not game.open_hands):
         raise ValueError("whether it is won does not match the open hands")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -223,7 +224,9 @@ class SolitaireSession(CommandLayer):
             return
         self.history_recorded = True
         try:
-            storage.append_solitaire_history(won, self.game.points_left(), self.game.seed)
+            storage.append_solitaire_history(
+                won, self.game.points_left(), self.game.seed, game_id=self.game.game_id
+            )
         except OSError as error:
             self.say(f"The result could not be recorded: {error.strerror}.")
 
@@ -357,6 +360,7 @@ class SolitaireSession(CommandLayer):
         if not self.game.phase.is_over:
             raise IllegalMoveError(NEW_DEAL_LATER.format(quit=self.keymap.display_keys("quit")))
         self.game = Solitaire.deal(random.SystemRandom().randrange(2**31))
+        self.game.game_id = uuid.uuid4().hex
         self._before_last_move = None
         self.history_recorded = False
         self.focus_hand = self.game.open_hands[0].number

@@ -300,9 +300,15 @@ def append_history(
 
 
 def append_solitaire_history(
-    won: bool, points_left: int, seed: int | None = None, path: Path | None = None
+    won: bool,
+    points_left: int,
+    seed: int | None = None,
+    path: Path | None = None,
+    game_id: str | None = None,
 ) -> None:
-    """Record a finished solitaire game: date, won or lost, points left in the open hands."""
+    """Record a finished solitaire game: date, won or lost, points left in the open hands.
+    With ``game_id``, a game already recorded last is not recorded twice (as in
+    :func:`append_history`)."""
     record: dict[str, Any] = {
         "date": _now(),
         "game": "solitaire",
@@ -311,6 +317,8 @@ def append_solitaire_history(
     }
     if seed is not None:
         record["seed"] = seed
+    if game_id is not None:
+        record["id"] = game_id
     _append_record(record, path)
 
 
