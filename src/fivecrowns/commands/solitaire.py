@@ -188,7 +188,6 @@ def _run_play(args: argparse.Namespace) -> int:
 def _play_locked(args: argparse.Namespace) -> int:
     import io
     import random
-    import uuid
 
     from fivecrowns.errors import FiveCrownsError, UsageError
     from fivecrowns.savefile import load_solitaire
@@ -214,7 +213,7 @@ def _play_locked(args: argparse.Namespace) -> int:
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         game = Solitaire.deal(seed)
-        game.game_id = uuid.uuid4().hex
+        game.game_id = storage.new_game_id()
         # why keep it aside: starting saves at once, over an unfinished game
         kept = storage.keep_aside_autosave(path, load_solitaire)
         template = KEPT_NEW_GAME

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import random
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -192,7 +191,7 @@ class Session(CommandLayer):
         self.speech_report = ""
         # why an id: a kill between recording the result and deleting the autosave must
         # not record the same game twice when it is resumed (issue 16)
-        self.game_id = new_game_id()
+        self.game_id = storage.new_game_id()
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
         #: A round is over and the next is dealt but not yet told: its events and their mover.
         self.next_round: tuple[list[Event], int] | None = None
@@ -864,7 +863,7 @@ class Session(CommandLayer):
         self.history_recorded = False
         # why an id: a kill between recording the result and deleting the autosave must
         # not record the same game twice when it is resumed (issue 16)
-        self.game_id = new_game_id()
+        self.game_id = storage.new_game_id()
         self.list_state = None
         self.confirm = None
         self.start()
@@ -1160,10 +1159,6 @@ def advised_discard(hand: Sequence[Card], wild: Rank, avoid: Card | None = None)
 
 def _cards(count: int) -> str:
     return "1 card" if count == 1 else f"{count} cards"
-
-
-def new_game_id() -> str:
-    return uuid.uuid4().hex
 
 
 def new_seed() -> int:

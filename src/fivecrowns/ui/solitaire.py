@@ -18,7 +18,6 @@ from __future__ import annotations
 import copy
 import functools
 import random
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -360,7 +359,7 @@ class SolitaireSession(CommandLayer):
         if not self.game.phase.is_over:
             raise IllegalMoveError(NEW_DEAL_LATER.format(quit=self.keymap.display_keys("quit")))
         self.game = Solitaire.deal(random.SystemRandom().randrange(2**31))
-        self.game.game_id = uuid.uuid4().hex
+        self.game.game_id = storage.new_game_id()
         self._before_last_move = None
         self.history_recorded = False
         self.focus_hand = self.game.open_hands[0].number

@@ -15,6 +15,7 @@ import datetime
 import json
 import os
 import stat
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,7 @@ __all__ = [
     "keep_aside_autosave",
     "kept_aside_path",
     "kept_games",
+    "new_game_id",
     "previous_autosave_path",
     "read_autosave",
     "read_history",
@@ -285,6 +287,11 @@ def delete_autosave(path: Path | None = None) -> None:
 
 def _now() -> str:
     return datetime.datetime.now().astimezone().isoformat(timespec="minutes")
+
+
+def new_game_id() -> str:
+    """A name for one game, kept in its save and its history record."""
+    return uuid.uuid4().hex
 
 
 def append_history(
