@@ -126,17 +126,22 @@ def round_eleven(seed: int) -> Game:
     return game
 
 
-def measure(game: Game, results: dict[str, list[float]], label: str) -> None:
-    backend = StampingBackend()
+def _session(game: Game, backend: StampingBackend, delay: float, seed: int) -> Session:
+    """You against two medium players, no autosave, speech stamped by ``backend``."""
     seats = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
-    session = Session(
+    return Session(
         game,
         seats,
         Output(backend),
-        Settings(delay=0.0),
-        bot_loader=lambda level, index: load_bot(level, seed=index),
+        Settings(delay=delay),
+        bot_loader=lambda level, index: load_bot(level, seed=seed + index),
         autosave=False,
     )
+
+
+def measure(game: Game, results: dict[str, list[float]], label: str) -> None:
+    backend = StampingBackend()
+    session = _session(game, backend, delay=0.0, seed=0)
     with create_pipe_input() as pipe:
         presentation = Presentation(session, line_mode=False, input=pipe, output=DummyOutput())
         app = presentation.app
@@ -186,15 +191,7 @@ def play_session(seed: int, idle_on: bool, watch: FullCollections) -> list[float
     """One whole game through one presentation; the latency of every key, in ms."""
     game = Game(["You", "Ann", "Ben"], seed=seed)
     backend = StampingBackend()
-    seats = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
-    session = Session(
-        game,
-        seats,
-        Output(backend),
-        Settings(delay=1.0),
-        bot_loader=lambda level, index: load_bot(level, seed=seed + index),
-        autosave=False,
-    )
+    session = _session(game, backend, delay=1.0, seed=seed)
     me = load_bot("medium", seed=seed)
     latencies: list[float] = []
     with create_pipe_input() as pipe:

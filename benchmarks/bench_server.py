@@ -185,13 +185,17 @@ class Bench:
         players = [Player(self, f"T{number}P{seat}") for seat in range(4)]
         for player in players:
             await player.connect()
+        await self.sit_down(players)
+        return players
+
+    async def sit_down(self, players: list[Player]) -> None:
+        """The first player creates a 4-seat table; the others join it."""
         first = players[0]
         await first.send({"type": "create_table", "seats": 4})
         await first.until("seated")
         for player in players[1:]:
             await player.send({"type": "join", "table": first.table})
             await player.until("seated")
-        return players
 
     async def start(self, players: list[Player]) -> None:
         await players[0].send({"type": "start"})
@@ -208,12 +212,7 @@ class Bench:
                 player.over, player.snapshot, player.waiting = False, None, False
             for player in players:
                 await player.until("left")
-            first = players[0]
-            await first.send({"type": "create_table", "seats": 4})
-            await first.until("seated")
-            for player in players[1:]:
-                await player.send({"type": "join", "table": first.table})
-                await player.until("seated")
+            await self.sit_down(players)
             await self.start(players)
 
 
