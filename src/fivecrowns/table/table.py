@@ -29,7 +29,7 @@ other players' stock draws and the seed never leave the table.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +61,7 @@ __all__ = [
     "SeatKind",
     "Table",
     "TableError",
+    "bot_move",
     "view_to_json",
 ]
 
@@ -139,6 +140,7 @@ def view_to_json(view: PublicView) -> dict[str, Any]:
         ],
         "game_over": view.game_over,
         "winners": list(view.winners),
+        "decks_in_play": view.decks_in_play,
     }
     hand = getattr(view, "hand", None)
     if hand is not None:
@@ -168,7 +170,42 @@ class Table:
         self.inputs: list[dict[str, Any]] = []
         self._record = record
         self._bots: dict[int, Player] = {}
+        #: The last computer move's explanation and its seat (local play's why-key says it).
+        self.explanation: tuple[int, str] | None = None
         self.sit(creator_name, creator_id)
+
+    @classmethod
+    def adopt(
+        cls,
+        game: Game,
+        seats: Sequence[tuple[str, str | None]],
+        bots: Mapping[int, Player],
+    ) -> Table:
+        """A table around a game already made (local play, new or resumed from its save).
+
+        ``seats`` are (name, level) with level ``None`` for a human at this computer (player
+        id ``local-N``); ``bots`` are the computer players already loaded for the other seats.
+        The game's events so far become the log. Such a table is saved as its game (the
+        local save file), not by its inputs, so it has none.
+        """
+        table = cls(len(seats), creator_name="Local", creator_id="local")
+        table.seats = [
+            Seat(SeatKind.HUMAN, name, None, f"local-{index}")
+            if level is None
+            else Seat(SeatKind.BOT, name, level)
+            for index, (name, level) in enumerate(seats)
+        ]
+        table.log = []
+        table.inputs = []
+        table._bots = dict(bots)
+        table.game = game
+        first = next((e for e in game.events if isinstance(e, RoundStarted)), None)
+        wild = first.wild_rank if first is not None else game.wild_rank
+        for event in game.events:  # why not _game_events: the hands dealt then are not known
+            if isinstance(event, RoundStarted):
+                wild = event.wild_rank
+            table.log.append(Entry(table.seq + 1, event.kind, event, wild=wild))
+        return table
 
     # --- reading --------------------------------------------------------------
 
@@ -336,12 +373,8 @@ class Table:
         if bot is None:
             level = self.seats[seat].level or STANDIN_LEVEL
             bot = self._bots[seat] = load_bot(level, seed=seat)
-        try:
-            move: Move | None = bot.decide(game.view(seat)).move
-        except Exception:  # why: a bot's bug must not stop the table; a legal move is played
-            move = None
-        if move is None or not game.can(seat, move):
-            move = game.legal_moves(seat)[0]
+        move, explanation = bot_move(bot, seat, game)
+        self.explanation = (seat, explanation) if explanation else None
         return self._apply(game, seat, move)
 
     def legal(self, seat: int | None) -> list[dict[str, Any]]:
@@ -379,7 +412,7 @@ class Table:
         data = event_to_json(event)
         del data["event"]
         hand: tuple[Card, ...] = ()
-        if isinstance(event, RoundStarted) and viewer is not None:
+        if isinstance(event, RoundStarted) and viewer is not None and entry.dealt:
             hand = entry.dealt[viewer]
         text = words.event_text(event, self.names(), viewer, entry.wild or Rank.THREE, hand)
         return {"seq": entry.seq, "kind": entry.kind, "data": data, "text": text}
@@ -486,6 +519,25 @@ class Table:
             raise TableError("bad_name", "A name has at most 24 characters.")
         if name.lower() in {seat.name.lower() for seat in self.seats if seat.name}:
             raise TableError("name_taken", f"Someone at this table is already called {name}.")
+
+
+def bot_move(bot: Any, seat: int, game: Game) -> tuple[Move, str | None]:
+    """What ``bot`` plays for ``seat`` now, and why (if it says); a legal move if it fails.
+
+    A bot may answer with a decision (``move``, ``explanation``) or a bare move.
+    """
+    try:
+        decision = bot.decide(game.view(seat))
+    except Exception:  # why: a bot's bug must not stop the table; a legal move is played
+        decision = None
+    move = getattr(decision, "move", decision)
+    explanation = getattr(decision, "explanation", None) or getattr(bot, "explanation", None)
+    if not isinstance(explanation, str):
+        explanation = None
+    if move is None or not game.can(seat, move):
+        move = game.legal_moves(seat)[0]
+        explanation = None
+    return move, explanation
 
 
 def is_turn_start(entry: Entry) -> bool:
