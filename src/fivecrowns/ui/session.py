@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fivecrowns.cards import Card, Rank, is_wild, spoken_name
+from fivecrowns.client.inprocess import InProcessLink
+from fivecrowns.client.link import LinkError, SeatClient
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
 from fivecrowns.game import (
     Discard,
@@ -35,9 +37,7 @@ from fivecrowns.game import (
     TakeDiscard,
     TurnStarted,
     game_from_json,
-    game_to_json,
     move_from_json,
-    move_to_json,
 )
 from fivecrowns.melds import (
     Arrangement,
@@ -163,7 +163,6 @@ class Session(CommandLayer):
         delay: float | None = None,
     ) -> None:
         super().__init__()
-        self.game = game
         self.seats = list(seats)
         self.output = output
         self.settings = settings or Settings()
@@ -182,6 +181,10 @@ class Session(CommandLayer):
         if not humans:
             raise FiveCrownsError("A game here needs at least one human player.")
         self.humans = humans
+        # Local play goes through the in-process transport: the table owns the game, and
+        # each human seat here knows only what its own snapshot and events tell it.
+        self.link = InProcessLink(game, [(s.name, s.level) for s in self.seats], self.bots)
+        self.clients = {i: SeatClient(self.link, i) for i in humans}
         self.at_keyboard = humans[0]
         self.seat_state = {i: _SeatState(SeatLog(i)) for i in humans}
         self.privacy_for: int | None = None
@@ -194,7 +197,21 @@ class Session(CommandLayer):
         self.game_id = storage.new_game_id()
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
         #: A round is over and the next is dealt but not yet told: its events and their mover.
-        self.next_round: tuple[list[Event], int] | None = None
+        self.next_round: tuple[dict[int, list[Event]], int] | None = None
+
+    @property
+    def game(self) -> Game:
+        """The local table's game, for tests; the session reads only its seats' clients."""
+        return self.link.game
+
+    @property
+    def client(self) -> SeatClient:
+        """What the seat at the keyboard knows (its snapshot and its events)."""
+        return self.clients[self.at_keyboard]
+
+    def _sync(self) -> dict[int, list[Event]]:
+        """Every human seat's news since the last sync, each as that seat may see it."""
+        return {seat: client.sync() for seat, client in self.clients.items()}
 
     # --- starting -------------------------------------------------------------
 
@@ -202,20 +219,21 @@ class Session(CommandLayer):
         """Announce the start (or the resumed position) and any settings problems."""
         for problem in self.settings.problems:
             self.say(problem)
-        if self.game.is_over:
+        if self.client.is_over:
             self.say("This game is over.")
             return
         if resumed:
             # why not replay the round's events aloud: the round start would list today's
             # hand as the dealt one, and "Your turn" would ask for a draw already made.
             # They are kept silently, so the last-moves key tells what happened.
-            first_wild = next(
-                (e.wild_rank for e in self.game.events if isinstance(e, RoundStarted)),
-                self.game.wild_rank,
-            )
-            for state in self.seat_state.values():
-                state.log.note(self.game.events, first_wild)
-            self.last_explanation = self._explain_last_bot_turn()
+            for seat, state in self.seat_state.items():
+                events = self.clients[seat].events
+                first_wild = next(
+                    (e.wild_rank for e in events if isinstance(e, RoundStarted)),
+                    self.clients[seat].wild_rank,
+                )
+                state.log.note(events, first_wild)
+            self.last_explanation = self.link.explain_last_bot_turn()
             self.say(f"Resumed. {self._round_words()}")
             self._check_hot_seat()
             if self.privacy_for is None:
@@ -227,7 +245,10 @@ class Session(CommandLayer):
         self.say(f"New game: {names}. Press F1 for help, Escape for the action menu.")
         self._check_hot_seat()
         if self.privacy_for is None:
-            self._announce(list(self.game.round_events), self.game.wild_rank)
+            self._announce(
+                {seat: list(client.round_events) for seat, client in self.clients.items()},
+                self.client.wild_rank,
+            )
 
     # --- speech ------------------------------------------------------------------
 
@@ -276,7 +297,7 @@ class Session(CommandLayer):
         self.run_action(action, key)
 
     def is_over(self) -> bool:
-        return self.game.is_over
+        return self.client.is_over
 
     def _unknown_key(self, key: str, context: str) -> None:
         if context == "privacy":
@@ -291,13 +312,12 @@ class Session(CommandLayer):
     # --- what the presentations read --------------------------------------------
 
     def bot_due(self) -> bool:
-        game = self.game
         return (
-            not game.is_over
+            not self.client.is_over
             and not self.exit_requested
             and self.privacy_for is None
             and self.next_round is None
-            and game.current_player in self.bots
+            and self.link.bot_due()
         )
 
     @property
@@ -307,7 +327,7 @@ class Session(CommandLayer):
     def hand(self, seat: int | None = None) -> list[Card]:
         seat = self.at_keyboard if seat is None else seat
         order = self.seat_state[seat].sort if seat in self.seat_state else "rank"
-        return sorted(self.game.hand(seat), key=_sort_key(order))
+        return sorted(self.clients[seat].hand, key=_sort_key(order))
 
     def focus(self) -> int:
         hand = self.hand()
@@ -316,8 +336,8 @@ class Session(CommandLayer):
         return state.focus
 
     def table(self) -> TableModel:
-        game = self.game
-        view = game.view(self.at_keyboard)
+        game = self.client
+        view = game.view
         seats = []
         for i, seat in enumerate(self.seats):
             note = ""
@@ -376,29 +396,32 @@ class Session(CommandLayer):
     # --- moves -------------------------------------------------------------------
 
     def _require_my_turn(self) -> None:
-        game = self.game
+        game = self.client
         if game.is_over:
             raise IllegalMoveError(f"The game is over. {self._after_game_words()}")
         if game.current_player != self.at_keyboard:
             name = self.seats[game.current_player].name
             raise IllegalMoveError(f"It is {name}'s turn, not yours. Press N to hear what happens.")
 
-    def _apply(self, seat: int, move: Move) -> list[Event]:
-        wild_before = self.game.wild_rank
+    def _apply(self, seat: int, move: Move) -> None:
+        wild_before = self.client.wild_rank
         before = self.hand(seat)
         focused = before[self.focus()] if before and seat == self.at_keyboard else None
-        round_before = self.game.round
-        events = self.game.apply(seat, move)
+        round_before = self.client.round
+        try:
+            self.link.act(seat, move, self.clients[seat].seq)
+        except LinkError as error:
+            raise IllegalMoveError(str(error)) from None
+        news = self._sync()
         self._autosave()
         added: list[Card] = []
-        if seat in self.seat_state and self.game.round == round_before:
+        if seat in self.seat_state and self.client.round == round_before:
             added = self._refocus(seat, before, focused)
         note = None
         if added and seat == self.at_keyboard:
             hand = self.hand(seat)
             note = DRAWN_PLACE.format(index=hand.index(added[0]) + 1, count=len(hand))
-        self._announce(events, wild_before, mover=seat, own_note=note)
-        return events
+        self._announce(news, wild_before, mover=seat, own_note=note)
 
     def _refocus(self, seat: int, before: list[Card], focused: Card | None) -> list[Card]:
         """Keep the focus on the same card (a drawn card never takes it: Enter right after D
@@ -425,14 +448,14 @@ class Session(CommandLayer):
     def _do_discard(self, key: str) -> None:
         self._require_my_turn()
         hand = self.hand()
-        if self.game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+        if self.client.phase in (Phase.DRAW, Phase.LAST_DRAW):
             raise IllegalMoveError("You must draw before you discard: press D or T.")
         card = hand[self.focus()]
         self._apply(self.at_keyboard, Discard(card))
 
     def _do_go_out(self, key: str) -> None:
         self._require_my_turn()
-        game = self.game
+        game = self.client
         wild = game.wild_rank
         hand = self.hand()
         if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
@@ -460,21 +483,23 @@ class Session(CommandLayer):
     # --- computer players -----------------------------------------------------------
 
     def step_bot(self) -> None:
-        """Play one whole turn of the computer player whose turn it is."""
+        """Play one whole turn of the computer player whose turn it is (move by move,
+        through the table)."""
         if not self.bot_due():
             return
-        game = self.game
+        game = self.client
         seat = game.current_player
-        bot = self.bots[seat]
         wild = game.wild_rank
-        events: list[Event] = []
+        news: dict[int, list[Event]] = {human: [] for human in self.clients}
         explanations: list[str] = []
         start_round = game.round
         for _ in range(4):  # draw, (lay down), discard: at most three moves in a turn
-            move, explanation = self._bot_move(bot, seat)
+            explanation = self.link.step_bot()
             if explanation:
                 explanations.append(explanation)
-            events += game.apply(seat, move)
+            for human, events in self._sync().items():
+                news[human] += events
+            game = self.client
             if game.is_over or game.current_player != seat or game.round != start_round:
                 break
             if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
@@ -482,100 +507,38 @@ class Session(CommandLayer):
         self._autosave()
         if explanations:
             self.last_explanation = f"{self.seats[seat].name}: " + " ".join(explanations)
-        self._announce(events, wild, mover=seat)
-
-    def _explain_last_bot_turn(self) -> str | None:
-        """The why-key's answer for a resumed game: the last computer turn, replayed.
-
-        The game is replayed from its seed and moves to just before that turn, and the
-        same computer player is asked again; a move it would not make again is told plainly.
-        """
-        from fivecrowns.ai.explain import plain_move
-
-        moves = self.game.moves
-        last = next((i for i in range(len(moves) - 1, -1, -1) if moves[i][0] in self.bots), None)
-        if last is None:
-            return None
-        seat = moves[last][0]
-        first = last
-        while first > 0 and moves[first - 1][0] == seat:
-            first -= 1
-        turn = [move for _, move in moves[first : last + 1]]
-        replay: Game | None = None
-        if self.game.seed is not None:
-            try:
-                replay = Game(
-                    self.game.players,
-                    seed=self.game.seed,
-                    first_dealer=self.game.first_dealer,
-                    options=self.game.options,
-                    deck_orders=self.game.deck_orders,
-                )
-                for player, move in moves[:first]:
-                    replay.apply(player, move)
-            except FiveCrownsError:
-                replay = None  # a game that does not replay: tell the moves plainly
-        sentences = []
-        for move in turn:
-            sentence = None
-            if replay is not None:
-                decided, explanation = self._bot_move(self.bots[seat], seat, replay)
-                if decided == move and explanation:
-                    sentence = explanation
-            if sentence is None:
-                top = replay.top_discard if replay is not None else None
-                sentence = plain_move(move, top)
-            sentences.append(sentence)
-            if replay is not None:
-                try:
-                    replay.apply(seat, move)
-                except FiveCrownsError:
-                    replay = None
-        return f"{self.seats[seat].name}: " + " ".join(sentences)
-
-    def _bot_move(self, bot: Bot, seat: int, game: Game | None = None) -> tuple[Move, str | None]:
-        game = self.game if game is None else game
-        try:
-            decision = bot.decide(game.view(seat))
-        except Exception:  # a plug-in bot's bug must not end the game: play a legal move
-            decision = None
-        move = getattr(decision, "move", decision)
-        explanation = getattr(decision, "explanation", None) or getattr(bot, "explanation", None)
-        if not isinstance(explanation, str):
-            explanation = None
-        if move is None or not game.can(seat, move):
-            move = game.legal_moves(seat)[0]
-            explanation = None
-        return move, explanation
+        self._announce(news, wild, mover=seat)
 
     # --- announcements ------------------------------------------------------------
 
     def _announce(
         self,
-        events: Sequence[Event],
+        news: dict[int, list[Event]],
         wild: Rank,
         mover: int | None = None,
         resumed: bool = False,
         own_note: str | None = None,
     ) -> None:
-        """Tell ``events`` to every human seat; ``own_note`` ends the mover's own first
-        sentence when the mover is at the keyboard (where a drawn card went)."""
+        """Tell each human seat its own ``news`` (the events as that seat received them);
+        ``own_note`` ends the mover's own first sentence when the mover is at the keyboard
+        (where a drawn card went)."""
+        you = self.at_keyboard
+        events = news[you]  # every seat gets the same events, each redacted for itself
         split = next((i for i, e in enumerate(events) if isinstance(e, RoundStarted)), 0)
         if mover is not None and split > 0:
             # A round ended: its result stays the last word until the player deals the next.
-            self._announce(events[:split], wild, mover)
-            self.next_round = (list(events[split:]), mover)
+            self._announce({seat: seen[:split] for seat, seen in news.items()}, wild, mover)
+            self.next_round = ({seat: seen[split:] for seat, seen in news.items()}, mover)
             self.list_state = None
             self.say(self._pause_words())
             return
-        you = self.at_keyboard
         names = [seat.name for seat in self.seats]
         announcements = []
-        # Each human seat hears the events worded for itself, in its own history; only the
-        # seat at the keyboard's words are spoken (a network table sends each seat its own).
+        # Each human seat hears the events it was sent, in its own history; only the
+        # seat at the keyboard's words are spoken.
         for seat, state in self.seat_state.items():
             heard = state.log.hear(
-                events, names, wild, self.verbosity, hand_at_start=self.hand(seat)
+                news[seat], names, wild, self.verbosity, hand_at_start=self.hand(seat)
             )
             if seat == you:
                 announcements = heard
@@ -599,14 +562,14 @@ class Session(CommandLayer):
         turn_started = any(isinstance(e, TurnStarted | LastTurnStarted) for e in events)
         if (
             self.privacy_for is None
-            and self.game.current_player == you
+            and self.client.current_player == you
             and (resumed or turn_started)
         ):
             self._your_turn()
 
     def _tell_position(self) -> None:
         """Where a resumed game stands: your hand, then whose turn it is and what to do."""
-        game = self.game
+        game = self.client
         wild = game.wild_rank
         self.say(f"Your hand: {card_list(self.hand(), wild)}.")
         mine = game.current_player == self.at_keyboard
@@ -617,7 +580,7 @@ class Session(CommandLayer):
         self.say(text, sound="your_turn" if mine else None)
 
     def _your_turn(self) -> None:
-        game = self.game
+        game = self.client
         top = game.top_discard
         if game.phase is Phase.LAST_DRAW:
             # "This is your last turn" was said with its sound; what you may take is news.
@@ -640,8 +603,8 @@ class Session(CommandLayer):
 
     def _check_hot_seat(self) -> None:
         """Between two different humans' turns, hide the hand until the next one is ready."""
-        current = self.game.current_player
-        if self.game.is_over or current not in self.seat_state or len(self.humans) == 1:
+        current = self.client.current_player
+        if self.client.is_over or current not in self.seat_state or len(self.humans) == 1:
             return
         if current != self.at_keyboard or not self.keyboard_confirmed:
             self.privacy_for = current
@@ -663,7 +626,7 @@ class Session(CommandLayer):
         self.keyboard_confirmed = True
         name = self.seats[self.at_keyboard].name
         hand = self.hand()
-        wild = self.game.wild_rank
+        wild = self.client.wild_rank
         self.answer(f"{name}. {self._round_words()} Your hand: {card_list(hand, wild)}.")
         moves = self._others_moves(unheard=True)
         if moves:
@@ -671,14 +634,14 @@ class Session(CommandLayer):
         self._your_turn()
 
     def _pause_words(self) -> str:
-        return NEXT_ROUND.format(round=self.game.round, keys=self.keymap.display_keys("discard"))
+        return NEXT_ROUND.format(round=self.client.round, keys=self.keymap.display_keys("discard"))
 
     def _deal_next(self) -> None:
         """After a round's result: tell the new round (and whose turn it is)."""
         assert self.next_round is not None
         events, mover = self.next_round
         self.next_round = None
-        self._announce(events, self.game.wild_rank, mover=mover)
+        self._announce(events, self.client.wild_rank, mover=mover)
 
     def _do_menu(self, key: str) -> None:
         if self.next_round is None:
@@ -686,7 +649,7 @@ class Session(CommandLayer):
             return
         keys = self.keymap.display_keys("discard")
         items: list[MenuItem] = [
-            (DEAL_ITEM.format(round=self.game.round, keys=keys), self._deal_next)
+            (DEAL_ITEM.format(round=self.client.round, keys=keys), self._deal_next)
         ]
         for action in self.available_actions():
             if action.group != "turn":
@@ -698,7 +661,9 @@ class Session(CommandLayer):
             self.history_recorded = True
             try:
                 storage.append_history(
-                    [seat.name for seat in self.seats], list(self.game.totals), game_id=self.game_id
+                    [seat.name for seat in self.seats],
+                    list(self.client.totals),
+                    game_id=self.game_id,
                 )
                 if self.autosave_enabled:
                     storage.delete_autosave(self.save_path)
@@ -716,11 +681,11 @@ class Session(CommandLayer):
     # --- information keys (never change the game) ----------------------------------
 
     def _round_words(self) -> str:
-        game = self.game
+        game = self.client
         return f"Round {game.round} of 11. {game.wild_rank.plural} are wild, and jokers."
 
     def _status_words(self) -> str:
-        game = self.game
+        game = self.client
         if game.is_over:
             over = [e for e in game.events if isinstance(e, GameOver)]
             names = [seat.name for seat in self.seats]
@@ -746,7 +711,7 @@ class Session(CommandLayer):
         return " ".join(log.since_last_turn(names, self.verbosity, unheard=unheard))
 
     def _do_hand(self, key: str) -> None:
-        game = self.game
+        game = self.client
         wild = game.wild_rank
         hand = self.hand()
         if not hand:
@@ -770,12 +735,12 @@ class Session(CommandLayer):
         self.answer(" ".join(parts))
 
     def _do_round(self, key: str) -> None:
-        game = self.game
+        game = self.client
         dealer = self.seats[game.dealer].name
         self.answer(f"{self._round_words()} {game.hand_size} cards each. {dealer} dealt.")
 
     def _do_piles(self, key: str) -> None:
-        view = self.game.view(self.at_keyboard)
+        view = self.client.view
         top = view.top_discard
         top_words = "empty" if top is None else spoken_name(top, view.wild_rank)
         self.answer(
@@ -784,7 +749,7 @@ class Session(CommandLayer):
         )
 
     def _do_scores(self, key: str) -> None:
-        game = self.game
+        game = self.client
         rounds = len(game.round_scores)
         order = sorted(range(len(self.seats)), key=lambda i: (game.totals[i], i))
         scores = ", ".join(f"{self._name(i)} {game.totals[i]}" for i in order)
@@ -798,14 +763,14 @@ class Session(CommandLayer):
         self.answer(f"Scores, {done}: {scores}.{last}")
 
     def _do_round_detail(self, key: str) -> None:
-        scored = [e for e in self.game.events if isinstance(e, RoundScored)]
+        scored = [e for e in self.client.events if isinstance(e, RoundScored)]
         if not scored:
             self.answer(NO_ROUND_YET)
             return
         last = scored[-1]
         wild = next(
             e.wild_rank
-            for e in self.game.events
+            for e in self.client.events
             if isinstance(e, RoundStarted) and e.round == last.round
         )
         names = [seat.name for seat in self.seats]
@@ -816,7 +781,7 @@ class Session(CommandLayer):
         return "you" if seat == self.at_keyboard else self.seats[seat].name
 
     def _do_melds(self, key: str) -> None:
-        view = self.game.view(self.at_keyboard)
+        view = self.client.view
         parts = [
             f"{self._name(i).capitalize()}: {melds_words(m, view.wild_rank)}."
             for i, m in enumerate(view.laid_down)
@@ -825,7 +790,7 @@ class Session(CommandLayer):
         self.answer(" ".join(parts) if parts else "No melds laid down this round.")
 
     def _do_counts(self, key: str) -> None:
-        view = self.game.view(self.at_keyboard)
+        view = self.client.view
         parts = []
         for i, count in enumerate(view.hand_counts):
             notes = []
@@ -842,15 +807,15 @@ class Session(CommandLayer):
         self.answer(moves or NO_NEWS)
 
     def _do_whose_turn(self, key: str) -> None:
-        if self.game.is_over:
+        if self.client.is_over:
             self._new_game()  # why this key: "what happens next?" after the game is a new one
             return
         self.answer(self._status_words())
 
     def _new_game(self) -> None:
         """A new game at the same table: same seats and computer players, a new deal."""
-        names = [seat.name for seat in self.seats]
-        self.game = Game(names, seed=new_seed(), options=self.game.options)
+        self.link.new_game(seed=new_seed())
+        self.clients = {i: SeatClient(self.link, i) for i in self.humans}
         # why keep each seat's log: the last game's result stays in its history for review
         self.seat_state = {i: _SeatState(self.seat_state[i].log) for i in self.humans}
         for state in self.seat_state.values():
@@ -880,7 +845,7 @@ class Session(CommandLayer):
 
     def hint(self) -> str:
         """The solver's advice for the player at the keyboard, in one or two sentences."""
-        game = self.game
+        game = self.client
         wild = game.wild_rank
         hand = self.hand()
         mine = game.current_player == self.at_keyboard and not game.is_over
@@ -940,7 +905,7 @@ class Session(CommandLayer):
     def _do_export(self, key: str) -> None:
         from fivecrowns.export.files import write_game_exports
 
-        written = write_game_exports(self.game.view(self.at_keyboard), documents_dir())
+        written = write_game_exports(self.client.view, documents_dir())
         self.answer(written.message)
 
     # --- moving through the hand -------------------------------------------------
@@ -951,7 +916,7 @@ class Session(CommandLayer):
             self.answer("Your hand is empty.")
             return
         index = self.focus()
-        card = spoken_name(hand[index], self.game.wild_rank)
+        card = spoken_name(hand[index], self.client.wild_rank)
         self.answer(f"{edge}{card}, {index + 1} of {len(hand)}")
 
     def _move_focus(self, index: int) -> None:
@@ -999,7 +964,7 @@ class Session(CommandLayer):
         """One menu item per distinct card the action can take, so a player who uses only
         the menu can discard (or go out with) any card; choosing one focuses that card and
         runs the same action as the key."""
-        game = self.game
+        game = self.client
         wild = game.wild_rank
         hand = self.hand()
         focused = hand[self.focus()] if hand else None
@@ -1040,7 +1005,7 @@ class Session(CommandLayer):
         self.run_action(action)
 
     def _menu_label(self, action: Action) -> str:
-        game = self.game
+        game = self.client
         wild = game.wild_rank
         if action.name == "whose_turn" and game.is_over:
             return "New game, same players"
@@ -1050,7 +1015,7 @@ class Session(CommandLayer):
 
     def available_actions(self) -> list[Action]:
         """Every action that does something now: the menu lists these."""
-        game = self.game
+        game = self.client
         mine = not game.is_over and game.current_player == self.at_keyboard
         names: list[str] = []
         if mine and game.phase in (Phase.DRAW, Phase.LAST_DRAW):
@@ -1074,25 +1039,15 @@ class Session(CommandLayer):
     # --- saving ------------------------------------------------------------------------
 
     def save_payload(self) -> dict[str, Any]:
-        game = self.game
-        return {
-            "seats": [{"name": s.name, "level": s.level} for s in self.seats],
-            "seed": game.seed,
-            "first_dealer": game.first_dealer,
-            "decks": game.options.decks,
-            "moves": [[player, move_to_json(move)] for player, move in game.moves],
-            "at_keyboard": self.at_keyboard,
-            "verbosity": self.verbosity,
-            "id": self.game_id,
-            "game": game_to_json(game),
-        }
+        """The save file's content: the local table's game, and this keyboard's settings."""
+        return self.link.save_payload(self.at_keyboard, self.verbosity, self.game_id)
 
     def save_now(self) -> None:
         """Write the autosave now (after starting or resuming, so a kill loses nothing)."""
         self._autosave()
 
     def _autosave(self) -> None:
-        if not self.autosave_enabled or self.game.is_over:
+        if not self.autosave_enabled or self.client.is_over:
             return
         path = self.save_path or storage.autosave_path()
         try:
