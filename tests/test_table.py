@@ -156,3 +156,57 @@ def test_a_stand_in_plays_for_a_dropped_human_and_hands_the_seat_back() -> None:
         "Ben's connection dropped: a computer plays for Ben until they are back.",
         "Ben is back and plays again.",
     ]
+
+
+def test_snapshots_hold_exactly_the_view_of_their_seat_at_every_step() -> None:
+    """The snapshot's fast view builder gives what views.player_view / public_view give."""
+    from fivecrowns.table import view_to_json
+    from fivecrowns.views import player_view, public_view
+
+    table = _table()
+    table.start(seed=23)
+    ids = {0: "p-ann", 1: "p-ben"}
+    steps = 0
+    for _ in range(20_000):
+        game = table.game
+        assert game is not None
+        for seat in (None, 0, 1, 2, 3):
+            reference = public_view(game) if seat is None else player_view(game, seat)
+            assert table.snapshot(seat)["view"] == view_to_json(reference), (steps, seat)
+        if table.is_over:
+            break
+        if table.bot_due() is not None:
+            table.step_bot()
+        else:
+            _play_human(table, ids[game.current_player])
+        steps += 1
+    assert table.is_over and steps > 300
+    with pytest.raises(ValueError):
+        table.snapshot(4)
+
+
+def test_viewers_of_one_frame_class_get_the_same_frame_and_classes_differ_only_there() -> None:
+    """The fan-out words each entry once per class (Table.frame_class): that is only right
+    if every viewer of a class would get the very same frame."""
+    table = _table()
+    table.start(seed=29)
+    _play_to_end(table)
+    table.chat("p-ben", "Ben", "good game")
+    classes_seen = 0
+    for entry in table.log:
+        by_class: dict[Any, dict[str, Any]] = {}
+        for viewer in (None, 0, 1, 2, 3):
+            frame = table.frame(entry, viewer)
+            key = table.frame_class(entry, viewer)
+            if key in by_class:
+                assert by_class[key] == frame, (entry.seq, entry.kind, viewer)
+            by_class[key] = frame
+        classes_seen += len(by_class)
+    # drawing from the stock is told apart: the drawer hears the card, nobody else does
+    draws = [e for e in table.log if isinstance(e.event, DrewFromStock)]
+    drawer = draws[0].event.player  # type: ignore[union-attr]
+    other = (drawer + 1) % 4
+    assert table.frame_class(draws[0], drawer) != table.frame_class(draws[0], other)
+    assert table.frame(draws[0], drawer)["data"]["card"] is not None
+    assert table.frame(draws[0], other)["data"]["card"] is None
+    assert classes_seen < 5 * len(table.log)

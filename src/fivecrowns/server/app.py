@@ -19,7 +19,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -137,7 +137,8 @@ class Connection:
             data = await self.queue.get()
             if data is None:
                 return
-            await self.ws.send_str(data.decode())
+            # why send_frame: the frame is already UTF-8 JSON; send_str would decode and re-encode
+            await self.ws.send_frame(data, WSMsgType.TEXT)
 
 
 @dataclass(slots=True)
@@ -175,12 +176,18 @@ class LocalFanout:
     """Everyone is connected to this process."""
 
     def publish(self, room: Room, entries: list[Entry]) -> None:
-        for viewer, conns in room.conns.items():
-            if not conns:
-                continue
-            frames = [encode(EventFrame(**room.table.frame(entry, viewer))) for entry in entries]
-            for conn in conns:
-                for frame in frames:
+        table = room.table
+        viewers = [(viewer, conns) for viewer, conns in room.conns.items() if conns]
+        for entry in entries:
+            # why per class: most events read the same for every seat but the one who made
+            # them, so each is worded and encoded once or twice, not once per seat
+            encoded: dict[Hashable, bytes] = {}
+            for viewer, conns in viewers:
+                key = table.frame_class(entry, viewer)
+                frame = encoded.get(key)
+                if frame is None:
+                    frame = encoded[key] = encode(EventFrame(**table.frame(entry, viewer)))
+                for conn in conns:
                     conn.send_raw(frame)
 
 
@@ -502,9 +509,10 @@ class Server:
         current = game.current_player if game is not None and not game.is_over else None
         for seat, conns in room.conns.items():
             # why: a snapshot when the seats change, at a new deal, and to the seat now to play
-            if not game_moved or new_round or (seat is not None and seat == current):
+            if conns and (not game_moved or new_round or (seat is not None and seat == current)):
+                frame = self._snapshot_frame(room, seat)  # why once: all of a seat's connections
                 for conn in conns:
-                    self._send_snapshot(conn, room)
+                    conn.send_raw(frame)
         if table.is_over and not room.recorded:
             room.recorded = True
             self._record_history(room)
@@ -512,7 +520,10 @@ class Server:
             self._kick_bots(room)
 
     def _send_snapshot(self, conn: Connection, room: Room) -> None:
-        conn.send(Snapshot(table=room.id, **room.table.snapshot(conn.seat)))
+        conn.send_raw(self._snapshot_frame(room, conn.seat))
+
+    def _snapshot_frame(self, room: Room, seat: int | None) -> bytes:
+        return encode(Snapshot(table=room.id, **room.table.snapshot(seat)))
 
     def _kick_bots(self, room: Room) -> None:
         if room.table.bot_due() is None:
@@ -528,9 +539,18 @@ class Server:
             if room.table.bot_due() is None or room.id not in self.rooms:
                 return
             await asyncio.sleep(self.limits.bot_delay)
+            turn = room.table.bot_turn()
+            if turn is None:
+                continue
+            # why a thread: a hard or expert bot thinks for up to ~40 ms, which on the event
+            # loop would hold up every other table; the view it reads is a frozen snapshot, and
+            # the GIL's switch interval (5 ms) keeps the loop answering meanwhile
+            decided = await asyncio.to_thread(turn.decide)
+            if room.id not in self.rooms:
+                return
             before = room.table.seq
             try:
-                room.table.step_bot()
+                room.table.play_bot(turn, decided)
             except Exception:  # why: log it and stop this table's bots, never the server
                 log.exception("A computer player could not move at table %s", room.id)
                 return

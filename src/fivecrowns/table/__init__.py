@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fivecrowns.table.table import (
     BOT_LEVELS,
+    BotTurn,
     Entry,
     Seat,
     SeatKind,
@@ -15,4 +16,13 @@ from fivecrowns.table.table import (
     view_to_json,
 )
 
-__all__ = ["BOT_LEVELS", "Entry", "Seat", "SeatKind", "Table", "TableError", "view_to_json"]
+__all__ = [
+    "BOT_LEVELS",
+    "BotTurn",
+    "Entry",
+    "Seat",
+    "SeatKind",
+    "Table",
+    "TableError",
+    "view_to_json",
+]

@@ -29,7 +29,7 @@ other players' stock draws and the seed never leave the table.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,22 +40,30 @@ from fivecrowns.errors import FiveCrownsError, IllegalMoveError
 from fivecrowns.game import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    Discarded,
+    DrewFromStock,
     Event,
     Game,
     GameOver,
+    LaidDown,
+    LastTurnStarted,
     Move,
     RoundStarted,
+    StockReshuffled,
+    TookDiscard,
     TurnStarted,
+    WentOut,
     event_to_json,
     move_from_json,
     move_to_json,
     redact,
 )
 from fivecrowns.table import words
-from fivecrowns.views import PublicView, player_view, public_view
+from fivecrowns.views import PlayerView, PublicView
 
 __all__ = [
     "BOT_LEVELS",
+    "BotTurn",
     "Entry",
     "Seat",
     "SeatKind",
@@ -64,6 +72,19 @@ __all__ = [
     "bot_move",
     "view_to_json",
 ]
+
+#: Game events whose data and words differ between viewers only in whether the viewer is
+#: ``event.player`` (redaction and "You" both hinge on that); the others are worded per viewer.
+_ACTOR_ONLY_EVENTS = (
+    TurnStarted,
+    DrewFromStock,
+    TookDiscard,
+    Discarded,
+    WentOut,
+    LastTurnStarted,
+    LaidDown,
+    StockReshuffled,
+)
 
 #: The computer players a table may seat: names only, looked up here (never a client's module).
 BOT_LEVELS: tuple[str, ...] = LEVELS
@@ -117,6 +138,20 @@ class Entry:
     dealt: tuple[tuple[Card, ...], ...] = ()  # each hand as dealt, for a RoundStarted only
 
 
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A computer player's turn: who, at which game event, the bot and what it may see."""
+
+    seat: int
+    game_seq: int
+    bot: Player
+    view: PlayerView
+
+    def decide(self) -> tuple[Move | None, str | None]:
+        """The bot's move and why, unchecked (see :func:`bot_move`); ``Table.play_bot`` checks."""
+        return _decide(self.bot, self.view)
+
+
 def view_to_json(view: PublicView) -> dict[str, Any]:
     """A view as JSON: only what the view holds (it holds what its viewer may know)."""
     data: dict[str, Any] = {
@@ -145,6 +180,44 @@ def view_to_json(view: PublicView) -> dict[str, Any]:
     hand = getattr(view, "hand", None)
     if hand is not None:
         data["hand"] = [card.token for card in hand]
+    return data
+
+
+def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
+    """``view_to_json(player_view(game, seat))`` (``public_view`` for ``None``), built directly.
+
+    why: a view also holds the round's events and pile history, redacted for its viewer, which
+    the JSON leaves out; building them for every snapshot was the server's main cost. The same
+    fields are read as in :func:`fivecrowns.views.player_view`, and tests/test_table.py checks
+    that both give the same JSON at every step of whole games, for every seat and a spectator.
+    """
+    over = game.is_over
+    top = game.top_discard
+    data: dict[str, Any] = {
+        "players": list(game.players),
+        "round": game.round,
+        "wild_rank": game.wild_rank.token,
+        "dealer": game.dealer,
+        "current_player": game.current_player,
+        "phase": game.phase.value,
+        "hand_counts": [len(hand) for hand in game.hands],
+        "top_discard": top.token if top else None,
+        "discard_count": len(game.discard_pile),
+        "stock_count": len(game.stock),
+        "round_scores": [list(scores) for scores in game.round_scores],
+        "totals": list(game.totals),
+        "went_out": game.went_out,
+        "last_turns_left": list(game.last_turns),
+        "laid_down": [
+            [{"kind": m.kind.name.lower(), "cards": [c.token for c in m.cards]} for m in melds]
+            for melds in game.laid_down
+        ],
+        "game_over": over,
+        "winners": list(game.winners) if over else [],
+        "decks_in_play": game.decks_in_play,
+    }
+    if seat is not None:
+        data["hand"] = [card.token for card in game.hands[seat]]
     return data
 
 
@@ -365,17 +438,37 @@ class Table:
 
     def step_bot(self) -> list[Entry]:
         """Play one move of the computer player whose turn it is (nothing if none is due)."""
+        turn = self.bot_turn()
+        if turn is None:
+            return []
+        return self.play_bot(turn, turn.decide())
+
+    def bot_turn(self) -> BotTurn | None:
+        """The computer player due now, with its view, for :meth:`BotTurn.decide` (which a
+        server may run in another thread: it reads only the view and the bot) and then
+        :meth:`play_bot`."""
         seat = self.bot_due()
         if seat is None:
-            return []
+            return None
         game = self._game()
         bot = self._bots.get(seat)
         if bot is None:
             level = self.seats[seat].level or STANDIN_LEVEL
             bot = self._bots[seat] = load_bot(level, seed=seat)
-        move, explanation = bot_move(bot, seat, game)
-        self.explanation = (seat, explanation) if explanation else None
-        return self._apply(game, seat, move)
+        return BotTurn(seat, self.game_seq, bot, game.view(seat))
+
+    def play_bot(self, turn: BotTurn, decided: tuple[Move | None, str | None]) -> list[Entry]:
+        """Play the move ``decided`` for ``turn`` (with its explanation); nothing if the table
+        moved on meanwhile (the human took the seat back). A missing or illegal move becomes
+        the first legal one."""
+        game = self._game()
+        if self.bot_due() != turn.seat or self.game_seq != turn.game_seq:
+            return []
+        move, explanation = decided
+        if move is None or not game.can(turn.seat, move):
+            move, explanation = game.legal_moves(turn.seat)[0], None
+        self.explanation = (turn.seat, explanation) if explanation else None
+        return self._apply(game, turn.seat, move)
 
     def legal(self, seat: int | None) -> list[dict[str, Any]]:
         if self.game is None or seat is None or self.seats[seat].standin:
@@ -386,6 +479,8 @@ class Table:
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` may know now (``None``: a spectator), with its legal actions."""
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise ValueError(f"There is no seat {seat}.")
         data: dict[str, Any] = {
             "seq": self.seq,
             "seat": seat,
@@ -395,9 +490,18 @@ class Table:
             "legal": self.legal(seat),
         }
         if self.game is not None:
-            view = public_view(self.game) if seat is None else player_view(self.game, seat)
-            data["view"] = view_to_json(view)
+            data["view"] = _view_json(self.game, seat)
         return data
+
+    def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
+        """Viewers of one class get the same :meth:`frame` of ``entry``, so a fan-out words and
+        encodes it once per class, not once per seat (tests/test_table.py checks the classes)."""
+        event = entry.event
+        if event is None:
+            return "table"  # a table event reads the same for everyone
+        if isinstance(event, _ACTOR_ONLY_EVENTS):
+            return event.player == viewer
+        return ("viewer", viewer)
 
     def frame(self, entry: Entry, viewer: int | None) -> dict[str, Any]:
         """The entry as ``viewer`` may see it: ``{seq, kind, data, text}``."""
@@ -526,16 +630,23 @@ def bot_move(bot: Any, seat: int, game: Game) -> tuple[Move, str | None]:
 
     A bot may answer with a decision (``move``, ``explanation``) or a bare move.
     """
+    move, explanation = _decide(bot, game.view(seat))
+    if move is None or not game.can(seat, move):
+        move = game.legal_moves(seat)[0]
+        explanation = None
+    return move, explanation
+
+
+def _decide(bot: Any, view: PlayerView) -> tuple[Move | None, str | None]:
+    """What ``bot`` answers for ``view``: a decision (``move``, ``explanation``) or a bare
+    move; ``(None, None)`` if it failed. Reads only the view and the bot (thread-safe)."""
     try:
-        decision = bot.decide(game.view(seat))
+        decision = bot.decide(view)
     except Exception:  # why: a bot's bug must not stop the table; a legal move is played
         decision = None
     move = getattr(decision, "move", decision)
     explanation = getattr(decision, "explanation", None) or getattr(bot, "explanation", None)
     if not isinstance(explanation, str):
-        explanation = None
-    if move is None or not game.can(seat, move):
-        move = game.legal_moves(seat)[0]
         explanation = None
     return move, explanation
 
