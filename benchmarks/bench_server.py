@@ -8,7 +8,10 @@ clients per table: the first creates a 4-seat table, three join, the first start
 client then plays its own turns as fast as it can (go out when it can, else draw from the
 stock and throw the first legal card) for ``--seconds``; a finished game starts again at a
 new table of the same four. ``--think S`` makes every client wait S seconds before each
-of its moves (not counted in the latency), for a load below what the server can take:
+of its moves (not counted in the latency), for a load below what the server can take;
+``--jitter`` draws each wait uniformly from 0.5 S to 1.5 S instead (why: with the same S
+everywhere the tables, all dealt at once, keep moving in step, so the server gets every
+table's move in one burst each S seconds and the latency measures the burst, not the load):
 at full speed each table always has one move waiting, so by Little's law the latency is
 about tables / (moves per second) however fast the server is. It reports
 
@@ -35,6 +38,7 @@ import contextlib
 import json
 import os
 import platform
+import random
 import re
 import resource
 import signal
@@ -138,7 +142,7 @@ class Player:
                 return
             if self.my_turn():
                 if self.bench.think:
-                    await asyncio.sleep(self.bench.think)
+                    await asyncio.sleep(self.bench.think_time())
                     if not self.my_turn() or time.monotonic() >= self.bench.stop_at:
                         continue
                 await self.act()
@@ -167,8 +171,12 @@ class Player:
 
 
 class Bench:
-    def __init__(self, url: str, session: aiohttp.ClientSession, think: float = 0.0) -> None:
+    def __init__(
+        self, url: str, session: aiohttp.ClientSession, think: float = 0.0, jitter: bool = False
+    ) -> None:
         self.think = think  # seconds a client waits before each of its moves (0: full speed)
+        self.jitter = jitter  # wait 0.5 to 1.5 times ``think``, at random
+        self.random = random.Random(12)
         self.url = url
         self.session = session
         self.latencies: list[float] = []
@@ -177,6 +185,11 @@ class Bench:
         self.games = 0
         self.window_start = float("inf")  # perf_counter time the measured window opens
         self.stop_at = float("inf")  # monotonic time every client stops
+
+    def think_time(self) -> float:
+        if self.jitter:
+            return self.think * self.random.uniform(0.5, 1.5)
+        return self.think
 
     def measuring(self, at: float) -> bool:
         return at >= self.window_start
@@ -222,12 +235,12 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 
 async def measure(
-    url: str, pid: int, tables: int, seconds: float, think: float = 0.0
+    url: str, pid: int, tables: int, seconds: float, think: float = 0.0, jitter: bool = False
 ) -> dict[str, Any]:
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=None)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        bench = Bench(url, session, think)
+        bench = Bench(url, session, think, jitter)
         rss_before = _rss_kib(pid)
         started = time.monotonic()
         gate = asyncio.Semaphore(20)  # why: open connections in waves, not 2,000 at once
@@ -283,6 +296,7 @@ async def measure(
             "tables": tables,
             "connections": tables * 4,
             "think_seconds": think,
+            "think_jitter": jitter,
             "seat_seconds": seat_seconds,
             "window_seconds": window,
             "moves": moves,
@@ -306,6 +320,7 @@ async def measure(
             "server_kib_per_table": (rss_dealt - rss_before) / tables,
             "server_cpu_seconds": cpu,
             "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
+            "server_cpu_share": cpu / window,  # of one core, over the play window
             "client_cpu_seconds": client_cpu,
         }
 
@@ -320,6 +335,14 @@ def main() -> None:
         default=0.0,
         help="seconds each client waits before a move (default 0: full speed)",
     )
+    parser.add_argument(
+        "--jitter",
+        action="store_true",
+        help="wait 0.5 to 1.5 times --think before each move, at random (tables out of step)",
+    )
+    parser.add_argument(
+        "--memory", action="store_true", help="the server keeps nothing on disk (no SQLite)"
+    )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     needed = args.tables * 4 + 200
@@ -328,7 +351,8 @@ def main() -> None:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
-        command += ["--data", folder, "--bot-delay", "0", "--rate", "1000"]
+        command += ["--memory"] if args.memory else ["--data", folder]
+        command += ["--bot-delay", "0", "--rate", "1000"]
         command += ["--max-connections", str(needed), "--max-tables", str(args.tables * 2)]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         try:
@@ -338,19 +362,24 @@ def main() -> None:
             if found is None:
                 raise SystemExit(f"the server did not start: {line!r}")
             url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-            result = asyncio.run(measure(url, server.pid, args.tables, args.seconds, args.think))
+            result = asyncio.run(
+                measure(url, server.pid, args.tables, args.seconds, args.think, args.jitter)
+            )
         finally:
             server.send_signal(signal.SIGTERM)
             try:
                 server.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 server.kill()
+    result["store"] = "memory" if args.memory else "sqlite"
     result["load_average_before"] = load_before
     result["load_average_after"] = os.getloadavg()
     result["machine"] = f"{platform.python_implementation()} {platform.python_version()}, "
     result["machine"] += f"{os.cpu_count()} cores, {platform.machine()}"
     lat = result["latency_ms"]
     pace = f", {args.think} s thinking before each move" if args.think else ", full speed"
+    if args.think and args.jitter:
+        pace = f", 0.5 to 1.5 times {args.think} s thinking before each move (at random)"
     print(
         f"bench_server: {result['tables']} tables, {result['connections']} WebSocket clients{pace}"
     )
@@ -373,7 +402,8 @@ def main() -> None:
     )
     print(
         f"  server CPU: {result['server_cpu_seconds']:.1f} s = "
-        f"{result['server_cpu_ms_per_move']:.2f} ms per move; "
+        f"{result['server_cpu_ms_per_move']:.2f} ms per move, "
+        f"{100 * result['server_cpu_share']:.0f}% of one core; "
         f"client CPU {result['client_cpu_seconds']:.1f} s"
     )
     print(f"  load average after {result['load_average_after'][0]:.2f}")

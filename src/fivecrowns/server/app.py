@@ -19,7 +19,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -91,8 +91,11 @@ def _hash(token: str) -> str:
 class Connection:
     """One WebSocket: who it is, where it sits, its rate budget and its outgoing queue."""
 
-    def __init__(self, ws: web.WebSocketResponse, limits: Limits) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, limits: Limits, saved: Callable[[], bool] = bool
+    ) -> None:
         self.ws = ws
+        self._saved = saved  # commits the store's kept inputs; False if it could not
         self.player: PlayerRecord | None = None
         self.room: Room | None = None
         self.seat: int | None = None  # None while watching or in the lobby
@@ -136,6 +139,11 @@ class Connection:
         while True:
             data = await self.queue.get()
             if data is None:
+                return
+            # why here: no frame leaves before the moves it tells of are on disk (kill -9 safe);
+            # the first writer to run commits everything kept since, in one transaction
+            if not self._saved():
+                self.close()  # why: never tell of a move that could not be saved
                 return
             # why send_frame: the frame is already UTF-8 JSON; send_str would decode and re-encode
             await self.ws.send_frame(data, WSMsgType.TEXT)
@@ -209,6 +217,7 @@ class Server:
         self.by_code: dict[str, Room] = {}
         self.connections: set[Connection] = set()
         self.lobby_dirty = False
+        self._save_soon = False
         self.messages = 0
         self.moves = 0
 
@@ -251,7 +260,7 @@ class Server:
             max_msg_size=self.limits.hard_max_message, heartbeat=20.0, compress=False
         )
         await ws.prepare(request)
-        conn = Connection(ws, self.limits)
+        conn = Connection(ws, self.limits, self._save)
         self.connections.add(conn)
         writer = asyncio.create_task(conn.write_loop())
         try:
@@ -605,8 +614,21 @@ class Server:
     def _recorder(self, room: Room) -> Any:
         def record(index: int, command: dict[str, Any]) -> None:
             self.store.append_input(room.id, index, command)
+            if not self._save_soon:  # why: also saved when no connection has a frame to send
+                self._save_soon = True
+                asyncio.get_running_loop().call_soon(self._save)
 
         return record
+
+    def _save(self) -> bool:
+        """Commit the store's kept inputs (every writer calls this before it sends)."""
+        self._save_soon = False
+        try:
+            self.store.flush()
+        except Exception:  # why: log it; the inputs stay kept and the next save tries again
+            log.exception("The moves could not be saved")
+            return False
+        return True
 
     def _add_room(self, room: Room) -> None:
         self.rooms[room.id] = room
