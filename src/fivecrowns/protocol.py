@@ -26,6 +26,8 @@ __all__ = [
     "Act",
     "ActArgs",
     "AddBot",
+    "Answer",
+    "Ask",
     "Chat",
     "ClientMessage",
     "CreateTable",
@@ -152,6 +154,24 @@ class Resume(_Message, tag="resume"):
     last_seq: Seq
 
 
+class Ask(_Message, tag="ask"):
+    """A question an information key asks (added in version 1, a client may ignore it):
+    answered by ``answer`` with the sentence the terminal game would say."""
+
+    what: Literal[
+        "hand",
+        "hint",
+        "round",
+        "piles",
+        "scores",
+        "round_detail",
+        "melds",
+        "counts",
+        "whose_turn",
+        "why",
+    ]
+
+
 ClientMessage = (
     Hello
     | ListTables
@@ -165,6 +185,7 @@ ClientMessage = (
     | Act
     | Chat
     | Resume
+    | Ask
 )
 
 # --- server to client ------------------------------------------------------------
@@ -175,6 +196,13 @@ class Welcome(_Message, tag="welcome"):
     player: str
     name: str
     token: str  # keep it to take the seat back after a dropped connection; never show it
+
+
+class Answer(_Message, tag="answer"):
+    """The answer to an ``ask``: ``text`` is spoken as it is."""
+
+    what: str
+    text: str
 
 
 class Error(_Message, tag="error"):

@@ -35,6 +35,8 @@ from fivecrowns.protocol import (
     PROTOCOL_VERSION,
     Act,
     AddBot,
+    Answer,
+    Ask,
     Chat,
     ClientMessage,
     CreateTable,
@@ -58,8 +60,10 @@ from fivecrowns.protocol import (
     decode_client,
     encode,
 )
+from fivecrowns.server.web import add_web_routes
 from fivecrowns.server.store import MemoryStore, Store, StoredPlayer, StoredTable
 from fivecrowns.table import Entry, SeatKind, Table, TableError
+from fivecrowns.table.info import answer
 
 __all__ = ["Fanout", "Limits", "LocalFanout", "Server", "make_app"]
 
@@ -326,6 +330,9 @@ class Server:
         elif isinstance(message, Chat):
             room = self._room_of(conn)
             self._change(room, lambda: room.table.chat(player.id, player.name, message.text))
+        elif isinstance(message, Ask):
+            room = self._room_of(conn)
+            conn.send(Answer(message.what, answer(room.table, conn.seat, message.what)))
         elif isinstance(message, Resume):
             room = self._room_of(conn)
             for frame in room.table.frames_since(message.last_seq, conn.seat):
@@ -718,13 +725,9 @@ def _move(message: Act) -> Move:
         raise TableError("bad_card", str(error)) from None
 
 
-async def _index(request: web.Request) -> web.Response:
-    return web.Response(text="Five Crowns server. Clients connect to /ws (see docs/network.md).\n")
-
-
 def make_app(server: Server) -> web.Application:
     app = web.Application()
-    app.router.add_get("/", _index)
+    add_web_routes(app)  # the web client at / (docs/web.md)
     app.router.add_get("/ws", server.handle_ws)
 
     async def background(app: web.Application) -> Any:

@@ -1,0 +1,829 @@
+// The web client: the lobby and the table over the game server's WebSocket protocol
+// (docs/protocol.md). Every sentence it announces comes from the server (event frames'
+// text, error text, answers to information keys) except the few worded here for the
+// page itself (the hand listbox, message history), which follow the terminal's words.
+import { parseToken, sortKey, spokenName, SUITS, wildRankToken } from "./cards.js";
+import { Speaker } from "./speech.js";
+import { KEYS } from "./keys.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Sentences of the page itself (whole sentences with named placeholders).
+const T = {
+  connecting: "Connecting as {name}.",
+  connected: "Connected as {name}.",
+  dropped: "The connection dropped; trying again ({attempt} of {tries}).",
+  gaveUp: "Could not reach the server. Reload the page to try again.",
+  seated: "You sit in seat {seat} at table {table}.",
+  seatedCode: "You sit in seat {seat} at table {table}; the invite code is {code}.",
+  watching: "You are watching table {table}.",
+  left: "You left the table.",
+  handLabel: "Your hand, {count} cards",
+  cardOption: "{card}, {place} of {count}",
+  noHand: "Your hand is empty.",
+  sorted: "Sorted by {order}.",
+  noNews: "Nothing has happened since your last turn.",
+  historyPlace: "{text} {place} of {count}.",
+  noMessages: "No messages yet.",
+  firstMessage: "First message: {text}",
+  lastMessage: "Last message: {text}",
+  tableLine: "Table {id}: {players}, {state}.",
+  waitingStart: "waiting to start",
+  roundState: "round {round}",
+  waitingFor: "Waiting for players. Seats: {seats}.",
+  roundLine: "Round {round} of 11. {wild} are wild, and jokers.",
+  stock: "Stock: {count} cards.",
+  discardTop: "Discard pile: {count} cards, the top is the {card}.",
+  discardEmpty: "Discard pile: empty.",
+  playerLine: "{name}: {cards} cards, round {round}, total {total}.",
+  emptySeat: "empty seat",
+  turnMark: "Playing now",
+  outMark: "Went out",
+  wildWord: "wild",
+  noMelds: "None yet.",
+  moveNotNow: "That is not a move you can make now.",
+  notSeated: "You are not playing at this table.",
+};
+const fill = (template, values) =>
+  template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
+
+const LEVELS = ["easy", "medium", "hard", "expert", "simple"];
+const ASKED = new Set([
+  "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts", "whose_turn",
+  "why",
+]);
+const SOUND_OF = {
+  drew_from_stock: "draw_stock",
+  took_discard: "take_discard",
+  discarded: "discard",
+  went_out: "went_out",
+  round_scored: "round_over",
+  game_over: "game_over",
+  round_started: "shuffle",
+};
+const TRIES = 10;
+
+export class App {
+  constructor() {
+    this.ws = null;
+    this.token = sessionStorage.getItem("fivecrowns-token");
+    this.name = sessionStorage.getItem("fivecrowns-name") || "";
+    this.seq = 0;
+    this.seat = null;
+    this.table = null;
+    this.creator = false;
+    this.snapshot = null;
+    this.focus = 0;
+    this.sortOrder = null; // null: as dealt and drawn; "rank" or "suit"
+    this.messages = []; // every announced sentence, for comma and period
+    this.place = -1; // where comma and period are in this.messages (-1: newest)
+    this.events = []; // {seq, kind, text, player}
+    this.alertToggle = false;
+    this.attempts = 0;
+    this.speaker = new Speaker();
+    this.ready = false;
+  }
+
+  start() {
+    this.bindPage();
+    if (this.name) $("name").value = this.name;
+    if (this.token && this.name) this.connect();
+    this.ready = true;
+    document.documentElement.dataset.ready = "true";
+    window.fivecrowns = this;
+  }
+
+  // --- announcements ----------------------------------------------------------------
+
+  /** Others' moves and everything that happened: the polite log, never lost. */
+  log(text) {
+    if (!text) return;
+    const line = document.createElement("p");
+    line.textContent = text;
+    const log = $("log");
+    log.append(line);
+    // why a bound: the page stays small over a long game; the history keeps every line
+    while (log.childElementCount > 60) log.firstElementChild.remove();
+    this.remember(text);
+    this.speaker.queue(text);
+    this.stamp("log", text);
+  }
+
+  /** Your turn, your last turn, refusals: the assertive region. */
+  alert(text) {
+    this.replaceIn($("alert"), text);
+    this.remember(text);
+    this.speaker.interrupt(text);
+    this.stamp("alert", text);
+  }
+
+  /** What the player asked for (an information key, the hand): the status region. */
+  answer(text, remember = true) {
+    this.replaceIn($("answer"), text);
+    if (remember) this.remember(text);
+    this.speaker.interrupt(text);
+    this.stamp("answer", text);
+  }
+
+  replaceIn(region, text) {
+    // why a new node and a toggled no-break space: a repeated identical message is
+    // still a change, so screen readers speak it again
+    this.alertToggle = !this.alertToggle;
+    const line = document.createElement("p");
+    line.textContent = this.alertToggle ? text : `${text}\u00a0`;
+    region.replaceChildren(line);
+  }
+
+  remember(text) {
+    this.messages.push(text);
+    if (this.messages.length > 2000) this.messages.shift();
+    this.place = -1;
+  }
+
+  stamp(region, text) {
+    // why: the benchmark and the tests read when and what each region said
+    const record = (window.__announcements ??= []);
+    record.push({ region, text, at: performance.now() });
+    if (record.length > 5000) record.shift();
+  }
+
+  // --- connection ----------------------------------------------------------------------
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+    this.ws = ws;
+    $("connection").textContent = fill(T.connecting, { name: this.name });
+    ws.addEventListener("open", () => {
+      this.attempts = 0;
+      const hello = { type: "hello", v: 1, name: this.name };
+      if (this.token) {
+        hello.token = this.token;
+        hello.last_seq = this.seq;
+      }
+      this.send(hello);
+    });
+    ws.addEventListener("message", (message) => {
+      let data;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      this.receive(data);
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws || this.leaving) return;
+      this.attempts += 1;
+      if (this.attempts > TRIES) {
+        $("connection").textContent = T.gaveUp;
+        this.alert(T.gaveUp);
+        return;
+      }
+      const text = fill(T.dropped, { attempt: this.attempts, tries: TRIES });
+      $("connection").textContent = text;
+      this.log(text);
+      setTimeout(() => this.connect(), Math.min(500 * this.attempts, 3000));
+    });
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  receive(data) {
+    switch (data.type) {
+      case "welcome":
+        this.token = data.token;
+        sessionStorage.setItem("fivecrowns-token", data.token);
+        sessionStorage.setItem("fivecrowns-name", data.name);
+        $("connection").textContent = fill(T.connected, { name: data.name });
+        $("hello-form").hidden = true;
+        $("lobby-body").hidden = false;
+        break;
+      case "tables":
+        this.showTables(data.tables);
+        break;
+      case "seated":
+        this.seated(data);
+        break;
+      case "left":
+        this.seat = null;
+        this.table = null;
+        this.snapshot = null;
+        this.seq = 0;
+        $("table").hidden = true;
+        $("lobby").hidden = false;
+        this.log(T.left);
+        this.send({ type: "list_tables" });
+        break;
+      case "snapshot":
+        this.snapshot = data;
+        this.seq = Math.max(this.seq, data.seq);
+        this.render();
+        break;
+      case "event":
+        this.event(data);
+        break;
+      case "answer":
+        this.answer(data.text);
+        break;
+      case "error":
+        if (data.code === "bad_token") {
+          this.token = null;
+          sessionStorage.removeItem("fivecrowns-token");
+          this.send({ type: "hello", v: 1, name: this.name });
+        }
+        this.alert(data.text);
+        this.speaker.sound("invalid");
+        break;
+      default:
+        break;
+    }
+  }
+
+  seated(data) {
+    this.seat = data.seat;
+    this.table = data.table;
+    this.creator = data.creator;
+    $("lobby").hidden = true;
+    $("table").hidden = false;
+    let text;
+    if (data.seat === null) text = fill(T.watching, { table: data.table });
+    else if (data.code) text = fill(T.seatedCode, { seat: data.seat + 1, table: data.table, code: data.code });
+    else text = fill(T.seated, { seat: data.seat + 1, table: data.table });
+    $("table-heading").textContent = `Table ${data.table}`;
+    this.log(text);
+    $("hand").focus();
+  }
+
+  event(data) {
+    if (data.seq <= this.seq && this.events.some((e) => e.seq === data.seq)) return;
+    this.seq = Math.max(this.seq, data.seq);
+    const player = data.data ? data.data.player : undefined;
+    this.events.push({ seq: data.seq, kind: data.kind, text: data.text, player });
+    if (this.events.length > 3000) this.events.shift();
+    const mine = player === this.seat && this.seat !== null;
+    if ((data.kind === "turn_started" || data.kind === "last_turn_started") && mine) {
+      this.alert(data.text);
+      this.speaker.sound(data.kind === "turn_started" ? "your_turn" : "last_turn");
+    } else {
+      this.log(data.text);
+      const sound = SOUND_OF[data.kind];
+      if (sound) this.speaker.sound(sound);
+    }
+    if (data.kind === "round_scored" || data.kind === "game_over") {
+      const result = $("result");
+      const line = document.createElement("p");
+      line.textContent = data.text;
+      if (data.kind === "round_scored") result.replaceChildren(line);
+      else result.append(line);
+    }
+  }
+
+  // --- lobby -----------------------------------------------------------------------------
+
+  showTables(tables) {
+    const list = $("tables");
+    list.replaceChildren();
+    $("no-tables").hidden = tables.length > 0;
+    for (const info of tables) {
+      const item = document.createElement("li");
+      const names = info.seats.map((s) => s.name || T.emptySeat).join(", ");
+      const state = info.started ? fill(T.roundState, { round: info.round }) : T.waitingStart;
+      const text = document.createElement("span");
+      text.textContent = fill(T.tableLine, { id: info.id, players: names, state });
+      item.append(text);
+      const open = info.seats.some((s) => s.kind === "empty") && !info.started;
+      if (open) item.append(this.button(`Join table ${info.id}`, "Join", () => this.send({ type: "join", table: info.id })));
+      item.append(this.button(`Watch table ${info.id}`, "Watch", () => this.send({ type: "watch", table: info.id })));
+      list.append(item);
+    }
+  }
+
+  button(label, text, action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    if (label !== text) button.setAttribute("aria-label", label);
+    button.addEventListener("click", action);
+    return button;
+  }
+
+  seatChoices() {
+    const seats = Number($("seats").value);
+    const box = $("seat-choices");
+    const legend = box.querySelector("legend");
+    const old = [...box.querySelectorAll("select")].map((s) => s.value);
+    box.replaceChildren(legend);
+    for (let seat = 2; seat <= seats; seat += 1) {
+      const id = `seat-${seat}`;
+      const label = document.createElement("label");
+      label.htmlFor = id;
+      label.textContent = `Seat ${seat}`;
+      const select = document.createElement("select");
+      select.id = id;
+      const person = document.createElement("option");
+      person.value = "";
+      person.textContent = "a person who joins";
+      select.append(person);
+      for (const level of LEVELS) {
+        const option = document.createElement("option");
+        option.value = level;
+        option.textContent = `computer, ${level}`;
+        select.append(option);
+      }
+      select.value = old[seat - 2] ?? "medium";
+      const row = document.createElement("div");
+      row.className = "seat-choice";
+      row.append(label, select);
+      box.append(row);
+    }
+  }
+
+  // --- the table -----------------------------------------------------------------------
+
+  view() {
+    return this.snapshot ? this.snapshot.view : null;
+  }
+
+  wild() {
+    const view = this.view();
+    return view ? wildRankToken(view.round) : null;
+  }
+
+  /** The hand in the order shown: as the server keeps it, or sorted with O. */
+  hand() {
+    const view = this.view();
+    const hand = view && view.hand ? [...view.hand] : [];
+    if (this.sortOrder) {
+      hand.sort((a, b) => {
+        const [a1, a2] = sortKey(a, this.sortOrder);
+        const [b1, b2] = sortKey(b, this.sortOrder);
+        return a1 - b1 || a2 - b2;
+      });
+    }
+    return hand;
+  }
+
+  render() {
+    const snap = this.snapshot;
+    const view = snap.view;
+    const waiting = !snap.started;
+    $("waiting").hidden = !waiting;
+    if (waiting) {
+      const seats = snap.seats.map((s, i) => `${i + 1} ${s.name || T.emptySeat}`).join(", ");
+      $("waiting-text").textContent = fill(T.waitingFor, { seats });
+      $("start-button").hidden = !this.creator;
+    }
+    this.renderPlayers(snap, view);
+    if (!view) {
+      $("round-line").textContent = "";
+      this.renderHand();
+      return;
+    }
+    const wild = this.wild();
+    $("round-line").textContent = fill(T.roundLine, {
+      round: view.round,
+      wild: view.wild_rank === "J" ? "Jacks" : view.wild_rank === "Q" ? "Queens" : view.wild_rank === "K" ? "Kings" : `${view.wild_rank}s`,
+    });
+    $("stock-text").textContent = fill(T.stock, { count: view.stock_count });
+    const top = view.top_discard;
+    $("discard-text").textContent = top
+      ? fill(T.discardTop, { count: view.discard_count, card: spokenName(top, wild) })
+      : T.discardEmpty;
+    this.drawCard($("discard-card"), top, wild);
+    this.renderHand();
+    this.renderMelds(view, wild);
+    this.renderScores(view);
+    const legal = new Set(snap.legal.map((m) => m.move));
+    for (const [action, move] of [["draw", "draw_stock"], ["take", "take_discard"], ["discard", "discard"], ["go_out", "go_out"]]) {
+      const button = document.querySelector(`[data-action="${action}"]`);
+      button.classList.toggle("legal", legal.has(move));
+    }
+  }
+
+  renderPlayers(snap, view) {
+    const list = $("players");
+    list.replaceChildren();
+    snap.seats.forEach((seat, index) => {
+      const item = document.createElement("li");
+      const name = seat.name || T.emptySeat;
+      if (!view) {
+        item.textContent = `${index + 1}. ${name}${seat.kind === "bot" ? ` (computer, ${seat.level})` : ""}`;
+        list.append(item);
+        return;
+      }
+      const rounds = view.round_scores.length;
+      const roundScore = view.round === rounds ? view.round_scores[rounds - 1][index] : "-";
+      const line = document.createElement("span");
+      line.textContent = fill(T.playerLine, {
+        name: index === this.seat ? `${name} (you)` : name,
+        cards: view.hand_counts[index],
+        round: roundScore,
+        total: view.totals[index],
+      });
+      item.append(line);
+      if (!view.game_over && view.current_player === index) {
+        item.classList.add("current");
+        item.setAttribute("aria-current", "true");
+        const mark = document.createElement("strong");
+        mark.className = "mark";
+        mark.textContent = T.turnMark;
+        item.append(" ", mark);
+      }
+      if (view.went_out === index) {
+        const mark = document.createElement("strong");
+        mark.className = "mark";
+        mark.textContent = T.outMark;
+        item.append(" ", mark);
+      }
+      list.append(item);
+    });
+  }
+
+  drawCard(element, token, wild) {
+    element.replaceChildren();
+    element.className = "card";
+    if (!token) {
+      element.classList.add("empty");
+      return;
+    }
+    const { rank, suit } = parseToken(token);
+    if (rank === null) {
+      element.classList.add("joker");
+      element.append(this.span("rank", "Joker"), this.span("suit", "wild"));
+      return;
+    }
+    element.classList.add(`suit-${suit}`);
+    element.append(
+      this.span("rank", rank),
+      this.span("glyph", SUITS[suit].glyph),
+      this.span("suit", SUITS[suit].word),
+    );
+    if (rank === wild) {
+      element.classList.add("wild");
+      element.append(this.span("wild-word", T.wildWord));
+    }
+  }
+
+  span(className, text) {
+    const span = document.createElement("span");
+    span.className = className;
+    span.textContent = text;
+    return span;
+  }
+
+  renderHand() {
+    const box = $("hand");
+    const hand = this.hand();
+    const wild = this.wild();
+    box.replaceChildren();
+    this.focus = Math.max(0, Math.min(this.focus, hand.length - 1));
+    hand.forEach((token, index) => {
+      const option = document.createElement("div");
+      option.id = `card-${index}`;
+      option.setAttribute("role", "option");
+      option.setAttribute("aria-selected", index === this.focus ? "true" : "false");
+      option.setAttribute(
+        "aria-label",
+        fill(T.cardOption, { card: spokenName(token, wild), place: index + 1, count: hand.length }),
+      );
+      const face = document.createElement("span");
+      face.setAttribute("aria-hidden", "true");
+      this.drawCard(face, token, wild);
+      option.append(face);
+      option.dataset.token = token;
+      option.addEventListener("click", () => {
+        this.focus = index;
+        this.renderHand();
+        box.focus();
+      });
+      box.append(option);
+    });
+    if (hand.length) box.setAttribute("aria-activedescendant", `card-${this.focus}`);
+    else box.removeAttribute("aria-activedescendant");
+    box.setAttribute("aria-label", fill(T.handLabel, { count: hand.length }));
+  }
+
+  renderMelds(view, wild) {
+    const box = $("melds");
+    box.replaceChildren();
+    view.laid_down.forEach((melds, index) => {
+      if (!melds.length) return;
+      const group = document.createElement("div");
+      group.className = "meld-group";
+      const who = document.createElement("p");
+      who.textContent = index === this.seat ? "You" : view.players[index];
+      group.append(who);
+      for (const meld of melds) {
+        const list = document.createElement("ul");
+        list.className = "meld";
+        list.setAttribute("aria-label", `${meld.kind} of ${meld.cards.length} cards`);
+        for (const token of meld.cards) {
+          const item = document.createElement("li");
+          const card = document.createElement("span");
+          this.drawCard(card, token, wild);
+          item.append(card);
+          const name = this.span("visually-hidden", spokenName(token, wild));
+          item.append(name);
+          card.setAttribute("aria-hidden", "true");
+          list.append(item);
+        }
+        group.append(list);
+      }
+      box.append(group);
+    });
+    if (!box.childElementCount) box.append(this.paragraph(T.noMelds));
+  }
+
+  paragraph(text) {
+    const p = document.createElement("p");
+    p.textContent = text;
+    return p;
+  }
+
+  renderScores(view) {
+    const table = $("score-sheet");
+    const head = document.createElement("tr");
+    head.append(this.cell("th", "Round", "col"));
+    view.players.forEach((name, i) => head.append(this.cell("th", i === this.seat ? `${name} (you)` : name, "col")));
+    table.tHead.replaceChildren(head);
+    const body = table.tBodies[0];
+    body.replaceChildren();
+    view.round_scores.forEach((scores, r) => {
+      const row = document.createElement("tr");
+      row.append(this.cell("th", String(r + 1), "row"));
+      for (const score of scores) row.append(this.cell("td", String(score)));
+      body.append(row);
+    });
+    const total = document.createElement("tr");
+    total.append(this.cell("th", "Total", "row"));
+    for (const score of view.totals) total.append(this.cell("td", String(score)));
+    table.tFoot.replaceChildren(total);
+  }
+
+  cell(tag, text, scope) {
+    const cell = document.createElement(tag);
+    cell.textContent = text;
+    if (scope) cell.scope = scope;
+    return cell;
+  }
+
+  // --- actions -----------------------------------------------------------------------------
+
+  legal(move) {
+    return this.snapshot ? this.snapshot.legal.filter((m) => m.move === move) : [];
+  }
+
+  act(action, args = {}) {
+    if (this.seat === null) {
+      this.alert(T.notSeated);
+      return;
+    }
+    this.send({ type: "act", action, args, seq: this.seq });
+  }
+
+  do(action) {
+    this.speaker.unlock();
+    const hand = this.hand();
+    const focused = hand[this.focus];
+    switch (action) {
+      case "draw":
+        this.act("draw_stock");
+        return;
+      case "take":
+        this.act("take_discard");
+        return;
+      case "discard":
+        if (!focused) this.alert(T.noHand);
+        else this.act("discard", { card: focused });
+        return;
+      case "go_out": {
+        const outs = this.legal("go_out").map((m) => m.discard);
+        const wild = this.wild();
+        let card = focused;
+        if (outs.length && !outs.includes(focused)) {
+          card = outs.find((c) => parseToken(c).rank !== wild && c !== "jk") ?? outs[0];
+        }
+        if (!card) this.alert(T.noHand);
+        else this.act("go_out", { card });
+        return;
+      }
+      case "sort":
+        this.sortOrder = this.sortOrder === "rank" ? "suit" : "rank";
+        this.focusCard(focused);
+        this.answer(fill(T.sorted, { order: this.sortOrder }));
+        return;
+      case "last_moves":
+        this.answer(this.lastMoves());
+        return;
+      case "leave":
+        this.send({ type: "leave" });
+        return;
+      case "start":
+        this.send({ type: "start" });
+        return;
+      case "older":
+      case "newer":
+      case "oldest":
+      case "newest":
+      case "repeat":
+        this.history(action);
+        return;
+      case "help":
+        this.openHelp();
+        return;
+      case "current":
+        if (!focused) this.answer(T.noHand, false);
+        else this.answer($(`card-${this.focus}`).getAttribute("aria-label"), false);
+        return;
+      case "stop_speech":
+        this.speaker.stop();
+        return;
+      default:
+        if (ASKED.has(action)) {
+          if (this.table === null) this.alert(T.notSeated);
+          else this.send({ type: "ask", what: action });
+        }
+    }
+  }
+
+  focusCard(token) {
+    const hand = this.hand();
+    const index = token ? hand.indexOf(token) : -1;
+    this.focus = index >= 0 ? index : 0;
+    this.renderHand();
+  }
+
+  lastMoves() {
+    let start = 0;
+    for (let i = this.events.length - 1; i >= 0; i -= 1) {
+      const e = this.events[i];
+      if (e.kind === "turn_started" && e.player === this.seat) {
+        start = i + 1;
+        break;
+      }
+    }
+    const texts = this.events.slice(start).filter((e) => e.text && e.player !== this.seat).map((e) => e.text);
+    return texts.length ? texts.join(" ") : T.noNews;
+  }
+
+  history(action) {
+    const count = this.messages.length;
+    if (!count) {
+      this.answer(T.noMessages, false);
+      return;
+    }
+    let place = this.place < 0 ? count - 1 : this.place;
+    if (action === "older") place = this.place < 0 ? count - 1 : place - 1;
+    if (action === "newer") place += 1;
+    if (action === "oldest") place = 0;
+    if (action === "newest") place = count - 1;
+    let prefix = null;
+    if (place < 0) {
+      place = 0;
+      prefix = T.firstMessage;
+    } else if (place >= count) {
+      place = count - 1;
+      prefix = T.lastMessage;
+    }
+    this.place = place;
+    let text = fill(T.historyPlace, { text: this.messages[place], place: place + 1, count });
+    if (prefix) text = fill(prefix, { text });
+    this.answer(text, false);
+  }
+
+  move(index, edge) {
+    const hand = this.hand();
+    if (!hand.length) {
+      this.answer(T.noHand, false);
+      return;
+    }
+    let prefix = "";
+    if (index < 0) {
+      index = 0;
+      prefix = edge ? "First card: " : "";
+    } else if (index >= hand.length) {
+      index = hand.length - 1;
+      prefix = edge ? "Last card: " : "";
+    }
+    this.focus = index;
+    this.renderHand();
+    const option = $(`card-${index}`);
+    option.scrollIntoView({ block: "nearest", inline: "nearest" });
+    if (prefix) this.answer(prefix + option.getAttribute("aria-label"), false);
+  }
+
+  // --- keys ----------------------------------------------------------------------------------
+
+  bindPage() {
+    $("hello-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.name = $("name").value.trim();
+      if (!this.name) return;
+      this.token = null;
+      this.speaker.unlock();
+      this.connect();
+    });
+    $("create-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const seats = Number($("seats").value);
+      const bots = [...$("seat-choices").querySelectorAll("select")].map((s) => s.value).filter(Boolean);
+      this.send({ type: "create_table", seats, bots, private: $("private").checked });
+    });
+    $("code-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const code = $("code").value.trim();
+      if (code) this.send({ type: "join", code });
+    });
+    $("seats").addEventListener("change", () => this.seatChoices());
+    this.seatChoices();
+    $("start-button").addEventListener("click", () => this.do("start"));
+    for (const button of document.querySelectorAll("[data-action]")) {
+      button.addEventListener("click", () => this.do(button.dataset.action));
+    }
+    $("help-button").addEventListener("click", () => this.openHelp());
+    $("help-close").addEventListener("click", () => $("help").close());
+    $("voice").addEventListener("change", (e) => this.speaker.setVoice(e.target.checked));
+    $("sounds").addEventListener("change", (e) => {
+      this.speaker.unlock();
+      this.speaker.setSounds(e.target.checked);
+    });
+    $("volume").addEventListener("input", (e) => this.speaker.setVolume(Number(e.target.value) / 100));
+    document.addEventListener("keydown", (e) => this.key(e));
+    this.fillHelp();
+  }
+
+  key(e) {
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    if ($("help").open) return; // the dialog's own keys (Escape closes it)
+    const target = e.target;
+    const tag = target && target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (e.key === "F1" || e.key === "?") {
+      e.preventDefault();
+      this.openHelp();
+      return;
+    }
+    if ($("table").hidden) return;
+    const inHand = target === $("hand");
+    const onButton = tag === "BUTTON";
+    const hand = this.hand();
+    if (inHand || !onButton) {
+      if (e.key === "ArrowLeft" || e.key === "ArrowUp") return this.stop(e, () => this.move(this.focus - 1, true));
+      if (e.key === "ArrowRight" || e.key === "ArrowDown") return this.stop(e, () => this.move(this.focus + 1, true));
+      if (e.key === "Home") return this.stop(e, () => this.move(0, false));
+      if (e.key === "End") return this.stop(e, () => this.move(hand.length - 1, false));
+      if (e.key === "Enter" || e.key === " ") return this.stop(e, () => this.do("discard"));
+      if (/^[0-9]$/.test(e.key)) {
+        return this.stop(e, () => {
+          const number = e.key === "0" ? 10 : Number(e.key);
+          let index = number - 1;
+          if (index === this.focus && index + 10 < hand.length) index += 10;
+          if (index >= hand.length) this.answer(`You have only ${hand.length} cards.`, false);
+          else this.move(index, false);
+        });
+      }
+    }
+    const action = KEYS.byKey(e.key);
+    if (action) this.stop(e, () => this.do(action));
+  }
+
+  stop(e, run) {
+    e.preventDefault();
+    window.__lastKeyAt = performance.now();
+    run();
+  }
+
+  fillHelp() {
+    const box = $("help-keys");
+    for (const group of KEYS.groups) {
+      const heading = document.createElement("h3");
+      heading.textContent = group.title;
+      const table = document.createElement("table");
+      const head = document.createElement("tr");
+      head.append(this.cell("th", "Keys", "col"), this.cell("th", "What it does", "col"));
+      table.append(head);
+      for (const [keys, what] of group.rows) {
+        const row = document.createElement("tr");
+        row.append(this.cell("th", keys, "row"), this.cell("td", what));
+        table.append(row);
+      }
+      box.append(heading, table);
+    }
+  }
+
+  openHelp() {
+    const dialog = $("help");
+    if (!dialog.open) dialog.showModal();
+    $("help-close").focus();
+  }
+}
+
+const app = new App();
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => app.start());
+} else {
+  app.start();
+}
