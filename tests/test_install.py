@@ -87,7 +87,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     yield venv / "bin", env
 
 
-def test_the_wheel_carries_the_sounds_and_the_license(tmp_path: Path) -> None:
+def test_the_wheel_carries_the_sounds_the_web_client_and_the_license(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     source = _source_copy(tmp_path / "source")
     subprocess.run(
@@ -100,6 +100,12 @@ def test_the_wheel_carries_the_sounds_and_the_license(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     sounds = sorted(n for n in names if n.startswith("fivecrowns/sounds/"))
     assert len(sounds) == 10 and all(n.endswith(".wav") for n in sounds)
+    # the web client the server serves at / (no build step: the files as they are)
+    web = sorted(
+        n.removeprefix("fivecrowns/web/") for n in names if n.startswith("fivecrowns/web/")
+    )
+    shipped = sorted(p.name for p in (ROOT / "src" / "fivecrowns" / "web").iterdir())
+    assert web == shipped and "index.html" in web and "app.js" in web
     assert f"fivecrowns-{VERSION}.dist-info/licenses/LICENSE" in names
 
 

@@ -57,6 +57,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-connections", type=int, default=2500, help="connections at once (default 2500)"
     )
     parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="deal the games from this seed, the next game from the next number "
+        "(tests and replays; players never see it)",
+    )
+    parser.add_argument(
         "--rate", type=float, default=20.0, help="messages per second per connection (default 20)"
     )
 
@@ -141,7 +148,9 @@ async def _serve(args: argparse.Namespace, store: Any, data: Path | None, where:
         rate=args.rate,
         burst=max(40, int(args.rate * 2)),
     )
-    server = Server(store, limits, history=None if data is None else data / "history.jsonl")
+    server = Server(
+        store, limits, history=None if data is None else data / "history.jsonl", seed=args.seed
+    )
     runner = web.AppRunner(make_app(server), handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port, backlog=1024)

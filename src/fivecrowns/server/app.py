@@ -60,8 +60,8 @@ from fivecrowns.protocol import (
     decode_client,
     encode,
 )
-from fivecrowns.server.web import add_web_routes
 from fivecrowns.server.store import MemoryStore, Store, StoredPlayer, StoredTable
+from fivecrowns.server.web import add_web_routes
 from fivecrowns.table import Entry, SeatKind, Table, TableError
 from fivecrowns.table.info import answer
 
@@ -210,11 +210,14 @@ class Server:
         limits: Limits | None = None,
         history: Path | None = None,
         fanout: Fanout | None = None,
+        seed: int | None = None,
     ) -> None:
         self.store: Store = store or MemoryStore()
         self.limits = limits or Limits()
         self.history = history
         self.fanout: Fanout = fanout or LocalFanout()
+        # why: ``serve --seed`` deals the same games again (tests, reproducible tournaments)
+        self.seed = seed
         self.players: dict[str, PlayerRecord] = {}
         self.by_token: dict[str, PlayerRecord] = {}
         self.rooms: dict[str, Room] = {}
@@ -496,7 +499,7 @@ class Server:
         elif isinstance(message, RemoveBot):
             self._change(room, lambda: table.remove_bot(message.seat))
         else:
-            self._change(room, lambda: table.start(secrets.randbits(62)))
+            self._change(room, lambda: table.start(self._new_seed()))
         self.lobby_dirty = True
 
     def _act(self, conn: Connection, player: PlayerRecord, message: Act) -> None:
@@ -648,6 +651,12 @@ class Server:
             self.rooms.pop(room.id, None)
             if room.code is not None:
                 self.by_code.pop(room.code, None)
+
+    def _new_seed(self) -> int:
+        if self.seed is None:
+            return secrets.randbits(62)
+        self.seed += 1
+        return self.seed - 1
 
     def _new_id(self) -> str:
         for _ in range(100):

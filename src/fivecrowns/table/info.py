@@ -70,13 +70,14 @@ GAME_IS_OVER = "The game is over."
 NO_WHY = "No computer player has moved yet."
 # why not the computer's reasons, as local play gives: they name cards in its hand, which
 # another player at a network table must not learn
-WHY = "{name}: {moves} At a network table a computer player's reasons stay private: they tell its cards."
+WHY = (
+    "{name}: {moves} At a network table a computer player's reasons stay private: "
+    "they tell its cards."
+)
 HINT_WAIT = "Wait: it is {name}'s turn.{left}"
 HINT_WAIT_LEFT = " Your hand now leaves {points} points."
 HINT_EMPTY_PILE = "Draw from the stock: the discard pile is empty."
-HINT_TAKE = (
-    "Take the {top} (T): then discard the {card}, leaving {points} points instead of {now}."
-)
+HINT_TAKE = "Take the {top} (T): then discard the {card}, leaving {points} points instead of {now}."
 HINT_TAKE_OUT = (
     "Take the {top} (T): then discard the {card} and go out, leaving {points} points "
     "instead of {now}."
@@ -111,7 +112,9 @@ def answer(table: Table, seat: int | None, what: str) -> str:
             return NO_ROUND_YET
         last = scored[-1]
         wild = next(
-            e.wild_rank for e in game.events if isinstance(e, RoundStarted) and e.round == last.round
+            e.wild_rank
+            for e in game.events
+            if isinstance(e, RoundStarted) and e.round == last.round
         )
         return f"{round_result(last, names, seat)} {round_detail(last, names, seat, wild)}"
     if what == "scores":
@@ -122,11 +125,11 @@ def answer(table: Table, seat: int | None, what: str) -> str:
             done = NO_ROUNDS
         else:
             done = SCORES_AFTER_ONE if rounds == 1 else SCORES_AFTER.format(rounds=rounds)
-        last = ""
+        last_words = ""
         if game.round_scores:
             final = game.round_scores[-1]
-            last = LAST_ROUND.format(scores=", ".join(f"{name(i)} {final[i]}" for i in order))
-        return SCORES.format(done=done, scores=scores, last=last)
+            last_words = LAST_ROUND.format(scores=", ".join(f"{name(i)} {final[i]}" for i in order))
+        return SCORES.format(done=done, scores=scores, last=last_words)
     if what == "whose_turn":
         if game.is_over:
             over = [e for e in game.events if isinstance(e, GameOver)]

@@ -35,7 +35,8 @@ const T = {
   stock: "Stock: {count} cards.",
   discardTop: "Discard pile: {count} cards, the top is the {card}.",
   discardEmpty: "Discard pile: empty.",
-  playerLine: "{name}: {cards} cards, round {round}, total {total}.",
+  playerLine: "{name}: {cards} cards. Last round {last}, total {total}.",
+  playerLineFirst: "{name}: {cards} cards. Total {total}.",
   emptySeat: "empty seat",
   turnMark: "Playing now",
   outMark: "Went out",
@@ -159,7 +160,8 @@ export class App {
       const hello = { type: "hello", v: 1, name: this.name };
       if (this.token) {
         hello.token = this.token;
-        hello.last_seq = this.seq;
+        // why only after a drop: a reloaded page starts from the snapshot, not the whole log
+        if (this.seq > 0) hello.last_seq = this.seq;
       }
       this.send(hello);
     });
@@ -253,6 +255,10 @@ export class App {
     else if (data.code) text = fill(T.seatedCode, { seat: data.seat + 1, table: data.table, code: data.code });
     else text = fill(T.seated, { seat: data.seat + 1, table: data.table });
     $("table-heading").textContent = `Table ${data.table}`;
+    if (data.creator && this.pendingBots) {
+      for (const choice of this.pendingBots) this.send({ type: "add_bot", ...choice });
+    }
+    this.pendingBots = null;
     this.log(text);
     $("hand").focus();
   }
@@ -271,6 +277,10 @@ export class App {
       this.log(data.text);
       const sound = SOUND_OF[data.kind];
       if (sound) this.speaker.sound(sound);
+    }
+    if (data.kind === "game_over") {
+      // why: the server sends no snapshot after the last move; resume brings the final one
+      this.send({ type: "resume", last_seq: data.seq });
     }
     if (data.kind === "round_scored" || data.kind === "game_over") {
       const result = $("result");
@@ -415,12 +425,11 @@ export class App {
         return;
       }
       const rounds = view.round_scores.length;
-      const roundScore = view.round === rounds ? view.round_scores[rounds - 1][index] : "-";
       const line = document.createElement("span");
-      line.textContent = fill(T.playerLine, {
+      line.textContent = fill(rounds ? T.playerLine : T.playerLineFirst, {
         name: index === this.seat ? `${name} (you)` : name,
         cards: view.hand_counts[index],
-        round: roundScore,
+        last: rounds ? view.round_scores[rounds - 1][index] : 0,
         total: view.totals[index],
       });
       item.append(line);
@@ -729,8 +738,12 @@ export class App {
     $("create-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const seats = Number($("seats").value);
-      const bots = [...$("seat-choices").querySelectorAll("select")].map((s) => s.value).filter(Boolean);
-      this.send({ type: "create_table", seats, bots, private: $("private").checked });
+      // why add_bot by seat: create_table's bots fill the first free seats, and the player
+      // chose which seats stay open for people
+      this.pendingBots = [...$("seat-choices").querySelectorAll("select")]
+        .map((select, index) => ({ level: select.value, seat: index + 1 }))
+        .filter((choice) => choice.level);
+      this.send({ type: "create_table", seats, bots: [], private: $("private").checked });
     });
     $("code-form").addEventListener("submit", (e) => {
       e.preventDefault();

@@ -1,0 +1,323 @@
+"""The web client in a real Chromium against a real ``fivecrowns serve`` on 127.0.0.1.
+
+One browser for the whole module. The games are dealt from ``serve --seed`` so the page is
+the same at every run: its accessibility tree at each phase is compared whole with the
+files in tests/golden/web (after a change on purpose: UPDATE_GOLDEN=1 pytest this file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_support import ServerProcess
+from web_support import OUTPUT, SEED, Terminal, WebPlayer, kill_tmux, launch, normalize, page_url
+
+pytestmark = [pytest.mark.real]
+
+GOLDEN = Path(__file__).parent / "golden" / "web"
+AXE = "axe_playwright_python"
+SIZES = {"phone": (375, 740), "laptop": (1366, 768), "large": (2560, 1440), "zoom200": (683, 384)}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from launch()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(
+        None, "--bot-delay", "0", "--rate", "200", "--seed", SEED, "--grace", "600"
+    ).start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
+
+
+def golden(name: str, text: str) -> None:
+    path = GOLDEN / f"{name}.yml"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    assert path.exists(), f"{path.name} is missing: run UPDATE_GOLDEN=1 pytest {__file__}"
+    assert text + "\n" == path.read_text(encoding="utf-8"), (
+        f"the accessibility tree at {name} changed; if on purpose: UPDATE_GOLDEN=1 pytest "
+        f"{__file__}\n{text}"
+    )
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    import importlib.resources
+
+    source = importlib.resources.files(AXE).joinpath("axe.min.js").read_text(encoding="utf-8")
+    # why evaluate, not add_script_tag: the page's Content-Security-Policy refuses inline scripts
+    page.evaluate(source + "\n;0")
+    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
+    return [
+        {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]} for v in result["violations"]
+    ]
+
+
+def check_phase(player: WebPlayer, name: str) -> None:
+    """The whole accessibility tree at ``name`` and axe-core with no violation there."""
+    golden(name, player.aria())
+    assert axe_violations(player.page) == [], name
+
+
+def layout_problems(page: Any) -> list[str]:
+    """Cards, buttons and text that overlap each other or leave the viewport."""
+    script = (Path(__file__).parent / "web_layout.js").read_text(encoding="utf-8")
+    problems: list[str] = page.evaluate(script)
+    return problems
+
+
+def screenshots(page: Any, phase: str) -> None:
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    original = page.viewport_size
+    try:
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            path = OUTPUT / f"{phase}-{size}.png"
+            page.screenshot(path=str(path), full_page=True)
+            assert path.stat().st_size > 1000
+            assert layout_problems(page) == [], (phase, size)
+        page.emulate_media(forced_colors="active")
+        page.screenshot(path=str(OUTPUT / f"{phase}-forced-colors.png"), full_page=True)
+        assert axe_violations(page) == [], "forced colours"
+    finally:
+        page.emulate_media(forced_colors="none")
+        page.set_viewport_size(original)
+
+
+def leaks(frames: list[str], seat: int) -> list[str]:
+    """Anything in the frames one page received that its seat must not know."""
+    found = []
+    for raw in frames:
+        if SEED in raw:
+            found.append(f"the seed in {raw[:80]}")
+        data = json.loads(raw)
+        if data.get("type") == "snapshot" and data["view"] is not None:
+            view = data["view"]
+            if data["seat"] != seat:
+                found.append("a snapshot of another seat")
+            if set(view) - {"hand"} != set(view) and data["seat"] is None:
+                found.append("a hand in a spectator's view")
+        if data.get("type") == "event":
+            event = data["data"]
+            if data["kind"] == "drew_from_stock" and event["player"] != seat and event["card"]:
+                found.append(f"another player's stock draw: {raw}")
+            if data["kind"] == "laid_down" and event["player"] != seat and event.get("leftover"):
+                found.append(f"another player's kept cards: {raw}")
+            if "hands" in event and data["kind"] != "round_scored":
+                found.append(f"hands outside a round's result: {raw[:120]}")
+    return found
+
+
+def test_card_names_and_keys_are_the_games(browser: Any, server: ServerProcess) -> None:
+    from fivecrowns.cards import ALL_RANKS, JOKER, Card, Suit, spoken_name
+    from fivecrowns.ui.keymap import ACTIONS, Keymap
+
+    page = browser.new_page()
+    try:
+        WebPlayer(page, page_url(server.url))
+        cards = [Card(rank, suit) for rank in ALL_RANKS for suit in Suit] + [JOKER]
+        tokens = [card.token for card in cards]
+        names = page.evaluate(
+            """async (tokens) => {
+              const cards = await import('/web/cards.js');
+              const out = {};
+              for (let round = 1; round <= 11; round++) {
+                const wild = cards.wildRankToken(round);
+                out[round] = tokens.map(t => cards.spokenName(t, wild));
+              }
+              return out;
+            }""",
+            tokens,
+        )
+        for round_number in range(1, 12):
+            wild = ALL_RANKS[round_number - 1]
+            assert names[str(round_number)] == [spoken_name(c, wild) for c in cards]
+        rows = page.evaluate(
+            "async () => (await import('/web/keys.js')).KEYS.rows.flatMap(([, r]) => r)"
+        )
+        keymap = Keymap.default()
+        actions = {action.name: action for action in ACTIONS}
+        # the web's own: arrows also Up and Down, X stops the built-in voice, N has no new game
+        own = {"previous", "next", "stop_speech", "whose_turn"}
+        for name, keys, label, what, _ in rows:
+            action = actions[name]
+            assert label == action.label, name
+            if name not in own:
+                assert (keys, what) == (keymap.display_keys(name), action.help), name
+            else:
+                assert what.split(".")[0] in action.help or name == "stop_speech", name
+    finally:
+        page.close()
+
+
+def test_live_regions_exist_empty_and_say_a_repeat_again(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        WebPlayer(page, page_url(server.url))
+        regions = page.evaluate(
+            """() => ['alert', 'answer', 'log'].map(id => {
+              const e = document.getElementById(id);
+              return [e.getAttribute('aria-live') || e.getAttribute('role'), e.textContent,
+                      e.hidden || e.closest('[hidden]') !== null];
+            })"""
+        )
+        assert regions == [["assertive", "", False], ["status", "", False], ["polite", "", False]]
+        changes = page.evaluate(
+            """() => new Promise(resolve => {
+              const seen = [];
+              const observer = new MutationObserver(records => {
+                for (const r of records) for (const n of r.addedNodes) seen.push(n.textContent);
+              });
+              observer.observe(document.getElementById('alert'), {childList: true, subtree: true});
+              window.fivecrowns.alert('Your turn.');
+              window.fivecrowns.alert('Your turn.');
+              setTimeout(() => resolve(seen), 50);
+            })"""
+        )
+        assert len(changes) == 2 and changes[0] != changes[1]
+        assert [text.strip() for text in changes] == ["Your turn.", "Your turn."]
+        # others' moves coming fast: every one stays in the log, in order
+        page.evaluate("() => { for (let i = 0; i < 40; i++) window.fivecrowns.log(`Move ${i}.`); }")
+        logged = page.locator("#log p").all_text_contents()
+        assert logged == [f"Move {i}." for i in range(40)]
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
+    browser: Any, server: ServerProcess, tmp_path: Path
+) -> None:
+    """A browser seat (keyboard only) and a `fivecrowns join` seat in tmux finish a game."""
+    Terminal.require()
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    socket = f"fivecrowns-web-{uuid.uuid4().hex[:8]}"
+    try:
+        web = WebPlayer(page, page_url(server.url))
+        check_phase(web, "start")
+        web.connect("Ann")
+        check_phase(web, "lobby")
+        # the table is made with the keyboard: Tab to the form's fields, type and Enter
+        page.locator("#seats").focus()
+        page.keyboard.press("ArrowUp")  # 4 -> 3 seats
+        page.locator("#seat-3").focus()
+        page.keyboard.press("Home")  # a person who joins
+        page.wait_for_function("() => document.getElementById('seat-3').value === ''")
+        page.locator("#create-form button[type=submit]").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        table = page.evaluate("() => window.fivecrowns.table")
+        terminal = Terminal(socket, "Ben", server.url, tmp_path, extra=f"--table {table}")
+        page.wait_for_function(
+            "() => document.getElementById('log').textContent.includes('Ben sat down')",
+            timeout=20_000,
+        )
+        check_phase(web, "waiting")
+        page.locator("#start-button").focus()
+        page.keyboard.press("Enter")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and web.my_turn() is None:
+            if not terminal.play_one():
+                page.wait_for_timeout(20)
+        web.wait_turn()
+        check_phase(web, "first-turn")
+        screenshots(page, "first-turn")
+        web.play_one()  # D
+        web.wait_turn()
+        check_phase(web, "after-drawing")
+        deadline = time.monotonic() + float(os.environ.get("WEB_GAME_SECONDS", "400"))
+        rounds_seen = set()
+        while time.monotonic() < deadline:
+            if web.state()["over"]:
+                break
+            moved = web.play_one()
+            moved = terminal.play_one() or moved
+            rounds_seen.add(web.state()["round"])
+            if 5 in rounds_seen and not (OUTPUT / "round-5-laptop.png").exists():
+                screenshots(page, "round-5")
+            if not moved:
+                page.wait_for_timeout(20)
+        assert web.state()["over"], (web.state(), web.said()[-6:], terminal.said()[-800:])
+        page.wait_for_function(
+            "() => document.getElementById('result').textContent.includes('Game over')",
+            timeout=10_000,
+        )
+        terminal.wait("Game over", timeout=30)
+        check_phase(web, "game-over")
+        screenshots(page, "game-over")
+        assert web.errors == []
+        assert leaks(web.frames, 0) == []
+        assert SEED not in page.content()
+        assert "Traceback" not in terminal.said()
+        terminal.type("q")
+    finally:
+        kill_tmux(socket)
+        page.close()
+
+
+@pytest.mark.slow
+def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_path: Path) -> None:
+    """Same seed, same moves: the page's live regions say what `fivecrowns join` prints."""
+    Terminal.require()
+    said: dict[str, list[str]] = {}
+    for who in ("web", "terminal"):
+        server = ServerProcess(None, "--bot-delay", "0", "--rate", "200", "--seed", SEED).start()
+        socket = f"fivecrowns-web-{uuid.uuid4().hex[:8]}"
+        try:
+            if who == "web":
+                page = browser.new_page()
+                web = WebPlayer(page, page_url(server.url))
+                web.connect("Ann")
+                page.locator("#seats").select_option("2")
+                page.locator("#seat-2").select_option("medium")
+                page.locator("#create-form button[type=submit]").click()
+                page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+                page.locator("#start-button").click()
+                deadline = time.monotonic() + 120
+                while time.monotonic() < deadline and web.state()["round"] < 2:
+                    if not web.play_one(go_out=False):
+                        page.wait_for_timeout(20)
+                lines = [a["text"] for a in web.said() if a["region"] in ("log", "alert")]
+                page.close()
+            else:
+                terminal = Terminal(socket, "Ann", server.url, tmp_path)
+                terminal.wait("No open tables")
+                terminal.type("create 2")
+                terminal.wait("You sit in seat 1")
+                terminal.type("bot medium")
+                terminal.wait("Computer 2 joined")
+                terminal.type("start")
+                deadline = time.monotonic() + 120
+                while time.monotonic() < deadline and "Round 2 of 11" not in terminal.said():
+                    if not terminal.play_one():
+                        time.sleep(0.05)
+                own = ("Your hand:", "You can:", "Connected to", "Commands:", "No open tables")
+                lines = [
+                    line
+                    for line in terminal.said().splitlines()
+                    if line and not line.startswith(own)
+                ]
+        finally:
+            kill_tmux(socket)
+            errors = server.stop()
+            assert "Traceback" not in errors
+        cut = next(i for i, line in enumerate(lines) if line.startswith("Round 2 of 11"))
+        said[who] = [normalize(line.replace("\u00a0", "").strip()) for line in lines[: cut + 1]]
+    assert said["web"] == said["terminal"]
+    assert any(line.startswith("Round 1 over.") for line in said["web"])

@@ -1,0 +1,195 @@
+"""The web client in a real browser: Playwright driving Debian's Chromium (/usr/bin/chromium).
+
+No browser is downloaded (none can be here): Playwright launches the system Chromium. With
+CI=true a missing Chromium or Playwright fails the tests; elsewhere they skip and say why.
+Every wait is bounded in time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from output_support import require
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parent.parent
+#: Screenshots and other things a person may want to look at after a run.
+OUTPUT = Path(os.environ.get("FIVECROWNS_TEST_OUTPUT", ROOT / "test-output")) / "web"
+SEED = "8167234455913"  # long, so finding it in a page or a frame is no accident
+
+
+def launch() -> Iterator[Any]:
+    """One Chromium for the whole session (why: each launch costs a second or two)."""
+    require(Path(CHROMIUM).exists(), f"Chromium is not installed at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        require(False, "Playwright is not installed (the dev extra)")
+        raise
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def page_url(ws_url: str) -> str:
+    return ws_url.replace("ws://", "http://").removesuffix("/ws") + "/"
+
+
+class WebPlayer:
+    """One browser page at the table, played with the keyboard only; keeps every frame."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.frames: list[str] = []
+        self.errors: list[str] = []
+        page.on("websocket", self._socket)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector("html[data-ready=true]", timeout=10_000)
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
+
+    def connect(self, name: str) -> None:
+        self.page.locator("#name").fill(name)
+        self.page.keyboard.press("Enter")
+        self.page.wait_for_selector("#lobby-body:not([hidden])", timeout=10_000)
+
+    def state(self) -> dict[str, Any]:
+        script = """() => {
+            const app = window.fivecrowns;
+            const snap = app.snapshot;
+            return {
+              seq: app.seq,
+              snapSeq: snap ? snap.seq : -1,
+              legal: snap ? snap.legal.map(m => m.move) : [],
+              over: !!(snap && snap.view && snap.view.game_over),
+              round: snap && snap.view ? snap.view.round : 0,
+            };
+        }"""
+        result: dict[str, Any] = self.page.evaluate(script)
+        return result
+
+    def my_turn(self) -> dict[str, Any] | None:
+        state = self.state()
+        if state["legal"] and state["snapSeq"] == state["seq"]:
+            return state
+        return None
+
+    def wait_turn(self, timeout: float = 30.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            state = self.my_turn()
+            if state is not None:
+                return state
+            self.page.wait_for_timeout(20)
+        raise AssertionError(f"never my turn; last said: {self.said()[-5:]}")
+
+    def play_one(self, go_out: bool = True) -> bool:
+        """One step by keyboard when it is this seat's turn: G, D, or Home and Enter."""
+        state = self.my_turn()
+        if state is None:
+            return False
+        before = state["seq"]
+        self.page.locator("#hand").focus()
+        legal = state["legal"]
+        if go_out and "go_out" in legal:
+            self.page.keyboard.press("g")
+        elif "draw_stock" in legal:
+            self.page.keyboard.press("d")
+        else:
+            self.page.keyboard.press("Home")
+            self.page.keyboard.press("Enter")
+        # the move is answered by a game event (or an error): wait for the page to hear it
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self.state()["seq"] == before:
+            self.page.wait_for_timeout(10)
+        return True
+
+    def said(self) -> list[dict[str, str]]:
+        result: list[dict[str, str]] = self.page.evaluate(
+            "() => (window.__announcements || []).map(a => ({region: a.region, text: a.text}))"
+        )
+        return result
+
+    def aria(self) -> str:
+        text: str = self.page.locator("body").aria_snapshot()
+        return normalize(text)
+
+
+def normalize(text: str) -> str:
+    """A table's number is random: the snapshot names it ``TABLE``."""
+    return re.sub(r"\b[0-9a-f]{8}\b", "TABLE", text)
+
+
+class Terminal:
+    """``fivecrowns join`` in a tmux window; what it printed is kept in a transcript file."""
+
+    def __init__(self, socket: str, name: str, url: str, folder: Path, extra: str = "") -> None:
+        self.socket, self.name = socket, name
+        self.transcript = folder / f"{name}.txt"
+        self.acted = 0
+        program = Path(os.environ.get("VIRTUAL_ENV", "")) / "bin" / "fivecrowns"
+        if not program.exists():
+            import sys
+
+            program = Path(sys.executable).parent / "fivecrowns"
+        command = f"{program} join {url} --name {name} {extra} 2>&1 | tee {self.transcript}"
+        args = ["new-session", "-d", "-s", name, "-x", "120", "-y", "30", command]
+        subprocess.run(["tmux", "-L", socket, *args], check=True, timeout=10)
+
+    @staticmethod
+    def require() -> None:
+        require(shutil.which("tmux") is not None, "tmux is not installed")
+
+    def type(self, line: str) -> None:
+        for args in (("-l", line), ("Enter",)):
+            subprocess.run(
+                ["tmux", "-L", self.socket, "send-keys", "-t", self.name, *args],
+                check=True,
+                timeout=10,
+            )
+
+    def said(self) -> str:
+        return self.transcript.read_text(encoding="utf-8") if self.transcript.exists() else ""
+
+    def wait(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = re.search(pattern, self.said())
+            if found:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"{self.name} never printed {pattern!r}:\n{self.said()[-2000:]}")
+
+    def play_one(self) -> bool:
+        """Answer the newest "You can:" line if it is new: draw, else throw the first card."""
+        lines = [line for line in self.said().splitlines() if line.startswith("You can:")]
+        if len(lines) <= self.acted:
+            return False
+        self.acted = len(lines)
+        self.type("d" if lines[-1].startswith("You can: d, draw") else "x 1")
+        return True
+
+
+def kill_tmux(socket: str) -> None:
+    subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)
