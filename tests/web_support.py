@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,12 @@ CHROMIUM_ARGS = [
 ]
 ROOT = Path(__file__).resolve().parent.parent
 #: Screenshots and other things a person may want to look at after a run.
-OUTPUT = Path(os.environ.get("FIVECROWNS_TEST_OUTPUT", ROOT / "test-output")) / "web"
+# why one folder per Python: CI runs the suites of two Pythons side by side
+OUTPUT = (
+    Path(os.environ.get("FIVECROWNS_TEST_OUTPUT", ROOT / "test-output"))
+    / "web"
+    / f"python{sys.version_info.major}.{sys.version_info.minor}"
+)
 SEED = "8167234455913"  # long, so finding it in a page or a frame is no accident
 
 
@@ -150,8 +156,6 @@ class Terminal:
         self.acted = 0
         program = Path(os.environ.get("VIRTUAL_ENV", "")) / "bin" / "fivecrowns"
         if not program.exists():
-            import sys
-
             program = Path(sys.executable).parent / "fivecrowns"
         command = f"{program} join {url} --name {name} {extra} 2>&1 | tee {self.transcript}"
         args = ["new-session", "-d", "-s", name, "-x", "120", "-y", "30", command]
