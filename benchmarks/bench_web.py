@@ -16,7 +16,7 @@ Playwright, a real ``fivecrowns serve`` on 127.0.0.1 in its own process):
   computer moves without delay), every key the player presses is stamped with the key
   event's timeStamp; the page stamps each sentence it puts in a live region. The latency is
   from the key to the first sentence after it: D (draw: the server's event frame), Enter
-  (discard), G (go out), and the information keys W, P, C, S, N (an ``ask`` answered by
+  (discard), G (go out), and the information keys W, P, C, S, N and Shift+H (the hint runs the solver; an ``ask`` answered by
   the server). That is keydown -> WebSocket -> server -> frame -> DOM live region.
 """
 
@@ -44,7 +44,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-INFO_KEYS = ("w", "p", "c", "s", "n")
+INFO_KEYS = ("w", "p", "c", "s", "n", "Shift+H")
 
 
 def start_server() -> tuple[subprocess.Popen[str], str]:
@@ -121,7 +121,7 @@ def play_game(browser: Any, url: str, name: str) -> dict[str, list[float]]:
     page.locator("#create-form button[type=submit]").click()
     page.wait_for_selector("#table:not([hidden])")
     page.locator("#start-button").click()
-    latencies: dict[str, list[float]] = {"move": [], "info": []}
+    latencies: dict[str, list[float]] = {"move": [], "info": [], "hint": []}
     deadline = time.monotonic() + 600
     turn = 0
     while time.monotonic() < deadline:
@@ -136,7 +136,10 @@ def play_game(browser: Any, url: str, name: str) -> dict[str, list[float]]:
         if "draw_stock" in legal:
             turn += 1
             info = INFO_KEYS[turn % len(INFO_KEYS)]
-            latencies["info"].append(key_latency(page, info))
+            took = key_latency(page, info)
+            latencies["info"].append(took)
+            if info == "Shift+H":
+                latencies["hint"].append(took)
             latencies["move"].append(key_latency(page, "d"))
         elif "go_out" in legal:
             latencies["move"].append(key_latency(page, "g"))
@@ -180,10 +183,12 @@ def main() -> None:
             loads = load_times(browser, url, args.loads)
             moves: list[float] = []
             infos: list[float] = []
+            hints: list[float] = []
             for game in range(args.games):
                 got = play_game(browser, url, f"Bench {game + 1}")
                 moves += got["move"]
                 infos += got["info"]
+                hints += got["hint"]
             version = browser.version
             browser.close()
         server_cpu = cpu_seconds(server.pid)
@@ -202,7 +207,8 @@ def main() -> None:
         summary(f"page load to ready ({args.loads} new tabs)", loads),
         summary("key -> live region, all keys", keys),
         summary("  moves (D, Enter, G -> the server's event)", moves),
-        summary("  information keys (W, P, C, S, N -> the server's answer)", infos),
+        summary("  information keys (W, P, C, S, N, Shift+H -> the server's answer)", infos),
+        summary("    of which the hint (Shift+H: the solver on the whole hand)", hints),
         f"targets: load to ready <= 1000 ms: "
         f"{'met' if percentile(loads, 0.99) <= 1000 else 'NOT met'} (p99); "
         f"key -> live region p99 <= 100 ms: "

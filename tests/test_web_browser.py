@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -109,7 +110,7 @@ def leaks(frames: list[str], seat: int) -> list[str]:
             view = data["view"]
             if data["seat"] != seat:
                 found.append("a snapshot of another seat")
-            if set(view) - {"hand"} != set(view) and data["seat"] is None:
+            if "hand" in view and seat is None:
                 found.append("a hand in a spectator's view")
         if data.get("type") == "event":
             event = data["data"]
@@ -200,6 +201,48 @@ def test_live_regions_exist_empty_and_say_a_repeat_again(
         page.close()
 
 
+def answered(page: Any, key: str) -> str:
+    """Press ``key`` on the hand; the status region's new sentence."""
+    count = page.evaluate("() => window.__announcements.length")
+    page.keyboard.press(key)
+    page.wait_for_function(f"() => window.__announcements.length > {count}", timeout=10_000)
+    text: str = page.evaluate(f"() => window.__announcements[{count}].text")
+    assert page.locator("#answer").text_content().replace("\u00a0", "") == text
+    return text
+
+
+def keys_of_the_terminal(web: WebPlayer) -> None:
+    """The hand's list box, information keys, message history and the help, by keyboard."""
+    page = web.page
+    hand = page.locator("#hand")
+    hand.focus()
+    page.keyboard.press("Home")
+    first = page.locator("#card-0").get_attribute("aria-label")
+    page.keyboard.press("ArrowRight")
+    assert hand.get_attribute("aria-activedescendant") == "card-1"
+    assert page.locator("#card-1").get_attribute("aria-selected") == "true"
+    assert page.locator("#card-0").get_attribute("aria-selected") == "false"
+    assert re.fullmatch(r".+, 2 of 4", page.locator("#card-1").get_attribute("aria-label") or "")
+    page.keyboard.press("ArrowLeft")  # to the first card: the screen reader says it
+    assert answered(page, "ArrowLeft") == f"First card: {first}"
+    assert answered(page, "w").startswith("Round 1 of 11. 3s are wild, and jokers. 3 cards each.")
+    assert answered(page, "n") == "Your turn: discard a card, or go out."
+    hint = answered(page, "Shift+H")
+    assert hint.startswith(("Discard the", "Go out (G)"))
+    newest = answered(page, ",")
+    count = int(newest.rsplit(" of ", 1)[1].rstrip("."))
+    assert newest == f"{hint} {count} of {count}."
+    assert answered(page, ",") == f"Your turn: discard a card, or go out. {count - 1} of {count}."
+    assert answered(page, "o") == "Sorted by rank."
+    assert answered(page, "o") == "Sorted by suit."
+    page.keyboard.press("F1")
+    assert page.locator("#help").evaluate("d => d.open")
+    golden("help", normalize(page.locator("#help").aria_snapshot()))
+    assert axe_violations(page) == [], "help"
+    page.keyboard.press("Escape")
+    assert not page.locator("#help").evaluate("d => d.open")
+
+
 @pytest.mark.slow
 def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
     browser: Any, server: ServerProcess, tmp_path: Path
@@ -229,6 +272,12 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
             timeout=20_000,
         )
         check_phase(web, "waiting")
+        # a spectator in another tab watches the whole game
+        watcher = browser.new_page(viewport={"width": 1366, "height": 768})
+        eve = WebPlayer(watcher, page_url(server.url))
+        eve.connect("Eve")
+        watcher.get_by_role("button", name=f"Watch table {table}").click()
+        watcher.wait_for_selector("#table:not([hidden])", timeout=10_000)
         page.locator("#start-button").focus()
         page.keyboard.press("Enter")
         deadline = time.monotonic() + 30
@@ -241,6 +290,7 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         web.play_one()  # D
         web.wait_turn()
         check_phase(web, "after-drawing")
+        keys_of_the_terminal(web)
         deadline = time.monotonic() + float(os.environ.get("WEB_GAME_SECONDS", "400"))
         rounds_seen = set()
         while time.monotonic() < deadline:
@@ -263,6 +313,14 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         screenshots(page, "game-over")
         assert web.errors == []
         assert leaks(web.frames, 0) == []
+        watcher.wait_for_function(
+            "() => document.getElementById('result').textContent.includes('Game over')",
+            timeout=10_000,
+        )
+        assert leaks(eve.frames, None) == [] and eve.errors == []
+        assert watcher.locator("#hand [role=option]").count() == 0
+        assert SEED not in watcher.content()
+        watcher.close()
         assert SEED not in page.content()
         assert "Traceback" not in terminal.said()
         terminal.type("q")
@@ -321,3 +379,27 @@ def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_p
         said[who] = [normalize(line.replace("\u00a0", "").strip()) for line in lines[: cut + 1]]
     assert said["web"] == said["terminal"]
     assert any(line.startswith("Round 1 over.") for line in said["web"])
+
+
+def test_the_leak_check_finds_each_kind_of_leak() -> None:
+    """The checker the games above rely on is not blind: each kind of leak is found."""
+
+    def event(kind: str, **data: Any) -> str:
+        return json.dumps({"type": "event", "seq": 1, "kind": kind, "data": data, "text": ""})
+
+    view = {"round": 1, "hand": ["7h"]}
+    frames = [
+        json.dumps({"type": "snapshot", "seat": 1, "view": view}),
+        json.dumps({"type": "snapshot", "seat": None, "view": view}),
+        event("drew_from_stock", player=1, card="7h"),
+        event("laid_down", player=1, leftover=["7h"]),
+        event("round_started", player=0, hands=[["7h"]]),
+        json.dumps({"type": "answer", "what": "why", "text": f"seed {SEED}"}),
+    ]
+    assert len(leaks(frames, 0)) == 6
+    assert len(leaks(frames, None)) == 7
+    fine = [
+        event("drew_from_stock", player=1, card=None),
+        event("drew_from_stock", player=0, card="7h"),
+    ]
+    assert leaks(fine, 0) == []
