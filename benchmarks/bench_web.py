@@ -16,8 +16,9 @@ Playwright, a real ``fivecrowns serve`` on 127.0.0.1 in its own process):
   computer moves without delay), every key the player presses is stamped with the key
   event's timeStamp; the page stamps each sentence it puts in a live region. The latency is
   from the key to the first sentence after it: D (draw: the server's event frame), Enter
-  (discard), G (go out), and the information keys W, P, C, S, N and Shift+H (the hint runs the solver; an ``ask`` answered by
-  the server). That is keydown -> WebSocket -> server -> frame -> DOM live region.
+  (discard), G (go out), and the information keys W, P, C, S, N and Shift+H (an ``ask``
+  answered by the server; the hint runs the solver there). That is keydown -> WebSocket ->
+  server -> frame -> DOM live region.
 """
 
 from __future__ import annotations
