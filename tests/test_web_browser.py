@@ -235,6 +235,12 @@ def keys_of_the_terminal(web: WebPlayer) -> None:
     assert answered(page, ",") == f"Your turn: discard a card, or go out. {count - 1} of {count}."
     assert answered(page, "o") == "Sorted by rank."
     assert answered(page, "o") == "Sorted by suit."
+    # a move the game refuses: the game's own sentence, in the assertive region
+    page.keyboard.press("d")
+    page.wait_for_function(
+        "() => document.getElementById('alert').textContent.includes('already drawn')",
+        timeout=10_000,
+    )
     page.keyboard.press("F1")
     assert page.locator("#help").evaluate("d => d.open")
     golden("help", normalize(page.locator("#help").aria_snapshot()))
@@ -326,6 +332,29 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         terminal.type("q")
     finally:
         kill_tmux(socket)
+        page.close()
+
+
+def test_a_reloaded_page_is_back_in_its_seat(browser: Any, server: ServerProcess) -> None:
+    page = browser.new_page()
+    try:
+        web = WebPlayer(page, page_url(server.url))
+        web.connect("Ann")
+        page.locator("#seats").select_option("2")
+        page.locator("#create-form button[type=submit]").click()
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.locator("#start-button").click()
+        web.wait_turn()
+        hand = page.locator("#hand [role=option]").all_inner_texts()
+        page.reload()
+        page.wait_for_selector("html[data-ready=true]", timeout=10_000)
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        web.wait_turn()
+        assert page.locator("#hand [role=option]").all_inner_texts() == hand
+        said = [a["text"] for a in web.said()]
+        assert said[0].startswith("You sit in seat 1 at table ")
+        assert web.errors == []
+    finally:
         page.close()
 
 
