@@ -27,5 +27,11 @@
       }
     }
   }
+  for (const card of document.querySelectorAll('.card')) {
+    if (!card.getClientRects().length || card.closest('[hidden]')) continue;
+    if (card.scrollWidth > card.clientWidth + 1 || card.scrollHeight > card.clientHeight + 1) {
+      problems.push(`the card "${card.textContent}" is cut off (its text is wider or taller than it)`);
+    }
+  }
   return problems;
 }

@@ -33,7 +33,9 @@ const T = {
   waitingFor: "Waiting for players. Seats: {seats}.",
   roundLine: "Round {round} of 11. {wild} are wild, and jokers.",
   stock: "Stock: {count} cards.",
+  stockOne: "Stock: 1 card.",
   discardTop: "Discard pile: {count} cards, the top is the {card}.",
+  discardTopOne: "Discard pile: 1 card, the {card}.",
   discardEmpty: "Discard pile: empty.",
   playerLine: "{name}: {cards} cards. Last round {last}, total {total}.",
   playerLineFirst: "{name}: {cards} cards. Total {total}.",
@@ -107,6 +109,7 @@ export class App {
     log.append(line);
     // why a bound: the page stays small over a long game; the history keeps every line
     while (log.childElementCount > 60) log.firstElementChild.remove();
+    log.scrollTop = log.scrollHeight; // the newest line in sight
     this.remember(text);
     this.speaker.queue(text);
     this.stamp("log", text);
@@ -400,10 +403,13 @@ export class App {
       round: view.round,
       wild: view.wild_rank === "J" ? "Jacks" : view.wild_rank === "Q" ? "Queens" : view.wild_rank === "K" ? "Kings" : `${view.wild_rank}s`,
     });
-    $("stock-text").textContent = fill(T.stock, { count: view.stock_count });
+    $("stock-text").textContent = fill(view.stock_count === 1 ? T.stockOne : T.stock, {
+      count: view.stock_count,
+    });
     const top = view.top_discard;
+    const pile = view.discard_count === 1 ? T.discardTopOne : T.discardTop;
     $("discard-text").textContent = top
-      ? fill(T.discardTop, { count: view.discard_count, card: spokenName(top, wild) })
+      ? fill(pile, { count: view.discard_count, card: spokenName(top, wild) })
       : T.discardEmpty;
     this.drawCard($("discard-card"), top, wild);
     this.renderHand();
