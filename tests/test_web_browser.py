@@ -434,3 +434,59 @@ def test_the_leak_check_finds_each_kind_of_leak() -> None:
         event("drew_from_stock", player=0, card="7h"),
     ]
     assert leaks(fine, 0) == []
+
+
+def test_built_in_voice_queues_others_and_interrupts_for_you_and_sounds_play(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The optional voice (speechSynthesis, recorded here) and the earcons (Web Audio)."""
+    page = browser.new_page()
+    try:
+        # why a recorder: headless Chromium has no voices; what the page asks of it is the test
+        page.add_init_script(
+            """(() => {
+              window.__spoken = [];
+              speechSynthesis.speak = (u) => window.__spoken.push(['speak', u.text]);
+              speechSynthesis.cancel = () => window.__spoken.push(['cancel']);
+            })()"""
+        )
+        web = WebPlayer(page, page_url(server.url))
+        app = "window.fivecrowns"
+        page.evaluate(f"() => {{ {app}.log('Ben drew from the stock.'); }}")
+        assert page.evaluate("() => window.__spoken") == []  # off until turned on
+        page.locator("#voice").check()
+        page.evaluate(
+            f"""() => {{ window.__spoken = [];
+              {app}.log('Ben drew from the stock.');
+              {app}.log('Ben discarded the 7 of hearts.');
+              {app}.alert('Your turn.'); }}"""
+        )
+        assert page.evaluate("() => window.__spoken") == [
+            ["speak", "Ben drew from the stock."],
+            ["speak", "Ben discarded the 7 of hearts."],
+            ["cancel"],
+            ["speak", "Your turn."],
+        ]
+        page.keyboard.press("x")  # stop speech (on the table page only: nothing here)
+        page.locator("#sounds").check()  # a click: the browser lets the page start audio
+        page.wait_for_function(f"() => {app}.speaker.buffers.size === 10", timeout=10_000)
+        played = page.evaluate(
+            f"""() => {{
+              const speaker = {app}.speaker, started = [];
+              const make = speaker.context.createBufferSource.bind(speaker.context);
+              speaker.context.createBufferSource = () => {{
+                const source = make();
+                const start = source.start.bind(source);
+                source.start = () => {{ started.push(source.buffer.duration > 0); start(); }};
+                return source;
+              }};
+              speaker.sound('your_turn');
+              speaker.setVolume(0);
+              speaker.sound('discard');
+              return [started, speaker.gain.gain.value];
+            }}"""
+        )
+        assert played == [[True], 0]
+        assert web.errors == []
+    finally:
+        page.close()

@@ -769,8 +769,8 @@ export class App {
     $("help-close").addEventListener("click", () => $("help").close());
     $("voice").addEventListener("change", (e) => this.speaker.setVoice(e.target.checked));
     $("sounds").addEventListener("change", (e) => {
-      this.speaker.unlock();
       this.speaker.setSounds(e.target.checked);
+      this.speaker.unlock(); // a click: the browser now lets the page start audio
     });
     $("volume").addEventListener("input", (e) => this.speaker.setVolume(Number(e.target.value) / 100));
     document.addEventListener("keydown", (e) => this.key(e));
