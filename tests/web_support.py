@@ -116,7 +116,7 @@ class WebPlayer:
         if state is None:
             return False
         before = state["seq"]
-        self.page.locator("#hand").focus()
+        # why no locator.focus(): the page itself must keep focus on the hand
         legal = state["legal"]
         if go_out and "go_out" in legal:
             self.page.keyboard.press("g")

@@ -14,6 +14,7 @@ const T = {
   connected: "Connected as {name}.",
   dropped: "The connection dropped; trying again ({attempt} of {tries}).",
   gaveUp: "Could not reach the server. Reload the page to try again.",
+  replaced: "This seat is now open in another window or tab. Reload this page to play here.",
   seated: "You sit in seat {seat} at table {table}.",
   seatedCode: "You sit in seat {seat} at table {table}; the invite code is {code}.",
   watching: "You are watching table {table}.",
@@ -86,6 +87,7 @@ export class App {
     this.speaker = new Speaker();
     this.ready = false;
     this.over = false;
+    this.replaced = false; // another tab took this seat: no reconnecting
   }
 
   start() {
@@ -181,6 +183,11 @@ export class App {
     });
     ws.addEventListener("close", () => {
       if (this.ws !== ws || this.leaving) return;
+      // why no reconnect: the other tab holding this token would be replaced in turn, forever
+      if (this.replaced) {
+        $("connection").textContent = T.replaced;
+        return;
+      }
       this.attempts += 1;
       if (this.attempts > TRIES) {
         $("connection").textContent = T.gaveUp;
@@ -221,6 +228,7 @@ export class App {
         this.seq = 0;
         $("table").hidden = true;
         $("lobby").hidden = false;
+        this.focusView();
         this.log(T.left);
         this.send({ type: "list_tables" });
         break;
@@ -236,6 +244,12 @@ export class App {
         this.answer(data.text);
         break;
       case "error":
+        if (data.code === "replaced") {
+          this.replaced = true;
+          $("connection").textContent = T.replaced;
+          this.alert(T.replaced);
+          return;
+        }
         if (data.code === "bad_token") {
           this.token = null;
           sessionStorage.removeItem("fivecrowns-token");
@@ -265,7 +279,7 @@ export class App {
     }
     this.pendingBots = null;
     this.log(text);
-    $("hand").focus();
+    this.focusView();
   }
 
   event(data) {
@@ -396,6 +410,7 @@ export class App {
     if (!view) {
       $("round-line").textContent = "";
       this.renderHand();
+      this.rescueFocus();
       return;
     }
     const wild = this.wild();
@@ -420,6 +435,21 @@ export class App {
       const button = document.querySelector(`[data-action="${action}"]`);
       button.classList.toggle("legal", legal.has(move));
     }
+    this.rescueFocus();
+  }
+
+  /** After a view change: the hand when seated, else the view's heading. */
+  focusView() {
+    if (!$("lobby").hidden) $("lobby-heading").focus();
+    else if (this.seat !== null) $("hand").focus();
+    else $("table-heading").focus();
+  }
+
+  /** Focus that fell to the page (its element was hidden, e.g. Start) goes to focusView's. */
+  rescueFocus() {
+    const active = document.activeElement;
+    if ($("help").open) return;
+    if (!active || active === document.body || active.closest("[hidden]")) this.focusView();
   }
 
   renderPlayers(snap, view) {
@@ -767,6 +797,9 @@ export class App {
     }
     $("help-button").addEventListener("click", () => this.openHelp());
     $("help-close").addEventListener("click", () => $("help").close());
+    // why: the dialog gives focus back to where it was, which is the page itself after F1
+    // pressed with nothing focused; why later: Chromium gives it back after the close event
+    $("help").addEventListener("close", () => setTimeout(() => this.rescueFocus(), 0));
     $("voice").addEventListener("change", (e) => this.speaker.setVoice(e.target.checked));
     $("sounds").addEventListener("change", (e) => {
       this.speaker.setSounds(e.target.checked);
@@ -790,9 +823,10 @@ export class App {
     }
     if ($("table").hidden) return;
     const inHand = target === $("hand");
-    const onButton = tag === "BUTTON";
     const hand = this.hand();
-    if (inHand || !onButton) {
+    // why only in the hand: from the page or the log, Space (the scroll key) or Enter must
+    // never discard, nor arrows move the selection unheard; letters stay page-wide
+    if (inHand) {
       if (e.key === "ArrowLeft" || e.key === "ArrowUp") return this.stop(e, () => this.move(this.focus - 1, true));
       if (e.key === "ArrowRight" || e.key === "ArrowDown") return this.stop(e, () => this.move(this.focus + 1, true));
       if (e.key === "Home") return this.stop(e, () => this.move(0, false));
