@@ -60,8 +60,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=int,
         default=None,
-        help="deal the games from this seed, the next game from the next number "
-        "(tests and replays; players never see it)",
+        help="deal the games from this seed, the next game from the next number; for tests "
+        "and demonstrations only, never for a server with real players: whoever knows the "
+        "seed can rebuild every hand and the stock",
     )
     parser.add_argument(
         "--rate", type=float, default=20.0, help="messages per second per connection (default 20)"
