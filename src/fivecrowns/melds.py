@@ -62,7 +62,7 @@ meld made, or form one meld of wilds at the end.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -319,6 +319,12 @@ _BY_CODE = tuple(card_from_code(code) for code in range(_TYPES + 1))
 # objects live for the whole process, so their ids are stable keys. Other cards fall back.
 _CODE_BY_ID = {id(card): code for code, card in enumerate(_BY_CODE)}
 _MEMO_LIMIT = 1 << 17  # about 16 MB when full (measured with tracemalloc)
+# A memo entry is (value << _PICK_BITS) | pick: the index of the meld option chosen, or one of
+# these (an option table holds far fewer than 1,021 options).
+_PICK_BITS = 10
+_UNKNOWN = (1 << _PICK_BITS) - 1
+_DISCARD_PICK = _UNKNOWN - 1
+_LEFT_PICK = _UNKNOWN - 2
 
 
 def _run_table() -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -361,12 +367,13 @@ def _key_masks(every_suit: bool) -> tuple[int, ...]:
 _KEY_MASKS = _key_masks(every_suit=False)
 _SYMMETRY_MASKS = _key_masks(every_suit=True)
 
-# Option = (sub, wilds needed, kind, natural codes): sub is the state's natural cards the
-# meld takes. Both tables are filled as hands need them and hold no hand: _OPTIONS depends
-# only on the pattern near the lowest card, _MEMO on a whole state (bounded, then cleared).
-_Option = tuple[int, int, int, tuple[int, ...]]
+# Option = (sub, wilds needed, kind, natural codes, its index in tie-break order): sub is
+# the state's natural cards the meld takes. Both tables are filled as hands need them and
+# hold no hand: _OPTIONS depends only on the pattern near the lowest card, _MEMO on a whole
+# state (bounded, then cleared).
+_Option = tuple[int, int, int, tuple[int, ...], int]
 _OPTIONS: dict[int, tuple[tuple[_Option, ...], bool]] = {}
-_Symmetry = tuple[tuple[tuple[int, int], ...], int]
+_Symmetry = tuple[tuple[_Option, ...], int]
 _SYMMETRY: dict[int, _Symmetry] = {}
 _MEMO: dict[int, int] = {}
 
@@ -412,7 +419,10 @@ def _build_options(code: int, y: int) -> tuple[_Option, ...]:
         ranked.append((need, -1 - used.bit_count(), _RUN, sub, codes))
     ranked.sort()
     shift = code * _WIDTH
-    return tuple((sub << shift, need, kind, codes) for need, _, kind, sub, codes in ranked)
+    return tuple(
+        (sub << shift, need, kind, codes, index)
+        for index, (need, _, kind, sub, codes) in enumerate(ranked)
+    )
 
 
 def _loose_suits(code: int, y: int) -> list[int]:
@@ -448,7 +458,8 @@ def _symmetry(code: int, y: int, options: tuple[_Option, ...]) -> _Symmetry:
     rank_bits = (1 << ((code // _SUITS + 1) * _SUITS - code) * _WIDTH) - 1
     seen = set()
     distinct = []
-    for sub, need, _, _ in options:
+    for option in options:
+        sub, need = option[0], option[1]
         taken = sub >> (code * _WIDTH)
         rest = y - taken
         signature = (
@@ -459,7 +470,7 @@ def _symmetry(code: int, y: int, options: tuple[_Option, ...]) -> _Symmetry:
         )
         if signature not in seen:
             seen.add(signature)
-            distinct.append((sub, need))
+            distinct.append(option)
     return tuple(distinct), delta << (code * _WIDTH)
 
 
@@ -495,47 +506,61 @@ def _value(
     melded: int,
     cheap: int,
     memo: dict[int, int] = _MEMO,
-    lookup: Callable[[int], tuple[int, tuple[_Option, ...], bool]] = _lookup,
+    table: dict[int, tuple[tuple[_Option, ...], bool]] = _OPTIONS,
+    masks: tuple[int, ...] = _KEY_MASKS,
     ones: tuple[int, ...] = _ONE,
     scores: tuple[int, ...] = _POINTS,
 ) -> int:
     """Least leftover points of state (naturals ``x``, wilds left, discard owed, any meld made).
 
     ``cheap`` is how many of the hand's wilds are of the wild rank (the rest are jokers).
-    The keyword defaults bind module tables as locals (faster in the innermost loop).
+    The memo keeps the value shifted left by ``_PICK_BITS`` over the choice that reached it
+    first in tie-break order (see :func:`_picked`), so the arrangement is rebuilt without
+    searching again. The memo is probed before each recursive call, and the keyword defaults
+    bind module tables as locals: this is the innermost loop.
     """
     tail = (cheap << 7) | (wilds << 2) | (owed << 1) | melded
     key = (x << 12) | tail
     known = memo.get(key)
     if known is not None:
-        return known
+        return known >> _PICK_BITS
     if not x:
         best = _terminal(wilds, owed, melded, cheap)
-        memo[key] = best
+        memo[key] = (best << _PICK_BITS) | _UNKNOWN
         return best
-    code, options, heavy = lookup(x)
-    choices: Iterable[tuple[int, int, int, object]] | tuple[tuple[int, int], ...] = options
+    code = ((x & -x).bit_length() - 1) >> 1  # _WIDTH is 2
+    y = x >> (code << 1)
+    found = table.get(((y & masks[code]) << 6) | code)
+    if found is None:
+        _, choices, heavy = _lookup(x)
+    else:
+        choices, heavy = found
     canonical = key
     if heavy:
-        y = x >> (code * _WIDTH)
         symmetry_key = ((y & _SYMMETRY_MASKS[code]) << 6) | code
         symmetry = _SYMMETRY.get(symmetry_key)
         if symmetry is None:
-            symmetry = _SYMMETRY[symmetry_key] = _symmetry(code, y, options)
+            symmetry = _SYMMETRY[symmetry_key] = _symmetry(code, y, choices)
         choices, delta = symmetry
         canonical = ((x + delta) << 12) | tail
         known = memo.get(canonical)
         if known is not None:
-            memo[key] = known
-            return known
+            # why: the canonical state's choice names its own cards, not this state's
+            memo[key] = known | _UNKNOWN
+            return known >> _PICK_BITS
     best = _INFINITY
+    pick = _LEFT_PICK
+    melded_tail = (cheap << 7) | (owed << 1) | 1
     for choice in choices:
         need = choice[1]
         if need > wilds:
             break  # sorted by wilds needed: no later meld fits either
-        cost = _value(x - choice[0], wilds - need, owed, 1, cheap)
+        rest = x - choice[0]
+        known = memo.get((rest << 12) | melded_tail | ((wilds - need) << 2))
+        cost = _value(rest, wilds - need, owed, 1, cheap) if known is None else known >> _PICK_BITS
         if cost < best:
             best = cost
+            pick = choice[4]
             if cost == 0:
                 break  # nothing beats 0
     one = ones[code]
@@ -543,11 +568,15 @@ def _value(
         cost = _value(x - one, wilds, 0, melded, cheap)
         if cost < best:
             best = cost
+            pick = _DISCARD_PICK
     if best:
         cost = scores[code] + _value(x - one, wilds, owed, melded, cheap)
         if cost < best:
             best = cost
-    memo[key] = memo[canonical] = best
+            pick = _LEFT_PICK
+    memo[key] = (best << _PICK_BITS) | pick
+    if canonical != key:
+        memo[canonical] = (best << _PICK_BITS) | _UNKNOWN
     return best
 
 
@@ -627,39 +656,62 @@ def _meld(kind: int, naturals: Sequence[int], wilds: list[int]) -> Meld:
     return Meld(MeldKind.BOOK, tuple(_BY_CODE[code] for code in [*naturals, *wilds]))
 
 
+def _search_pick(
+    x: int, left: int, owed: int, melded: int, cheap: int, best: int
+) -> tuple[int, tuple[_Option, ...]]:
+    """The first choice in tie-break order that keeps ``best``, found again by searching (for
+    a state whose memo entry came from a state alike under swapped suits), and the options."""
+    code, options, _ = _lookup(x)
+    for option in options:
+        if option[1] > left:
+            break
+        if _value(x - option[0], left - option[1], owed, 1, cheap) == best:
+            return option[4], options
+    if owed and _value(x - _ONE[code], left, 0, melded, cheap) == best:
+        return _DISCARD_PICK, options
+    return _LEFT_PICK, options
+
+
 def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
-    """Follow the choices the tie-break rule makes, from the whole hand down to no card."""
+    """Follow the choices the tie-break rule makes, from the whole hand down to no card.
+
+    Each state on the way was solved by the search, whose memo entry holds its choice.
+    """
     pool = hand.pool
     x, left, melded = hand.start, len(pool), 0
     melds: list[tuple[int, tuple[int, ...], list[int]]] = []
     leftover: list[int] = []
     discard: int | None = None
     cheap = hand.cheap
+    memo = _MEMO
+    hand.value(x, left, owed, melded)  # why: clears a full memo before, never during, the walk
     while x:
-        best = hand.value(x, left, owed, melded)
-        code, options, _ = _lookup(x)
-        chosen = None
-        for option in options:
-            if option[1] > left:
-                break
-            if _value(x - option[0], left - option[1], owed, 1, cheap) == best:
-                chosen = option
-                break
-        if chosen is not None:
-            sub, need, kind, naturals = chosen
+        key = (x << 12) | (cheap << 7) | (left << 2) | (owed << 1) | melded
+        entry = memo.get(key)
+        if entry is None:
+            _value(x, left, owed, melded, cheap)
+            entry = memo[key]
+        pick = entry & _UNKNOWN
+        options: tuple[_Option, ...] = ()
+        if pick == _UNKNOWN:
+            pick, options = _search_pick(x, left, owed, melded, cheap, entry >> _PICK_BITS)
+        code = ((x & -x).bit_length() - 1) // _WIDTH
+        if pick < _LEFT_PICK:
+            if not options:
+                options = _lookup(x)[1]
+            sub, need, kind, naturals, _ = options[pick]
             used = pool[len(pool) - left : len(pool) - left + need]
             melds.append((kind, naturals, used))
             left -= need
             melded = 1
             x -= sub
         else:
-            one = _ONE[code]
-            if owed and _value(x - one, left, 0, melded, cheap) == best:
+            if pick == _DISCARD_PICK:
                 discard = code
                 owed = 0
             else:
                 leftover.append(code)
-            x -= one
+            x -= _ONE[code]
     unused = pool[len(pool) - left :]
     if owed:
         if not unused:
