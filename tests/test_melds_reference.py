@@ -86,3 +86,42 @@ def test_the_worst_hand_of_issue_15_and_hands_outside_the_fast_form() -> None:
     assert melds.least_leftover(four, Rank.KING) == 0
     many_wilds = [JOKER] * 32 + parse_cards("3h 5c")
     assert_same(many_wilds, Rank.KING)
+
+
+def dense(rng: random.Random) -> tuple[list[Card], Rank]:
+    """Many cards of few ranks in few suits, with a few wilds: the symmetric states."""
+    wild_rank = Rank(rng.randint(3, 13))
+    ranks = rng.sample([rank for rank in range(3, 14) if rank != wild_rank], rng.randint(1, 3))
+    suits = rng.sample(range(5), rng.randint(2, 5))
+    pool = [
+        card
+        for card in new_deck(2)
+        if card.rank is not None
+        and int(card.rank) in ranks
+        and card.suit is not None
+        and card.suit.index in suits
+    ]
+    hand = rng.sample(pool, min(len(pool), rng.randint(6, 13)))
+    hand += [JOKER] * rng.randint(0, 2)
+    return hand, wild_rank
+
+
+def test_states_met_through_a_swapped_twin_rebuild_the_reference_arrangement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The memo holds each state's choice, except for a state whose value came from its
+    twin under swapped suits: there the arrangement is found by searching again. Hands
+    share the memo here (as in a game), so that path is taken, and must agree too."""
+    searched = []
+    search_pick = melds._search_pick
+
+    def counting(*args: int) -> tuple[int, tuple[melds._Option, ...]]:
+        searched.append(args)
+        return search_pick(*args)
+
+    monkeypatch.setattr(melds, "_search_pick", counting)
+    melds.clear_caches()
+    rng = random.Random(41)
+    for _ in range(400 if IN_CI else 150):
+        assert_same(*dense(rng))
+    assert searched  # the path this test is for was taken
