@@ -569,7 +569,7 @@ def _value(
         if cost < best:
             best = cost
             pick = _DISCARD_PICK
-    if best:
+    if best > scores[code]:  # leaving the card over costs at least its points
         cost = scores[code] + _value(x - one, wilds, owed, melded, cheap)
         if cost < best:
             best = cost
