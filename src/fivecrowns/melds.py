@@ -318,7 +318,7 @@ _BY_CODE = tuple(card_from_code(code) for code in range(_TYPES + 1))
 # why: Card.code is a property over enums (about 0.7 microseconds); the deck's own card
 # objects live for the whole process, so their ids are stable keys. Other cards fall back.
 _CODE_BY_ID = {id(card): code for code, card in enumerate(_BY_CODE)}
-_MEMO_LIMIT = 1 << 17  # about 16 MB when full (measured with tracemalloc)
+_MEMO_LIMIT = 1 << 17  # about 22 MB when full, option tables included (tracemalloc)
 # A memo entry is (value << _PICK_BITS) | pick: the index of the meld option chosen, or one of
 # these (an option table holds far fewer than 1,021 options).
 _PICK_BITS = 10
