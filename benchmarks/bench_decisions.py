@@ -8,7 +8,9 @@ from the fixed seed with seat g mod 4 dealing first, and times every decision
 of seat 1 with time.perf_counter around ``bot.decide(view)`` (building the view
 is not counted; the solver caches are emptied before every game, so each game
 starts cold). One process, so one core. Prints count, median, p90, p99 and max
-in milliseconds, per level and per phase kind (draw / discard / last turn).
+in milliseconds, per level and per phase kind (draw / discard / last turn), and
+for all decisions the process's CPU time too (``cpu``: on a shared machine a
+long wall time can be time spent waiting for the core).
 """
 
 from __future__ import annotations
@@ -59,10 +61,11 @@ def measure(level: str, games: int, seed: int, players: int = 4) -> dict[str, ob
         while not game.is_over:
             seat = game.current_player
             view = game.view(seat)
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             decision = bots[seat].decide(view)
             elapsed = time.perf_counter() - start
             if seat == 0:
+                times.setdefault("cpu", []).append(time.process_time() - cpu_start)
                 times["all"].append(elapsed)
                 times.setdefault(KINDS[view.phase], []).append(elapsed)
             game.apply(seat, decision.move)
