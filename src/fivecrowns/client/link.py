@@ -217,8 +217,12 @@ class SeatClient:
     def sync(self) -> list[Event]:
         """Fetch the news since the last sync and a fresh snapshot; returns the new game events."""
         new: list[Event] = []
+        snapshot = self.link.snapshot(self.seat)
+        upto = int(snapshot["seq"])
         for frame in self.link.events_since(self.seat, self.seq):
-            self.seq = max(self.seq, int(frame["seq"]))
+            if int(frame["seq"]) > upto:
+                break  # why: the view and the events must tell the same moment; the rest next time
+            self.seq = int(frame["seq"])
             event = event_of(frame)
             if event is None:
                 continue
@@ -226,8 +230,7 @@ class SeatClient:
                 self._round_start = len(self.events)
             self.events.append(event)
             new.append(event)
-        snapshot = self.link.snapshot(self.seat)
-        self.seq = max(self.seq, int(snapshot["seq"]))
+        self.seq = max(self.seq, upto)
         self.legal = [move_from_json(move) for move in snapshot["legal"]]
         self._view = view_from_snapshot(snapshot["view"], self.seat, self.round_events)
         return new

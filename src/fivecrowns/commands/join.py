@@ -18,6 +18,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="your name at the table (default your login)")
     parser.add_argument("--table", default=None, help="a table number or invite code to join")
     parser.add_argument("--watch", default=None, help="a table number to watch")
+    parser.add_argument(
+        "--keys",
+        action="store_true",
+        help="play with the keys, speech and screen of fivecrowns play (full screen; "
+        "with --line, line mode) instead of typed commands",
+    )
+    parser.add_argument("--create", type=int, metavar="SEATS", help="with --keys: create a table")
+    parser.add_argument(
+        "--bots", default="", help="with --create: computer levels, separated by commas"
+    )
+    parser.add_argument("--private", action="store_true", help="with --create: a private table")
+    parser.add_argument(
+        "--start", action="store_true", help="with --create: start once every seat is taken"
+    )
+    parser.add_argument("--line", action="store_true", help="with --keys: line mode")
+    parser.add_argument(
+        "--speech",
+        choices=("auto", "screenreader", "tts", "print", "none"),
+        help="with --keys: how messages are spoken (as fivecrowns play)",
+    )
+    parser.add_argument("--transcript", help="with --keys: append every message to this file")
+    parser.add_argument("--verbosity", choices=("brief", "normal", "full"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
 
     name = " ".join((args.name or getpass.getuser() or "Player").split())[:24] or "Player"
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
+    if args.keys:
+        from fivecrowns.client.terminal import run_keys
+
+        return run_keys(args, url, name)
     first: list[dict[str, Any]] = []
     if args.table:  # a table number; the client tries it as an invite code if no table has it
         first.append({"type": "join", "table": args.table})

@@ -191,6 +191,7 @@ class Presentation:
         # why: no binding is longer than one key, so never wait for a second key (and no timer).
         self.app.timeoutlen = None  # type: ignore[assignment]  # documented as float or None
         self.driver = _Driver(controller, self.app)
+        self._loop: asyncio.AbstractEventLoop | None = None  # set when the application runs
         self._prime_key_bindings()
 
     def _prime_key_bindings(self) -> None:
@@ -203,17 +204,38 @@ class Presentation:
             self.app.key_processor.feed(KeyPress(Keys.Ignore))
             self.app.key_processor.process_keys()
 
+    def call_soon(self, action: Callable[[], None]) -> None:
+        """From any thread (a network link's): run ``action`` on the application's loop, then
+        redraw; news from a table is told without waiting for a key. Before the application
+        runs, or after it ends, nothing happens."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+
+        def run() -> None:
+            if not self.app.is_running or self.app.is_done:
+                return
+            action()
+            self.app.invalidate()
+            self.driver._maybe_exit()
+
+        loop.call_soon_threadsafe(run)
+
+    def _pre_run(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.driver.after_key()
+
     async def run_async(self) -> None:
         """Run until the controller wants to exit; computer players may move before any key."""
         self.driver.collector.start()
         try:
-            await self.app.run_async(pre_run=self.driver.after_key)
+            await self.app.run_async(pre_run=self._pre_run)
         finally:
             self.driver.collector.stop()
 
     def run(self) -> None:
         self.driver.collector.start()
         try:
-            self.app.run(pre_run=self.driver.after_key)
+            self.app.run(pre_run=self._pre_run)
         finally:
             self.driver.collector.stop()

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from fivecrowns.cards import Card, Rank, is_wild, spoken_name
 from fivecrowns.client.inprocess import InProcessLink
-from fivecrowns.client.link import LinkError, SeatClient
+from fivecrowns.client.link import LinkError, SeatClient, TableLink
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
 from fivecrowns.game import (
     Discard,
@@ -103,6 +103,19 @@ __all__ = [
     "new_seed",
 ]
 
+#: The new-game key at a network table: the server holds the table, not this keyboard.
+REMOTE_NEW_GAME = "This table's game is over. To play again, create a new table in the lobby."
+
+
+class RemoteLink(TableLink, Protocol):
+    """A table link as the session uses it: moves and news, and the pacing of computer
+    players when the table is local (a network table paces its own: ``bot_due`` is False)."""
+
+    def bot_due(self) -> bool: ...
+    def step_bot(self) -> str | None: ...
+    def explain_last_bot_turn(self) -> str | None: ...
+
+
 #: Why a save failed, as the quit question and goodbye say it (issue 16: never "Saved" then).
 SAVE_FAILED = "the game could not be written to {folder} ({why})."
 
@@ -151,7 +164,7 @@ class Session(CommandLayer):
 
     def __init__(
         self,
-        game: Game,
+        game: Game | None,
         seats: Sequence[Seat],
         output: Speaker,
         settings: Settings | None = None,
@@ -161,7 +174,10 @@ class Session(CommandLayer):
         save_path: Path | None = None,
         autosave: bool = True,
         delay: float | None = None,
+        remote: tuple[RemoteLink, int] | None = None,
     ) -> None:
+        """A local game (``game``, its computer players from ``bots`` or ``bot_loader``), or
+        with ``remote`` = (link, seat) one seat at a table reached through ``link``."""
         super().__init__()
         self.seats = list(seats)
         self.output = output
@@ -170,20 +186,29 @@ class Session(CommandLayer):
         self.verbosity = self.settings.verbosity
         self.delay = self.settings.delay if delay is None else delay
         self.save_path = save_path
-        self.autosave_enabled = autosave
+        self.autosave_enabled = autosave and remote is None
         self.bots: dict[int, Bot] = dict(bots or {})
-        for seat_index, seat in enumerate(self.seats):
+        for seat_index, seat in enumerate(self.seats if remote is None else ()):
             if seat.level is not None and seat_index not in self.bots:
                 if bot_loader is None:
                     raise FiveCrownsError(f"No way to start the computer player {seat.name}.")
                 self.bots[seat_index] = bot_loader(seat.level, seat_index)
         humans = [i for i, seat in enumerate(self.seats) if seat.human]
+        if remote is not None:
+            humans = [remote[1]]  # one seat: the others are at their own computers
         if not humans:
             raise FiveCrownsError("A game here needs at least one human player.")
         self.humans = humans
         # Local play goes through the in-process transport: the table owns the game, and
         # each human seat here knows only what its own snapshot and events tell it.
-        self.link = InProcessLink(game, [(s.name, s.level) for s in self.seats], self.bots)
+        self.local: InProcessLink | None = None
+        self.link: RemoteLink
+        if remote is None:
+            assert game is not None
+            seat_list = [(s.name, s.level) for s in self.seats]
+            self.local = self.link = InProcessLink(game, seat_list, self.bots)
+        else:
+            self.link = remote[0]
         self.clients = {i: SeatClient(self.link, i) for i in humans}
         self.at_keyboard = humans[0]
         self.seat_state = {i: _SeatState(SeatLog(i)) for i in humans}
@@ -202,7 +227,18 @@ class Session(CommandLayer):
     @property
     def game(self) -> Game:
         """The local table's game, for tests; the session reads only its seats' clients."""
-        return self.link.game
+        assert self.local is not None, "a remote table's game stays on the server"
+        return self.local.game
+
+    def receive_news(self) -> None:
+        """Tell what arrived from the table without a key (a network table's other players)."""
+        wild = self.client.wild_rank
+        news = self._sync()
+        events = news[self.at_keyboard]
+        if not events:
+            return
+        mover = next((getattr(e, "player", None) for e in events if hasattr(e, "player")), None)
+        self._announce(news, wild, mover=mover)
 
     @property
     def client(self) -> SeatClient:
@@ -555,6 +591,11 @@ class Session(CommandLayer):
         if any(isinstance(event, GameOver) for event in events):
             self._game_over()
             return
+        if any(isinstance(event, RoundScored) for event in events):
+            # why: the turns told here belong to the round that just ended (a network table
+            # may send a last turn's start with the moves that end the round); the next
+            # round's first turn is told when it is dealt
+            return
         if mover is not None and any(
             isinstance(event, TurnStarted | LastTurnStarted) for event in events
         ):
@@ -657,7 +698,8 @@ class Session(CommandLayer):
         self._open_list("menu", "Actions", items)
 
     def _game_over(self) -> None:
-        if not self.history_recorded:
+        # why only local: a network table's server records its own finished games
+        if not self.history_recorded and self.local is not None:
             self.history_recorded = True
             try:
                 storage.append_history(
@@ -814,7 +856,9 @@ class Session(CommandLayer):
 
     def _new_game(self) -> None:
         """A new game at the same table: same seats and computer players, a new deal."""
-        self.link.new_game(seed=new_seed())
+        if self.local is None:
+            raise FiveCrownsError(REMOTE_NEW_GAME)
+        self.local.new_game(seed=new_seed())
         self.clients = {i: SeatClient(self.link, i) for i in self.humans}
         # why keep each seat's log: the last game's result stays in its history for review
         self.seat_state = {i: _SeatState(self.seat_state[i].log) for i in self.humans}
@@ -1040,7 +1084,8 @@ class Session(CommandLayer):
 
     def save_payload(self) -> dict[str, Any]:
         """The save file's content: the local table's game, and this keyboard's settings."""
-        return self.link.save_payload(self.at_keyboard, self.verbosity, self.game_id)
+        assert self.local is not None, "a remote table is saved by its server"
+        return self.local.save_payload(self.at_keyboard, self.verbosity, self.game_id)
 
     def save_now(self) -> None:
         """Write the autosave now (after starting or resuming, so a kill loses nothing)."""

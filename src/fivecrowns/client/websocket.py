@@ -1,0 +1,305 @@
+"""The WebSocket transport: a :class:`~fivecrowns.client.link.TableLink` to a game server.
+
+The terminal session is synchronous (a key runs an action to its end), so this
+link gives it a synchronous face over an asyncio connection that runs in a
+thread of its own:
+
+- every event frame the server sends is kept once, by its ``seq`` (a frame
+  heard again after a reconnection is dropped: nothing is said twice);
+- a dropped connection is taken up again by itself, with the player's token
+  and the last ``seq`` it had, so the server sends every event missed;
+- :meth:`act` sends a move and waits for what follows it (its events, or the
+  server's refusal, which becomes the sentence the player hears);
+- :meth:`snapshot` asks the server for a fresh one (``resume``) when events came
+  after the last snapshot, so the seat's view is never behind what it heard;
+- ``on_news`` is called (from the connection's thread) when events arrive, so a
+  presentation can tell them without waiting for a key.
+
+Every wait is bounded in time, and every loop in count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+
+from fivecrowns.client.link import LinkError
+from fivecrowns.errors import FiveCrownsError
+from fivecrowns.game import Discard, GoOut, LayDown, Move
+
+__all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
+
+#: How long a move or a snapshot may take before the player hears that the server is slow.
+WAIT = 10.0
+NO_ANSWER = "The server did not answer in time; press the key again, or wait a moment."
+NOT_CONNECTED = "Could not reach the server at {url}: {reason}."
+GAME_EVENTS = frozenset(
+    {
+        "round_started",
+        "turn_started",
+        "drew_from_stock",
+        "took_discard",
+        "discarded",
+        "went_out",
+        "last_turn_started",
+        "laid_down",
+        "stock_reshuffled",
+        "round_scored",
+        "game_over",
+    }
+)
+
+
+def act_message(move: Move, seq: int) -> dict[str, Any]:
+    """The protocol's ``act`` for ``move``.
+
+    >>> from fivecrowns.cards import parse_card
+    >>> act_message(GoOut(parse_card("7h")), 12)
+    {'type': 'act', 'action': 'go_out', 'args': {'card': '7h'}, 'seq': 12}
+    """
+    args: dict[str, Any] = {}
+    if isinstance(move, Discard):
+        args["card"] = move.card.token
+    elif isinstance(move, GoOut):
+        args["card"] = move.discard.token
+    elif isinstance(move, LayDown) and move.melds is not None:
+        args["melds"] = [[card.token for card in meld] for meld in move.melds]
+    return {"type": "act", "action": move.kind, "args": args, "seq": seq}
+
+
+class WebSocketLink:
+    """One player's connection to a game server, seen as a table link."""
+
+    #: A remote table keeps no save file here and paces its own computer players.
+    local = False
+
+    def __init__(self, url: str, name: str, *, tries: int = 10) -> None:
+        self.url = url
+        self.name = name
+        self.tries = tries
+        self.token: str | None = None
+        self.table: str | None = None
+        self.seat: int | None = None
+        self.code: str | None = None
+        self.creator = False
+        self.started = False
+        self.frames: list[dict[str, Any]] = []  # every event frame, in order, once
+        self.last_snapshot: dict[str, Any] | None = None
+        self.tables: list[dict[str, Any]] = []
+        self.notices: list[str] = []  # sentences for the player: errors, seats, connection
+        self.on_news: Callable[[], None] | None = None
+        self._errors: list[dict[str, Any]] = []
+        self._changed = threading.Condition()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._thread: threading.Thread | None = None
+        self._closing = False
+        self.gave_up: str | None = None
+
+    # --- the connection's thread ------------------------------------------------------
+
+    def connect(self, first: list[dict[str, Any]] | None = None, timeout: float = WAIT) -> None:
+        """Connect, say hello and send ``first``; raises FiveCrownsError if nobody answers."""
+        ready = threading.Event()
+        self._thread = threading.Thread(
+            target=lambda: asyncio.run(self._main(ready, list(first or []))),
+            name="fivecrowns-websocket",
+            daemon=True,  # why: a lost server must never keep the program from ending
+        )
+        self._thread.start()
+        if not ready.wait(timeout) or self.token is None:
+            raise FiveCrownsError(
+                self.gave_up or NOT_CONNECTED.format(url=self.url, reason="no answer")
+            )
+
+    def close(self) -> None:
+        self._closing = True
+        loop, ws = self._loop, self._ws
+        if loop is not None and ws is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                asyncio.run_coroutine_threadsafe(ws.close(), loop).result(2.0)
+        if self._thread is not None:
+            self._thread.join(3.0)
+
+    async def _main(self, ready: threading.Event, first: list[dict[str, Any]]) -> None:
+        self._loop = asyncio.get_running_loop()
+        async with aiohttp.ClientSession() as session:
+            for _ in range(self.tries + 1):  # why bounded: each pass is one connection
+                if not await self._connect(session):
+                    break
+                for message in first:
+                    await self._send(message)
+                first = []
+                await self._listen(ready)
+                if self._closing:
+                    break
+                self._notice("The connection dropped; connecting again.")
+        ready.set()
+
+    async def _connect(self, session: aiohttp.ClientSession) -> bool:
+        reason = ""
+        for attempt in range(1, self.tries + 1):
+            try:
+                self._ws = await session.ws_connect(self.url, heartbeat=20.0)
+                hello: dict[str, Any] = {"type": "hello", "v": 1, "name": self.name}
+                if self.token is not None:
+                    hello.update(token=self.token, last_seq=self._last_seq())
+                await self._send(hello)
+                return True
+            except (aiohttp.ClientError, OSError) as error:
+                reason = str(error) or type(error).__name__
+                await asyncio.sleep(min(0.5 * attempt, 3.0))
+        self.gave_up = NOT_CONNECTED.format(url=self.url, reason=reason)
+        self._notice(self.gave_up)
+        return False
+
+    async def _listen(self, ready: threading.Event) -> None:
+        assert self._ws is not None
+        async for message in self._ws:
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                break
+            self._receive(json.loads(message.data))
+            if self.token is not None:
+                ready.set()
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        ws = self._ws
+        if ws is None or ws.closed:
+            return
+        # why suppress: a send on a dropped connection is lost; the listener reconnects
+        with contextlib.suppress(aiohttp.ClientError, ConnectionError):
+            await ws.send_str(json.dumps(message))
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send ``message`` from any thread (lost if the connection is down)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                asyncio.run_coroutine_threadsafe(self._send(message), loop)
+
+    def _notice(self, text: str) -> None:
+        with self._changed:
+            self.notices.append(text)
+            self._changed.notify_all()
+        self._news()
+
+    def _news(self) -> None:
+        if self.on_news is not None:
+            self.on_news()
+
+    def _receive(self, data: dict[str, Any]) -> None:
+        kind = data.get("type")
+        news = False
+        with self._changed:
+            if kind == "welcome":
+                self.token = data["token"]
+            elif kind == "event":
+                if int(data["seq"]) > self._last_seq():  # why: heard again after a reconnection
+                    self.frames.append(data)
+                    news = True
+                    if data["kind"] == "game_started":
+                        self.started = True
+            elif kind == "snapshot":
+                self.last_snapshot = data
+                self.started = self.started or bool(data.get("started"))
+                news = True
+            elif kind == "tables":
+                self.tables = list(data["tables"])
+            elif kind == "seated":
+                self.table, self.seat = data["table"], data["seat"]
+                self.code, self.creator = data.get("code"), bool(data.get("creator"))
+            elif kind == "left":
+                self.table, self.seat, self.started = None, None, False
+            elif kind == "error":
+                self._errors.append(data)
+                news = True
+            self._changed.notify_all()
+        if news:
+            self._news()
+
+    def _last_seq(self) -> int:
+        return int(self.frames[-1]["seq"]) if self.frames else 0
+
+    def last_seq(self) -> int:
+        """The number of the newest event received."""
+        return self._last_seq()
+
+    def has_errors(self) -> bool:
+        return bool(self._errors)
+
+    def wait_for(self, ready: Callable[[], bool], timeout: float = WAIT) -> bool:
+        """Wait until ``ready()`` (checked whenever something arrives), at most ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not ready():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+            return True
+
+    def take_errors(self) -> list[dict[str, Any]]:
+        with self._changed:
+            errors, self._errors = self._errors, []
+            return errors
+
+    def take_notices(self) -> list[str]:
+        with self._changed:
+            notices, self.notices = self.notices, []
+            return notices
+
+    # --- the TableLink interface ------------------------------------------------------
+
+    def snapshot(self, seat: int) -> dict[str, Any]:
+        """The newest snapshot; a fresh one is asked for when events came after it."""
+
+        def fresh() -> bool:
+            shot = self.last_snapshot
+            return shot is not None and int(shot["seq"]) >= self._last_seq()
+
+        if not fresh():
+            self.send({"type": "resume", "last_seq": self._last_seq()})
+            if not self.wait_for(fresh):
+                raise LinkError("timeout", NO_ANSWER)
+        assert self.last_snapshot is not None
+        return self.last_snapshot
+
+    def events_since(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
+        with self._changed:
+            return [frame for frame in self.frames if int(frame["seq"]) > last_seq]
+
+    def act(self, seat: int, move: Move, seq: int) -> None:
+        """Send ``move`` and wait for its first event, or the server's refusal."""
+        self.take_errors()  # why: only an error after this move is its answer
+
+        def answered() -> bool:
+            moved = any(
+                int(frame["seq"]) > seq and frame["kind"] in GAME_EVENTS
+                for frame in self.frames[-8:]
+            )
+            return moved or bool(self._errors)
+
+        self.send(act_message(move, seq))
+        if not self.wait_for(answered):
+            raise LinkError("timeout", NO_ANSWER)
+        errors = self.take_errors()
+        if errors:
+            raise LinkError(str(errors[0]["code"]), str(errors[0]["text"]))
+
+    # --- what only a local table does: nothing here ------------------------------------
+
+    def bot_due(self) -> bool:
+        return False  # the server paces its computer players
+
+    def step_bot(self) -> str | None:
+        return None
+
+    def explain_last_bot_turn(self) -> str | None:
+        return None

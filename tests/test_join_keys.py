@@ -1,0 +1,172 @@
+"""The terminal session of local play at a network table: ``fivecrowns join --keys``.
+
+A real server process on loopback; two players, each a :class:`Session` over its
+own :class:`WebSocketLink`, play a whole game against a computer player with the
+same keys as local play. One connection is cut mid-game and comes back by itself.
+Checked: both hear the game to its end with the same totals; each link received
+every event exactly once and in order (nothing missed or said twice); and no
+frame or sentence a player received carries another seat's stock draw or hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fivecrowns.cards import parse_card, spoken_name
+from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.game import Phase
+from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.session import Seat, Session
+from fivecrowns.ui.settings import Settings
+from server_support import ServerProcess
+
+FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "server", *FAST).start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
+
+
+class Recording(WebSocketLink):
+    """The link, keeping every message the server sent it (for the leak check)."""
+
+    def __init__(self, url: str, name: str) -> None:
+        super().__init__(url, name)
+        self.received: list[dict[str, Any]] = []
+
+    def _receive(self, data: dict[str, Any]) -> None:
+        self.received.append(data)
+        super()._receive(data)
+
+
+def _session(link: WebSocketLink, seat: int) -> tuple[Session, RecordingBackend]:
+    shot = link.snapshot(seat)
+    seats = [
+        Seat(info["name"], info["level"] if info["kind"] == "bot" else None)
+        for info in shot["seats"]
+    ]
+    backend = RecordingBackend()
+    session = Session(
+        None, seats, Output(backend), Settings(delay=0.0), remote=(link, seat), autosave=False
+    )
+    session.start()
+    return session, backend
+
+
+def _play_turn(session: Session) -> None:
+    """One step of a turn with the keys a player would press (the solver chooses)."""
+    if session.next_round is not None:
+        session.press("c-m")  # the round's result was said: deal the next round
+        return
+    client = session.client
+    wild = client.wild_rank
+    hand = session.hand()
+    if client.phase in (Phase.DRAW, Phase.LAST_DRAW):
+        top = client.top_discard
+        now = best_arrangement(hand, wild).leftover_points
+        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
+        session.press("t" if take else "d")
+        return
+    if client.phase is Phase.DISCARD and going_out_discards(hand, wild):
+        session.press("g")
+        return
+    best = best_with_discard(hand, wild)
+    assert best.discard is not None
+    session.press("home")
+    for _ in range(hand.index(best.discard)):
+        session.press("right")
+    session.press("c-m")
+
+
+def _cut(link: WebSocketLink) -> None:
+    """Drop the connection as a network would (the link takes it up again by itself)."""
+    assert link._loop is not None and link._ws is not None
+    asyncio.run_coroutine_threadsafe(link._ws.close(), link._loop).result(5)
+
+
+def test_two_players_with_the_keys_of_local_play_finish_a_game_and_nothing_leaks(
+    server: ServerProcess,
+) -> None:
+    ann, ben = Recording(server.url, "Ann"), Recording(server.url, "Ben")
+    ann.connect([{"type": "create_table", "seats": 3, "bots": ["easy"], "private": False}])
+    assert ann.wait_for(lambda: ann.table is not None) and ann.seat == 0
+    ben.connect([{"type": "join", "table": ann.table}])
+    assert ben.wait_for(lambda: ben.seat is not None)
+    ann.send({"type": "start"})
+    for link in (ann, ben):
+        assert link.wait_for(
+            lambda link=link: bool(link.last_snapshot and link.last_snapshot["view"])
+        )
+    ben_seat = ben.seat
+    assert ben_seat is not None
+    sessions = {0: _session(ann, 0), ben_seat: _session(ben, ben_seat)}
+    links: dict[int, Recording] = {0: ann, ben_seat: ben}
+    cut = False
+    deadline = time.monotonic() + 240
+    steps = 0
+    while not all(s.client.is_over for s, _ in sessions.values()):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        steps += 1
+        assert steps < 20_000
+        for seat, (session, _) in sessions.items():
+            session.receive_news()
+            client = session.client
+            if client.is_over:
+                continue
+            if session.next_round is not None or client.current_player == seat:
+                _play_turn(session)
+        if not cut and sessions[0][0].client.round == 3:
+            _cut(ann)  # mid-game: Ann's connection drops and comes back by itself
+            cut = True
+        time.sleep(0.002)
+    assert cut
+    (ann_session, ann_heard), (ben_session, ben_heard) = sessions[0], sessions[ben_seat]
+    assert ann_session.client.totals == ben_session.client.totals
+    assert any("You drew the" in line for line in ann_heard.spoken)
+    assert any(line.startswith("Game over") or "won" in line for line in ann_heard.spoken)
+    for seat, link in links.items():
+        seqs = [int(frame["seq"]) for frame in link.frames]
+        # from the first event after sitting down (the snapshot covered those before), every
+        # event once, in order, across the cut connection
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seat
+        first_shot = next(m for m in link.received if m.get("type") == "snapshot")
+        assert seqs[0] <= int(first_shot["seq"]) + 1
+        _no_leaks(seat, link)
+    # the same stock draw: the drawer saw the card, the other player did not
+    by_seq = {int(f["seq"]): f for f in ben.frames}
+    drawn = [f for f in ann.frames if f["kind"] == "drew_from_stock" and f["data"]["player"] == 0]
+    assert drawn and all(f["data"]["card"] for f in drawn)
+    assert all(by_seq[int(f["seq"])]["data"]["card"] is None for f in drawn)
+    ann_cards = {spoken_name(parse_card(f["data"]["card"])) for f in drawn}
+    assert not any(
+        f"Ann drew the {card}" in line for card in ann_cards for line in ben_heard.spoken
+    )
+    for link in (ann, ben):
+        link.close()
+
+
+def _no_leaks(seat: int, link: Recording) -> None:
+    for message in link.received:
+        if message.get("type") == "event":
+            data = message["data"]
+            if message["kind"] == "drew_from_stock" and data["player"] != seat:
+                assert data["card"] is None, message
+            if message["kind"] == "laid_down" and data["player"] != seat:
+                assert data["leftover"] is None, message
+            assert "seed" not in data and "stock" not in data
+        if message.get("type") == "snapshot" and message.get("view"):
+            view = message["view"]
+            assert message["seat"] == seat
+            assert len(view["hand"]) == view["hand_counts"][seat]
+            assert "stock" not in view and "seed" not in view
