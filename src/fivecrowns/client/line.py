@@ -6,8 +6,9 @@ its seat may know: the last snapshot and the events. A dropped connection is
 retried by itself with the token, asking for every event after the last one it
 had, so nothing is missed or said twice.
 
-This is the first network client; the full-screen and line presentations of
-``fivecrowns play`` do not run over the network yet.
+``fivecrowns join --keys`` plays instead with the session and presentations of
+``fivecrowns play`` (:mod:`fivecrowns.client.terminal`); this client also does
+the lobby and watching.
 """
 
 from __future__ import annotations

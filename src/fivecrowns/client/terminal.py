@@ -40,16 +40,18 @@ def _first_messages(args: argparse.Namespace) -> list[dict[str, Any]]:
         return [
             {"type": "create_table", "seats": args.create, "bots": levels, "private": args.private}
         ]
-    if args.table:
-        if args.table.isdigit():
-            return [{"type": "join", "table": args.table}]
-        return [{"type": "join", "code": args.table}]
+    if args.table:  # a table number; tried as an invite code if no table has it
+        return [{"type": "join", "table": args.table}]
     return []
 
 
-def _wait_for_seat(link: WebSocketLink) -> int:
+def _wait_for_seat(link: WebSocketLink, code: str | None) -> int:
     link.wait_for(lambda: link.seat is not None or link.has_errors())
     errors = link.take_errors()
+    if link.seat is None and code and errors and errors[0]["code"] == "no_table":
+        link.send({"type": "join", "code": code})
+        link.wait_for(lambda: link.seat is not None or link.has_errors())
+        errors = link.take_errors()
     if link.seat is None:
         reason = errors[0]["text"] if errors else "give --create SEATS or --table NUMBER."
         raise FiveCrownsError(NOT_SEATED.format(reason=reason))
@@ -100,7 +102,7 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
     link = WebSocketLink(url, name)
     try:
         link.connect(_first_messages(args))
-        seat = _wait_for_seat(link)
+        seat = _wait_for_seat(link, None if args.create else args.table)
         _wait_for_start(link, args.start)
         shot = link.snapshot(seat)
         seats = [
