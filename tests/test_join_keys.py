@@ -20,7 +20,8 @@ import pytest
 
 from fivecrowns.cards import parse_card, spoken_name
 from fivecrowns.client.websocket import WebSocketLink
-from fivecrowns.game import Phase
+from fivecrowns.errors import IllegalMoveError
+from fivecrowns.game import Discard, Phase
 from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import Seat, Session
@@ -170,3 +171,73 @@ def _no_leaks(seat: int, link: Recording) -> None:
             assert message["seat"] == seat
             assert len(view["hand"]) == view["hand_counts"][seat]
             assert "stock" not in view and "seed" not in view
+
+
+def test_a_refused_move_is_the_servers_sentence_and_quitting_leaves_the_seat(
+    server: ServerProcess,
+) -> None:
+    ann = Recording(server.url, "Ann")
+    ann.connect([{"type": "create_table", "seats": 2, "bots": ["easy"], "private": False}])
+    assert ann.wait_for(lambda: ann.seat == 0)
+    ann.send({"type": "start"})
+    assert ann.wait_for(lambda: bool(ann.last_snapshot and ann.last_snapshot["view"]))
+    session, heard = _session(ann, 0)
+    for _ in range(500):  # until it is Ann's turn to draw (the computer may move first)
+        session.receive_news()
+        if session.client.current_player == 0 and session.client.phase is Phase.DRAW:
+            break
+        time.sleep(0.01)
+    client = session.client
+    before = (client.seq, client.hand, ann.last_seq())
+    card = client.hand[0]
+    with pytest.raises(IllegalMoveError, match="draw"):  # the server's own sentence
+        client.act(Discard(card))
+    time.sleep(0.2)
+    session.receive_news()
+    assert (client.seq, client.hand, ann.last_seq()) == before
+    session.press("q")
+    assert "a computer player takes your seat" in heard.spoken[-1]
+    session.press("y")
+    assert heard.spoken[-1] == "You left the table. Goodbye."
+    assert session.wants_exit() and ann.seat is None
+    ann.close()
+
+
+def test_chat_with_the_slash_key_reaches_everyone_at_the_table(server: ServerProcess) -> None:
+    ann, ben = Recording(server.url, "Ann"), Recording(server.url, "Ben")
+    ann.connect([{"type": "create_table", "seats": 3, "bots": ["easy"], "private": False}])
+    assert ann.wait_for(lambda: ann.table is not None)
+    ben.connect([{"type": "join", "table": ann.table}])
+    assert ben.wait_for(lambda: ben.seat is not None)
+    ann.send({"type": "start"})
+    for link in (ann, ben):
+        assert link.wait_for(
+            lambda link=link: bool(link.last_snapshot and link.last_snapshot["view"])
+        )
+    assert ben.seat is not None
+    (ann_session, ann_heard), (ben_session, ben_heard) = _session(ann, 0), _session(ben, ben.seat)
+    ann_session.press("/")
+    assert ann_heard.spoken[-1].startswith("Say to the table")
+    assert ann_session.table().overlay is not None  # the full screen shows the line typed
+    for key in "Hello Ben!x":
+        ann_session.press(key)
+    ann_session.press("c-h")  # Backspace takes the x back
+    ann_session.press("c-m")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and "Ann says: Hello Ben!" not in ben_heard.spoken:
+        ben_session.receive_news()
+        ann_session.receive_news()
+        time.sleep(0.02)
+    assert "Ann says: Hello Ben!" in ben_heard.spoken
+    assert ann_session.chat_line is None and ann_session.table().overlay is None
+    for link in (ann, ben):
+        link.close()
+
+
+def test_the_chat_key_in_local_play_says_it_is_for_network_tables() -> None:
+    from ui_support import table
+
+    with table([Seat("Ann"), Seat("Ben", "easy")], seed=4) as t:
+        t.press("/")
+        assert t.spoken()[-1] == "Chat is for network tables: everyone here shares this keyboard."
+        assert t.session.chat_line is None

@@ -110,7 +110,7 @@ def test_two_keys_clients_and_a_spectator_finish_a_game_and_keep_hands_private(
         for window in players:
             window.wait("New game: Ann")
         # both press D and Enter in turn until the game is over for both (bounded in time)
-        deadline = time.monotonic() + 400
+        deadline = time.monotonic() + 240
         while time.monotonic() < deadline and not all("Game over" in w.said() for w in players):
             for window in players:
                 if "Game over" not in window.said():

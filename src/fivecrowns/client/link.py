@@ -147,7 +147,11 @@ class SeatClient:
         self.events: list[Event] = []
         self._round_start = 0
         self.legal: list[Move] = []
+        #: The sentences of table events since they were last taken (none from before joining).
+        self.notices: list[str] = []
+        self._started = False
         self.sync()
+        self._started = True
 
     @property
     def view(self) -> PlayerView:
@@ -225,6 +229,9 @@ class SeatClient:
             self.seq = int(frame["seq"])
             event = event_of(frame)
             if event is None:
+                # a table event (chat, a stand-in, someone left): its sentence, said as it comes
+                if frame.get("text") and self._started:
+                    self.notices.append(str(frame["text"]))
                 continue
             if isinstance(event, RoundStarted):
                 self._round_start = len(self.events)
@@ -234,6 +241,10 @@ class SeatClient:
         self.legal = [move_from_json(move) for move in snapshot["legal"]]
         self._view = view_from_snapshot(snapshot["view"], self.seat, self.round_events)
         return new
+
+    def take_notices(self) -> list[str]:
+        notices, self.notices = self.notices, []
+        return notices
 
     def act(self, move: Move) -> list[Event]:
         """Send ``move``; returns the game events that followed, as this seat sees them.

@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fivecrowns.client.websocket import GAME_EVENTS, WebSocketLink
@@ -28,6 +30,8 @@ NOT_SEATED = "You have no seat: {reason}"
 NO_START = "The game did not start within {minutes} minutes; leaving."
 #: How long a seated player waits for the creator to start.
 START_WAIT = 3600.0
+#: Seconds between two checks for news a lost wake-up might have left untold.
+TICK = 2.0
 
 
 def _say(text: str) -> None:
@@ -90,6 +94,14 @@ def _wait_for_start(link: WebSocketLink, start: bool) -> None:
     raise FiveCrownsError(NO_START.format(minutes=int(START_WAIT // 60)))
 
 
+def _tick(poke: Callable[[], None], link: WebSocketLink) -> None:
+    for _ in range(int(START_WAIT * 24 / TICK)):  # why bounded: a day of play at most
+        time.sleep(TICK)
+        if link.on_news is None:
+            return
+        poke()
+
+
 def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
     from fivecrowns.ui.app import Presentation
     from fivecrowns.ui.launch import _open_output, speech_note
@@ -126,6 +138,12 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
                 session.receive_news()
 
             link.on_news = lambda: presentation.call_soon(tell)
+            # why also every few seconds: a wake-up lost anywhere must not leave the seat
+            # waiting for news that already came (checking costs nothing when none did)
+            ticker = threading.Thread(
+                target=_tick, args=(lambda: presentation.call_soon(tell), link), daemon=True
+            )
+            ticker.start()
             session.start()
             note = speech_note(reason, output.backend.name, session.keymap.display_keys("speech"))
             if note:

@@ -293,6 +293,15 @@ class WebSocketLink:
         if errors:
             raise LinkError(str(errors[0]["code"]), str(errors[0]["text"]))
 
+    def chat(self, text: str) -> None:
+        """A line for everyone at the table (the server sends it back to all, you too)."""
+        self.send({"type": "chat", "text": text})
+
+    def leave(self) -> None:
+        """Leave the table for good (a computer player takes the seat)."""
+        self.send({"type": "leave"})
+        self.wait_for(lambda: self.seat is None, 2.0)
+
     # --- what only a local table does: nothing here ------------------------------------
 
     def bot_due(self) -> bool:

@@ -192,6 +192,7 @@ class Presentation:
         self.app.timeoutlen = None  # type: ignore[assignment]  # documented as float or None
         self.driver = _Driver(controller, self.app)
         self._loop: asyncio.AbstractEventLoop | None = None  # set when the application runs
+        self._early: list[Callable[[], None]] = []  # call_soon before that
         self._prime_key_bindings()
 
     def _prime_key_bindings(self) -> None:
@@ -206,10 +207,13 @@ class Presentation:
 
     def call_soon(self, action: Callable[[], None]) -> None:
         """From any thread (a network link's): run ``action`` on the application's loop, then
-        redraw; news from a table is told without waiting for a key. Before the application
-        runs, or after it ends, nothing happens."""
+        redraw; news from a table is told without waiting for a key. What comes before the
+        application runs is done when it starts; after it ends, nothing happens."""
         loop = self._loop
-        if loop is None or loop.is_closed():
+        if loop is None:
+            self._early.append(action)  # why: news that came before the loop must not be lost
+            return
+        if loop.is_closed():
             return
 
         def run() -> None:
@@ -223,6 +227,9 @@ class Presentation:
 
     def _pre_run(self) -> None:
         self._loop = asyncio.get_running_loop()
+        early, self._early = self._early, []
+        for action in early:
+            self.call_soon(action)
         self.driver.after_key()
 
     async def run_async(self) -> None:

@@ -116,6 +116,13 @@ _VERBOSITY = _A(
     "Switch between brief, normal and full messages.",
     "messages",
 )
+_CHAT = _A(
+    "chat",
+    ("/",),
+    "Chat",
+    "At a network table: type a line for everyone there, then Enter; Escape cancels.",
+    "info",
+)
 _PAST_GAMES = _A("past_games", ("S",), "Past games", "The results of finished games.", "info")
 _MENU_AND_HELP = (
     _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
@@ -228,6 +235,7 @@ ACTIONS: tuple[Action, ...] = (
     ),
     _A("why", ("y",), "Why", "Why the last computer player did what it did.", "info"),
     _PAST_GAMES,
+    _CHAT,
     # Messages and speech
     *_HISTORY,
     _A(

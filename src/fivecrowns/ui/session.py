@@ -58,7 +58,7 @@ from fivecrowns.ui.announce import (
 )
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import Action, Keymap, KeymapError, jump_index
-from fivecrowns.ui.model import SeatLine, TableModel
+from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
 from fivecrowns.ui.seat_log import SeatLog
 from fivecrowns.ui.settings import Settings, documents_dir
 
@@ -115,6 +115,21 @@ class RemoteLink(TableLink, Protocol):
     def step_bot(self) -> str | None: ...
     def explain_last_bot_turn(self) -> str | None: ...
 
+
+#: Chat at a network table (the slash key).
+CHAT_OPEN = "Say to the table: type your line, then Enter to send or Escape to cancel."
+CHAT_PROMPT = "Say to the table: {text}"
+CHAT_CANCELLED = "Nothing sent."
+CHAT_LOCAL = "Chat is for network tables: everyone here shares this keyboard."
+CHAT_EMPTY = "There is nothing to send: type a line first, or Escape to cancel."
+CHAT_LONGEST = 300
+
+#: Quitting at a network table: nothing is saved here; the server seats a computer player.
+REMOTE_QUIT = (
+    "Quit? You leave the table, and a computer player takes your seat for the rest of "
+    "the game. {yes} to quit, {no} to keep playing."
+)
+REMOTE_GOODBYE = "You left the table. Goodbye."
 
 #: Why a save failed, as the quit question and goodbye say it (issue 16: never "Saved" then).
 SAVE_FAILED = "the game could not be written to {folder} ({why})."
@@ -223,6 +238,8 @@ class Session(CommandLayer):
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
         #: A round is over and the next is dealt but not yet told: its events and their mover.
         self.next_round: tuple[dict[int, list[Event]], int] | None = None
+        #: The chat line being typed (None when not typing one).
+        self.chat_line: str | None = None
 
     @property
     def game(self) -> Game:
@@ -235,10 +252,11 @@ class Session(CommandLayer):
         wild = self.client.wild_rank
         news = self._sync()
         events = news[self.at_keyboard]
-        if not events:
-            return
-        mover = next((getattr(e, "player", None) for e in events if hasattr(e, "player")), None)
-        self._announce(news, wild, mover=mover)
+        if events:
+            mover = next((e.player for e in events if hasattr(e, "player")), None)
+            self._announce(news, wild, mover=mover)
+        for text in self.client.take_notices():
+            self.say(text)  # someone's chat, a stand-in, someone leaving: queued, never lost
 
     @property
     def client(self) -> SeatClient:
@@ -304,6 +322,9 @@ class Session(CommandLayer):
         return super().context()
 
     def press(self, key: str) -> None:
+        if self.chat_line is not None:
+            self._chat_key(key)
+            return
         key = self.plain_key(key, self.context())
         if self.next_round is not None and self.context() == "normal":
             action = self.keymap.action_for(key, "normal")
@@ -878,6 +899,54 @@ class Session(CommandLayer):
         self.start()
         self.save_now()
 
+    def _do_chat(self, key: str) -> None:
+        if getattr(self.link, "chat", None) is None:
+            raise FiveCrownsError(CHAT_LOCAL)
+        self.chat_line = ""
+        self.list_state = None
+        self.answer(CHAT_OPEN)
+
+    def _chat_key(self, key: str) -> None:
+        """A key while typing a chat line: characters, Backspace, Enter sends, Escape cancels."""
+        assert self.chat_line is not None
+        if key == "escape":
+            self.chat_line = None
+            self.answer(CHAT_CANCELLED)
+        elif key == "c-m":
+            text = " ".join(self.chat_line.split())
+            if not text:
+                self.refuse(CHAT_EMPTY)
+                return
+            self.chat_line = None
+            send = getattr(self.link, "chat", None)
+            if send is not None:
+                send(text)  # everyone there, you too, hears it as "NAME says: ..."
+        elif key in ("c-h", "backspace"):
+            self.chat_line = self.chat_line[:-1]
+        elif len(key) == 1 and key.isprintable() and len(self.chat_line) < CHAT_LONGEST:
+            self.chat_line += key
+
+    def overlay(self) -> ListScreen | None:
+        if self.chat_line is not None:
+            return ListScreen(CHAT_PROMPT.format(text=self.chat_line), (), 0)
+        return super().overlay()
+
+    def _do_quit(self, key: str) -> None:
+        leave = getattr(self.link, "leave", None)
+        if self.local is not None or leave is None or self.is_over():
+            super()._do_quit(key)
+            return
+
+        def leave_table() -> None:
+            leave()
+            self.answer(REMOTE_GOODBYE)
+            self.exit_requested = True
+
+        keys = self.keymap.display_keys
+        question = REMOTE_QUIT.format(yes=keys("confirm_yes"), no=keys("confirm_no"))
+        self.confirm = (question, leave_table)
+        self.answer(question)
+
     def _do_why(self, key: str) -> None:
         self.answer(self.last_explanation or "No computer player has moved yet.")
 
@@ -1074,6 +1143,7 @@ class Session(CommandLayer):
         names += [
             "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts",
             "last_moves", "whose_turn", "why", "current", "sort", "past_games", "export", "repeat",
+            *(["chat"] if getattr(self.link, "chat", None) is not None else []),
             "verbosity", "speech", "help", "quit",
         ]  # fmt: skip
         return [self.keymap.get(name) for name in names]
