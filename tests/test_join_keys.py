@@ -241,3 +241,50 @@ def test_the_chat_key_in_local_play_says_it_is_for_network_tables() -> None:
         t.press("/")
         assert t.spoken()[-1] == "Chat is for network tables: everyone here shares this keyboard."
         assert t.session.chat_line is None
+
+
+def test_a_message_the_client_cannot_read_is_said_and_left_out() -> None:
+    import asyncio
+    import threading
+
+    from aiohttp import web
+
+    async def handler(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.receive()  # the hello
+        for raw in ("not json", "[1]", '{"type": "event"}', '{"type": "seated"}'):
+            await ws.send_str(raw)
+        await ws.send_str('{"type": "welcome", "v": 1, "player": "p", "name": "Ann", "token": "t"}')
+        await ws.receive()  # until the client closes
+        return ws
+
+    started = threading.Event()
+    port: list[int] = []
+    stop: list[asyncio.Event] = []
+
+    async def serve() -> None:
+        app = web.Application()
+        app.router.add_get("/ws", handler)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port.append(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+        stop.append(asyncio.Event())
+        started.set()
+        await asyncio.wait_for(stop[0].wait(), 30)
+        await runner.cleanup()
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    link = WebSocketLink(f"ws://127.0.0.1:{port[0]}/ws", "Ann")
+    link.connect()  # the listener went on past four unreadable messages to the welcome
+    assert link.token == "t" and link.frames == [] and link.seat is None
+    unreadable = [n for n in link.take_notices() if n.startswith("The server sent a message")]
+    assert len(unreadable) == 4
+    link.close()
+    loop.call_soon_threadsafe(stop[0].set)
+    thread.join(10)

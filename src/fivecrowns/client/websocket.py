@@ -40,6 +40,7 @@ __all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
 WAIT = 10.0
 NO_ANSWER = "The server did not answer in time; press the key again, or wait a moment."
 NOT_CONNECTED = "Could not reach the server at {url}: {reason}."
+UNREADABLE = "The server sent a message this client cannot read, so it was left out ({why})."
 GAME_EVENTS = frozenset(
     {
         "round_started",
@@ -165,7 +166,13 @@ class WebSocketLink:
         async for message in self._ws:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 break
-            self._receive(json.loads(message.data))
+            try:
+                data = json.loads(message.data)
+                if not isinstance(data, dict):
+                    raise TypeError("not an object")
+                self._receive(data)
+            except (ValueError, KeyError, TypeError) as error:  # why: never stop listening
+                self._notice(UNREADABLE.format(why=str(error)[:80] or type(error).__name__))
             if self.token is not None:
                 ready.set()
 
