@@ -160,3 +160,36 @@ def test_two_tabs_with_one_seat_do_not_fight(browser: Any, server: ServerProcess
     finally:
         first.close()
         second.close()
+
+
+def test_a_seat_given_back_after_a_drop_is_not_said_again_and_keeps_focus(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        web = WebPlayer(page, page_url(server.url))
+        opened: list[int] = []
+        page.on("websocket", lambda ws: opened.append(1))
+        web.connect("Ann")
+        page.locator("#seats").select_option("2")
+        page.locator("#seat-2").select_option("medium")
+        press_on(page, "#create-form button[type=submit]", "Enter")
+        page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
+        log = page.locator("#log")
+        said_before = log.text_content() or ""
+        assert said_before.count("You sit in seat 1") == 1
+        page.evaluate(
+            "() => { const app = window.fivecrowns; const seated = app.seated.bind(app);"
+            " window.__seated = 0;"
+            " app.seated = (data) => { window.__seated += 1; seated(data); }; }"
+        )
+        page.locator("#start-button").focus()
+        page.evaluate("() => window.fivecrowns.ws.close()")  # the connection drops
+        page.wait_for_function("() => window.__seated === 1", timeout=10_000)
+        page.wait_for_timeout(200)
+        assert len(opened) == 2  # it did reconnect, and the server seated it again
+        assert (log.text_content() or "").count("You sit in seat 1") == 1
+        assert focused(page) == "start-button"  # focus stayed where the player was
+        assert web.errors == []
+    finally:
+        page.close()

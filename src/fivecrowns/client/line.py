@@ -40,6 +40,10 @@ CONNECTED = "Connected to {url} as {name}."
 RECONNECTING = "The connection dropped; trying again ({attempt} of {tries})."
 GAVE_UP = "Could not reach the server at {url}: {reason}."
 BACK = "Connected again; you hear what you missed."
+FORGOTTEN = "The server no longer knows your seat; joining again as a new player."
+TOO_MANY_DROPS = "The connection dropped {count} times; stopping. Start join again to go on."
+# why: reconnecting after a drop is normal, but an endless loop is not; far above any real game
+MAX_CONNECTIONS = 1000
 NO_TABLES = "No open tables. Type create 4 medium medium to make one."
 TABLE_LINE = "Table {id}: {players}, {state}."
 SEATED = "You sit in seat {seat} at table {table}."
@@ -76,6 +80,8 @@ class LineClient:
         self.name = name
         self.say = say
         self.tries = tries
+        self.max_connections = MAX_CONNECTIONS
+        self.table: str | None = None
         self.token: str | None = None
         self.seq = 0
         self.snapshot: dict[str, Any] | None = None
@@ -97,12 +103,15 @@ class LineClient:
                 await self._send(message)
             reader = asyncio.create_task(self._read_commands(lines))
             try:
-                for _ in range(self.tries + 1):  # why bounded: each pass is one connection
+                # why bounded: each pass is one connection; failures in a row are bounded in
+                # _connect, this bounds the drops of a whole run
+                for _ in range(self.max_connections):
                     await self._listen()
                     if self.done:
                         return 0
                     if not await self._connect(session, first_time=False):
                         return 1
+                self.say(TOO_MANY_DROPS.format(count=self.max_connections))
                 return 1
             finally:
                 reader.cancel()
@@ -195,7 +204,10 @@ class LineClient:
         elif kind == "tables":
             self._say_tables(data["tables"])
         elif kind == "seated":
-            self.seat = data["seat"]
+            # why: after a reconnection the server seats us again; a known seat is not said twice
+            if self.table is not None and (self.table, self.seat) == (data["table"], data["seat"]):
+                return
+            self.seat, self.table = data["seat"], data["table"]
             if data["seat"] is None:
                 self.say(WATCHING.format(table=data["table"]))
             elif data["code"]:
@@ -207,9 +219,17 @@ class LineClient:
             else:
                 self.say(SEATED.format(seat=data["seat"] + 1, table=data["table"]))
         elif kind == "left":
-            self.seat, self.snapshot, self.seq = None, None, 0
+            self.seat, self.table, self.snapshot, self.seq = None, None, None, 0
             self.say("You left the table.")
         elif kind == "error":
+            if data["code"] == "bad_token":
+                # why: the server's data was moved or wiped; without this every later command
+                # got "Say hello first" and the player was stuck
+                self.token, self.seat, self.table = None, None, None
+                self.snapshot, self.seq = None, 0
+                self.say(FORGOTTEN)
+                self.outbox.append({"type": "hello", "v": 1, "name": self.name})
+                return
             if data["code"] == "no_table" and self.fallback_code is not None:
                 self.outbox.append({"type": "join", "code": self.fallback_code})
                 self.fallback_code = None

@@ -264,6 +264,9 @@ export class App {
   }
 
   seated(data) {
+    // why: after a dropped connection the server seats us again; saying it twice and taking
+    // focus from where the player was would be noise, so only a new seat is told
+    const again = this.table === data.table && this.seat === data.seat && this.table !== null;
     this.seat = data.seat;
     this.table = data.table;
     this.creator = data.creator;
@@ -278,6 +281,7 @@ export class App {
       for (const choice of this.pendingBots) this.send({ type: "add_bot", ...choice });
     }
     this.pendingBots = null;
+    if (again) return;
     this.log(text);
     this.focusView();
   }
