@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from fivecrowns.cards import Rank, parse_card
+from fivecrowns.melds import best_with_discard
 from fivecrowns.table import Table
 from server_support import Client, ServerProcess, play_until
 
@@ -423,3 +425,40 @@ def test_limits_tables_rate_and_one_server_per_data_folder(data: Path) -> None:
     finally:
         errors = server.stop()
     assert "Traceback" not in errors, errors
+
+
+def test_go_out_in_a_last_turn_lays_down_and_throws_the_best_card(server: ServerProcess) -> None:
+    """The web page's G sends go_out; in a last turn it must do what the terminal's G does."""
+    last = ("last_lay_down", "last_discard")
+
+    def at_last_turn(client: Client) -> bool:
+        snap = client.snapshot
+        return client.my_turn() and snap is not None and snap["view"]["phase"] in last
+
+    async def scenario() -> None:
+        ann, ben = await _table_of_four(server.url)
+        await ann.send({"type": "start"})
+        # whoever goes out first, at least one of the two humans then has a last turn
+        await play_until([ann, ben], lambda c: at_last_turn(ann) or at_last_turn(ben), 120)
+        mover = ann if at_last_turn(ann) else ben
+        assert mover.snapshot is not None
+        view = mover.snapshot["view"]
+        hand = [parse_card(token) for token in view["hand"]]
+        wild = next(rank for rank in Rank if rank.token == view["wild_rank"])
+        best = best_with_discard(hand, wild)
+        assert best.discard is not None
+        mover.errors.clear()
+        # the card named is ignored: the page sends the focused one
+        await mover.send(
+            {"type": "act", "action": "go_out", "args": {"card": view["hand"][0]}, "seq": mover.seq}
+        )
+        thrown = await mover.until(
+            lambda m: m["type"] == "error" or (m["type"] == "event" and m["kind"] == "discarded")
+        )
+        assert mover.errors == [], mover.errors
+        assert thrown["data"]["player"] == mover.seat
+        assert parse_card(thrown["data"]["card"]) == best.discard
+        for client in (ann, ben):
+            await client.close()
+
+    asyncio.run(scenario())

@@ -29,7 +29,8 @@ from aiohttp import WSMsgType, web
 
 from fivecrowns.cards import parse_card
 from fivecrowns.errors import FiveCrownsError
-from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
+from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, Phase, TakeDiscard
+from fivecrowns.melds import best_with_discard
 from fivecrowns.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -504,7 +505,7 @@ class Server:
 
     def _act(self, conn: Connection, player: PlayerRecord, message: Act) -> None:
         room = self._room_of(conn)
-        move = _move(message)
+        move = _last_turn_go_out(room.table, player.id, _move(message))
         self._change(room, lambda: room.table.act(player.id, move, message.seq))
         self.moves += 1
 
@@ -712,6 +713,19 @@ class Server:
             for conn in self.connections:
                 if conn.player is not None and conn.room is None:
                     conn.send_raw(listing)
+
+
+def _last_turn_go_out(table: Table, player_id: str, move: Move) -> Move:
+    """``go_out`` in the mover's last turn plays what the terminal's G does there."""
+    # why: nobody can go out after someone has; the terminal's G then lays down the best melds
+    # and throws the card that leaves the fewest points, and a web player's G must do the same
+    game, seat = table.game, table.seat_of(player_id)
+    if not isinstance(move, GoOut) or game is None or seat != game.current_player:
+        return move
+    if game.phase not in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
+        return move
+    best = best_with_discard(game.hand(seat), game.wild_rank)
+    return move if best.discard is None else Discard(best.discard)
 
 
 def _move(message: Act) -> Move:
