@@ -193,3 +193,37 @@ def test_a_seat_given_back_after_a_drop_is_not_said_again_and_keeps_focus(
         assert web.errors == []
     finally:
         page.close()
+
+
+def test_the_built_in_voice_says_each_card_the_arrows_move_to(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        # why a recorder: headless Chromium has no voices; what the page asks of it is the test
+        page.add_init_script(
+            """(() => {
+              window.__spoken = [];
+              speechSynthesis.speak = (u) => window.__spoken.push(['speak', u.text]);
+              speechSynthesis.cancel = () => window.__spoken.push(['cancel']);
+            })()"""
+        )
+        web = WebPlayer(page, page_url(server.url))
+        web.connect("Ann")
+        page.locator("#seats").select_option("2")
+        page.locator("#seat-2").select_option("medium")
+        press_on(page, "#create-form button[type=submit]", "Enter")
+        page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
+        press_on(page, "#start-button", "Enter")
+        web.wait_turn()
+        page.locator("#voice").check()
+        page.locator("#hand").focus()
+        page.keyboard.press("Home")
+        page.evaluate("() => { window.__spoken = []; }")
+        page.keyboard.press("ArrowRight")  # not at an edge: no live region, the voice alone
+        second = page.locator("#card-1").get_attribute("aria-label")
+        assert second and second.endswith(", 2 of 3")
+        assert page.evaluate("() => window.__spoken") == [["cancel"], ["speak", second]]
+        assert web.errors == []
+    finally:
+        page.close()

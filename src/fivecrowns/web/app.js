@@ -765,6 +765,9 @@ export class App {
     const option = $(`card-${index}`);
     option.scrollIntoView({ block: "nearest", inline: "nearest" });
     if (prefix) this.answer(prefix + option.getAttribute("aria-label"), false);
+    // why: a screen reader reads the card from aria-activedescendant, but the built-in voice
+    // (for readers that drop quick updates) hears no live region here, so it says the card itself
+    else this.speaker.interrupt(option.getAttribute("aria-label"));
   }
 
   // --- keys ----------------------------------------------------------------------------------
