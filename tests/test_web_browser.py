@@ -233,8 +233,9 @@ def keys_of_the_terminal(web: WebPlayer) -> None:
     count = int(newest.rsplit(" of ", 1)[1].rstrip("."))
     assert newest == f"{hint} {count} of {count}."
     assert answered(page, ",") == f"Your turn: discard a card, or go out. {count - 1} of {count}."
-    assert answered(page, "o") == "Sorted by rank."
+    # by rank from the start, as the terminal: O goes to suit, then back to rank
     assert answered(page, "o") == "Sorted by suit."
+    assert answered(page, "o") == "Sorted by rank."
     # a move the game refuses: the game's own sentence, in the assertive region
     page.keyboard.press("d")
     page.wait_for_function(

@@ -90,6 +90,10 @@ class WebPlayer:
               legal: snap ? snap.legal.map(m => m.move) : [],
               over: !!(snap && snap.view && snap.view.game_over),
               round: snap && snap.view ? snap.view.round : 0,
+              // where the server's first card is shown (the page sorts by rank, as the
+              // terminal; the line client's "x 1" throws the server's first card)
+              firstShownAt: snap && snap.view && snap.view.hand && snap.view.hand.length
+                ? app.hand().indexOf(snap.view.hand[0]) : 0,
             };
         }"""
         result: dict[str, Any] = self.page.evaluate(script)
@@ -111,7 +115,7 @@ class WebPlayer:
         raise AssertionError(f"never my turn; last said: {self.said()[-5:]}")
 
     def play_one(self, go_out: bool = True) -> bool:
-        """One step by keyboard when it is this seat's turn: G, D, or Home and Enter."""
+        """One step by keyboard when it is this seat's turn: G, D, or the server's first card."""
         state = self.my_turn()
         if state is None:
             return False
@@ -122,8 +126,10 @@ class WebPlayer:
             self.page.keyboard.press("g")
         elif "draw_stock" in legal:
             self.page.keyboard.press("d")
-        else:
+        else:  # the card the line client's "x 1" throws, found by arrows as a player would
             self.page.keyboard.press("Home")
+            for _ in range(state["firstShownAt"]):
+                self.page.keyboard.press("ArrowRight")
             self.page.keyboard.press("Enter")
         # the move is answered by a game event (or an error): wait for the page to hear it
         deadline = time.monotonic() + 10

@@ -78,7 +78,7 @@ export class App {
     this.creator = false;
     this.snapshot = null;
     this.focus = 0;
-    this.sortOrder = null; // null: as dealt and drawn; "rank" or "suit"
+    this.sortOrder = "rank"; // as the terminal: by rank first, O switches to suit and back
     this.messages = []; // every announced sentence, for comma and period
     this.place = -1; // where comma and period are in this.messages (-1: newest)
     this.events = []; // {seq, kind, text, player}
@@ -386,7 +386,7 @@ export class App {
     return view ? wildRankToken(view.round) : null;
   }
 
-  /** The hand in the order shown: as the server keeps it, or sorted with O. */
+  /** The hand in the order shown: by rank, or by suit after O (as the terminal). */
   hand() {
     const view = this.view();
     const hand = view && view.hand ? [...view.hand] : [];
