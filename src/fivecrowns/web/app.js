@@ -47,6 +47,14 @@ const T = {
   noMelds: "None yet.",
   moveNotNow: "That is not a move you can make now.",
   notSeated: "You are not playing at this table.",
+  firstCard: "First card: {card}",
+  lastCard: "Last card: {card}",
+  onlyCards: "You have only {count} cards.",
+  bookOf: "book of {count} cards",
+  runOf: "run of {count} cards",
+  you: "{name} (you)",
+  seatPerson: "{number}. {name}",
+  seatComputer: "{number}. {name} (computer, {level})",
 };
 const fill = (template, values) =>
   template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
@@ -463,14 +471,15 @@ export class App {
       const item = document.createElement("li");
       const name = seat.name || T.emptySeat;
       if (!view) {
-        item.textContent = `${index + 1}. ${name}${seat.kind === "bot" ? ` (computer, ${seat.level})` : ""}`;
+        const seatLine = seat.kind === "bot" ? T.seatComputer : T.seatPerson;
+        item.textContent = fill(seatLine, { number: index + 1, name, level: seat.level });
         list.append(item);
         return;
       }
       const rounds = view.round_scores.length;
       const line = document.createElement("span");
       line.textContent = fill(rounds ? T.playerLine : T.playerLineFirst, {
-        name: index === this.seat ? `${name} (you)` : name,
+        name: index === this.seat ? fill(T.you, { name }) : name,
         cards: view.hand_counts[index],
         last: rounds ? view.round_scores[rounds - 1][index] : 0,
         total: view.totals[index],
@@ -571,7 +580,8 @@ export class App {
       for (const meld of melds) {
         const list = document.createElement("ul");
         list.className = "meld";
-        list.setAttribute("aria-label", `${meld.kind} of ${meld.cards.length} cards`);
+        const meldLabel = meld.kind === "book" ? T.bookOf : T.runOf;
+        list.setAttribute("aria-label", fill(meldLabel, { count: meld.cards.length }));
         for (const token of meld.cards) {
           const item = document.createElement("li");
           const card = document.createElement("span");
@@ -599,7 +609,9 @@ export class App {
     const table = $("score-sheet");
     const head = document.createElement("tr");
     head.append(this.cell("th", "Round", "col"));
-    view.players.forEach((name, i) => head.append(this.cell("th", i === this.seat ? `${name} (you)` : name, "col")));
+    view.players.forEach((name, i) =>
+      head.append(this.cell("th", i === this.seat ? fill(T.you, { name }) : name, "col")),
+    );
     table.tHead.replaceChildren(head);
     const body = table.tBodies[0];
     body.replaceChildren();
@@ -752,22 +764,23 @@ export class App {
       this.answer(T.noHand, false);
       return;
     }
-    let prefix = "";
+    let edgeTemplate = null;
     if (index < 0) {
       index = 0;
-      prefix = edge ? "First card: " : "";
+      if (edge) edgeTemplate = T.firstCard;
     } else if (index >= hand.length) {
       index = hand.length - 1;
-      prefix = edge ? "Last card: " : "";
+      if (edge) edgeTemplate = T.lastCard;
     }
     this.focus = index;
     this.renderHand();
     const option = $(`card-${index}`);
     option.scrollIntoView({ block: "nearest", inline: "nearest" });
-    if (prefix) this.answer(prefix + option.getAttribute("aria-label"), false);
+    const card = option.getAttribute("aria-label");
+    if (edgeTemplate) this.answer(fill(edgeTemplate, { card }), false);
     // why: a screen reader reads the card from aria-activedescendant, but the built-in voice
     // (for readers that drop quick updates) hears no live region here, so it says the card itself
-    else this.speaker.interrupt(option.getAttribute("aria-label"));
+    else this.speaker.interrupt(card);
   }
 
   // --- keys ----------------------------------------------------------------------------------
@@ -844,7 +857,7 @@ export class App {
           const number = e.key === "0" ? 10 : Number(e.key);
           let index = number - 1;
           if (index === this.focus && index + 10 < hand.length) index += 10;
-          if (index >= hand.length) this.answer(`You have only ${hand.length} cards.`, false);
+          if (index >= hand.length) this.answer(fill(T.onlyCards, { count: hand.length }), false);
           else this.move(index, false);
         });
       }
