@@ -462,3 +462,57 @@ def test_go_out_in_a_last_turn_lays_down_and_throws_the_best_card(server: Server
             await client.close()
 
     asyncio.run(scenario())
+
+
+def test_a_dropped_spectator_is_put_back_at_the_table_and_misses_nothing(
+    server: ServerProcess, data: Path
+) -> None:
+    async def scenario() -> None:
+        ann, ben = await _table_of_four(server.url)
+        cy = Client("Cy")
+        await cy.connect(server.url)
+        await cy.send({"type": "watch", "table": ann.table})
+        await cy.until(lambda m: m["type"] == "snapshot")
+        joined_at = cy.seq
+        await ann.send({"type": "start"})
+        await play_until([ann, ben], lambda c: c.seq >= 30, 60)
+        await cy.until(lambda m: m["type"] == "event" and m["seq"] >= 30)
+        await cy.close()
+        cut_at = cy.seq
+        await play_until([ann, ben], lambda c: c.seq > cut_at + 20, 60)
+        # Cy comes back with her token: seated again as a spectator, every missed event once.
+        back = Client("Cy")
+        back.token, back.seq = cy.token, cut_at
+        await back.connect(server.url)
+        seated = await back.until(lambda m: m["type"] == "seated")
+        assert seated["seat"] is None and seated["table"] == ann.table
+        await back.until(lambda m: m["type"] == "snapshot")
+        assert [e["seq"] for e in back.events] == list(range(cut_at + 1, back.seq + 1))
+        assert back.seq > cut_at + 20
+
+        async def watch() -> None:
+            await back.until(lambda m: m["type"] == "event" and m["kind"] == "game_over", 120)
+
+        await asyncio.gather(play_until([ann, ben], lambda c: c.game_over()), watch())
+        assert ann.table is not None
+        truth = _replayed(data, ann.table)
+        # Before and after the drop together: each event exactly once, and never a hand.
+        seqs = [e["seq"] for e in cy.events + back.events]
+        assert seqs == list(range(joined_at + 1, truth.seq + 1))
+        for client in (cy, back):
+            assert client.errors == []
+            _check_no_leak(client, truth, None)
+        for client in (ann, ben, back):
+            await client.close()
+        await asyncio.sleep(0.5)  # why: the server handles the last close just after replying
+        # The finished table is forgotten once nobody is there: a returning spectator is told.
+        late = Client("Cy")
+        late.token = cy.token
+        await late.connect(server.url)
+        error = await late.until(lambda m: m["type"] == "error")
+        assert error["code"] == "table_gone" and "closed" in error["text"]
+        await late.until(lambda m: m["type"] == "tables")
+        assert late.table is None
+        await late.close()
+
+    asyncio.run(scenario())

@@ -71,6 +71,8 @@ __all__ = ["Fanout", "Limits", "LocalFanout", "Server", "make_app"]
 log = logging.getLogger(__name__)
 
 LISTED_TABLES = 50  # tables in one lobby listing
+TOO_MANY_SPECTATORS = "This table has as many spectators as it allows."
+TABLE_GONE = "The table you were watching has closed; here are the open tables."
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +163,8 @@ class PlayerRecord:
     token_hash: str
     conn: Connection | None = None
     table_id: str | None = None
+    # why: a spectator whose connection drops is put back at the table they watched
+    watching: str | None = None
 
 
 @dataclass(slots=True)
@@ -380,19 +384,47 @@ class Server:
         seat = room.table.seat_of(record.id) if room is not None else None
         if room is None or seat is None:
             record.table_id = None
-            conn.send(self._tables())
+            self._watch_again(conn, record, message.last_seq)
             return
+        record.watching = None
         self._attach(conn, room, seat)
         conn.send(self._seated(room, seat, record))
-        if message.last_seq is not None and message.last_seq <= room.table.seq:
-            for frame in room.table.frames_since(message.last_seq, seat):
-                conn.send(EventFrame(**frame))
+        self._send_missed(conn, room, seat, message.last_seq)
         self._send_snapshot(conn, room)
         timer = room.timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
         if room.table.seats[seat].standin:
             self._change(room, lambda: room.table.hand_back(seat))
+
+    def _watch_again(self, conn: Connection, record: PlayerRecord, last_seq: int | None) -> None:
+        """Put a returning spectator back at the table they watched, or in the lobby."""
+        watched = record.watching
+        record.watching = None
+        if watched is None:
+            conn.send(self._tables())
+            return
+        room = self.rooms.get(watched)
+        if room is None or len(room.conns.get(None, ())) >= self.limits.max_spectators:
+            if room is None:
+                conn.send(Error("table_gone", TABLE_GONE))
+            else:
+                conn.send(Error("too_many_spectators", TOO_MANY_SPECTATORS))
+            conn.send(self._tables())
+            return
+        record.watching = room.id
+        self._attach(conn, room, None)
+        conn.send(self._seated(room, None, record))
+        self._send_missed(conn, room, None, last_seq)
+        self._send_snapshot(conn, room)
+
+    def _send_missed(
+        self, conn: Connection, room: Room, seat: int | None, last_seq: int | None
+    ) -> None:
+        """The events after ``last_seq``, as ``seat`` may see them (a returning connection)."""
+        if last_seq is not None and last_seq <= room.table.seq:
+            for frame in room.table.frames_since(last_seq, seat):
+                conn.send(EventFrame(**frame))
 
     def _tables(self) -> Tables:
         """The open public tables, those still waiting for players first, at most
@@ -461,11 +493,10 @@ class Server:
         self._not_at_table(conn)
         room = self._find(message.table, message.code)
         if len(room.conns.get(None, ())) >= self.limits.max_spectators:
-            raise TableError(
-                "too_many_spectators", "This table has as many spectators as it allows."
-            )
+            raise TableError("too_many_spectators", TOO_MANY_SPECTATORS)
         self._attach(conn, room, None)
         assert conn.player is not None
+        conn.player.watching = room.id
         conn.send(self._seated(room, None, conn.player))
         self._send_snapshot(conn, room)
 
@@ -483,6 +514,7 @@ class Server:
                 self._detach(other)
                 other.send(Left())
         else:
+            player.watching = None
             self._detach(conn)
             conn.send(Left())
         self.lobby_dirty = True
@@ -596,14 +628,13 @@ class Server:
         room = conn.room
         seat = conn.seat
         self._detach(conn)
-        if player is None or player.conn is not conn:
-            return
-        player.conn = None
-        if room is None or seat is None or room.id not in self.rooms:
-            return
-        if room.table.started and not room.table.is_over:
-            self._start_grace(room, seat)
-        self._forget_if_done(room)
+        if player is not None and player.conn is conn:
+            player.conn = None
+            if room is not None and seat is not None and room.id in self.rooms:
+                self._start_grace(room, seat)
+        # why for spectators too: a finished table whose last spectator drops is forgotten
+        if room is not None and room.id in self.rooms:
+            self._forget_if_done(room)
 
     def _start_grace(self, room: Room, seat: int) -> None:
         if room.table.is_over or not room.table.started:

@@ -230,13 +230,7 @@ export class App {
         this.seated(data);
         break;
       case "left":
-        this.seat = null;
-        this.table = null;
-        this.snapshot = null;
-        this.seq = 0;
-        $("table").hidden = true;
-        $("lobby").hidden = false;
-        this.focusView();
+        this.toLobby();
         this.log(T.left);
         this.send({ type: "list_tables" });
         break;
@@ -258,6 +252,11 @@ export class App {
           this.alert(T.replaced);
           return;
         }
+        if (data.code === "table_gone" || (data.code === "too_many_spectators" && this.table)) {
+          // why: the server put us in the lobby (the watched table closed while we were away);
+          // the frozen table must not stay on screen
+          this.toLobby();
+        }
         if (data.code === "bad_token") {
           this.token = null;
           sessionStorage.removeItem("fivecrowns-token");
@@ -269,6 +268,16 @@ export class App {
       default:
         break;
     }
+  }
+
+  toLobby() {
+    this.seat = null;
+    this.table = null;
+    this.snapshot = null;
+    this.seq = 0;
+    $("table").hidden = true;
+    $("lobby").hidden = false;
+    this.focusView();
   }
 
   seated(data) {
