@@ -361,6 +361,95 @@ def test_a_reloaded_page_is_back_in_its_seat(browser: Any, server: ServerProcess
         page.close()
 
 
+def test_a_page_reloaded_after_a_round_ended_still_shows_its_result(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        web = WebPlayer(page, page_url(server.url))
+        web.connect("Ann")
+        page.locator("#seats").select_option("2")
+        page.locator("#create-form button[type=submit]").click()
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.locator("#start-button").click()
+        deadline = time.monotonic() + 60
+        while web.state()["round"] < 2 and time.monotonic() < deadline:
+            if not web.play_one():
+                page.wait_for_timeout(20)
+        assert web.state()["round"] == 2, "round 1 ended"
+        heard = page.locator("#result").inner_text()
+        assert heard.startswith("Round 1"), heard
+        page.reload()
+        page.wait_for_selector("html[data-ready=true]", timeout=10_000)
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.wait_for_function("() => window.fivecrowns.snapshot?.view", timeout=10_000)
+        snap = page.evaluate("() => window.fivecrowns.snapshot")
+        names = [seat["name"] for seat in snap["seats"]]
+        scores, totals = snap["view"]["round_scores"], snap["view"]["totals"]
+        assert len(scores) == 1 and names[0] == "Ann"
+        shown = page.locator("#result").inner_text()
+
+        def listed(points: list[int]) -> str:
+            return ", ".join(f"{n} {p}" for n, p in zip(names, points, strict=True))
+
+        round_1, total = listed(scores[0]), listed(totals)
+        assert shown == f"Round 1 scores: {round_1}. Totals: {total}.", shown
+        assert "No round has ended yet" not in shown
+        assert web.errors == []
+    finally:
+        page.close()
+
+
+def test_a_spectator_page_whose_connection_drops_misses_nothing(
+    browser: Any, server: ServerProcess
+) -> None:
+    page, watcher = browser.new_page(), browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        page.locator("#seats").select_option("2")
+        page.locator("#create-form button[type=submit]").click()
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        table = page.evaluate("() => window.fivecrowns.table")
+        eve = WebPlayer(watcher, page_url(server.url))
+        eve.connect("Eve")
+        watcher.get_by_role("button", name=f"Watch table {table}").click()
+        watcher.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.locator("#start-button").click()
+        ann.wait_turn()
+        # Eve's connection drops and stays down (her page's retry is held) while Ann plays on.
+        watcher.evaluate(
+            "() => { const app = window.fivecrowns; app.held = app.connect;"
+            " app.connect = () => {}; app.ws.close(); }"
+        )
+        watcher.wait_for_function("() => window.fivecrowns.ws.readyState === 3")
+        cut_at = eve.state()["seq"]
+        deadline = time.monotonic() + 30
+        while ann.state()["seq"] < cut_at + 8 and time.monotonic() < deadline:
+            if not ann.play_one(go_out=False):
+                page.wait_for_timeout(20)
+        watcher.evaluate(
+            "() => { const app = window.fivecrowns; app.connect = app.held; app.connect(); }"
+        )
+        target = ann.state()["seq"]
+        watcher.wait_for_function(f"() => window.fivecrowns.seq >= {target}", timeout=10_000)
+        assert target >= cut_at + 8
+        events = [json.loads(f) for f in eve.frames]
+        seqs = [f["seq"] for f in events if f["type"] == "event"]
+        assert seqs == list(range(seqs[0], seqs[-1] + 1)), "every event once, in order"
+        assert seqs[-1] >= target
+        seated = [f for f in events if f["type"] == "seated"]
+        assert len(seated) == 2 and all(f["seat"] is None for f in seated)
+        assert all("hand" not in (f["view"] or {}) for f in events if f["type"] == "snapshot")
+        assert watcher.locator("#hand [role=option]").count() == 0
+        assert (watcher.locator("#log").text_content() or "").count("You are watching") == 1
+        assert watcher.locator("#table").is_visible()
+        assert eve.errors == [] and ann.errors == []
+    finally:
+        page.close()
+        watcher.close()
+
+
 @pytest.mark.slow
 def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_path: Path) -> None:
     """Same seed, same moves: the page's live regions say what `fivecrowns join` prints."""

@@ -55,6 +55,12 @@ const T = {
   you: "{name} (you)",
   seatPerson: "{number}. {name}",
   seatComputer: "{number}. {name} (computer, {level})",
+  noResult: "No round has ended yet.",
+  seatNumber: "seat {seat}",
+  roundResult: "Round {round} scores: {scores}. Totals: {totals}.",
+  scoreItem: "{name} {points}",
+  gameWon: "Game over. {who} won with {points} points.",
+  gameShared: "Game over. {who} share the win with {points} points.",
 };
 const fill = (template, values) =>
   template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
@@ -95,6 +101,7 @@ export class App {
     this.speaker = new Speaker();
     this.ready = false;
     this.over = false;
+    this.resultShown = false; // the Results area shows a round end this page heard
     this.replaced = false; // another tab took this seat: no reconnecting
   }
 
@@ -277,7 +284,34 @@ export class App {
     this.seq = 0;
     $("table").hidden = true;
     $("lobby").hidden = false;
+    this.resultShown = false;
+    $("result").textContent = T.noResult;
     this.focusView();
+  }
+
+  /** After a reload the page saw no round end: the snapshot's scores tell the last one. */
+  renderResult(snap, view) {
+    const rounds = view.round_scores.length;
+    if (this.resultShown || rounds === 0) return;
+    const names = snap.seats.map((seat, index) => seat.name || fill(T.seatNumber, { seat: index + 1 }));
+    const list = (points) =>
+      points.map((value, index) => fill(T.scoreItem, { name: names[index], points: value })).join(", ");
+    const line = document.createElement("p");
+    line.textContent = fill(T.roundResult, {
+      round: rounds,
+      scores: list(view.round_scores[rounds - 1]),
+      totals: list(view.totals),
+    });
+    const lines = [line];
+    if (view.game_over && view.winners.length) {
+      const over = document.createElement("p");
+      over.textContent = fill(view.winners.length === 1 ? T.gameWon : T.gameShared, {
+        who: view.winners.map((seat) => names[seat]).join(", "),
+        points: view.totals[view.winners[0]],
+      });
+      lines.push(over);
+    }
+    $("result").replaceChildren(...lines);
   }
 
   seated(data) {
@@ -329,6 +363,7 @@ export class App {
       line.textContent = data.text;
       if (data.kind === "round_scored") result.replaceChildren(line);
       else result.append(line);
+      this.resultShown = true;
     }
   }
 
@@ -428,6 +463,7 @@ export class App {
       $("start-button").hidden = !this.creator;
     }
     this.renderPlayers(snap, view);
+    if (view) this.renderResult(snap, view);
     if (!view) {
       $("round-line").textContent = "";
       this.renderHand();
