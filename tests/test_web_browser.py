@@ -254,7 +254,8 @@ def keys_of_the_terminal(web: WebPlayer) -> None:
 def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
     browser: Any, server: ServerProcess, tmp_path: Path
 ) -> None:
-    """A browser seat (keyboard only) and a `fivecrowns join` seat in tmux finish a game."""
+    """A browser seat by keyboard alone (as a screen-reader user plays), a browser seat by
+    mouse (as a sighted player), and a `fivecrowns join` seat in tmux finish a game."""
     Terminal.require()
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     socket = f"fivecrowns-web-{uuid.uuid4().hex[:8]}"
@@ -266,6 +267,9 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         # the table is made with the keyboard: Tab to the form's fields, type and Enter
         page.locator("#seats").focus()
         page.keyboard.press("ArrowUp")  # 4 -> 3 seats
+        page.locator("#seat-2").focus()
+        page.keyboard.press("Home")  # a person who joins
+        page.wait_for_function("() => document.getElementById('seat-2').value === ''")
         page.locator("#seat-3").focus()
         page.keyboard.press("Home")  # a person who joins
         page.wait_for_function("() => document.getElementById('seat-3').value === ''")
@@ -276,6 +280,16 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         terminal = Terminal(socket, "Ben", server.url, tmp_path, extra=f"--table {table}")
         page.wait_for_function(
             "() => document.getElementById('log').textContent.includes('Ben sat down')",
+            timeout=20_000,
+        )
+        # a sighted player joins with the mouse in another tab
+        sighted = browser.new_page(viewport={"width": 1366, "height": 768})
+        cy = WebPlayer(sighted, page_url(server.url))
+        cy.connect("Cy")
+        sighted.get_by_role("button", name=f"Join table {table}").click()
+        sighted.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.wait_for_function(
+            "() => document.getElementById('log').textContent.includes('Cy sat down')",
             timeout=20_000,
         )
         check_phase(web, "waiting")
@@ -289,7 +303,8 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         page.keyboard.press("Enter")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and web.my_turn() is None:
-            if not terminal.play_one():
+            moved = terminal.play_one()
+            if not (cy.click_one() or moved):
                 page.wait_for_timeout(20)
         web.wait_turn()
         check_phase(web, "first-turn")
@@ -306,6 +321,7 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
                 break
             moved = web.play_one()
             moved = terminal.play_one() or moved
+            moved = cy.click_one() or moved
             rounds_seen.add(web.state()["round"])
             if 5 in rounds_seen and not shot_round_5:
                 screenshots(page, "round-5")
@@ -320,8 +336,15 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         terminal.wait("Game over", timeout=30)
         check_phase(web, "game-over")
         screenshots(page, "game-over")
-        assert web.errors == []
+        assert web.errors == [] and cy.errors == []
         assert leaks(web.frames, 0) == []
+        assert leaks(cy.frames, 2) == []
+        sighted.wait_for_function(
+            "() => document.getElementById('result').textContent.includes('Game over')",
+            timeout=10_000,
+        )
+        assert SEED not in sighted.content()
+        sighted.close()
         watcher.wait_for_function(
             "() => document.getElementById('result').textContent.includes('Game over')",
             timeout=10_000,

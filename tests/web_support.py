@@ -137,6 +137,25 @@ class WebPlayer:
             self.page.wait_for_timeout(10)
         return True
 
+    def click_one(self) -> bool:
+        """One step with the mouse when it is this seat's turn, as a sighted player clicks."""
+        state = self.my_turn()
+        if state is None:
+            return False
+        before = state["seq"]
+        legal = state["legal"]
+        if "go_out" in legal:
+            self.page.get_by_role("button", name="Go out (G)").click()
+        elif "draw_stock" in legal:
+            self.page.get_by_role("button", name="Draw (D)").click()
+        else:  # click the card the line client's "x 1" would throw, then Discard
+            self.page.locator(f"#card-{state['firstShownAt']}").click()
+            self.page.get_by_role("button", name="Discard (Enter)").click()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self.state()["seq"] == before:
+            self.page.wait_for_timeout(10)
+        return True
+
     def said(self) -> list[dict[str, str]]:
         result: list[dict[str, str]] = self.page.evaluate(
             "() => (window.__announcements || []).map(a => ({region: a.region, text: a.text}))"
