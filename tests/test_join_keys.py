@@ -288,3 +288,74 @@ def test_a_message_the_client_cannot_read_is_said_and_left_out() -> None:
     link.close()
     loop.call_soon_threadsafe(stop[0].set)
     thread.join(10)
+
+
+def test_a_snapshot_older_than_the_events_is_asked_for_again() -> None:
+    """A computer player moved between the ask and the answer: the link asks once more."""
+    import threading
+
+    from aiohttp import web
+
+    def event(seq: int) -> str:
+        return (
+            f'{{"type": "event", "seq": {seq}, "kind": "chat", '
+            f'"data": {{"name": "Ben", "text": "hi"}}, "text": "Ben says hi."}}'
+        )
+
+    def snapshot(seq: int) -> str:
+        return (
+            f'{{"type": "snapshot", "seq": {seq}, "view": null, "seats": [], "legal": [], '
+            f'"started": true}}'
+        )
+
+    resumes: list[int] = []
+
+    async def handler(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.receive()  # the hello
+        await ws.send_str('{"type": "welcome", "v": 1, "player": "p", "name": "Ann", "token": "t"}')
+        await ws.send_str(event(1))
+        for _ in range(10):
+            message = await ws.receive()
+            if message.type is not web.WSMsgType.TEXT:
+                break
+            resumes.append(1)
+            if len(resumes) == 1:  # answered at seq 1, and a computer player moves at once
+                await ws.send_str(snapshot(1))
+                await ws.send_str(event(2))
+            else:
+                await ws.send_str(snapshot(2))
+        return ws
+
+    started = threading.Event()
+    port: list[int] = []
+    stop: list[asyncio.Event] = []
+
+    async def serve() -> None:
+        app = web.Application()
+        app.router.add_get("/ws", handler)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port.append(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+        stop.append(asyncio.Event())
+        started.set()
+        await asyncio.wait_for(stop[0].wait(), 30)
+        await runner.cleanup()
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    link = WebSocketLink(f"ws://127.0.0.1:{port[0]}/ws", "Ann")
+    link.connect()
+    assert link.wait_for(lambda: link.last_seq() == 1)
+    began = time.monotonic()
+    shot = link.snapshot(0)  # the old link waited for a fresh one that never came (10 s)
+    assert shot["seq"] == 2 and len(resumes) == 2
+    assert time.monotonic() - began < 5
+    link.close()
+    loop.call_soon_threadsafe(stop[0].set)
+    thread.join(10)

@@ -38,6 +38,7 @@ __all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
 
 #: How long a move or a snapshot may take before the player hears that the server is slow.
 WAIT = 10.0
+FRESH_ASKS = 20  # snapshots asked for at most, one after another, to catch up with the events
 NO_ANSWER = "The server did not answer in time; press the key again, or wait a moment."
 NOT_CONNECTED = "Could not reach the server at {url}: {reason}."
 UNREADABLE = "The server sent a message this client cannot read, so it was left out ({why})."
@@ -271,10 +272,22 @@ class WebSocketLink:
             shot = self.last_snapshot
             return shot is not None and int(shot["seq"]) >= self._last_seq()
 
-        if not fresh():
+        # why ask again: a computer player may move between our ask and the server's answer,
+        # so the answer can be older than the newest event, and no newer snapshot comes to a
+        # seat whose turn it is not (a run under load timed out on this); bounded in count
+        for _ in range(FRESH_ASKS):
+            if fresh():
+                break
+            asked = self.last_snapshot
+
+            def answered(asked: dict[str, Any] | None = asked) -> bool:
+                return fresh() or self.last_snapshot is not asked
+
             self.send({"type": "resume", "last_seq": self._last_seq()})
-            if not self.wait_for(fresh):
+            if not self.wait_for(answered):
                 raise LinkError("timeout", NO_ANSWER)
+        if not fresh():
+            raise LinkError("timeout", NO_ANSWER)
         assert self.last_snapshot is not None
         return self.last_snapshot
 
