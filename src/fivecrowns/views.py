@@ -18,6 +18,7 @@ Views are snapshots: they do not change when the game moves on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fivecrowns.cards import Card, Rank
@@ -35,7 +36,7 @@ from fivecrowns.game import (
 )
 from fivecrowns.melds import Meld
 
-__all__ = ["PileAction", "PlayerView", "PublicView", "player_view", "public_view"]
+__all__ = ["PileAction", "PlayerView", "PublicView", "pile_history", "player_view", "public_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +109,8 @@ class PlayerView(PublicView):
         return legal_moves_for(self.phase, self.hand, self.wild_rank, self.forbidden_discard)
 
 
-def _public_fields(game: Game, viewer: int | None) -> dict[str, object]:
-    round_events = game.round_events
+def pile_history(round_events: Sequence[Event]) -> tuple[PileAction, ...]:
+    """What everyone saw happen at the discard pile this round, from the round's events."""
     history: list[PileAction] = []
     for event in round_events:
         if isinstance(event, RoundStarted):
@@ -120,6 +121,12 @@ def _public_fields(game: Game, viewer: int | None) -> dict[str, object]:
             history.append(PileAction(event.player, "discarded", event.card))
         elif isinstance(event, WentOut):
             history.append(PileAction(event.player, "discarded", event.discard))
+    return tuple(history)
+
+
+def _public_fields(game: Game, viewer: int | None) -> dict[str, object]:
+    round_events = game.round_events
+    history = pile_history(round_events)
     return {
         "players": game.players,
         "round": game.round,
@@ -136,7 +143,7 @@ def _public_fields(game: Game, viewer: int | None) -> dict[str, object]:
         "went_out": game.went_out,
         "last_turns_left": tuple(game.last_turns),
         "laid_down": tuple(game.laid_down),
-        "pile_history": tuple(history),
+        "pile_history": history,
         "events": tuple(redact(event, viewer) for event in round_events),
         "decks_in_play": game.decks_in_play,
         "game_over": game.is_over,

@@ -45,7 +45,7 @@ from fivecrowns.game import (
     meld_from_json,
     move_from_json,
 )
-from fivecrowns.views import PileAction, PlayerView
+from fivecrowns.views import PlayerView, pile_history
 
 __all__ = ["LinkError", "SeatClient", "TableLink", "view_from_snapshot"]
 
@@ -82,21 +82,6 @@ def _card(token: str | None) -> Card | None:
     return None if token is None else parse_card(token)
 
 
-def _pile_history(round_events: Sequence[Event]) -> tuple[PileAction, ...]:
-    # the same public history views.player_view keeps, from the round's events
-    history: list[PileAction] = []
-    for event in round_events:
-        if isinstance(event, RoundStarted):
-            history.append(PileAction(None, "turned up", event.turned_up))
-        elif isinstance(event, TookDiscard):
-            history.append(PileAction(event.player, "took", event.card))
-        elif isinstance(event, Discarded):
-            history.append(PileAction(event.player, "discarded", event.card))
-        elif isinstance(event, WentOut):
-            history.append(PileAction(event.player, "discarded", event.discard))
-    return tuple(history)
-
-
 def view_from_snapshot(
     data: dict[str, Any], seat: int, round_events: Sequence[Event]
 ) -> PlayerView:
@@ -117,7 +102,7 @@ def view_from_snapshot(
         went_out=data["went_out"],
         last_turns_left=tuple(int(p) for p in data["last_turns_left"]),
         laid_down=tuple(tuple(meld_from_json(m) for m in melds) for melds in data["laid_down"]),
-        pile_history=_pile_history(round_events),
+        pile_history=pile_history(round_events),
         events=tuple(round_events),
         decks_in_play=int(data.get("decks_in_play", 2)),
         game_over=bool(data["game_over"]),
