@@ -321,9 +321,9 @@ def test_a_snapshot_older_than_the_events_is_asked_for_again() -> None:
             if message.type is not web.WSMsgType.TEXT:
                 break
             resumes.append(1)
-            if len(resumes) == 1:  # answered at seq 1, and a computer player moves at once
-                await ws.send_str(snapshot(1))
+            if len(resumes) == 1:  # a computer player's move, then an answer older than it
                 await ws.send_str(event(2))
+                await ws.send_str(snapshot(1))
             else:
                 await ws.send_str(snapshot(2))
         return ws
