@@ -15,3 +15,15 @@ def _own_data_and_config_dirs(
     base: Path = tmp_path_factory.mktemp("fivecrowns-home")
     monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(base / "data"))
     monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(base / "config"))
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_a_test_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # why: the transcripts the tests compare are English; a developer whose system speaks
+    # Spanish must get the same results, and a test that sets the language must not leak it.
+    from fivecrowns import i18n
+
+    # LANGUAGE comes first (fivecrowns.i18n.language_from_environment); LANG stays, since
+    # tmux and the terminal need its UTF-8 encoding
+    monkeypatch.setenv("LANGUAGE", "en")
+    i18n.set_language("en")

@@ -16,6 +16,8 @@ CORE = [
     "fivecrowns.solitaire",
     "fivecrowns.solitaire_ai",
     "fivecrowns.words",
+    # the gettext functions every sentence goes through (standard library gettext only)
+    "fivecrowns.i18n",
 ]
 FORBIDDEN_PREFIXES = (
     "fivecrowns.ui",

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from fivecrowns.atomic import atomic_write_text
+from fivecrowns.i18n import LANGUAGES
 
 __all__ = [
     "SPEECH_CHOICES",
@@ -59,6 +60,8 @@ class OutputSettings:
     sound_volume: float = 0.8
     sound_muted: bool = False
     braille_follows_speech: bool = True
+    #: "en" or "es"; None: the system's language (fivecrowns.language decides)
+    language: str | None = None
 
     def check(self) -> OutputSettings:
         """Return a copy with every value in range; raise ValueError saying what is wrong."""
@@ -70,6 +73,8 @@ class OutputSettings:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} {value} is not between 0.0 and 1.0")
+        if self.language is not None and self.language not in LANGUAGES:
+            raise ValueError(f"language '{self.language}' is not one of: {', '.join(LANGUAGES)}")
         return self
 
 
@@ -81,6 +86,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "sound_volume": (int, float),
     "sound_muted": (bool,),
     "braille_follows_speech": (bool,),
+    "language": (str, type(None)),
 }
 
 
