@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/i18n.py update    # after changing sentences in the code
     .venv/bin/python scripts/i18n.py compile   # after translating in a .po file
-    .venv/bin/python scripts/i18n.py check     # what tests/test_i18n_catalog.py checks
+    .venv/bin/python scripts/i18n.py check     # what tests/test_i18n.py checks
+    .venv/bin/python scripts/i18n.py resolve   # after a merge conflict in a catalog
 
 ``update`` extracts every marked sentence (``_``, ``ngettext``, ``pgettext``,
 ``npgettext``, ``N_``) from ``src/fivecrowns`` (Python, and the web page's JavaScript)
@@ -12,8 +13,8 @@ at a near sentence is worse than an English one the check reports.
 
 The ``.po`` has file names but no line numbers and a fixed header date, so that an edit
 elsewhere in a file does not rewrite the catalog, and two people's additions to
-different files merge without conflict. After a merge conflict in a ``.po``, keep both
-sides' entries and run ``update``; a conflict in a ``.mo`` is settled by ``compile``.
+different files merge without conflict. After a merge or rebase conflict in a catalog,
+``resolve`` keeps both sides' translations, updates and compiles.
 docs/i18n.md says how to write a translatable sentence.
 """
 
@@ -217,10 +218,48 @@ def _placeholder_problems(
     ]
 
 
+def resolve() -> None:
+    """Settle a merge or rebase conflict in the catalogs: both sides' translations are kept.
+
+    Reads the two conflicting versions of each ``.po`` from git's index (stages 2 and 3),
+    keeps every translated sentence of either (the first side's when both translated the
+    same sentence), then runs ``update`` (the code decides which sentences remain) and
+    ``compile``; ``git add`` the catalogs afterwards.
+    """
+    import subprocess
+
+    for language in TRANSLATED:
+        relative = po_path(language).relative_to(ROOT).as_posix()
+        sides = []
+        for stage in (2, 3):
+            shown = subprocess.run(
+                ["git", "show", f":{stage}:{relative}"], cwd=ROOT, capture_output=True
+            )
+            if shown.returncode == 0:
+                sides.append(read_po(io.BytesIO(shown.stdout), locale=language, domain=DOMAIN))
+        if len(sides) < 2:
+            print(f"{relative}: no conflict to resolve.")
+            continue
+        first, second = sides
+        for message in second:
+            if not message.id or not any(_strings(message)):
+                continue
+            mine = first.get(message.id, message.context)
+            if mine is None:
+                first[message.id] = message
+            elif not all(_strings(mine)):
+                mine.string = message.string
+        write(language, first)
+        print(f"{relative}: both sides' translations kept.")
+    update()
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
     if command == "update":
         update()
+    elif command == "resolve":
+        resolve()
     elif command == "compile":
         compile_all()
     elif command == "check":
