@@ -455,19 +455,25 @@ def _symmetry(code: int, y: int, options: tuple[_Option, ...]) -> _Symmetry:
     for index, count in zip(loose, sorted(counts, reverse=True), strict=True):
         delta += (count - ((y >> (index * _WIDTH)) & _FIELD)) << (index * _WIDTH)
     loose_bits = sum(_FIELD << (index * _WIDTH) for index in loose)
-    rank_bits = (1 << ((code // _SUITS + 1) * _SUITS - code) * _WIDTH) - 1
+    other_bits = ~loose_bits
+    shifts = [index * _WIDTH for index in loose]
+    # why: the sorted loose counts, as one number (how many loose suits hold 0, 1, 2, 3
+    # cards), computed once per pattern of the loose fields: this table is most of the cost
+    # of a dense hand met for the first time. What a run takes from higher ranks is read
+    # off ``rest & other_bits`` (y is fixed), so the signature needs no more.
+    multisets: dict[int, int] = {}
     seen = set()
     distinct = []
     for option in options:
-        sub, need = option[0], option[1]
-        taken = sub >> (code * _WIDTH)
-        rest = y - taken
-        signature = (
-            need,
-            rest & ~loose_bits,
-            tuple(sorted((rest >> (index * _WIDTH)) & _FIELD for index in loose)),
-            taken & ~rank_bits,
-        )
+        rest = y - (option[0] >> (code * _WIDTH))
+        pattern = rest & loose_bits
+        multiset = multisets.get(pattern)
+        if multiset is None:
+            multiset = 0
+            for shift in shifts:
+                multiset += 1 << (((pattern >> shift) & _FIELD) << 2)
+            multisets[pattern] = multiset
+        signature = (option[1], rest & other_bits, multiset)
         if signature not in seen:
             seen.add(signature)
             distinct.append(option)
@@ -499,6 +505,15 @@ def _terminal(wilds: int, owed: int, melded: int, cheap: int) -> int:
     return 20 * cheap + 50 * (wilds - cheap)
 
 
+def _tail(wilds: int, owed: int, melded: int, cheap: int) -> int:
+    """The low bits of a state's memo key, as :func:`_value` makes them."""
+    if not wilds:
+        return owed << 1
+    if melded:
+        return (wilds << 2) | (owed << 1) | 1
+    return (cheap << 7) | (wilds << 2) | (owed << 1)
+
+
 def _value(
     x: int,
     wilds: int,
@@ -519,7 +534,15 @@ def _value(
     searching again. The memo is probed before each recursive call, and the keyword defaults
     bind module tables as locals: this is the innermost loop.
     """
-    tail = (cheap << 7) | (wilds << 2) | (owed << 1) | melded
+    # why: the wild-rank count matters only to a terminal with 1 or 2 spare wilds and no
+    # meld, and "any meld made" only while wilds are left (wilds never come back), so states
+    # that differ only there share one key: a hand without wilds has half the states.
+    if not wilds:
+        tail = owed << 1
+    elif melded:
+        tail = (wilds << 2) | (owed << 1) | 1
+    else:
+        tail = (cheap << 7) | (wilds << 2) | (owed << 1)
     key = (x << 12) | tail
     known = memo.get(key)
     if known is not None:
@@ -550,14 +573,15 @@ def _value(
             return known >> _PICK_BITS
     best = _INFINITY
     pick = _LEFT_PICK
-    melded_tail = (cheap << 7) | (owed << 1) | 1
+    owed_tail = owed << 1
     for choice in choices:
         need = choice[1]
         if need > wilds:
             break  # sorted by wilds needed: no later meld fits either
         rest = x - choice[0]
-        known = memo.get((rest << 12) | melded_tail | ((wilds - need) << 2))
-        cost = _value(rest, wilds - need, owed, 1, cheap) if known is None else known >> _PICK_BITS
+        left = wilds - need
+        known = memo.get((rest << 12) | (((left << 2) | 1) if left else 0) | owed_tail)
+        cost = _value(rest, left, owed, 1, cheap) if known is None else known >> _PICK_BITS
         if cost < best:
             best = cost
             pick = choice[4]
@@ -565,12 +589,16 @@ def _value(
                 break  # nothing beats 0
     one = ones[code]
     if best and owed:
-        cost = _value(x - one, wilds, 0, melded, cheap)
+        known = memo.get(((x - one) << 12) | (tail & ~2))  # tail & ~2: the same, owed 0
+        cost = _value(x - one, wilds, 0, melded, cheap) if known is None else known >> _PICK_BITS
         if cost < best:
             best = cost
             pick = _DISCARD_PICK
     if best > scores[code]:  # leaving the card over costs at least its points
-        cost = scores[code] + _value(x - one, wilds, owed, melded, cheap)
+        known = memo.get(((x - one) << 12) | tail)
+        cost = scores[code] + (
+            _value(x - one, wilds, owed, melded, cheap) if known is None else known >> _PICK_BITS
+        )
         if cost < best:
             best = cost
             pick = _LEFT_PICK
@@ -686,7 +714,7 @@ def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
     memo = _MEMO
     hand.value(x, left, owed, melded)  # why: clears a full memo before, never during, the walk
     while x:
-        key = (x << 12) | (cheap << 7) | (left << 2) | (owed << 1) | melded
+        key = (x << 12) | _tail(left, owed, melded, cheap)
         entry = memo.get(key)
         if entry is None:
             _value(x, left, owed, melded, cheap)
