@@ -376,6 +376,9 @@ _OPTIONS: dict[int, tuple[tuple[_Option, ...], bool]] = {}
 _Symmetry = tuple[tuple[_Option, ...], int]
 _SYMMETRY: dict[int, _Symmetry] = {}
 _MEMO: dict[int, int] = {}
+# Built melds by (kind, natural codes, wild codes): a few thousand kinds come back in play.
+_MELDS: dict[tuple[object, ...], Meld] = {}
+_MELDS_LIMIT = 1 << 14
 
 
 def _build_options(code: int, y: int) -> tuple[_Option, ...]:
@@ -677,11 +680,20 @@ def _run_cards(naturals: Sequence[int], wilds: Sequence[int]) -> tuple[Card, ...
     return tuple(_BY_CODE[code] for _, code in ordered)
 
 
-def _meld(kind: int, naturals: Sequence[int], wilds: list[int]) -> Meld:
+def _meld(kind: int, naturals: tuple[int, ...], wilds: list[int]) -> Meld:
     wilds.sort()
+    key = (kind, naturals, *wilds)
+    found = _MELDS.get(key)
+    if found is not None:
+        return found
     if kind == _RUN:
-        return Meld(MeldKind.RUN, _run_cards(naturals, wilds))
-    return Meld(MeldKind.BOOK, tuple(_BY_CODE[code] for code in [*naturals, *wilds]))
+        found = Meld(MeldKind.RUN, _run_cards(naturals, wilds))
+    else:
+        found = Meld(MeldKind.BOOK, tuple(_BY_CODE[code] for code in [*naturals, *wilds]))
+    if len(_MELDS) > _MELDS_LIMIT:
+        _MELDS.clear()
+    _MELDS[key] = found  # why: a Meld is immutable, and the same melds come back hand after hand
+    return found
 
 
 def _search_pick(
@@ -714,7 +726,12 @@ def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
     memo = _MEMO
     hand.value(x, left, owed, melded)  # why: clears a full memo before, never during, the walk
     while x:
-        key = (x << 12) | _tail(left, owed, melded, cheap)
+        if not left:  # the key as _value makes it (see _tail), inlined: one per card
+            key = (x << 12) | (owed << 1)
+        elif melded:
+            key = (x << 12) | (left << 2) | (owed << 1) | 1
+        else:
+            key = (x << 12) | (cheap << 7) | (left << 2) | (owed << 1)
         entry = memo.get(key)
         if entry is None:
             _value(x, left, owed, melded, cheap)
@@ -723,7 +740,7 @@ def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
         options: tuple[_Option, ...] = ()
         if pick == _UNKNOWN:
             pick, options = _search_pick(x, left, owed, melded, cheap, entry >> _PICK_BITS)
-        code = ((x & -x).bit_length() - 1) // _WIDTH
+        code = ((x & -x).bit_length() - 1) >> 1  # _WIDTH is 2
         if pick < _LEFT_PICK:
             if not options:
                 options = _lookup(x)[1]
@@ -771,6 +788,7 @@ def clear_caches(tables: bool = True) -> None:
     if tables:
         _OPTIONS.clear()
         _SYMMETRY.clear()
+        _MELDS.clear()
 
 
 def best_arrangement(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
