@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fivecrowns import melds, melds_reference
-from fivecrowns.cards import JOKER, Card, Rank, new_deck, parse_cards
+from fivecrowns.cards import JOKER, Card, Rank, Suit, new_deck, parse_cards
 from test_melds_oracle import hands
 
 IN_CI = os.environ.get("CI") == "true"
@@ -125,3 +125,38 @@ def test_states_met_through_a_swapped_twin_rebuild_the_reference_arrangement(
     for _ in range(400 if IN_CI else 150):
         assert_same(*dense(rng))
     assert searched  # the path this test is for was taken
+
+
+def test_states_the_memo_keys_alike_have_equal_values_in_the_reference() -> None:
+    """The fast solver's memo gives one key to states that differ only where the value cannot
+    depend on it: "any meld made" when no wild is left, and how many wilds are of the wild
+    rank (rather than jokers) once a meld is made. The reference search, which keys every
+    state apart, must give such states the same value: checked here on every state it visits
+    for random hands with many wilds and jokers."""
+    rng = random.Random(23)
+    checked = {"no wild left": 0, "meld made": 0, "kinds matter before a meld": 0}
+    for _ in range(120 if IN_CI else 40):
+        hand, wild_rank = dealt(rng, rng.randint(3, 12))
+        hand += [JOKER] * rng.randint(0, 2)
+        hand += [Card(wild_rank, rng.choice(list(Suit))) for _ in range(rng.randint(0, 2))]
+        counts, wilds = melds_reference._split(hand, wild_rank)
+        jokers = sum(1 for card in wilds if card.is_joker)
+        cheap = len(wilds) - jokers
+        search = melds_reference._Search(counts, cheap, jokers)
+        swapped = melds_reference._Search(counts, jokers, cheap)  # as many wilds, other kinds
+        for owed in (0, 1):
+            search.value(search.start, search.wilds, owed, 0)
+        for key in list(search.memo):
+            melded, owed, rest = key & 1, (key >> 1) & 1, key >> 2
+            x, left = divmod(rest, search.wilds + 1)
+            value = search.value(x, left, owed, melded)
+            if left == 0:
+                assert value == search.value(x, 0, owed, 1 - melded)
+                checked["no wild left"] += 1
+            if melded:
+                assert value == swapped.value(x, left, owed, 1)
+                checked["meld made"] += 1
+            elif value != swapped.value(x, left, owed, 0):
+                checked["kinds matter before a meld"] += 1  # so the key keeps them there
+    assert checked["no wild left"] > 100 and checked["meld made"] > 100, checked
+    assert checked["kinds matter before a meld"], checked
