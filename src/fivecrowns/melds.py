@@ -509,10 +509,18 @@ def _terminal(wilds: int, owed: int, melded: int, cheap: int) -> int:
 
 
 def _tail(wilds: int, owed: int, melded: int, cheap: int) -> int:
-    """The low bits of a state's memo key, as :func:`_value` makes them."""
+    """The low bits of a state's memo key (:func:`_value` and :func:`_rebuild` inline it).
+
+    The wild-rank count (``cheap``) and "any meld made" matter only to a terminal that
+    charges for 1 or 2 spare wilds when no meld was made. Wilds are never given back, and
+    they stay where they are until a meld is made, so neither can matter once no wild is
+    left, nor once a meld is made (then ``cheap`` cannot), nor while 3 or more wilds would
+    be spare even after a discard (they make a meld of their own). States that differ only
+    there share one key (a hand without wilds has half the states it had).
+    """
     if not wilds:
         return owed << 1
-    if melded:
+    if melded or wilds - owed >= 3:
         return (wilds << 2) | (owed << 1) | 1
     return (cheap << 7) | (wilds << 2) | (owed << 1)
 
@@ -537,12 +545,9 @@ def _value(
     searching again. The memo is probed before each recursive call, and the keyword defaults
     bind module tables as locals: this is the innermost loop.
     """
-    # why: the wild-rank count matters only to a terminal with 1 or 2 spare wilds and no
-    # meld, and "any meld made" only while wilds are left (wilds never come back), so states
-    # that differ only there share one key: a hand without wilds has half the states.
-    if not wilds:
+    if not wilds:  # the key's low bits as _tail makes them, inlined
         tail = owed << 1
-    elif melded:
+    elif melded or wilds - owed >= 3:
         tail = (wilds << 2) | (owed << 1) | 1
     else:
         tail = (cheap << 7) | (wilds << 2) | (owed << 1)
@@ -592,7 +597,7 @@ def _value(
                 break  # nothing beats 0
     one = ones[code]
     if best and owed:
-        known = memo.get(((x - one) << 12) | (tail & ~2))  # tail & ~2: the same, owed 0
+        known = memo.get(((x - one) << 12) | _tail(wilds, 0, melded, cheap))
         cost = _value(x - one, wilds, 0, melded, cheap) if known is None else known >> _PICK_BITS
         if cost < best:
             best = cost
@@ -728,7 +733,7 @@ def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
     while x:
         if not left:  # the key as _value makes it (see _tail), inlined: one per card
             key = (x << 12) | (owed << 1)
-        elif melded:
+        elif melded or left - owed >= 3:
             key = (x << 12) | (left << 2) | (owed << 1) | 1
         else:
             key = (x << 12) | (cheap << 7) | (left << 2) | (owed << 1)
