@@ -647,8 +647,11 @@ def _hand(cards: Iterable[Card], wild_rank: Rank) -> _Hand | None:
     x = 0
     jokers = 0
     cheap: list[int] = []
+    code_by_id = _CODE_BY_ID
     for card in cards:
-        code = _code(card)
+        code = code_by_id.get(id(card))  # _code, inlined: once per card of every call
+        if code is None:
+            code = card.code
         if code == _JOKER_CODE:
             jokers += 1
         elif low <= code < high:
@@ -748,7 +751,8 @@ def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
         code = ((x & -x).bit_length() - 1) >> 1  # _WIDTH is 2
         if pick < _LEFT_PICK:
             if not options:
-                options = _lookup(x)[1]
+                found = _OPTIONS.get((((x >> (code << 1)) & _KEY_MASKS[code]) << 6) | code)
+                options = _lookup(x)[1] if found is None else found[0]
             sub, need, kind, naturals, _ = options[pick]
             used = pool[len(pool) - left : len(pool) - left + need]
             melds.append((kind, naturals, used))
