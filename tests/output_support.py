@@ -107,8 +107,12 @@ def _speechd_importable() -> bool:
 
 
 @contextlib.contextmanager
-def speech_dispatcher(root: Path) -> Iterator[SpeechDispatcher]:
-    """Start Speech Dispatcher in ``root`` (HOME, config, socket, log); stop it afterwards."""
+def speech_dispatcher(root: Path, *, languages: bool = False) -> Iterator[SpeechDispatcher]:
+    """Start Speech Dispatcher in ``root`` (HOME, config, socket, log); stop it afterwards.
+
+    With ``languages`` the module knows English and Spanish, and each spoken line starts
+    with the language it was spoken in ("es Tu turno.").
+    """
     program = shutil.which("speech-dispatcher")
     modules = _module_dir()
     require(program is not None, "speech-dispatcher is not installed (Debian speech-dispatcher)")
@@ -131,12 +135,14 @@ def speech_dispatcher(root: Path) -> Iterator[SpeechDispatcher]:
         'AudioOutputMethod "alsa"\n',  # the null device above, never PulseAudio
         encoding="utf-8",
     )
+    # sd_generic fills in only the first $DATA, so keep the text in a variable.
+    keep, said = ("L=$LANGUAGE; ", "$L $T") if languages else ("", "$T")
+    spanish = 'GenericLanguage "es" "es" "utf-8"\nAddVoice "es" "MALE1" "spanish"\n'
     (config / "modules" / "file.conf").write_text(
-        # sd_generic fills in only the first $DATA, so keep the text in a variable.
-        "GenericExecuteSynth \"set -f; T=\\'$DATA\\'; echo $T >> "
-        f'{started}; sleep {SPEAK_SECONDS}; echo $T >> {spoken}"\n'
+        f"GenericExecuteSynth \"set -f; T=\\'$DATA\\'; {keep}echo $T >> "
+        f'{started}; sleep {SPEAK_SECONDS}; echo {said} >> {spoken}"\n'
         'GenericLanguage "en" "en" "utf-8"\n'
-        'AddVoice "en" "MALE1" "default"\n',
+        'AddVoice "en" "MALE1" "default"\n' + (spanish if languages else ""),
         encoding="utf-8",
     )
     socket = root / "speechd.sock"

@@ -28,6 +28,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from fivecrowns.errors import SaveFileError
+from fivecrowns.i18n import N_, format_number
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -162,6 +164,83 @@ class _SolitaireSave(msgspec.Struct):
     id: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
 
 
+# Each sentence about a file, whole, for each kind of file the game reads (a noun put into
+# a sentence would not agree in Spanish: "la partida guardada", "el archivo"). ``what`` is
+# one of these keys; any other ``what`` gets the sentence under None, with {what} in it.
+_SAVED_GAME = "saved game"
+_SAVED_SOLITAIRE = "saved solitaire game"
+_SETTINGS_FILE = "settings file"
+
+_CANNOT_READ: dict[str | None, str] = {
+    _SAVED_GAME: N_("The saved game {path} cannot be read: {reason}."),
+    _SAVED_SOLITAIRE: N_("The saved solitaire game {path} cannot be read: {reason}."),
+    _SETTINGS_FILE: N_("The settings file {path} cannot be read: {reason}."),
+    None: N_("The {what} {path} cannot be read: {reason}."),
+}
+_NOT_PLAIN: dict[str | None, str] = {
+    _SAVED_GAME: N_("The saved game {path} is not a plain file, so it was not read."),
+    _SAVED_SOLITAIRE: N_(
+        "The saved solitaire game {path} is not a plain file, so it was not read."
+    ),
+    _SETTINGS_FILE: N_("The settings file {path} is not a plain file, so it was not read."),
+    None: N_("The {what} {path} is not a plain file, so it was not read."),
+}
+_TOO_BIG: dict[str | None, str] = {
+    _SAVED_GAME: N_(
+        "The saved game {path} is {size} bytes, more than any real one ({limit} at most), "
+        "so it was not read."
+    ),
+    _SAVED_SOLITAIRE: N_(
+        "The saved solitaire game {path} is {size} bytes, more than any real one "
+        "({limit} at most), so it was not read."
+    ),
+    _SETTINGS_FILE: N_(
+        "The settings file {path} is {size} bytes, more than any real one ({limit} at most), "
+        "so it was not read."
+    ),
+    None: N_(
+        "The {what} {path} is {size} bytes, more than any real one ({limit} at most), "
+        "so it was not read."
+    ),
+}
+_GREW: dict[str | None, str] = {
+    _SAVED_GAME: N_("The saved game {path} grew past {limit} bytes while being read."),
+    _SAVED_SOLITAIRE: N_(
+        "The saved solitaire game {path} grew past {limit} bytes while being read."
+    ),
+    _SETTINGS_FILE: N_("The settings file {path} grew past {limit} bytes while being read."),
+    None: N_("The {what} {path} grew past {limit} bytes while being read."),
+}
+_NOT_TEXT: dict[str | None, str] = {
+    _SAVED_GAME: N_("The saved game {path} is not text and cannot be resumed."),
+    _SAVED_SOLITAIRE: N_("The saved solitaire game {path} is not text and cannot be resumed."),
+}
+_DAMAGED: dict[str | None, str] = {
+    _SAVED_GAME: N_("The saved game {path} is damaged and cannot be resumed: {detail}."),
+    _SAVED_SOLITAIRE: N_(
+        "The saved solitaire game {path} is damaged and cannot be resumed: {detail}."
+    ),
+}
+_TOO_DEEP: dict[str | None, str] = {
+    _SAVED_GAME: N_(
+        "The saved game {path} is damaged and cannot be resumed: it is nested too deeply."
+    ),
+    _SAVED_SOLITAIRE: N_(
+        "The saved solitaire game {path} is damaged and cannot be resumed: it is nested too deeply."
+    ),
+}
+_NOT_A_SAVE: dict[str | None, str] = {
+    _SAVED_GAME: N_("The saved game {path} is not a saved game."),
+    _SAVED_SOLITAIRE: N_("The saved solitaire game {path} is not a saved game."),
+}
+
+
+def _say(sentences: dict[str | None, str], what: str, **values: object) -> str:
+    """The sentence for a kind of file, in the player's language."""
+    template = sentences.get(what) or sentences.get(None) or sentences[_SAVED_GAME]
+    return _(template).format(what=what, **values)
+
+
 def read_bounded(path: str | os.PathLike[str], what: str, limit: int = MAX_SAVE_BYTES) -> bytes:
     """The bytes of ``path``, refusing what is not a plain file or is larger than ``limit``.
 
@@ -175,25 +254,100 @@ def read_bounded(path: str | os.PathLike[str], what: str, limit: int = MAX_SAVE_
     except FileNotFoundError:
         raise
     except OSError as error:
-        raise SaveFileError(f"The {what} {target} cannot be read: {error.strerror}.") from None
+        reason = error.strerror
+        raise SaveFileError(_say(_CANNOT_READ, what, path=target, reason=reason)) from None
     if not stat.S_ISREG(info.st_mode):
-        raise SaveFileError(f"The {what} {target} is not a plain file, so it was not read.")
+        raise SaveFileError(_say(_NOT_PLAIN, what, path=target))
     if info.st_size > limit:
-        raise SaveFileError(
-            f"The {what} {target} is {info.st_size:,} bytes, more than any real one "
-            f"({limit:,} at most), so it was not read."
-        )
+        size, most = format_number(info.st_size), format_number(limit)
+        raise SaveFileError(_say(_TOO_BIG, what, path=target, size=size, limit=most))
     try:
         with open(target, "rb") as source:
             data = source.read(limit + 1)
     except OSError as error:
-        raise SaveFileError(f"The {what} {target} cannot be read: {error.strerror}.") from None
+        reason = error.strerror
+        raise SaveFileError(_say(_CANNOT_READ, what, path=target, reason=reason)) from None
     if len(data) > limit:
-        raise SaveFileError(f"The {what} {target} grew past {limit:,} bytes while being read.")
+        raise SaveFileError(_say(_GREW, what, path=target, limit=format_number(limit)))
     return data
 
 
 _AT = re.compile(r" - at `\$\.?(?P<where>[^`]*)`$")
+
+# msgspec's own sentences (English, from the library), each as a whole sentence of ours
+# that the catalog translates; one it words otherwise is kept as msgspec wrote it. The
+# values in them (types like int and str, field names, limits) are data, not words.
+_MSGSPEC = (
+    (
+        re.compile(r"^Expected (?P<expected>\S+), got (?P<got>\S+)$"),
+        N_("expected {expected}, got {got}"),
+    ),
+    (
+        re.compile(r"^Expected (?P<expected>\S+) of length (?P<bound>[<>]=) (?P<count>\d+)$"),
+        N_("expected {expected} of length {bound} {count}"),
+    ),
+    (
+        re.compile(r"^Expected (?P<expected>\S+) (?P<bound>[<>]=?) (?P<count>-?[\d.e+]+)$"),
+        N_("expected {expected} {bound} {count}"),
+    ),
+    (
+        re.compile(r"^Object missing required field (?P<field>\S+)$"),
+        N_("the field {field} is missing"),
+    ),
+    (
+        re.compile(r"^Object contains unknown field (?P<field>\S+)$"),
+        N_("the field {field} is not one a save has"),
+    ),
+    (re.compile(r"^Invalid enum value (?P<value>.+)$"), N_("{value} is not a value allowed here")),
+    (
+        re.compile(r"^Expected (?P<expected>\S+) matching regex (?P<pattern>.+)$"),
+        N_("expected {expected} matching the pattern {pattern}"),
+    ),
+)
+
+
+# msgspec's words for JSON that does not parse; the English msgids are msgspec's own text.
+_TRUNCATED = N_("Input data was truncated")
+_MALFORMED = re.compile(r"^JSON is malformed: (?P<reason>.+) \(byte (?P<byte>\d+)\)$")
+_MALFORMED_REASONS = {
+    "trailing characters": N_("trailing characters"),
+    "invalid character": N_("invalid character"),
+    "expected ':'": N_("expected ':'"),
+    "expected ',' or '}'": N_("expected ',' or '}'"),
+    "expected ',' or ']'": N_("expected ',' or ']'"),
+    "invalid escape character in string": N_("invalid escape character in string"),
+    "object keys must be strings": N_("object keys must be strings"),
+}
+
+
+def _json_words(text: str) -> str:
+    """msgspec's message for JSON that does not parse, in the player's language.
+
+    >>> _json_words("JSON is malformed: trailing characters (byte 10)")
+    'JSON is malformed: trailing characters (byte 10)'
+    """
+    if text == _TRUNCATED:
+        return _(_TRUNCATED)
+    found = _MALFORMED.match(text)
+    if found and found.group("reason") in _MALFORMED_REASONS:
+        reason = _(_MALFORMED_REASONS[found.group("reason")])
+        return _("JSON is malformed: {reason} (byte {byte})").format(
+            reason=reason, byte=found.group("byte")
+        )
+    return text
+
+
+def _msgspec_words(text: str) -> str:
+    """One of msgspec's messages (backquotes gone) in the player's language, first letter small.
+
+    >>> _msgspec_words("Expected int, got float"), _msgspec_words("Expected array of length >= 2")
+    ('expected int, got float', 'expected array of length >= 2')
+    """
+    for pattern, sentence in _MSGSPEC:
+        found = pattern.match(text)
+        if found:
+            return _(sentence).format(**found.groupdict())
+    return text[:1].lower() + text[1:]
 
 
 def _detail(error: msgspec.MsgspecError) -> str:
@@ -207,40 +361,40 @@ def _detail(error: msgspec.MsgspecError) -> str:
         text = text[: found.start()]
     text = text.replace("`", "")
     if isinstance(error, msgspec.ValidationError):
-        text = text[:1].lower() + text[1:]
+        text = _msgspec_words(text)
     else:
-        text = "it is not valid JSON, cut short or corrupted (" + text.rstrip(".") + ")"
-    return f"{text} (at {where})" if where else text
+        # why msgspec's text as it is: the place in the file ("byte 5"), for whoever repairs it
+        text = _("it is not valid JSON, cut short or corrupted ({error})").format(
+            error=_json_words(text.rstrip("."))
+        )
+    # TRANSLATORS: {where} is the field of the file (data, not translated), e.g. "seats"
+    return _("{detail} (at {where})").format(detail=text, where=where) if where else text
 
 
 def _decode(raw: bytes, schema: type[Any], what: str, where: str) -> dict[str, Any]:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise SaveFileError(f"The {what} {where} is not text and cannot be resumed.") from None
+        raise SaveFileError(_say(_NOT_TEXT, what, path=where)) from None
     try:
         msgspec.json.decode(raw, type=schema)
         data = msgspec.json.decode(raw)
     except UnicodeDecodeError:  # msgspec raises it for a bad byte inside a string
-        raise SaveFileError(f"The {what} {where} is not text and cannot be resumed.") from None
+        raise SaveFileError(_say(_NOT_TEXT, what, path=where)) from None
     except msgspec.MsgspecError as error:
-        raise SaveFileError(
-            f"The {what} {where} is damaged and cannot be resumed: {_detail(error)}."
-        ) from None
+        raise SaveFileError(_say(_DAMAGED, what, path=where, detail=_detail(error))) from None
     except RecursionError:
-        raise SaveFileError(
-            f"The {what} {where} is damaged and cannot be resumed: it is nested too deeply."
-        ) from None
+        raise SaveFileError(_say(_TOO_DEEP, what, path=where)) from None
     if not isinstance(data, dict):  # pragma: no cover - the schema is an object
-        raise SaveFileError(f"The {what} {where} is not a saved game.")
+        raise SaveFileError(_say(_NOT_A_SAVE, what, path=where))
     return data
 
 
 def check_game_state(raw: bytes, where: str = "file") -> dict[str, Any]:
     """A full game state (:func:`fivecrowns.game.game_to_json`) from JSON bytes, its shape
     checked; raises :class:`SaveFileError` naming ``where`` and the problem."""
-    data = _decode(raw, _GameState, "saved game", where)
-    _check_counts(data, len(data["players"]), "saved game", where)
+    data = _decode(raw, _GameState, _SAVED_GAME, where)
+    _check_counts(data, len(data["players"]), where)
     return data
 
 
@@ -255,42 +409,50 @@ def check_autosave(raw: bytes, where: str = "file") -> dict[str, Any]:
     ...     print(error)
     The saved game file is damaged and cannot be resumed: expected array of length >= 2 (at seats).
     """
-    data = _decode(raw, _Autosave, "saved game", where)
+    data = _decode(raw, _Autosave, _SAVED_GAME, where)
     seats = data["seats"]
     count = len(seats)
 
     def damaged(reason: str) -> SaveFileError:
-        return SaveFileError(f"The saved game {where} is damaged: {reason}.")
+        return SaveFileError(_(DAMAGED_SAVE).format(path=where, reason=reason))
 
     game = data.get("game")
     if game is not None:
         players = game["players"]
         if len(players) != count:
-            raise damaged(f"it has {count} seats for {len(players)} players")
-        _check_counts(game, count, "saved game", where)
+            # why no ngettext: a game has 2 to 14 seats and players, never 1
+            reason = _("it has {seats} seats for {players} players")
+            raise damaged(reason.format(seats=count, players=len(players)))
+        _check_counts(game, count, where)
     at_keyboard = data.get("at_keyboard", 0)
     if at_keyboard >= count or seats[at_keyboard].get("level") is not None:
-        raise damaged(f"seat {at_keyboard} at the keyboard is not a human player")
-    if data["first_dealer"] >= count or any(seat >= count for seat, _ in data["moves"]):
-        raise damaged("a move or the dealer belongs to no seat")
+        reason = _("seat {seat} at the keyboard is not a human player")
+        raise damaged(reason.format(seat=at_keyboard))
+    if data["first_dealer"] >= count or any(seat >= count for seat, _move in data["moves"]):
+        raise damaged(_("a move or the dealer belongs to no seat"))
     return data
 
 
-def _check_counts(game: dict[str, Any], count: int, what: str, where: str) -> None:
+DAMAGED_SAVE = N_("The saved game {path} is damaged: {reason}.")
+
+
+def _check_counts(game: dict[str, Any], count: int, where: str) -> None:
     seats = ("first_dealer", "dealer", "current_player", "went_out")
     lists = ("hands", "laid_down", "totals")
     if any((game.get(key) or 0) >= count for key in seats) or any(
         len(game[key]) != count for key in lists
     ):
         raise SaveFileError(
-            f"The {what} {where} is damaged: its hands, scores or seats do not match "
-            f"its {count} players."
+            _(
+                "The saved game {path} is damaged: its hands, scores or seats do not match "
+                "its {count} players."
+            ).format(path=where, count=count)
         )
 
 
 def check_solitaire_save(raw: bytes, where: str = "file") -> dict[str, Any]:
     """A solitaire save from JSON bytes, its shape checked; raises :class:`SaveFileError`."""
-    return _decode(raw, _SolitaireSave, "saved solitaire game", where)
+    return _decode(raw, _SolitaireSave, _SAVED_SOLITAIRE, where)
 
 
 def load_solitaire(path: str | os.PathLike[str]) -> Any:
@@ -302,14 +464,15 @@ def load_solitaire(path: str | os.PathLike[str]) -> Any:
 
     target = Path(path)
     try:
-        raw = read_bounded(target, "saved solitaire game")
+        raw = read_bounded(target, _SAVED_SOLITAIRE)
     except FileNotFoundError:
-        raise SaveFileError(f"There is no saved solitaire game at {target}.") from None
+        missing = _("There is no saved solitaire game at {path}.")
+        raise SaveFileError(missing.format(path=target)) from None
     data = check_solitaire_save(raw, str(target))
     try:
         return Solitaire.from_json(data)
     except SaveFileError as error:
-        raise SaveFileError(f"{error} File: {target}.") from error
+        raise SaveFileError(_("{error} File: {path}.").format(error=error, path=target)) from error
 
 
 def read_game_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bool]:
@@ -320,25 +483,26 @@ def read_game_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bool]:
     """
     target = os.fspath(path)
     try:
-        raw = read_bounded(target, "saved game")
+        raw = read_bounded(target, _SAVED_GAME)
     except FileNotFoundError:
-        raise SaveFileError(f"There is no saved game at {target}.") from None
+        raise SaveFileError(_("There is no saved game at {path}.").format(path=target)) from None
     try:
         peek = msgspec.json.decode(raw)
     except UnicodeDecodeError:
-        raise SaveFileError(f"The saved game {target} is not text, so it cannot be read.") from None
+        not_text = _("The saved game {path} is not text, so it cannot be read.")
+        raise SaveFileError(not_text.format(path=target)) from None
     except msgspec.MsgspecError as error:
         if b"fivecrowns-save" not in raw[:200] and b'"seats"' not in raw[:200]:
-            raise SaveFileError(
-                f"{target} is not a Five Crowns saved game: it is not a saved game's JSON."
-            ) from None
-        raise SaveFileError(f"The saved game {target} is damaged: {_detail(error)}.") from None
+            not_json = _("{path} is not a Five Crowns saved game: it is not a saved game's JSON.")
+            raise SaveFileError(not_json.format(path=target)) from None
+        reason = _detail(error)
+        raise SaveFileError(_(DAMAGED_SAVE).format(path=target, reason=reason)) from None
     except RecursionError:
-        raise SaveFileError(
-            f"The saved game {target} is damaged: it is nested too deeply."
-        ) from None
+        reason = _("it is nested too deeply")
+        raise SaveFileError(_(DAMAGED_SAVE).format(path=target, reason=reason)) from None
     if isinstance(peek, dict) and "seats" in peek:
         return check_autosave(raw, target), True
     if not isinstance(peek, dict) or peek.get("format") != "fivecrowns-save":
-        raise SaveFileError(f"{target} is not a Five Crowns saved game.")
+        not_ours = _("{path} is not a Five Crowns saved game.")
+        raise SaveFileError(not_ours.format(path=target))
     return check_game_state(raw, target), False

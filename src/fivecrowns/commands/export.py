@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
+
 if TYPE_CHECKING:
     from fivecrowns.export.document import Document
     from fivecrowns.game import Game
@@ -28,54 +31,64 @@ __all__ = [
 ]
 
 WHAT = ("hand", "melds", "scores", "log")
-WHAT_WORDS = {"hand": "hand", "melds": "melds", "scores": "score sheet", "log": "game log"}
+# why whole sentences: "the hand", "the score sheet" take their own article in Spanish
+WROTE = {
+    "hand": N_("Wrote the hand as {format} to {path}."),
+    "melds": N_("Wrote the melds as {format} to {path}."),
+    "scores": N_("Wrote the score sheet as {format} to {path}."),
+    "log": N_("Wrote the game log as {format} to {path}."),
+}
 SEED_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--what", choices=WHAT, default="scores", help="what to export (default: scores)"
+        "--what", choices=WHAT, default="scores", help=_("what to export (default: scores)")
     )
     parser.add_argument(
         "--format",
         dest="fmt",
         choices=("text", "brf", "unicode"),
         default="text",
-        help="text (plain ASCII), brf (braille for embossers) or unicode (braille cells)",
+        help=_("text (plain ASCII), brf (braille for embossers) or unicode (braille cells)"),
     )
     parser.add_argument(
         "--width",
         type=int,
         metavar="N",
         default=40,
-        help="characters or braille cells per line: 14 to 80, BRF at most 40 (default 40)",
+        help=_("characters or braille cells per line: 14 to 80, BRF at most 40 (default 40)"),
     )
     parser.add_argument(
         "--grade",
         type=int,
         choices=(1, 2),
         default=1,
-        help="braille grade: 1 uncontracted (default) or 2 contracted (UEB)",
+        help=_("braille grade: 1 uncontracted (default) or 2 contracted (UEB)"),
     )
-    parser.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument(
+        "--out", metavar=_("FILE"), help=_("write to FILE instead of standard output")
+    )
     parser.add_argument(
         "--player",
-        metavar="NAME",
-        help="whose hand: a name or seat number (default: the player at the keyboard, or seat 1)",
+        metavar=_("NAME"),
+        help=_(
+            "whose hand: a name or seat number (default: the player at the keyboard, or seat 1)"
+        ),
     )
     parser.add_argument(
         "--round",
         type=int,
         dest="round_number",
         metavar="N",
-        help="which round's melds (default: the latest)",
+        help=_("which round's melds (default: the latest)"),
     )
-    parser.add_argument("--game", metavar="SAVE.json", help="a saved or autosaved game")
+    parser.add_argument("--game", metavar=_("SAVE.json"), help=_("a saved or autosaved game"))
     parser.add_argument(
-        "--seed", type=int, metavar="S", help="play a whole computer game with this seed"
+        "--seed", type=int, metavar="S", help=_("play a whole computer game with this seed")
     )
     parser.add_argument(
-        "--players", type=int, metavar="N", help="players in the --seed game, 2 to 7"
+        "--players", type=int, metavar="N", help=_("players in the --seed game, 2 to 7")
     )
 
 
@@ -86,7 +99,11 @@ def play_seeded_game(seed: int, players: int) -> Game:
     from fivecrowns.game import Game
 
     if not 2 <= players <= len(SEED_NAMES):
-        raise FiveCrownsError(f"A --seed game has 2 to {len(SEED_NAMES)} players, not {players}.")
+        raise FiveCrownsError(
+            _("A --seed game has 2 to {most} players, not {players}.").format(
+                most=len(SEED_NAMES), players=players
+            )
+        )
     game = Game(SEED_NAMES[:players], seed=seed)
     bot = SimplePlayer()
     while not game.is_over:
@@ -106,8 +123,10 @@ def _seat(game: Game, player: str | None, default: int = 0) -> int:
     if player.strip().isdigit() and 1 <= int(player) <= len(names):
         return int(player) - 1
     raise FiveCrownsError(
-        f"There is no player '{player}': choose a name ({', '.join(game.players)}) "
-        f"or a seat number from 1 to {len(names)}."
+        _(
+            "There is no player '{player}': choose a name ({names}) "
+            "or a seat number from 1 to {count}."
+        ).format(player=player, names=", ".join(game.players), count=len(names))
     )
 
 
@@ -167,7 +186,11 @@ def load_saved_game(path: Path) -> tuple[Game, int]:
         return _replay(data)
     except (KeyError, TypeError, ValueError, IndexError, FiveCrownsError) as error:
         reason = str(error).rstrip(".")
-        raise SaveFileError(f"{path}: the autosaved game cannot be replayed: {reason}.") from error
+        raise SaveFileError(
+            _("{path}: the autosaved game cannot be replayed: {reason}.").format(
+                path=path, reason=reason
+            )
+        ) from error
 
 
 def _replay(data: dict[str, object]) -> tuple[Game, int]:
@@ -193,10 +216,12 @@ def _load(args: argparse.Namespace) -> tuple[Game, int]:
     from fivecrowns.errors import FiveCrownsError
 
     if (args.game is None) == (args.seed is None):
-        raise FiveCrownsError("Give either --game SAVE.json or --seed S --players N.")
+        raise FiveCrownsError(_("Give either --game SAVE.json or --seed S --players N."))
     if args.game is not None:
         if args.players is not None:
-            raise FiveCrownsError("--players goes with --seed; a saved game has its own players.")
+            raise FiveCrownsError(
+                _("--players goes with --seed; a saved game has its own players.")
+            )
         return load_saved_game(Path(args.game))
     return play_seeded_game(args.seed, 3 if args.players is None else args.players), 0
 
@@ -218,18 +243,24 @@ def _check_options(args: argparse.Namespace) -> None:
     check_width(args.width)
     if args.fmt == "brf" and args.width > 40:
         raise FiveCrownsError(
-            f"BRF lines are at most 40 cells, so --width {args.width} is too wide: choose 14 to 40."
+            _(
+                "BRF lines are at most 40 cells, so --width {width} is too wide: choose 14 to 40."
+            ).format(width=args.width)
         )
     if args.player is not None and args.what != "hand":
-        raise FiveCrownsError("--player goes with --what hand.")
+        raise FiveCrownsError(_("--player goes with --what hand."))
     if args.round_number is not None and args.what != "melds":
-        raise FiveCrownsError("--round goes with --what melds.")
+        raise FiveCrownsError(_("--round goes with --what melds."))
     if args.round_number is not None and not 1 <= args.round_number <= 11:
-        raise FiveCrownsError(f"There is no round {args.round_number}: rounds are 1 to 11.")
+        raise FiveCrownsError(
+            _("There is no round {number}: rounds are 1 to 11.").format(number=args.round_number)
+        )
     same_file = args.out is not None and args.game is not None
     if same_file and Path(args.out).resolve() == Path(args.game).resolve():
         raise FiveCrownsError(
-            f"--out {args.out} is the saved game itself; write the export to another file."
+            _("--out {path} is the saved game itself; write the export to another file.").format(
+                path=args.out
+            )
         )
     if args.fmt != "text":
         Translator(args.grade, args.fmt)  # says how to install liblouis if it is missing
@@ -254,9 +285,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         _write(data, args.out)
     except OSError as error:
-        print(f"Could not write {args.out}: {error.strerror or error}.", file=sys.stderr)
+        reason = error.strerror or error
+        print(
+            _("Could not write {path}: {reason}.").format(path=args.out, reason=reason),
+            file=sys.stderr,
+        )
         return 1
     if args.out is not None:
-        what = WHAT_WORDS[args.what]
-        print(f"Wrote the {what} as {args.fmt} to {args.out}.", file=sys.stderr)
+        wrote = _(WROTE[args.what]).format(format=args.fmt, path=args.out)
+        print(wrote, file=sys.stderr)
     return 0

@@ -5,17 +5,20 @@ from __future__ import annotations
 import argparse
 import sys
 
+from fivecrowns.i18n import format_number, ngettext
+from fivecrowns.i18n import gettext as _
+
 __all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--last", type=int, default=10, help="how many games to show (default 10)")
-
-
-OLDER_NOT_READ = (
-    "The newest {count} finished games were read; the history file {path} is very large, "
-    "so older ones were left out."
-)
+    parser.add_argument(
+        "--last",
+        type=int,
+        default=10,
+        metavar=_("LAST"),
+        help=_("how many games to show (default 10)"),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     if args.last < 1:
-        print(f"--last must be 1 or more, not {args.last}.", file=sys.stderr)
+        print(_("--last must be 1 or more, not {last}.").format(last=args.last), file=sys.stderr)
         return 2
     found = read_history_tail()
     if found.problem:
@@ -37,10 +40,21 @@ def run(args: argparse.Namespace) -> int:
     for sentence in describe_history(games, last=args.last):
         print(sentence)
     if games and found.older_not_read:
-        print(OLDER_NOT_READ.format(count=len(games), path=history_path()))
+        older = ngettext(
+            "The newest finished game was read; the history file {path} is very large, "
+            "so older ones were left out.",
+            "The newest {count} finished games were read; the history file {path} is very "
+            "large, so older ones were left out.",
+            len(games),
+        )
+        print(older.format(count=format_number(len(games)), path=history_path()))
     elif games:
-        count = "1 finished game" if len(games) == 1 else f"{len(games)} finished games"
-        print(f"{count} in all, kept in {history_path()}.")
+        kept = ngettext(
+            "1 finished game in all, kept in {path}.",
+            "{count} finished games in all, kept in {path}.",
+            len(games),
+        )
+        print(kept.format(count=format_number(len(games)), path=history_path()))
     if skipped:
         print(skipped_words(skipped))
     return 0

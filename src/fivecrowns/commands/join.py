@@ -6,6 +6,8 @@ import argparse
 import getpass
 from typing import Any
 
+from fivecrowns.i18n import gettext as _
+
 __all__ = ["configure", "run"]
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
@@ -13,32 +15,59 @@ DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "url", nargs="?", default=DEFAULT_URL, help=f"the server's address (default {DEFAULT_URL})"
+        "url",
+        metavar=_("url"),
+        nargs="?",
+        default=DEFAULT_URL,
+        help=_("the server's address (default {url})").format(url=DEFAULT_URL),
     )
-    parser.add_argument("--name", default=None, help="your name at the table (default your login)")
-    parser.add_argument("--table", default=None, help="a table number or invite code to join")
-    parser.add_argument("--watch", default=None, help="a table number to watch")
+    parser.add_argument(
+        "--name",
+        default=None,
+        metavar=_("NAME"),
+        help=_("your name at the table (default your login)"),
+    )
+    parser.add_argument(
+        "--table",
+        default=None,
+        metavar=_("TABLE"),
+        help=_("a table number or invite code to join"),
+    )
+    parser.add_argument(
+        "--watch", default=None, metavar=_("WATCH"), help=_("a table number to watch")
+    )
     parser.add_argument(
         "--keys",
         action="store_true",
-        help="play with the keys, speech and screen of fivecrowns play (full screen; "
-        "with --line, line mode) instead of typed commands",
+        help=_(
+            "play with the keys, speech and screen of fivecrowns play (full screen; "
+            "with --line, line mode) instead of typed commands"
+        ),
     )
-    parser.add_argument("--create", type=int, metavar="SEATS", help="with --keys: create a table")
     parser.add_argument(
-        "--bots", default="", help="with --create: computer levels, separated by commas"
+        "--create", type=int, metavar=_("SEATS"), help=_("with --keys: create a table")
     )
-    parser.add_argument("--private", action="store_true", help="with --create: a private table")
     parser.add_argument(
-        "--start", action="store_true", help="with --create: start once every seat is taken"
+        "--bots",
+        default="",
+        metavar=_("BOTS"),
+        help=_("with --create: computer levels, separated by commas"),
     )
-    parser.add_argument("--line", action="store_true", help="with --keys: line mode")
+    parser.add_argument("--private", action="store_true", help=_("with --create: a private table"))
+    parser.add_argument(
+        "--start", action="store_true", help=_("with --create: start once every seat is taken")
+    )
+    parser.add_argument("--line", action="store_true", help=_("with --keys: line mode"))
     parser.add_argument(
         "--speech",
         choices=("auto", "screenreader", "tts", "print", "none"),
-        help="with --keys: how messages are spoken (as fivecrowns play)",
+        help=_("with --keys: how messages are spoken (as fivecrowns play)"),
     )
-    parser.add_argument("--transcript", help="with --keys: append every message to this file")
+    parser.add_argument(
+        "--transcript",
+        metavar=_("TRANSCRIPT"),
+        help=_("with --keys: append every message to this file"),
+    )
     parser.add_argument("--verbosity", choices=("brief", "normal", "full"))
 
 

@@ -5,48 +5,72 @@ from __future__ import annotations
 import argparse
 import sys
 
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
+
 __all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=3, help="players at the table (default 3)")
-    parser.add_argument("--names", help="seat names in order, separated by commas")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=3,
+        metavar=_("PLAYERS"),
+        help=_("players at the table (default 3)"),
+    )
+    parser.add_argument(
+        "--names", metavar=_("NAMES"), help=_("seat names in order, separated by commas")
+    )
     parser.add_argument(
         "--humans",
         type=int,
         default=1,
-        help="human seats at this keyboard (hot seat when 2 or more)",
+        metavar=_("HUMANS"),
+        help=_("human seats at this keyboard (hot seat when 2 or more)"),
     )
     parser.add_argument(
         "--ai",
         default=None,  # why None: on --resume, only a plug-in typed here may play (issue 16)
-        help="computer players: easy, medium, hard, expert, or package.module:Class; one for all, "
-        "or one per computer seat separated by commas (default medium)",
+        metavar=_("AI"),
+        help=_(
+            "computer players: easy, medium, hard, expert, or package.module:Class; one for all, "
+            "or one per computer seat separated by commas (default medium)"
+        ),
     )
-    parser.add_argument("--seed", type=int, help="shuffle seed, to replay the same deal")
+    parser.add_argument(
+        "--seed", type=int, metavar=_("SEED"), help=_("shuffle seed, to replay the same deal")
+    )
     parser.add_argument(
         "--speech",
         choices=("auto", "screenreader", "tts", "print", "none"),
-        help="how messages are spoken (default: the settings file, else auto; "
-        "in --line mode the console text is read by your screen reader, so default none)",
+        help=_(
+            "how messages are spoken (default: the settings file, else auto; "
+            "in --line mode the console text is read by your screen reader, so default none)"
+        ),
     )
-    parser.add_argument("--transcript", help="append every message to this file")
     parser.add_argument(
-        "--line", action="store_true", help="line mode: every message a plain line, no redraws"
+        "--transcript", metavar=_("TRANSCRIPT"), help=_("append every message to this file")
+    )
+    parser.add_argument(
+        "--line", action="store_true", help=_("line mode: every message a plain line, no redraws")
     )
     parser.add_argument(
         "--resume",
         nargs="?",
         const="last",
         metavar="last|previous|list|N",
-        help="continue the saved game; --resume previous: the unfinished game kept aside "
-        "when a new game was started; --resume list: every unfinished game, numbered; "
-        "--resume N: number N of that list",
+        help=_(
+            "continue the saved game; --resume previous: the unfinished game kept aside "
+            "when a new game was started; --resume list: every unfinished game, numbered; "
+            "--resume N: number N of that list"
+        ),
     )
     parser.add_argument(
         "--delay",
         type=float,
-        help="seconds before each computer player's move (default 1, or the settings file)",
+        metavar=_("DELAY"),
+        help=_("seconds before each computer player's move (default 1, or the settings file)"),
     )
     parser.add_argument("--verbosity", choices=("brief", "normal", "full"))
 
@@ -56,7 +80,7 @@ def _fail(message: str, status: int = 2) -> int:
     return status
 
 
-RESUME_CHOICE = (
+RESUME_CHOICE = N_(
     "--resume takes last, previous, list or a number from --resume list, not '{choice}'."
 )
 
@@ -67,7 +91,7 @@ def resume_choice_problem(choice: str | None) -> str | None:
         return None
     if choice.isdigit() and len(choice) < 6:
         return None
-    return RESUME_CHOICE.format(choice=choice[:40])
+    return _(RESUME_CHOICE).format(choice=choice[:40])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
     # why: the saved game keeps its own deal and table; a new --seed or --names would be ignored
     for option, value in (("--seed", args.seed), ("--names", args.names)):
         if args.resume and value is not None:
-            return _fail(f"Give --resume or {option}, not both: the saved game keeps its own.")
+            return _fail(
+                _("Give --resume or {option}, not both: the saved game keeps its own.").format(
+                    option=option
+                )
+            )
     try:
         return launch(args)
     except DataFolderBusy as error:

@@ -7,65 +7,101 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
+
 __all__ = ["configure", "run"]
 
-STARTED = (
+STARTED = N_(
     "Five Crowns server on ws://{host}:{port}/ws. Tables are kept in {where}. Ctrl+C stops it."
 )
-OPEN_WARNING = (
+STARTED_IN_MEMORY = N_(
+    "Five Crowns server on ws://{host}:{port}/ws. Tables are kept in memory only. Ctrl+C stops it."
+)
+OPEN_WARNING = N_(
     "Listening on {host}, not only this computer: anyone who can reach this address can join. "
     "See docs/network.md before opening a server to the internet."
 )
-IN_USE = "Another Fivecrowns server already uses the data folder {path}; stop it or pick --data."
-CANNOT_LISTEN = "Cannot listen on {host} port {port}: {reason}."
+IN_USE = N_(
+    "Another Fivecrowns server already uses the data folder {path}; stop it or pick --data."
+)
+CANNOT_LISTEN = N_("Cannot listen on {host} port {port}: {reason}.")
+NEGATIVE = N_("{option} cannot be negative.")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this computer only)",
+        metavar=_("HOST"),
+        help=_("address to listen on (default 127.0.0.1: this computer only)"),
     )
     parser.add_argument(
-        "--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)"
+        "--port",
+        type=int,
+        default=8765,
+        metavar=_("PORT"),
+        help=_("port (default 8765; 0 picks a free one)"),
     )
     parser.add_argument(
         "--data",
         type=Path,
         default=None,
-        help="folder for the tables database and the history (default: the game's data folder)",
+        metavar=_("DATA"),
+        help=_("folder for the tables database and the history (default: the game's data folder)"),
     )
     parser.add_argument(
-        "--memory", action="store_true", help="keep nothing on disk (tables end with the server)"
+        "--memory",
+        action="store_true",
+        help=_("keep nothing on disk (tables end with the server)"),
     )
     parser.add_argument(
         "--grace",
         type=float,
         default=30.0,
-        help="seconds before a computer plays for a player whose connection dropped (default 30)",
+        metavar=_("GRACE"),
+        help=_(
+            "seconds before a computer plays for a player whose connection dropped (default 30)"
+        ),
     )
     parser.add_argument(
         "--bot-delay",
         type=float,
         default=0.8,
-        help="seconds a computer player waits before each move (default 0.8)",
+        metavar=_("BOT_DELAY"),
+        help=_("seconds a computer player waits before each move (default 0.8)"),
     )
     parser.add_argument(
-        "--max-tables", type=int, default=1000, help="tables at once (default 1000)"
+        "--max-tables",
+        type=int,
+        default=1000,
+        metavar=_("MAX_TABLES"),
+        help=_("tables at once (default 1000)"),
     )
     parser.add_argument(
-        "--max-connections", type=int, default=2500, help="connections at once (default 2500)"
+        "--max-connections",
+        type=int,
+        default=2500,
+        metavar=_("MAX_CONNECTIONS"),
+        help=_("connections at once (default 2500)"),
     )
     parser.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="deal the games from this seed, the next game from the next number; for tests "
-        "and demonstrations only, never for a server with real players: whoever knows the "
-        "seed can rebuild every hand and the stock",
+        metavar=_("SEED"),
+        help=_(
+            "deal the games from this seed, the next game from the next number; for tests "
+            "and demonstrations only, never for a server with real players: whoever knows the "
+            "seed can rebuild every hand and the stock"
+        ),
     )
     parser.add_argument(
-        "--rate", type=float, default=20.0, help="messages per second per connection (default 20)"
+        "--rate",
+        type=float,
+        default=20.0,
+        metavar=_("RATE"),
+        help=_("messages per second per connection (default 20)"),
     )
 
 
@@ -76,17 +112,19 @@ def run(args: argparse.Namespace) -> int:
 
     for name in ("grace", "bot_delay", "rate"):
         if getattr(args, name) < 0:
-            print(f"--{name.replace('_', '-')} cannot be negative.", file=sys.stderr)
+            option = "--" + name.replace("_", "-")
+            print(_(NEGATIVE).format(option=option), file=sys.stderr)
             return 2
     if not 0 <= args.port <= 65535:
-        print(f"--port must be 0 to 65535, not {args.port}.", file=sys.stderr)
+        print(_("--port must be 0 to 65535, not {port}.").format(port=args.port), file=sys.stderr)
         return 2
     data: Path | None = None
     lock: Any = None
     store: Store
+    where: str | None
     if args.memory:
         store = MemoryStore()
-        where = "memory only"
+        where = None  # why: "kept in memory only" is its own sentence (STARTED_IN_MEMORY)
     else:
         from fivecrowns.ui.settings import data_dir
 
@@ -95,10 +133,11 @@ def run(args: argparse.Namespace) -> int:
             data.mkdir(parents=True, exist_ok=True)
             lock = _lock(data / "server.lock")
         except OSError as error:
-            print(f"Cannot use the data folder {data}: {error.strerror}.", file=sys.stderr)
+            problem = _("Cannot use the data folder {path}: {reason}.")
+            print(problem.format(path=data, reason=error.strerror), file=sys.stderr)
             return 1
         if lock is None:
-            print(IN_USE.format(path=data), file=sys.stderr)
+            print(_(IN_USE).format(path=data), file=sys.stderr)
             return 1
         store = SqliteStore(data / "tables.sqlite3")
         where = str(data / "tables.sqlite3")
@@ -108,11 +147,11 @@ def run(args: argparse.Namespace) -> int:
         pass
     except OSError as error:
         print(
-            CANNOT_LISTEN.format(host=args.host, port=args.port, reason=error.strerror or error),
+            _(CANNOT_LISTEN).format(host=args.host, port=args.port, reason=error.strerror or error),
             file=sys.stderr,
         )
         return 1
-    print("Server stopped.", file=sys.stderr)
+    print(_("Server stopped."), file=sys.stderr)
     return 0
 
 
@@ -132,7 +171,9 @@ def _lock(path: Path) -> Any:
     return lock
 
 
-async def _serve(args: argparse.Namespace, store: Any, data: Path | None, where: str) -> None:
+async def _serve(
+    args: argparse.Namespace, store: Any, data: Path | None, where: str | None
+) -> None:
     import asyncio
     import contextlib
     import signal
@@ -157,9 +198,12 @@ async def _serve(args: argparse.Namespace, store: Any, data: Path | None, where:
     site = web.TCPSite(runner, args.host, args.port, backlog=1024)
     await site.start()
     port = runner.addresses[0][1] if runner.addresses else args.port
-    print(STARTED.format(host=args.host, port=port, where=where), flush=True)
+    if where is None:
+        print(_(STARTED_IN_MEMORY).format(host=args.host, port=port), flush=True)
+    else:
+        print(_(STARTED).format(host=args.host, port=port, where=where), flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(OPEN_WARNING.format(host=args.host), flush=True)
+        print(_(OPEN_WARNING).format(host=args.host), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -7,13 +7,16 @@ import json
 import sys
 from typing import Any, NoReturn, TextIO
 
-from fivecrowns.cards import Card, Rank, parse_cards, parse_rank, wild_rank_for_round
+from fivecrowns import i18n
+from fivecrowns.cards import Card, Rank, parse_cards, parse_rank, spoken_name, wild_rank_for_round
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import Arrangement, best_arrangement, best_with_discard, going_out_discards
 
 __all__ = ["configure", "run"]
 
-DESCRIPTION = """\
+DESCRIPTION = N_("""\
 Arrange cards into books and runs with the least leftover points, and say how.
 Cards are typed as rank then suit: 3 to 10, J, Q, K and st (stars), h (hearts),
 c (clubs), sp (spades), d (diamonds); jk is a joker. Example:
@@ -23,42 +26,48 @@ The wild rank: give --round N (round N has N + 2 cards, and that rank is wild)
 or --wild RANK. With neither, the round is read from the number of cards, as in
 play: a hand of N cards is round N - 2 (with --discard, a hand after drawing,
 round N - 3), kept within rounds 1 to 11.
-"""
+""")
 
-EPILOG = """\
+EPILOG = N_("""\
 JSON keys: cards, wild, leftover_points, melds, leftover, discard, can_go_out.
 Bad input gets a one-line message and exit status 2. With --jsonl each line of
 standard input is one hand; a bad line gets {"error": "..."} in its place, the
 other lines go on, and the exit status is 2 at the end.
-"""
+""")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.description = DESCRIPTION
-    parser.epilog = EPILOG
+    parser.description = _(DESCRIPTION)
+    parser.epilog = _(EPILOG)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     wild = parser.add_mutually_exclusive_group()
-    wild.add_argument("--round", metavar="N", help="round 1 to 11: round N makes rank N + 2 wild")
-    wild.add_argument("--wild", metavar="RANK", help="the wild rank: 3 to 10, J, Q or K")
+    wild.add_argument(
+        "--round", metavar="N", help=_("round 1 to 11: round N makes rank N + 2 wild")
+    )
+    wild.add_argument("--wild", metavar=_("RANK"), help=_("the wild rank: 3 to 10, J, Q or K"))
     parser.add_argument(
         "--discard",
         action="store_true",
-        help="the cards are a hand after drawing: also pick the card to discard",
+        help=_("the cards are a hand after drawing: also pick the card to discard"),
     )
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print one JSON object")
+    output.add_argument("--json", action="store_true", help=_("print one JSON object"))
     output.add_argument(
         "--jsonl",
         action="store_true",
-        help="read one hand per line from standard input; write one JSON object per line",
+        help=_("read one hand per line from standard input; write one JSON object per line"),
     )
-    parser.add_argument("cards", nargs="*", metavar="CARD", help="the cards, e.g. 7h 8h 9h jk")
+    parser.add_argument(
+        "cards", nargs="*", metavar=_("CARD"), help=_("the cards, e.g. 7h 8h 9h jk")
+    )
     # why: argparse prints usage plus the error on two lines; a player needs one clear line.
     setattr(parser, "error", _one_line_error)  # noqa: B010
 
 
 def _one_line_error(message: str) -> NoReturn:
-    print(f"fivecrowns solve: {message}. See fivecrowns solve --help.", file=sys.stderr)
+    from fivecrowns.cli import USAGE_ERROR
+
+    print(_(USAGE_ERROR).format(prog="fivecrowns solve", message=message), file=sys.stderr)
     raise SystemExit(2)
 
 
@@ -69,7 +78,9 @@ def _wild_rank(args: argparse.Namespace, card_count: int) -> Rank:
         try:
             number = int(args.round)
         except ValueError:
-            raise FiveCrownsError(f"'{args.round}' is not a round: rounds are 1 to 11.") from None
+            raise FiveCrownsError(
+                _("'{round}' is not a round: rounds are 1 to 11.").format(round=args.round)
+            ) from None
         try:
             return wild_rank_for_round(number)
         except ValueError as error:
@@ -85,9 +96,13 @@ MAX_CARDS = 40
 
 def _solve(cards: list[Card], wild_rank: Rank, discard: bool) -> Arrangement:
     if not cards:
-        raise FiveCrownsError("There are no cards to solve.")
+        raise FiveCrownsError(_("There are no cards to solve."))
     if len(cards) > MAX_CARDS:
-        raise FiveCrownsError(f"A hand to solve has at most {MAX_CARDS} cards, not {len(cards)}.")
+        raise FiveCrownsError(
+            _("A hand to solve has at most {most} cards, not {count}.").format(
+                most=MAX_CARDS, count=len(cards)
+            )
+        )
     return best_with_discard(cards, wild_rank) if discard else best_arrangement(cards, wild_rank)
 
 
@@ -101,29 +116,48 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def _card_words(card: Card, wild_rank: Rank) -> str:
-    if card.is_joker:
-        return "joker"
-    return f"wild {card.spoken}" if card.rank == wild_rank else card.spoken
+def _either(names: list[str]) -> str:
+    """ "a, b or c" by the language's rules (Babel's CLDR "or" lists).
+
+    >>> _either(["7 of hearts"]), _either(["joker", "7 of hearts", "wild 5 of stars"])
+    ('7 of hearts', 'joker, 7 of hearts or wild 5 of stars')
+    """
+    if len(names) < 2:
+        return "".join(names)
+    from babel.lists import format_list
+
+    # why en_GB: no serial comma, as the English sentence always had (i18n.join_list's rule)
+    locale = {"en": "en_GB"}.get(i18n.current_language(), i18n.current_language())
+    return format_list(names, style="or", locale=locale)
 
 
 def _print_words(cards: list[Card], wild_rank: Rank, discard: bool, out: TextIO) -> None:
     arrangement = _solve(cards, wild_rank, discard)
-    held = "after drawing" if discard else "in hand"
-    counted = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
-    print(f"{wild_rank.plural} are wild; {counted} {held}.", file=out)
+    if discard:
+        held = ngettext(
+            "{ranks} are wild; 1 card after drawing.",
+            "{ranks} are wild; {count} cards after drawing.",
+            len(cards),
+        )
+    else:
+        held = ngettext(
+            "{ranks} are wild; 1 card in hand.",
+            "{ranks} are wild; {count} cards in hand.",
+            len(cards),
+        )
+    print(held.format(ranks=wild_rank.plural, count=len(cards)), file=out)
     print(_sentence(arrangement.describe()), file=out)
-    print(f"Leftover points: {arrangement.leftover_points}.", file=out)
+    leftover = _("Leftover points: {points}.")
+    print(leftover.format(points=arrangement.leftover_points), file=out)
     if discard:
         ways = going_out_discards(cards, wild_rank)
         if ways:
-            names = [_card_words(card, wild_rank) for card in ways]
-            joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-            print(f"You can go out by discarding the {joined}.", file=out)
+            names = _either([spoken_name(card, wild_rank) for card in ways])
+            print(_("You can go out by discarding the {cards}.").format(cards=names), file=out)
         else:
-            print("You cannot go out with this hand.", file=out)
+            print(_("You cannot go out with this hand."), file=out)
     elif arrangement.all_melded:
-        print("Every card is in a meld.", file=out)
+        print(_("Every card is in a meld."), file=out)
 
 
 def _run_lines(args: argparse.Namespace) -> int:
@@ -145,15 +179,20 @@ def run(args: argparse.Namespace) -> int:
         if args.jsonl:
             if args.cards:
                 raise FiveCrownsError(
-                    "With --jsonl the hands come from standard input, one per line, "
-                    "not from the command line."
+                    _(
+                        "With --jsonl the hands come from standard input, one per line, "
+                        "not from the command line."
+                    )
                 )
             _wild_rank(args, 0)  # a bad --wild or --round stops before reading anything
             return _run_lines(args)
         cards = parse_cards(" ".join(args.cards))
         if not cards:
             raise FiveCrownsError(
-                "Give the cards to solve, for example: fivecrowns solve --round 3 7h 8h 9h jk Qd."
+                _(
+                    "Give the cards to solve, for example: "
+                    "fivecrowns solve --round 3 7h 8h 9h jk Qd."
+                )
             )
         wild_rank = _wild_rank(args, len(cards))
         if args.json:
@@ -161,6 +200,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print_words(cards, wild_rank, args.discard, sys.stdout)
     except FiveCrownsError as error:
-        print(f"fivecrowns solve: {error}", file=sys.stderr)
+        print(_("fivecrowns solve: {error}").format(error=error), file=sys.stderr)
         return 2
     return 0

@@ -16,53 +16,68 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
+
 if TYPE_CHECKING:
     from fivecrowns.output.settings import OutputSettings
 
 __all__ = ["DEFAULT_TEXT", "configure", "run"]
 
-DEFAULT_TEXT = "Five Crowns is ready. The 7 of hearts is wild."
-BRAILLE_LINE = "Braille export: {state}. {detail}."
+DEFAULT_TEXT = N_("Five Crowns is ready. The 7 of hearts is wild.")
+BRAILLE_AVAILABLE = N_("Braille export: available. {detail}.")
+BRAILLE_NOT_AVAILABLE = N_("Braille export: not available. {detail}.")
+BACKEND_AVAILABLE = N_("{name}: available. {detail}")
+BACKEND_NOT_AVAILABLE = N_("{name}: not available. {detail}")
 _CHOICES = ("auto", "screenreader", "tts", "print", "none")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "text", nargs="?", default=None, help=f'what to say (default "{DEFAULT_TEXT}")'
+        "text",
+        nargs="?",
+        default=None,
+        metavar=_("text"),
+        help=_('what to say (default "{text}")').format(text=_(DEFAULT_TEXT)),
     )
     action = parser.add_mutually_exclusive_group()
     action.add_argument(
-        "--list", action="store_true", help="show every backend and whether it works here"
+        "--list", action="store_true", help=_("show every backend and whether it works here")
     )
-    action.add_argument("--test", action="store_true", help="speak a test sentence")
+    action.add_argument("--test", action="store_true", help=_("speak a test sentence"))
     action.add_argument(
-        "--sounds", action="store_true", help="play every sound and say what it means"
+        "--sounds", action="store_true", help=_("play every sound and say what it means")
     )
-    action.add_argument("--voices", action="store_true", help="list the built-in voice's voices")
+    action.add_argument("--voices", action="store_true", help=_("list the built-in voice's voices"))
     parser.add_argument(
-        "--backend", choices=_CHOICES, help="speech backend (default: the settings file, else auto)"
+        "--backend",
+        choices=_CHOICES,
+        help=_("speech backend (default: the settings file, else auto)"),
     )
     parser.add_argument(
-        "--wav", metavar="FILE", help="with tts: write the speech to this WAV file instead"
+        "--wav", metavar=_("FILE"), help=_("with tts: write the speech to this WAV file instead")
     )
     parser.add_argument(
-        "--rate", type=int, metavar="WPM", help="built-in voice rate, words a minute"
+        "--rate", type=int, metavar=_("WPM"), help=_("built-in voice rate, words a minute")
     )
-    parser.add_argument("--volume", type=float, metavar="0-1", help="built-in voice volume")
-    parser.add_argument("--voice", metavar="ID", help="built-in voice id (see --voices)")
-    parser.add_argument("--sound-volume", type=float, metavar="0-1", help="volume of the sounds")
+    parser.add_argument("--volume", type=float, metavar="0-1", help=_("built-in voice volume"))
+    parser.add_argument("--voice", metavar="ID", help=_("built-in voice id (see --voices)"))
+    parser.add_argument("--sound-volume", type=float, metavar="0-1", help=_("volume of the sounds"))
     mute = parser.add_mutually_exclusive_group()
-    mute.add_argument("--mute", action="store_true", default=None, help="turn the sounds off")
-    mute.add_argument("--unmute", dest="mute", action="store_false", help="turn the sounds on")
+    mute.add_argument("--mute", action="store_true", default=None, help=_("turn the sounds off"))
+    mute.add_argument("--unmute", dest="mute", action="store_false", help=_("turn the sounds on"))
     parser.add_argument(
         "--save",
         action="store_true",
-        help="keep --backend and the voice and sound choices in the settings file",
+        help=_("keep --backend and the voice and sound choices in the settings file"),
     )
-    parser.add_argument("--transcript", metavar="FILE", help="also append what is said to FILE")
+    parser.add_argument(
+        "--transcript", metavar=_("FILE"), help=_("also append what is said to FILE")
+    )
 
 
-WAV_TOO_LONG = "--wav takes a text of at most {limit} characters, not {count}."
+WAV_TOO_LONG = N_("--wav takes a text of at most {limit} characters, not {count}.")
+NOT_CHANGED = N_("Not changed: {reason}.")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,21 +98,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = replace(settings, **{k: v for k, v in changes.items() if v is not None}).check()
     except ValueError as error:
-        print(f"Not changed: {error}.", file=sys.stderr)
+        print(_(NOT_CHANGED).format(reason=error), file=sys.stderr)
         return 2
     if args.voice is not None:
         problem = _unknown_voice(args.voice)
         if problem:
-            print(f"Not changed: {problem[:1].lower()}{problem[1:]}", file=sys.stderr)
+            reason = (problem[:1].lower() + problem[1:]).rstrip(".")
+            print(_(NOT_CHANGED).format(reason=reason), file=sys.stderr)
             return 2
     if args.wav and not (args.test and args.backend == "tts"):
-        print("--wav works only with --test --backend tts.", file=sys.stderr)
+        print(_("--wav works only with --test --backend tts."), file=sys.stderr)
         return 2
     from fivecrowns.output.tts import SPEECH_PIECE
 
     if args.wav and len(args.text or "") > SPEECH_PIECE:
         # why: one engine call with tens of thousands of characters can crash the engine
-        print(WAV_TOO_LONG.format(limit=SPEECH_PIECE, count=len(args.text)), file=sys.stderr)
+        print(_(WAV_TOO_LONG).format(limit=SPEECH_PIECE, count=len(args.text)), file=sys.stderr)
         return 2
     if args.save:
         try:
@@ -107,11 +123,10 @@ def run(args: argparse.Namespace) -> int:
             print(error, file=sys.stderr)
             return 1
         except OSError as error:
-            print(
-                f"Cannot save the settings to {settings_path()}: {error.strerror}.", file=sys.stderr
-            )
+            problem = _("Cannot save the settings to {path}: {reason}.")
+            print(problem.format(path=settings_path(), reason=error.strerror), file=sys.stderr)
             return 1
-        print(f"Saved to {path}.")
+        print(_("Saved to {path}.").format(path=path))
     try:
         if args.list:
             return _list(settings)
@@ -121,8 +136,8 @@ def run(args: argparse.Namespace) -> int:
             return _sounds(settings, args.transcript)
         if args.test or args.text is not None:
             if args.wav:
-                return _wav(settings, args.text or DEFAULT_TEXT, Path(args.wav))
-            return _test(settings, args.backend, args.text or DEFAULT_TEXT, args.transcript)
+                return _wav(settings, args.text or _(DEFAULT_TEXT), Path(args.wav))
+            return _test(settings, args.backend, args.text or _(DEFAULT_TEXT), args.transcript)
     except OutputError as error:
         print(str(error), file=sys.stderr)
         return 1
@@ -138,16 +153,14 @@ def _list(settings: OutputSettings) -> int:
     from fivecrowns.output.sounds import sound_files_status
 
     for status in backend_statuses(settings):
-        state = "available" if status.available else "not available"
-        print(f"{status.name}: {state}. {status.detail}")
+        line = _(BACKEND_AVAILABLE) if status.available else _(BACKEND_NOT_AVAILABLE)
+        print(line.format(name=status.name, detail=status.detail))
     print(sound_files_status())
     braille_ok, braille_detail = liblouis_status()
-    print(
-        BRAILLE_LINE.format(
-            state="available" if braille_ok else "not available", detail=braille_detail
-        )
-    )
-    print(f"Settings file: {settings_path()} (speech: {settings.speech}).")
+    braille_line = _(BRAILLE_AVAILABLE) if braille_ok else _(BRAILLE_NOT_AVAILABLE)
+    print(braille_line.format(detail=braille_detail))
+    settings_line = _("Settings file: {path} (speech: {speech}).")
+    print(settings_line.format(path=settings_path(), speech=settings.speech))
     return 0
 
 
@@ -159,7 +172,7 @@ def _unknown_voice(voice: str) -> str | None:
     try:
         renderer = Pyttsx3Renderer(voice=voice)
     except OutputError as error:
-        return str(error) if "There is no voice" in str(error) else None
+        return str(error) if getattr(error, "unknown_voice", False) else None
     renderer.close()
     return None
 
@@ -180,7 +193,7 @@ def _wav(settings: OutputSettings, text: str, path: Path) -> int:
     from fivecrowns.output.tts import render_to_wav
 
     how = render_to_wav(text, path, settings.tts_rate, settings.tts_volume, settings.tts_voice)
-    print(f"Wrote {path} with {how}.")
+    print(_("Wrote {path} with {how}.").format(path=path, how=how))
     return 0
 
 
@@ -210,7 +223,8 @@ def _sounds(settings: OutputSettings, transcript: str | None) -> int:
     with output:
         print(reason, file=sys.stderr)
         for sound in SOUNDS.values():
-            output.speak(f"{sound.name.replace('_', ' ')}: {sound.meaning}")
+            words = _("{sound}: {meaning}").format(sound=_(sound.label), meaning=_(sound.meaning))
+            output.speak(words)
             _wait(output)
             output.play(sound.name)
             time.sleep(1.2)

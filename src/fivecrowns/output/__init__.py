@@ -9,12 +9,15 @@ The front ends use :func:`create_output` and the :class:`Output` it returns::
     output.play("your_turn")
     output.repeat_last(); output.older(); output.newer(); output.oldest(); output.newest()
     output.stop()
+    repick_voice(output)        # after the Settings menu changed the language
     output.close()
 
 Tests use ``Output(RecordingBackend())`` and read ``backend.spoken``.
 """
 
 from __future__ import annotations
+
+from fivecrowns import i18n
 
 from .base import Backend, Call, NullBackend, OutputError, PrintBackend, RecordingBackend
 from .core import Output
@@ -43,5 +46,17 @@ __all__ = [
     "create_output",
     "describe_backend",
     "load_settings",
+    "repick_voice",
     "save_settings",
 ]
+
+
+def repick_voice(output: Output, language: str | None = None) -> None:
+    """Choose the voice again for ``language`` (default: the game's language now).
+
+    Call it after the language changes (the Settings menu, ``i18n.set_language``): the
+    built-in voice takes that language's eSpeak NG voice unless the player chose a voice
+    (``tts_voice``), and Speech Dispatcher is told the language for our next messages.
+    A screen reader on Windows or macOS speaks in its own language; nothing changes there.
+    """
+    output.set_language(language or i18n.current_language())

@@ -18,6 +18,8 @@ from collections.abc import Generator, Iterable
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from fivecrowns.i18n import gettext as _
+
 from .base import OutputError
 from .sounds import SOUND_NAMES, check_sound_name, sounds_dir
 
@@ -66,7 +68,7 @@ def decode_wav(data: bytes) -> array[int]:
             sample_rate=SAMPLE_RATE,
         )
     except miniaudio.DecodeError as error:
-        raise OutputError(f"Cannot decode the sound: {error}.") from None
+        raise OutputError(_("Cannot decode the sound: {error}.").format(error=error)) from None
     samples: array[int] = decoded.samples
     return samples
 
@@ -114,7 +116,9 @@ class Mixer:
             try:
                 backends = [miniaudio.Backend[backend.upper()]]
             except KeyError:
-                raise OutputError(f"'{backend}' is not a miniaudio backend.") from None
+                raise OutputError(
+                    _("'{backend}' is not a miniaudio backend.").format(backend=backend)
+                ) from None
         try:
             self.device = miniaudio.PlaybackDevice(
                 output_format=miniaudio.SampleFormat.SIGNED16,
@@ -126,7 +130,9 @@ class Mixer:
             )
         except miniaudio.MiniaudioError as error:
             raise OutputError(
-                f"No sound device could be opened (miniaudio: {error.args[0]})."
+                _("No sound device could be opened (miniaudio: {error}).").format(
+                    error=error.args[0]
+                )
             ) from None
         self.backend_name: str = self.device.backend
         self._sources: list[Playback] = []
@@ -255,7 +261,9 @@ class SoundPlayer:
             # A missing file is made again from the generator, so no sound is ever lost.
             from .earcons import render_earcon
 
-            self.problems.append(f"{path} is missing or unreadable; made it in memory.")
+            self.problems.append(
+                _("{path} is missing or unreadable; made it in memory.").format(path=path)
+            )
             return decode_wav(render_earcon(name))
 
     def play(self, name: str) -> Playback | None:

@@ -47,6 +47,9 @@ class Backend:
     def sound(self, name: str) -> None:
         """Told the name of every sound played (the recording backend keeps them)."""
 
+    def set_language(self, language: str) -> None:
+        """The language of the text from now on ("en", "es"): a voice that speaks it."""
+
     def close(self) -> None:
         """Release the engine, threads and connections. Safe to call twice."""
 

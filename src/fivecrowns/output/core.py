@@ -23,12 +23,18 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Protocol, TextIO
 
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
+
 from .base import Backend, PrintBackend
 from .history import Entry, History
 from .sounds import check_sound_name
 from .transcript import Transcript
 
 __all__ = ["Output", "SoundSink"]
+
+NOTHING_YET = N_("Nothing has been said yet.")
+STOPPED_WORKING = N_("Speech through {backend} stopped working ({reason}). Printing instead.")
 
 
 class SoundSink(Protocol):
@@ -112,6 +118,14 @@ class Output:
             if self.sounds is not None:
                 self.sounds.stop()
 
+    def set_language(self, language: str) -> None:
+        """Speak ``language`` from now on: the built-in voice takes that language's voice
+        (unless the player chose one), Speech Dispatcher is told the language; a screen
+        reader on Windows or macOS keeps its own. See :func:`fivecrowns.output.repick_voice`.
+        """
+        with self._lock:
+            self._call(lambda: self.backend.set_language(language))
+
     # -- sounds -------------------------------------------------------------
 
     def play(self, sound: str) -> None:
@@ -131,23 +145,23 @@ class Output:
 
     def repeat_last(self) -> Entry | None:
         """Say the newest message again (interrupting); cursor to the newest."""
-        return self._review(self.history.last(), "Nothing has been said yet.")
+        return self._review(self.history.last(), _(NOTHING_YET))
 
     def older(self) -> Entry | None:
         """Say the message before the one under the review cursor."""
-        return self._review(self.history.older(), "No older messages.")
+        return self._review(self.history.older(), _("No older messages."))
 
     def newer(self) -> Entry | None:
         """Say the message after the one under the review cursor."""
-        return self._review(self.history.newer(), "No newer messages.")
+        return self._review(self.history.newer(), _("No newer messages."))
 
     def oldest(self) -> Entry | None:
         """Jump to the oldest message and say it."""
-        return self._review(self.history.oldest(), "Nothing has been said yet.")
+        return self._review(self.history.oldest(), _(NOTHING_YET))
 
     def newest(self) -> Entry | None:
         """Jump to the newest message and say it."""
-        return self._review(self.history.newest(), "Nothing has been said yet.")
+        return self._review(self.history.newest(), _(NOTHING_YET))
 
     def resay(self, text: str) -> None:
         """Say ``text`` again, interrupting, without recording it (a reviewed message)."""
@@ -185,7 +199,7 @@ class Output:
         with contextlib.suppress(Exception):
             failed.close()
         reason = str(error) or type(error).__name__
-        message = f"Speech through {failed.name} stopped working ({reason}). Printing instead."
+        message = _(STOPPED_WORKING).format(backend=failed.name, reason=reason)
         self.history.add(message)
         if self.transcript is not None:
             self.transcript.write(message)

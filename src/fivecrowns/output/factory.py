@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import gettext as _
+
 from .audio import Mixer, SoundPlayer, open_mixer
 from .base import Backend, NullBackend, OutputError, PrintBackend
 from .core import Output
@@ -23,11 +26,19 @@ from .tts import TtsBackend, make_renderer
 
 __all__ = ["BackendStatus", "backend_statuses", "create_output", "describe_backend"]
 
+
 # why said: a wheel without its sounds once rebuilt them at every start without a word.
-SOUNDS_MADE_AGAIN = (
-    "{count} sound files were missing and were made in memory; "
-    "install the game again with: {command}."
-)
+def _sounds_made_again(count: int, command: str) -> str:
+    return ngettext(
+        "{count} sound file was missing and was made in memory; "
+        "install the game again with: {command}.",
+        "{count} sound files were missing and were made in memory; "
+        "install the game again with: {command}.",
+        count,
+    ).format(count=count, command=command)
+
+
+NO_SCREEN_READER = N_("no screen reader is running")
 
 _FALLBACKS = {
     "auto": ("screenreader", "tts", "print"),
@@ -41,13 +52,13 @@ _FALLBACKS = {
 def describe_backend(backend: Backend) -> str:
     """Words for a backend, e.g. "your screen reader (Linux Speech Dispatcher)"."""
     if isinstance(backend, ScreenReaderBackend):
-        return f"your screen reader ({backend.reader})"
+        return _("your screen reader ({reader})").format(reader=backend.reader)
     if isinstance(backend, TtsBackend):
-        return f"the built-in voice ({backend.description})"
+        return _("the built-in voice ({engine})").format(engine=backend.description)
     if isinstance(backend, PrintBackend):
-        return "printed lines"
+        return _("printed lines")
     if isinstance(backend, NullBackend):
-        return "silence"
+        return _("silence")
     return backend.name
 
 
@@ -76,7 +87,7 @@ class _Opener:
             if automatic and sys.platform.startswith("linux"):
                 reader = running_screen_reader()
                 if reader is None:
-                    raise OutputError("no screen reader is running")
+                    raise OutputError(_(NO_SCREEN_READER))
             return ScreenReaderBackend.open()
         if name == "tts":
             mixer = self.get_mixer()
@@ -122,7 +133,11 @@ def create_output(
             notes.append(problem)
     choice = speech or settings.speech
     if choice not in SPEECH_CHOICES:
-        raise ValueError(f"'{choice}' is not a speech choice: use {', '.join(SPEECH_CHOICES)}.")
+        raise ValueError(
+            _("'{choice}' is not a speech choice: use {choices}.").format(
+                choice=choice, choices=", ".join(SPEECH_CHOICES)
+            )
+        )
     opened_transcript = Transcript(transcript) if transcript is not None else None
 
     opener = _Opener(settings, audio, stream)
@@ -146,7 +161,8 @@ def create_output(
     if sounds:
         mixer = opener.get_mixer()
         if mixer is None:
-            notes.append(f"Sounds are off: {_clause(str(opener.mixer_problem))}.")
+            off = _("Sounds are off: {reason}.")
+            notes.append(off.format(reason=_clause(str(opener.mixer_problem))))
         else:
             player = SoundPlayer(
                 mixer, settings.sound_volume, settings.sound_muted, owns_mixer=True
@@ -155,7 +171,7 @@ def create_output(
                 from fivecrowns.install import reinstall_command
 
                 missing = len(player.problems)
-                notes.append(SOUNDS_MADE_AGAIN.format(count=missing, command=reinstall_command()))
+                notes.append(_sounds_made_again(missing, reinstall_command()))
     elif opener.mixer is not None and not isinstance(backend, TtsBackend):
         opener.mixer.close()
     if isinstance(backend, TtsBackend) and player is None:
@@ -173,7 +189,10 @@ def create_output(
     return output, _reason(choice, backend, failures, notes)
 
 
-_DISPLAY = {"screenreader": "your screen reader", "tts": "the built-in voice"}
+NOT_AVAILABLE = {
+    "screenreader": N_("your screen reader is not available: {reason}"),
+    "tts": N_("the built-in voice is not available: {reason}"),
+}
 
 
 def _clause(text: str) -> str:
@@ -187,9 +206,12 @@ def _capital(text: str) -> str:
 
 
 def _failure(name: str, text: str) -> str:
-    if text == "no screen reader is running":
+    if text == _(NO_SCREEN_READER):
         return text
-    return f"{_DISPLAY.get(name, name)} is not available: {_clause(text)}"
+    template = (
+        _(NOT_AVAILABLE[name]) if name in NOT_AVAILABLE else _("{name} is not available: {reason}")
+    )
+    return template.format(name=name, reason=_clause(text))
 
 
 def _reason(
@@ -197,12 +219,14 @@ def _reason(
 ) -> str:
     what = describe_backend(backend)
     if failures:
-        why = "because " + "; ".join(_failure(name, text) for name, text in failures)
+        # why "; ": each failure is a whole clause of its own, a list of reasons, not of nouns
+        reasons = "; ".join(_failure(name, text) for name, text in failures)
+        first = _("Speech: {what}, because {reasons}.").format(what=what, reasons=reasons)
     elif choice == "auto" and isinstance(backend, ScreenReaderBackend):
-        why = "because a screen reader is running"
+        first = _("Speech: {what}, because a screen reader is running.").format(what=what)
     else:
-        why = "as chosen"
-    return " ".join([f"Speech: {what}, {why}.", *notes])
+        first = _("Speech: {what}, as chosen.").format(what=what)
+    return " ".join([first, *notes])
 
 
 @dataclass(frozen=True)
@@ -230,17 +254,17 @@ def backend_statuses(
             continue
         detail = describe_backend(backend)
         if name == "screenreader" and sys.platform.startswith("linux"):
-            detail += (
-                f"; {reader.capitalize()} is running" if reader else "; no screen reader is running"
-            )
+            running = _("{reader} is running").format(reader=reader.capitalize()) if reader else ""
+            detail += "; " + (running or _(NO_SCREEN_READER))
         if isinstance(backend, TtsBackend) and backend.note:
             detail += f"; {backend.note}"
         if isinstance(backend, TtsBackend) and opener.mixer is not None:
-            detail += f"; sound through {opener.mixer.backend_name}"
+            through = _("sound through {audio}").format(audio=opener.mixer.backend_name)
+            detail += "; " + through
         backend.close()
         statuses.append(BackendStatus(name, True, _capital(detail) + "."))
-    statuses.append(BackendStatus("print", True, "Each announcement as a plain line of text."))
-    statuses.append(BackendStatus("none", True, "Silent; the transcript still records."))
+    statuses.append(BackendStatus("print", True, _("Each announcement as a plain line of text.")))
+    statuses.append(BackendStatus("none", True, _("Silent; the transcript still records.")))
     if opener.mixer is not None:
         opener.mixer.close()
     return statuses

@@ -27,6 +27,12 @@ handled there (tests show both):
   and the player's keys must never wait for that. Messages still unsent when an
   interrupt comes are dropped without being sent.
 
+Our messages are in the game's language, so our Speech Dispatcher connection is told
+that language (``set_language``): a Spanish game is read by the Spanish voice of the
+player's speech module, whatever the system's default. Other screen readers (NVDA,
+JAWS, VoiceOver) speak with the reader's own voice and language, which the player set
+in the reader.
+
 Known limit, not worked around: a cancel that reaches Speech Dispatcher before its
 output module has started the message (the first few milliseconds, more on a busy
 machine) can be lost, and that one message is then spoken to its end.
@@ -44,6 +50,9 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from fivecrowns import i18n
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
 from fivecrowns.install import reinstall_command
 from fivecrowns.system_modules import import_system_module
 
@@ -51,7 +60,7 @@ from .base import Backend, OutputError
 
 __all__ = ["ScreenReaderBackend", "running_screen_reader"]
 
-ACCESSIBLE_OUTPUT2_MISSING = (
+ACCESSIBLE_OUTPUT2_MISSING = N_(
     "accessible_output2 is not installed ({error}); install the game again with: {command}."
 )
 
@@ -115,7 +124,10 @@ class ScreenReaderBackend(Backend):
         import speechd
 
         client.set_priority(speechd.Priority.MESSAGE)
+        # why here, before any message: the voice that reads the game's language
+        client.set_language(i18n.current_language())
         self._speechd = client
+        self._language: str | None = None  # a language to tell the daemon before the next text
         self._outbox: deque[str | None] = deque()  # text to speak, or None for "cancel"
         self._wake = threading.Condition()
         self._sending = False
@@ -130,14 +142,19 @@ class ScreenReaderBackend(Backend):
                 if self._closed:
                     return
                 item = self._outbox.popleft()
+                language, self._language = self._language, None
                 self._sending = True
             try:
+                if language is not None:
+                    self._speechd.set_language(language)
                 if item is None:
                     self._speechd.cancel()
                 else:
                     self._output.speak(item)
             except Exception as error:
-                self._failure = f"Speech Dispatcher stopped answering ({error})"
+                self._failure = _("Speech Dispatcher stopped answering ({error})").format(
+                    error=error
+                )
             finally:
                 with self._wake:
                     self._sending = False
@@ -165,7 +182,7 @@ class ScreenReaderBackend(Backend):
             import accessible_output2
         except ImportError as error:
             raise OutputError(
-                ACCESSIBLE_OUTPUT2_MISSING.format(error=error, command=reinstall_command())
+                _(ACCESSIBLE_OUTPUT2_MISSING).format(error=error, command=reinstall_command())
             ) from None
         # why: accessible_output2 runs `import speechd` itself; loaded here from the system's
         # folder when the environment cannot see it, that import finds it in sys.modules.
@@ -178,7 +195,9 @@ class ScreenReaderBackend(Backend):
             try:
                 classes = accessible_output2.get_output_classes()
             except Exception as error:
-                raise OutputError(f"accessible_output2 failed to load ({error}).") from None
+                raise OutputError(
+                    _("accessible_output2 failed to load ({error}).").format(error=error)
+                ) from None
         for output_class in classes:
             label = getattr(output_class, "name", output_class.__name__)
             if getattr(output_class, "system_output", False) and not include_system:
@@ -195,14 +214,25 @@ class ScreenReaderBackend(Backend):
             if active:
                 chosen = output
                 break
-            reasons.append(f"{label}: {printed}" if printed else f"{label} is not running")
+            # why printed as it is: accessible_output2's own words ("Cannot find ...")
+            reasons.append(
+                f"{label}: {printed}"
+                if printed
+                else _("{reader} is not running").format(reader=label)
+            )
         if chosen is None:
-            why = "; ".join(reasons) or "accessible_output2 knows no screen reader on this system"
-            raise OutputError(f"No screen reader answered ({why}).")
+            why = "; ".join(reasons) or _(
+                "accessible_output2 knows no screen reader on this system"
+            )
+            raise OutputError(_("No screen reader answered ({why}).").format(why=why))
         try:
             return cls(chosen)
         except Exception as error:
-            raise OutputError(f"{chosen.name} failed ({_one_line(str(error))}).") from None
+            raise OutputError(
+                _("{reader} failed ({error}).").format(
+                    reader=chosen.name, error=_one_line(str(error))
+                )
+            ) from None
 
     def speak(self, text: str, interrupt: bool = False) -> None:
         if self._speechd is not None:
@@ -213,6 +243,15 @@ class ScreenReaderBackend(Backend):
     def braille(self, text: str) -> None:
         if self.supports_braille:
             self._output.braille(text)
+
+    def set_language(self, language: str) -> None:
+        """Speech Dispatcher reads our next messages with ``language``'s voice; other
+        screen readers keep their own language (the player sets it in the reader)."""
+        if self._speechd is None:
+            return
+        with self._wake:
+            self._language = language
+            self._wake.notify_all()
 
     def stop(self) -> None:
         if self._speechd is not None:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from fivecrowns.atomic import atomic_write_text
-from fivecrowns.i18n import LANGUAGES
+from fivecrowns.i18n import LANGUAGES, N_
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "SPEECH_CHOICES",
@@ -65,16 +66,31 @@ class OutputSettings:
 
     def check(self) -> OutputSettings:
         """Return a copy with every value in range; raise ValueError saying what is wrong."""
+        # why ", ".join: the choices are settings-file values (data), not words
         if self.speech not in SPEECH_CHOICES:
-            raise ValueError(f"speech '{self.speech}' is not one of: {', '.join(SPEECH_CHOICES)}")
+            raise ValueError(
+                _("speech '{value}' is not one of: {choices}").format(
+                    value=self.speech, choices=", ".join(SPEECH_CHOICES)
+                )
+            )
         if self.tts_rate is not None and not 50 <= self.tts_rate <= 600:
-            raise ValueError(f"tts_rate {self.tts_rate} is not between 50 and 600 words a minute")
+            raise ValueError(
+                _("tts_rate {value} is not between 50 and 600 words a minute").format(
+                    value=self.tts_rate
+                )
+            )
         for name in ("tts_volume", "sound_volume"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{name} {value} is not between 0.0 and 1.0")
+                raise ValueError(
+                    _("{name} {value} is not between 0.0 and 1.0").format(name=name, value=value)
+                )
         if self.language is not None and self.language not in LANGUAGES:
-            raise ValueError(f"language '{self.language}' is not one of: {', '.join(LANGUAGES)}")
+            raise ValueError(
+                _("language '{value}' is not one of: {choices}").format(
+                    value=self.language, choices=", ".join(LANGUAGES)
+                )
+            )
         return self
 
 
@@ -98,9 +114,13 @@ def _from_dict(data: dict[str, Any]) -> OutputSettings:
         value: Any = data[field.name]
         allowed = _TYPES[field.name]
         if isinstance(value, bool) and bool not in allowed:
-            raise ValueError(f"{field.name} must not be true or false")
+            raise ValueError(_("{name} must not be true or false").format(name=field.name))
         if not isinstance(value, allowed):
-            raise ValueError(f"{field.name} has the wrong type ({type(value).__name__})")
+            raise ValueError(
+                _("{name} has the wrong type ({type})").format(
+                    name=field.name, type=type(value).__name__
+                )
+            )
         values[field.name] = float(cast(float, value)) if field.name.endswith("_volume") else value
     return replace(OutputSettings(), **values).check()
 
@@ -116,31 +136,35 @@ def load_settings(path: Path | None = None) -> tuple[OutputSettings, str | None]
     except FileNotFoundError:
         return OutputSettings(), None
     except SaveFileError as error:  # not a plain file (a FIFO would block), too big, unreadable
-        return OutputSettings(), f"{error} Using default settings."
+        return OutputSettings(), _("{problem} Using default settings.").format(problem=error)
     except UnicodeDecodeError:
-        return OutputSettings(), _damaged(path, "it is not text")
+        return OutputSettings(), _damaged(path, _(NOT_TEXT))
     try:
         data = json.loads(text)
         section = data.get("output", {}) if isinstance(data, dict) else None
         if not isinstance(section, dict):
-            raise ValueError("the output section is not an object")
+            raise ValueError(_("the output section is not an object"))
         return _from_dict(section), None
     except ValueError as error:
+        # why str(error): json's own words (line and column) or ours from _from_dict
         return OutputSettings(), _damaged(path, str(error))
     except RecursionError:
         # why: json.loads raises RecursionError, not a ValueError, on deeply nested arrays.
-        return OutputSettings(), _damaged(path, "nested too deeply")
+        return OutputSettings(), _damaged(path, _("nested too deeply"))
+
+
+NOT_TEXT = N_("it is not text")
 
 
 def _damaged(path: Path, why: str) -> str:
-    return f"Settings file {path} is damaged ({why}). Using defaults."
+    return _("Settings file {path} is damaged ({why}). Using defaults.").format(path=path, why=why)
 
 
 class SettingsFileError(OSError):
     """The settings file exists but cannot be read as settings: it is never overwritten."""
 
 
-NOT_OVERWRITTEN = (
+NOT_OVERWRITTEN = N_(
     "The settings file {path} was not changed, because it cannot be read ({why}) and "
     "saving would lose what is in it. Fix it or move it away, then save again."
 )
@@ -179,7 +203,8 @@ def update_settings(changes: dict[str, Any], path: Path | None = None) -> Path:
         try:
             current = _from_dict(section if isinstance(section, dict) else {})
         except ValueError as error:
-            raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=str(error))) from None
+            why = str(error)
+            raise SettingsFileError(_(NOT_OVERWRITTEN).format(path=path, why=why)) from None
         updated = replace(current, **changes).check()
         data["output"] = asdict(updated)
         atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
@@ -203,17 +228,17 @@ def _current_settings(path: Path) -> dict[str, Any]:
         return {}
     except Exception as error:  # SaveFileError: not a plain file, too big, unreadable
         why = str(error).rstrip(".")
-        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=why)) from None
+        raise SettingsFileError(_(NOT_OVERWRITTEN).format(path=path, why=why)) from None
     try:
         loaded = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why="it is not text")) from None
+        raise SettingsFileError(_(NOT_OVERWRITTEN).format(path=path, why=_(NOT_TEXT))) from None
     except ValueError as error:
-        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=str(error))) from None
+        raise SettingsFileError(_(NOT_OVERWRITTEN).format(path=path, why=str(error))) from None
     except RecursionError:
-        why = "it is nested too deeply"
-        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=why)) from None
+        why = _("it is nested too deeply")
+        raise SettingsFileError(_(NOT_OVERWRITTEN).format(path=path, why=why)) from None
     if not isinstance(loaded, dict):
-        why = "it is not a JSON object"
-        raise SettingsFileError(NOT_OVERWRITTEN.format(path=path, why=why)) from None
+        why = _("it is not a JSON object")
+        raise SettingsFileError(_(NOT_OVERWRITTEN).format(path=path, why=why)) from None
     return loaded

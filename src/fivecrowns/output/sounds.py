@@ -13,9 +13,11 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import gettext as _
+
 __all__ = [
     "SOUNDS",
-    "SOUND_FILES",
     "SOUND_NAMES",
     "Sound",
     "check_sound_name",
@@ -23,32 +25,40 @@ __all__ = [
     "sounds_dir",
 ]
 
-SOUND_FILES = "Sounds: {found} of {total} sound files found in {where}."
-SOUND_FILES_MISSING = (
-    "Sounds: {found} of {total} sound files found in {where}; the others are made in memory "
-    "at each start. Missing: {missing}."
-)
-
 
 @dataclass(frozen=True)
 class Sound:
+    """An earcon: its name (a file name, data) and what it means, in words.
+
+    ``label`` and ``meaning`` are marked for the catalog: say them with ``_(sound.label)``.
+    """
+
     name: str
     meaning: str
+    label: str = ""
 
 
 SOUNDS: dict[str, Sound] = {
     sound.name: sound
     for sound in (
-        Sound("draw_stock", "A card was drawn from the stock."),
-        Sound("take_discard", "The top card of the discard pile was taken."),
-        Sound("discard", "A card was discarded."),
-        Sound("your_turn", "It is your turn."),
-        Sound("invalid", "That action is not allowed; the reason is spoken."),
-        Sound("went_out", "A player went out."),
-        Sound("last_turn", "Last turn: someone went out, everyone else has one more turn."),
-        Sound("round_over", "The round is over; the scores are read."),
-        Sound("game_over", "The game is over; the winner is announced."),
-        Sound("shuffle", "The cards are shuffled and dealt."),
+        Sound("draw_stock", N_("A card was drawn from the stock."), N_("draw stock")),
+        Sound(
+            "take_discard",
+            N_("The top card of the discard pile was taken."),
+            N_("take discard"),
+        ),
+        Sound("discard", N_("A card was discarded."), N_("discard")),
+        Sound("your_turn", N_("It is your turn."), N_("your turn")),
+        Sound("invalid", N_("That action is not allowed; the reason is spoken."), N_("invalid")),
+        Sound("went_out", N_("A player went out."), N_("went out")),
+        Sound(
+            "last_turn",
+            N_("Last turn: someone went out, everyone else has one more turn."),
+            N_("last turn"),
+        ),
+        Sound("round_over", N_("The round is over; the scores are read."), N_("round over")),
+        Sound("game_over", N_("The game is over; the winner is announced."), N_("game over")),
+        Sound("shuffle", N_("The cards are shuffled and dealt."), N_("shuffle")),
     )
 }
 SOUND_NAMES: tuple[str, ...] = tuple(SOUNDS)
@@ -57,7 +67,11 @@ SOUND_NAMES: tuple[str, ...] = tuple(SOUNDS)
 def check_sound_name(name: str) -> str:
     """Return ``name`` if it is a sound; raise ValueError listing the names if not."""
     if name not in SOUNDS:
-        raise ValueError(f"'{name}' is not a sound: the sounds are {', '.join(SOUND_NAMES)}")
+        raise ValueError(
+            _("'{name}' is not a sound: the sounds are {names}").format(
+                name=name, names=", ".join(SOUND_NAMES)
+            )
+        )
     return name
 
 
@@ -79,7 +93,18 @@ def sound_files_status() -> str:
     missing = [name for name in SOUND_NAMES if not (where / f"{name}.wav").is_file()]
     found, total = len(SOUND_NAMES) - len(missing), len(SOUND_NAMES)
     if missing:
-        return SOUND_FILES_MISSING.format(
-            found=found, total=total, where=where, missing=", ".join(missing)
+        sentence = ngettext(
+            "Sounds: {found} of {count} sound file found in {where}; the others are made in "
+            "memory at each start. Missing: {missing}.",
+            "Sounds: {found} of {count} sound files found in {where}; the others are made in "
+            "memory at each start. Missing: {missing}.",
+            total,
         )
-    return SOUND_FILES.format(found=found, total=total, where=where)
+        # why ", ": file names (data), not words of a sentence
+        return sentence.format(found=found, count=total, where=where, missing=", ".join(missing))
+    sentence = ngettext(
+        "Sounds: {found} of {count} sound file found in {where}.",
+        "Sounds: {found} of {count} sound files found in {where}.",
+        total,
+    )
+    return sentence.format(found=found, count=total, where=where)

@@ -12,6 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
+from fivecrowns.i18n import gettext as _
+
 from .base import OutputError
 
 __all__ = ["Transcript"]
@@ -28,7 +30,11 @@ class Transcript:
             self._file: TextIO = self.path.open("a", encoding="utf-8", errors="backslashreplace")
         except OSError as error:
             reason = error.strerror or str(error)
-            raise OutputError(f"Cannot write the transcript to {self.path}: {reason}.") from None
+            raise OutputError(
+                _("Cannot write the transcript to {path}: {reason}.").format(
+                    path=self.path, reason=reason
+                )
+            ) from None
         self._lock = threading.Lock()
 
     def write(self, text: str, kind: str = "", time: datetime | None = None) -> None:

@@ -15,6 +15,11 @@ the mixer at once, so the old utterance falls silent within one device period
 before the new one starts; non-interrupting messages are all spoken, in order.
 If pyttsx3 cannot make speech here, the ``espeak-ng`` program renders instead,
 and the backend's description says so.
+
+The voice speaks the game's language: unless the player chose a voice, a Spanish game
+is read by eSpeak NG's Spanish voice (Spain's for an ``es_ES`` system, Latin America's
+for any other Spanish region) and an English game by the engine's own English voice.
+:meth:`TtsBackend.set_language` picks again after the language changes.
 """
 
 from __future__ import annotations
@@ -30,11 +35,14 @@ import threading
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from fivecrowns import i18n
+from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.install import reinstall_command
 
 from .audio import Mixer, Playback, decode_wav
@@ -46,6 +54,7 @@ __all__ = [
     "Renderer",
     "TtsBackend",
     "Utterance",
+    "language_voice",
     "make_renderer",
     "split_speech",
 ]
@@ -55,7 +64,6 @@ __all__ = [
 SPEECH_PIECE = 400
 #: The most of one message that is spoken: past this a message is cut, and says so.
 MAX_SPOKEN = 6000
-CUT_SHORT = "The rest of this message, {count} more characters, was not spoken."
 
 
 def split_speech(text: str, limit: int = SPEECH_PIECE) -> list[str]:
@@ -70,7 +78,12 @@ def split_speech(text: str, limit: int = SPEECH_PIECE) -> list[str]:
     """
     rest = ""
     if len(text) > MAX_SPOKEN:
-        rest = CUT_SHORT.format(count=len(text) - MAX_SPOKEN)
+        left_out = len(text) - MAX_SPOKEN
+        rest = ngettext(
+            "The rest of this message, {count} more character, was not spoken.",
+            "The rest of this message, {count} more characters, was not spoken.",
+            left_out,
+        ).format(count=left_out)
         text = text[:MAX_SPOKEN]
     pieces: list[str] = []
     text = text.strip()
@@ -89,7 +102,86 @@ def split_speech(text: str, limit: int = SPEECH_PIECE) -> list[str]:
     return pieces
 
 
-PYTTSX3_MISSING = "pyttsx3 is not installed ({error}); install the game again with: {command}."
+PYTTSX3_MISSING = N_("pyttsx3 is not installed ({error}); install the game again with: {command}.")
+UNKNOWN_VOICE = N_("There is no voice '{voice}': fivecrowns speech --voices lists them.")
+
+
+class UnknownVoiceError(OutputError):
+    """The player named a voice the engine does not have."""
+
+    unknown_voice = True
+
+
+#: eSpeak NG's language tags for each language the game speaks, best first. Spanish:
+#: Spain's voice for an es_ES system, Latin America's (es-419) for any other region.
+_SPANISH_SPAIN = ("es", "es-es", "es-419")
+_SPANISH_AMERICAS = ("es-419", "es-mx", "es", "es-es")
+_ENGLISH = ("en-gb", "en", "en-us")
+
+
+def _system_region(environ: Mapping[str, str] | None = None) -> str | None:
+    """The region of the system's Spanish locale ("es" for es_ES, "mx" for es_MX), or None.
+
+    >>> _system_region({"LANG": "es_MX.UTF-8"}), _system_region({"LANG": "es_ES.UTF-8"})
+    ('mx', 'es')
+    >>> _system_region({"LANG": "en_GB.UTF-8"}) is None
+    True
+    """
+    import os
+
+    env = os.environ if environ is None else environ
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for part in env.get(variable, "").split(":"):
+            code = part.split(".")[0].split("@")[0].replace("-", "_").lower()
+            if code.startswith("es_") and len(code) > 3:
+                return code[3:]
+    return None
+
+
+def _tags(languages: Iterable[object]) -> list[str]:
+    tags = []
+    for language in languages:
+        text = language.decode(errors="replace") if isinstance(language, bytes) else str(language)
+        # why strip: eSpeak's driver has given tags with a leading priority byte
+        tags.append(text.strip().strip("\x00\x01\x02\x03\x04\x05").lower().replace("_", "-"))
+    return tags
+
+
+def language_voice(
+    voices: Iterable[tuple[str, str, Iterable[object]]],
+    language: str,
+    default: str | None = None,
+    region: str | None = None,
+) -> str | None:
+    """The id of the voice that speaks ``language`` ("en", "es"), from the engine's
+    ``(id, name, languages)``; ``None`` means the engine's own default voice is right
+    (or no voice speaks it: the default is still better than silence).
+
+    >>> voices = [("gmw/en", "English", ["en-gb"]), ("roa/es", "Spanish (Spain)", ["es"]),
+    ...           ("roa/es-419", "Spanish (Latin America)", ["es-419"])]
+    >>> language_voice(voices, "es", "gmw/en", "es"), language_voice(voices, "es", None, "ar")
+    ('roa/es', 'roa/es-419')
+    >>> language_voice(voices, "en", "gmw/en") is None
+    True
+    """
+    known = [(voice_id, _tags(languages)) for voice_id, _name, languages in voices]
+    wanted: tuple[str, ...]
+    if language == "es":
+        wanted = _SPANISH_SPAIN if region in (None, "es") else _SPANISH_AMERICAS
+    else:
+        wanted = _ENGLISH
+    for voice_id, tags in known:
+        if voice_id == default and any(tag.split("-")[0] == language for tag in tags):
+            return None  # why: the engine's (or system's) own choice already speaks it
+    for tag in wanted:
+        for voice_id, tags in known:
+            if tag in tags:
+                return voice_id
+    for voice_id, tags in known:
+        if any(t.split("-")[0] == language for t in tags):
+            return voice_id
+    return None
+
 
 _RENDER_TIMEOUT = 20.0
 
@@ -100,6 +192,7 @@ class Renderer(Protocol):
     description: str
 
     def render(self, text: str) -> bytes: ...
+    def set_language(self, language: str) -> None: ...
     def close(self) -> None: ...
 
 
@@ -144,35 +237,65 @@ def _drop_engine() -> None:
 
 
 class Pyttsx3Renderer:
-    """pyttsx3's ``save_to_file``: one utterance per ``runAndWait``."""
+    """pyttsx3's ``save_to_file``: one utterance per ``runAndWait``.
+
+    ``voice`` is the player's choice; without one, the voice of ``language`` (default:
+    the game's language now) is used, and :meth:`set_language` picks it again.
+    """
 
     def __init__(
-        self, rate: int | None = None, volume: float = 1.0, voice: str | None = None
+        self,
+        rate: int | None = None,
+        volume: float = 1.0,
+        voice: str | None = None,
+        *,
+        language: str | None = None,
     ) -> None:
         try:
             import pyttsx3  # noqa: F401
         except ImportError as error:
             raise OutputError(
-                PYTTSX3_MISSING.format(error=error, command=reinstall_command())
+                _(PYTTSX3_MISSING).format(error=error, command=reinstall_command())
             ) from None
         with _engine_lock:
             try:
                 self._engine = _shared_engine()
             except Exception as error:
-                raise OutputError(f"pyttsx3 found no speech engine ({error}).") from None
+                raise OutputError(
+                    _("pyttsx3 found no speech engine ({error}).").format(error=error)
+                ) from None
         driver = type(getattr(self._engine.proxy, "_driver", self._engine)).__module__
         self.driver = driver.rsplit(".", 1)[-1]
-        self.description = f"pyttsx3 with {_DRIVER_NAMES.get(self.driver, self.driver)}"
+        engine_name = _DRIVER_NAMES.get(self.driver, self.driver)
+        self.description = _("pyttsx3 with {engine}").format(engine=engine_name)
+        self._player_voice = voice
         self._settings = (rate, volume, voice)
-        if voice and voice not in {known for known, _ in self.voices()}:
+        if voice and voice not in {known for known, _name in self.voices()}:
             # eSpeak accepts an unknown name silently and keeps its old voice.
-            raise OutputError(
-                f"There is no voice '{voice}': fivecrowns speech --voices lists them."
-            )
+            raise UnknownVoiceError(_(UNKNOWN_VOICE).format(voice=voice))
+        self.set_language(language or i18n.current_language())
         self._directory = Path(tempfile.mkdtemp(prefix="fivecrowns-tts-"))
         self._count = 0
         with _engine_lock:
             self._apply_settings()
+
+    @property
+    def voice(self) -> str | None:
+        """The voice that speaks now (``None``: the engine's default voice)."""
+        return self._settings[2]
+
+    def set_language(self, language: str) -> None:
+        """Speak ``language`` from now on: its voice, unless the player chose one."""
+        if self._player_voice:
+            return
+        with _engine_lock:
+            voices = [
+                (voice.id, voice.name, voice.languages or [])
+                for voice in self._engine.getProperty("voices")
+            ]
+        picked = language_voice(voices, language, _engine_default_voice, _system_region())
+        rate, volume, _voice = self._settings
+        self._settings = (rate, volume, picked)
 
     def _apply_settings(self) -> None:
         # Engine properties are global to the process: set ours before every use.
@@ -183,7 +306,9 @@ class Pyttsx3Renderer:
             if voice or _engine_default_voice:
                 self._engine.setProperty("voice", voice or _engine_default_voice)
         except Exception as error:
-            raise OutputError(f"pyttsx3 refused a setting ({error}).") from None
+            raise OutputError(
+                _("pyttsx3 refused a setting ({error}).").format(error=error)
+            ) from None
 
     def voices(self) -> list[tuple[str, str]]:
         """(id, name) of every voice the engine offers."""
@@ -211,11 +336,13 @@ class Pyttsx3Renderer:
         try:
             data = path.read_bytes()
         except OSError as error:
-            raise OutputError(f"pyttsx3 wrote no speech ({error.strerror}).") from None
+            raise OutputError(
+                _("pyttsx3 wrote no speech ({reason}).").format(reason=error.strerror)
+            ) from None
         finally:
             path.unlink(missing_ok=True)
         if len(data) <= 44:
-            raise OutputError("pyttsx3 wrote an empty sound file.")
+            raise OutputError(_("pyttsx3 wrote an empty sound file."))
         return data
 
     def close(self) -> None:
@@ -227,21 +354,45 @@ _DEFAULT_RATE = 200
 _DRIVER_NAMES = {"espeak": "eSpeak NG", "sapi5": "SAPI5", "nsss": "NSSpeechSynthesizer"}
 
 
+#: The ``espeak-ng -v`` voice for each language (eSpeak NG's own names).
+_ESPEAK_VOICES = {"es": ("es", "es-419"), "en": ("en", "en")}
+
+
 class EspeakCommandRenderer:
     """The ``espeak-ng`` program writing a WAV: the fallback when pyttsx3 cannot speak."""
 
     def __init__(
-        self, rate: int | None = None, volume: float = 1.0, voice: str | None = None
+        self,
+        rate: int | None = None,
+        volume: float = 1.0,
+        voice: str | None = None,
+        *,
+        language: str | None = None,
     ) -> None:
         program = shutil.which("espeak-ng") or shutil.which("espeak")
         if program is None:
-            raise OutputError("the espeak-ng program is not installed.")
-        self._command = [program, "--stdout", "-a", str(round(volume * 100))]
+            raise OutputError(_("the espeak-ng program is not installed."))
+        self._base = [program, "--stdout", "-a", str(round(volume * 100))]
         if rate is not None:
-            self._command += ["-s", str(rate)]
-        if voice:
-            self._command += ["-v", voice]
-        self.description = f"the {Path(program).name} program"
+            self._base += ["-s", str(rate)]
+        self._player_voice = voice
+        self.voice: str | None = voice
+        self.set_language(language or i18n.current_language())
+        self.description = _("the {program} program").format(program=Path(program).name)
+
+    @property
+    def _command(self) -> list[str]:
+        return self._base + (["-v", self.voice] if self.voice else [])
+
+    def set_language(self, language: str) -> None:
+        """Speak ``language`` from now on: its voice, unless the player chose one."""
+        if self._player_voice:
+            return
+        if language == i18n.DEFAULT_LANGUAGE:
+            self.voice = None  # why: the program's default voice is English, as before
+            return
+        spain, americas = _ESPEAK_VOICES.get(language, (language, language))
+        self.voice = spain if _system_region() in (None, "es") else americas
 
     def render(self, text: str) -> bytes:
         try:
@@ -253,10 +404,10 @@ class EspeakCommandRenderer:
                 check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as error:
-            raise OutputError(f"espeak-ng failed ({error}).") from None
+            raise OutputError(_("espeak-ng failed ({error}).").format(error=error)) from None
         if result.returncode != 0 or len(result.stdout) <= 44:
-            message = result.stderr.decode(errors="replace").strip() or "no sound"
-            raise OutputError(f"espeak-ng failed ({message}).")
+            message = result.stderr.decode(errors="replace").strip() or _("no sound")
+            raise OutputError(_("espeak-ng failed ({error}).").format(error=message))
         return _fix_streamed_wav(result.stdout)
 
     def close(self) -> None:
@@ -282,30 +433,43 @@ def make_renderer(
     volume: float = 1.0,
     voice: str | None = None,
     engine: str = "auto",
+    language: str | None = None,
 ) -> tuple[Renderer, str | None]:
     """The best renderer here and, when it is a fallback, a sentence saying why.
 
-    ``engine`` is "auto", "pyttsx3" or "espeak-ng". Raises OutputError if none works.
+    ``engine`` is "auto", "pyttsx3" or "espeak-ng"; ``language`` chooses the voice when
+    ``voice`` is None (default: the game's language now). Raises OutputError if none works.
     """
     problems = []
     if engine in ("auto", "pyttsx3"):
         try:
-            renderer: Renderer = Pyttsx3Renderer(rate, volume, voice)
+            renderer: Renderer = Pyttsx3Renderer(rate, volume, voice, language=language)
             decode_wav(renderer.render("ready"))  # prove it makes sound we can play
             return renderer, None
         except OutputError as error:
             problems.append(str(error))
         except Exception as error:
-            problems.append(f"pyttsx3 failed ({error}).")
+            problems.append(_("pyttsx3 failed ({error}).").format(error=error))
     if engine in ("auto", "espeak-ng"):
         try:
-            renderer = EspeakCommandRenderer(rate, volume, voice)
+            renderer = EspeakCommandRenderer(rate, volume, voice, language=language)
             decode_wav(renderer.render("ready"))
-            note = f"pyttsx3 cannot speak here: {problems[0]}" if problems else None
+            note = None
+            if problems:
+                note = _("pyttsx3 cannot speak here: {problem}").format(problem=problems[0])
             return renderer, note
         except OutputError as error:
             problems.append(str(error))
-    raise OutputError("No built-in voice works here: " + " ".join(problems))
+    raise OutputError(
+        _("No built-in voice works here: {problems}").format(problems=" ".join(problems))
+    )
+
+
+@dataclass(frozen=True)
+class _Language:
+    """A message to the worker: pick the voice for this language now."""
+
+    code: str
 
 
 @dataclass
@@ -335,7 +499,7 @@ class TtsBackend(Backend):
         self._fallback: Renderer | None = None
         self._fallback_settings = fallback_settings
         self._owns_mixer = owns_mixer
-        self._queue: queue.SimpleQueue[tuple[int, str] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[int, str] | _Language | None] = queue.SimpleQueue()
         self._generation = 0
         self._state = threading.Condition()
         self._pending = 0
@@ -348,12 +512,14 @@ class TtsBackend(Backend):
         #: The latest messages the worker took off the queue, oldest first (tests, benchmarks).
         self.utterances: deque[Utterance] = deque(maxlen=200)
         self._closed = False
+        #: The language the voice speaks (the game's when the backend opened).
+        self._language = i18n.current_language()
         self._thread = threading.Thread(
             target=self._run, args=(renderer_factory,), name="fivecrowns-tts", daemon=True
         )
         self._thread.start()
         if not self._ready.wait(start_timeout):
-            self._start_error = "the speech engine did not start in time."
+            self._start_error = _("the speech engine did not start in time.")
         if self._start_error is not None:
             self.close()
             raise OutputError(self._start_error)
@@ -372,6 +538,9 @@ class TtsBackend(Backend):
                 item = self._queue.get()
                 if item is None:
                     return
+                if isinstance(item, _Language):
+                    self._set_language(renderer, item.code)
+                    continue
                 generation, text = item
                 try:
                     if generation == self._generation:
@@ -404,16 +573,26 @@ class TtsBackend(Backend):
         self, renderer: Renderer, text: str, error: Exception
     ) -> array[int] | None:
         """The engine failed on one message: say it with the espeak-ng program instead."""
-        self.problems.append(f"{renderer.description} could not say {text!r}: {error}")
+        self.problems.append(
+            _("{engine} could not say {text}: {error}").format(
+                engine=renderer.description, text=repr(text), error=error
+            )
+        )
         if self._fallback is None and not isinstance(renderer, EspeakCommandRenderer):
             with contextlib.suppress(OutputError):
-                self._fallback = EspeakCommandRenderer(*self._fallback_settings)
+                self._fallback = EspeakCommandRenderer(
+                    *self._fallback_settings, language=self._language
+                )
         if self._fallback is None:
             return None
         try:
             return decode_wav(self._fallback.render(text))
         except OutputError as second:
-            self.problems.append(f"{self._fallback.description} could not say it either: {second}")
+            self.problems.append(
+                _("{engine} could not say it either: {error}").format(
+                    engine=self._fallback.description, error=second
+                )
+            )
             return None
 
     def speak(self, text: str, interrupt: bool = False) -> None:
@@ -427,6 +606,22 @@ class TtsBackend(Backend):
     def stop(self) -> None:
         with self._state:
             self._silence()
+
+    def set_language(self, language: str) -> None:
+        """Speak ``language`` from the next message on (its voice, unless the player chose
+        one); what is already queued keeps the voice it was queued with."""
+        self._language = language
+        self._queue.put(_Language(language))
+
+    def _set_language(self, renderer: Renderer, language: str) -> None:
+        # why getattr: a renderer made elsewhere (a test's) may not follow languages
+        for each in (renderer, self._fallback):
+            follow = getattr(each, "set_language", None)
+            if follow is not None:
+                try:
+                    follow(language)
+                except Exception as error:  # a voice list that cannot be read: keep the voice
+                    self.problems.append(str(error))
 
     def _silence(self) -> None:
         # Newer generation: queued and rendering messages are dropped by the worker.
@@ -459,7 +654,7 @@ def render_to_wav(
     voice: str | None = None,
 ) -> str:
     """Write ``text`` as speech to the WAV file ``path``; returns what rendered it."""
-    renderer, note = make_renderer(rate, volume, voice)
+    renderer, note = make_renderer(rate, volume, voice)  # the game's language picks the voice
     try:
         data = renderer.render(text)
     finally:
@@ -467,5 +662,7 @@ def render_to_wav(
     try:
         path.write_bytes(data)
     except OSError as error:
-        raise OutputError(f"Cannot write {path}: {error.strerror}.") from None
+        raise OutputError(
+            _("Cannot write {path}: {reason}.").format(path=path, reason=error.strerror)
+        ) from None
     return renderer.description + (f" ({note})" if note else "")
