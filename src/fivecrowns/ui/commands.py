@@ -14,17 +14,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from fivecrowns import i18n
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
 from fivecrowns.output.history import Entry, History
 from fivecrowns.ui import storage
 from fivecrowns.ui.keymap import Action, Keymap, display_key
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.ui.settings import VERBOSITIES
-from fivecrowns.words import join_words
 
 __all__ = ["CommandLayer", "ListState", "MenuItem", "Speaker"]
 
-UNKNOWN_BYTES = "That key does nothing here. Press {help} for help."
+UNKNOWN_BYTES = N_("That key does nothing here. Press {help} for help.")
+UNKNOWN_KEY = N_("{key} does nothing here. Press {help} for help.")
 
 
 def _garbled(key: str) -> bool:
@@ -32,27 +35,60 @@ def _garbled(key: str) -> bool:
     return any(0xD800 <= ord(char) <= 0xDFFF for char in key)
 
 
-NOT_SAVED_GOODBYE = "Not saved: {reason} This game cannot be resumed. Goodbye."
-NOT_SAVED_QUESTION = (
+NOT_SAVED_GOODBYE = N_("Not saved: {reason} This game cannot be resumed. Goodbye.")
+NOT_SAVED_QUESTION = N_(
     "Quit? This game is not saved: {reason} Quitting loses it. {yes} to quit, {no} to keep playing."
 )
+QUIT_QUESTION = N_("Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing.")
+SAVED_GOODBYE = N_("Saved. Goodbye.")
+BACK_TO_GAME = N_("Back to the game.")
+CONFIRM_KEYS = N_("Press {yes} for yes, {no} for no.")
+BUG = N_("Sorry, {action} failed: {error}. The game is saved; the details are in {path}.")
 
 MenuItem = tuple[str, Callable[[], None] | None]
 
 #: The last line of every help list; {keys} are the capital letters bound to their own action.
-CAPS_LOCK_HELP = (
+CAPS_LOCK_HELP = N_(
     "Caps Lock: a capital letter with no key of its own does what the small letter does. "
     "{keys} do their own actions, so turn Caps Lock off for those letters."
 )
 
 #: A letter in a list that no item starts with.
-NO_ITEM = "No item starts with {letter}."
+NO_ITEM = N_("No item starts with {letter}.")
 
 #: Leaving a finished game.
-GOODBYE = "Goodbye."
+GOODBYE = N_("Goodbye.")
 
 #: A message from the history, with where it is: "Ann went out. 12 of 40."
-REVIEWED = "{message} {index} of {count}."
+REVIEWED = N_("{message} {index} of {count}.")
+
+#: The review keys at an end of the history.
+NO_OLDER = N_("No older messages.")
+NO_NEWER = N_("No newer messages.")
+NOTHING_SAID = N_("Nothing has been said yet.")
+
+#: The verbosity key; the words are the settings file's values, said in the language.
+VERBOSITY_SAID = N_("Verbosity {verbosity}.")
+VERBOSITY_WORDS = {"brief": N_("brief"), "normal": N_("normal"), "full": N_("full")}
+
+#: Lists: the action menu, help, settings.
+LIST_OPENED = N_("{title}. {count} items. {item}")
+LIST_ITEM = N_("{label}, {index} of {count}")
+MENU_ITEM = N_("{label}: {keys}")
+ACTIONS_TITLE = N_("Actions")
+HELP_TITLE = N_("Help: the keys")
+HELP_CLOSED = N_("Help closed.")
+MENU_CLOSED = N_("Menu closed.")
+
+#: The settings menu: each item names the setting and its value now.
+SETTINGS_TITLE = N_("Settings")
+SETTINGS_LANGUAGE = N_("Language: {language}")
+SETTINGS_VERBOSITY = N_("Verbosity: {verbosity}")
+LANGUAGE_TITLE = N_("Language")
+#: Said in the language just chosen.
+LANGUAGE_CHOSEN = N_("Language: {language}. Saved for the next games too.")
+LANGUAGE_NOT_SAVED = N_("Language: {language}, for this game only: {why}")
+VOICE_NEXT_START = N_("The built-in voice changes language when the game starts again.")
 
 
 class Speaker(Protocol):
@@ -105,7 +141,8 @@ class CommandLayer:
     def menu_items(self, action: Action) -> list[MenuItem]:
         """The menu items of one action: by default one, with its keys."""
         keys = self.keymap.display_keys(action.name)
-        return [(f"{action.label}: {keys}", functools.partial(self.run_action, action))]
+        label = _(MENU_ITEM).format(label=action.label, keys=keys)
+        return [(label, functools.partial(self.run_action, action))]
 
     # --- speech ------------------------------------------------------------------
 
@@ -197,24 +234,25 @@ class CommandLayer:
 
         path = log_error(f"the action {action.name} failed", error) or error_log_path()
         self.refuse(
-            f"Sorry, {action.label.lower()} failed: {type(error).__name__}. "
-            f"The game is saved; the details are in {path}."
+            _(BUG).format(action=action.label.lower(), error=type(error).__name__, path=path)
         )
 
     def _unknown_key(self, key: str, context: str) -> None:
         if context == "confirm":
             self.refuse(
-                f"Press {self.keymap.display_keys('confirm_yes')} for yes, "
-                f"{self.keymap.display_keys('confirm_no')} for no."
+                _(CONFIRM_KEYS).format(
+                    yes=self.keymap.display_keys("confirm_yes"),
+                    no=self.keymap.display_keys("confirm_no"),
+                )
             )
         else:
             help_keys = self.keymap.display_keys("help")
             if _garbled(key) or not key.isprintable():
                 # why: a byte that is not UTF-8 arrives as a lone surrogate; it must not
                 # reach speech, the screen or the transcript, which would fail to encode it
-                self.refuse(UNKNOWN_BYTES.format(help=help_keys))
+                self.refuse(_(UNKNOWN_BYTES).format(help=help_keys))
                 return
-            self.refuse(f"{display_key(key)} does nothing here. Press {help_keys} for help.")
+            self.refuse(_(UNKNOWN_KEY).format(key=display_key(key), help=help_keys))
 
     # --- messages and settings ---------------------------------------------------------
 
@@ -223,7 +261,7 @@ class CommandLayer:
             text = otherwise
         elif place:
             index, count = self.messages().position()
-            text = REVIEWED.format(message=entry.text, index=index, count=count)
+            text = _(REVIEWED).format(message=entry.text, index=index, count=count)
         else:
             text = entry.text
         self.output.resay(text)  # asked for, so it interrupts; not recorded again
@@ -232,19 +270,19 @@ class CommandLayer:
             listener(text)
 
     def _do_older(self, key: str) -> None:
-        self._review(self.messages().older(), "No older messages.")
+        self._review(self.messages().older(), _(NO_OLDER))
 
     def _do_newer(self, key: str) -> None:
-        self._review(self.messages().newer(), "No newer messages.")
+        self._review(self.messages().newer(), _(NO_NEWER))
 
     def _do_oldest(self, key: str) -> None:
-        self._review(self.messages().oldest(), "Nothing has been said yet.")
+        self._review(self.messages().oldest(), _(NOTHING_SAID))
 
     def _do_newest(self, key: str) -> None:
-        self._review(self.messages().newest(), "Nothing has been said yet.")
+        self._review(self.messages().newest(), _(NOTHING_SAID))
 
     def _do_repeat(self, key: str) -> None:
-        self._review(self.messages().last(), "Nothing has been said yet.", place=False)
+        self._review(self.messages().last(), _(NOTHING_SAID), place=False)
 
     def _do_stop_speech(self, key: str) -> None:
         self.output.stop()
@@ -252,7 +290,7 @@ class CommandLayer:
     def _do_verbosity(self, key: str) -> None:
         index = (VERBOSITIES.index(self.verbosity) + 1) % len(VERBOSITIES)
         self.verbosity = VERBOSITIES[index]
-        self.answer(f"Verbosity {self.verbosity}.")
+        self.answer(_(VERBOSITY_SAID).format(verbosity=_(VERBOSITY_WORDS[self.verbosity])))
 
     def _do_past_games(self, key: str) -> None:
         found = storage.read_history_tail()
@@ -266,29 +304,31 @@ class CommandLayer:
 
     def _open_list(self, kind: str, title: str, items: list[MenuItem]) -> None:
         self.list_state = ListState(kind, title, items)
-        self.answer(f"{title}. {len(items)} items. {items[0][0]}")
+        self.answer(_(LIST_OPENED).format(title=title, count=len(items), item=items[0][0]))
 
     def _list_say(self) -> None:
         state = self.list_state
         assert state is not None
         label = state.items[state.selected][0]
-        self.answer(f"{label}, {state.selected + 1} of {len(state.items)}")
+        self.answer(
+            _(LIST_ITEM).format(label=label, index=state.selected + 1, count=len(state.items))
+        )
 
     def _do_menu(self, key: str) -> None:
         items: list[MenuItem] = []
         for action in self.available_actions():
             items += self.menu_items(action)
-        self._open_list("menu", "Actions", items)
+        self._open_list("menu", _(ACTIONS_TITLE), items)
 
     def help_lines(self) -> list[str]:
         return [*self.keymap.help_lines(), self.caps_lock_help()]
 
     def caps_lock_help(self) -> str:
         capitals = sorted(k for k in self.keymap.all_keys() if len(k) == 1 and k.isupper())
-        return CAPS_LOCK_HELP.format(keys=join_words([display_key(k) for k in capitals]))
+        return _(CAPS_LOCK_HELP).format(keys=i18n.join_list([display_key(k) for k in capitals]))
 
     def _do_help(self, key: str) -> None:
-        self._open_list("help", "Help: the keys", [(line, None) for line in self.help_lines()])
+        self._open_list("help", _(HELP_TITLE), [(line, None) for line in self.help_lines()])
 
     def _select(self, index: int) -> None:
         state = self.list_state
@@ -305,7 +345,7 @@ class CommandLayer:
             if state.items[index][0][:1].lower() == letter.lower():
                 self._select(index)
                 return
-        self.refuse(NO_ITEM.format(letter=letter.upper()))
+        self.refuse(_(NO_ITEM).format(letter=letter.upper()))
 
     def _do_menu_previous(self, key: str) -> None:
         assert self.list_state is not None
@@ -328,7 +368,7 @@ class CommandLayer:
         self.list_state = None
         chosen = state.items[state.selected][1]
         if chosen is None:
-            self.answer("Help closed.")
+            self.answer(_(HELP_CLOSED))
         else:
             chosen()
 
@@ -336,7 +376,7 @@ class CommandLayer:
         assert self.list_state is not None
         kind = self.list_state.kind
         self.list_state = None
-        self.answer("Help closed." if kind == "help" else "Menu closed.")
+        self.answer(_(HELP_CLOSED) if kind == "help" else _(MENU_CLOSED))
 
     def overlay(self) -> ListScreen | None:
         """The open list or question, as the screen shows it."""
@@ -354,23 +394,23 @@ class CommandLayer:
 
     def _do_quit(self, key: str) -> None:
         if self.is_over():
-            self.answer(GOODBYE)  # nothing to save: the finished game is in the history
+            self.answer(_(GOODBYE))  # nothing to save: the finished game is in the history
             self.exit_requested = True
             return
 
         def leave() -> None:
             self.save_now()
             if self.save_problem:
-                self.answer(NOT_SAVED_GOODBYE.format(reason=self.save_problem))
+                self.answer(_(NOT_SAVED_GOODBYE).format(reason=self.save_problem))
             else:
-                self.answer("Saved. Goodbye.")
+                self.answer(_(SAVED_GOODBYE))
             self.exit_requested = True
 
         yes = self.keymap.display_keys("confirm_yes")
         no = self.keymap.display_keys("confirm_no")
-        question = f"Quit? The game stays saved for --resume. {yes} to quit, {no} to keep playing."
+        question = _(QUIT_QUESTION).format(yes=yes, no=no)
         if self.save_problem:
-            question = NOT_SAVED_QUESTION.format(reason=self.save_problem, yes=yes, no=no)
+            question = _(NOT_SAVED_QUESTION).format(reason=self.save_problem, yes=yes, no=no)
         self.confirm = (question, leave)
         self.answer(question)
 
@@ -382,4 +422,63 @@ class CommandLayer:
 
     def _do_confirm_no(self, key: str) -> None:
         self.confirm = None
-        self.answer("Back to the game.")
+        self.answer(_(BACK_TO_GAME))
+
+    # --- settings: language and verbosity ------------------------------------------------
+
+    def _do_settings(self, key: str) -> None:
+        """The settings menu: each item names a setting and its value; choosing changes it."""
+        language = i18n.LANGUAGE_NAMES[i18n.current_language()]
+        verbosity = _(VERBOSITY_WORDS[self.verbosity])
+        items: list[MenuItem] = [
+            (_(SETTINGS_LANGUAGE).format(language=language), self._open_languages),
+            (_(SETTINGS_VERBOSITY).format(verbosity=verbosity), self._settings_verbosity),
+        ]
+        self._open_list("settings", _(SETTINGS_TITLE), items)
+
+    def _settings_verbosity(self) -> None:
+        self._do_verbosity("")
+
+    def _open_languages(self) -> None:
+        # why each name in itself ("English", "español"): a player who cannot read the
+        # language the game speaks now must still find their own
+        items: list[MenuItem] = [
+            (i18n.LANGUAGE_NAMES[code], functools.partial(self.choose_language, code))
+            for code in i18n.LANGUAGES
+        ]
+        self.list_state = ListState("settings", _(LANGUAGE_TITLE), items)
+        self.list_state.selected = i18n.LANGUAGES.index(i18n.current_language())
+        self.answer(
+            _(LIST_OPENED).format(
+                title=_(LANGUAGE_TITLE), count=len(items), item=items[self.list_state.selected][0]
+            )
+        )
+
+    def choose_language(self, code: str) -> None:
+        """Speak ``code`` from the next sentence on, and keep it in the settings file."""
+        from fivecrowns.output.settings import SettingsFileError, update_settings
+
+        try:
+            i18n.set_language(code)
+        except i18n.CatalogMissing as error:
+            self.refuse(str(error))
+            return
+        name = i18n.LANGUAGE_NAMES[code]
+        try:
+            update_settings({"language": code})
+        except (OSError, ValueError, SettingsFileError) as error:
+            self.answer(_(LANGUAGE_NOT_SAVED).format(language=name, why=error))
+        else:
+            self.answer(_(LANGUAGE_CHOSEN).format(language=name))
+        self._voice_follows(code)
+
+    def _voice_follows(self, code: str) -> None:
+        """The built-in voice follows the language when the output can re-pick it;
+        otherwise, with the built-in voice speaking, one sentence says when it will."""
+        repick = getattr(self.output, "set_language", None)
+        if callable(repick):
+            repick(code)
+            return
+        backend = getattr(getattr(self.output, "backend", None), "name", None)
+        if backend == "tts":
+            self.say(_(VOICE_NEXT_START))

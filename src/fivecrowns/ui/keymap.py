@@ -23,6 +23,9 @@ import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import gettext as _
+
 __all__ = [
     "ACTIONS",
     "GROUPS",
@@ -50,32 +53,43 @@ class Action:
     ``group`` decides where the action is listed and when its keys apply:
     the modal groups (menu, confirm, privacy) only while that screen is open.
     ``uses_turn`` is True for the actions that are moves in the game.
+    ``label_text`` and ``help_text`` are the English source sentences (marked for the
+    catalog); :attr:`label` and :attr:`help` are them in the language spoken now.
     """
 
     name: str
     keys: tuple[str, ...]
-    label: str
-    help: str
+    label_text: str
+    help_text: str
     group: str
     uses_turn: bool = False
 
+    @property
+    def label(self) -> str:
+        return _(self.label_text)
 
+    @property
+    def help(self) -> str:
+        return _(self.help_text)
+
+
+#: Each group's title, marked for the catalog: translate with ``_(GROUPS[group])`` at use.
 GROUPS: dict[str, str] = {
-    "turn": "Your turn",
-    "hand": "Moving through your hand",
-    "info": "Information (never uses your turn)",
-    "messages": "Messages and speech",
-    "game": "The game",
-    "menu": "In the action menu and the help list",
-    "confirm": "When asked to confirm",
-    "privacy": "On the privacy screen (hot seat)",
+    "turn": N_("Your turn"),
+    "hand": N_("Moving through your hand"),
+    "info": N_("Information (never uses your turn)"),
+    "messages": N_("Messages and speech"),
+    "game": N_("The game"),
+    "menu": N_("In the action menu and the help list"),
+    "confirm": N_("When asked to confirm"),
+    "privacy": N_("On the privacy screen (hot seat)"),
 }
 MODAL_GROUPS = frozenset({"menu", "confirm", "privacy"})
 
 # why "the same number again": no timers (a two-digit wait would need one), and it is how a
 # screen reader's first-letter navigation works: 1 is card 1, 1 again is card 11, again card 1.
 JUMP_KEYS: tuple[str, ...] = tuple(str(digit) for digit in range(10))
-JUMP_HELP = (
+JUMP_HELP = N_(
     "Number keys 1 to 9 jump to that card, 0 to the 10th. "
     "The same number again jumps 10 further: 1 twice is the 11th card, 4 twice the 14th."
 )
@@ -96,73 +110,91 @@ def jump_index(key: str, focus: int, count: int) -> int:
     if index == focus and index + 10 < count:
         index += 10
     if index >= count:
-        raise KeymapError(f"You have only {count} cards.")
+        raise KeymapError(
+            ngettext("You have only {count} card.", "You have only {count} cards.", count).format(
+                count=count
+            )
+        )
     return index
 
 
 _A = Action
 # Rows both games' tables hold, word for word (each game adds its own rows around them).
 _HISTORY = (
-    _A("older", (",",), "Older message", "Read the message before this one.", "messages"),
-    _A("newer", (".",), "Newer message", "Read the message after this one.", "messages"),
-    _A("oldest", ("<",), "Oldest message", "Read the first message.", "messages"),
-    _A("newest", (">",), "Newest message", "Read the latest message.", "messages"),
-    _A("repeat", ("r",), "Repeat", "Say the last message again.", "messages"),
+    _A("older", (",",), N_("Older message"), N_("Read the message before this one."), "messages"),
+    _A("newer", (".",), N_("Newer message"), N_("Read the message after this one."), "messages"),
+    _A("oldest", ("<",), N_("Oldest message"), N_("Read the first message."), "messages"),
+    _A("newest", (">",), N_("Newest message"), N_("Read the latest message."), "messages"),
+    _A("repeat", ("r",), N_("Repeat"), N_("Say the last message again."), "messages"),
 )
 _VERBOSITY = _A(
     "verbosity",
     ("v",),
-    "Verbosity",
-    "Switch between brief, normal and full messages.",
+    N_("Verbosity"),
+    N_("Switch between brief, normal and full messages."),
     "messages",
 )
 _CHAT = _A(
     "chat",
     ("/",),
-    "Chat",
-    "At a network table: type a line for everyone there, then Enter; Escape cancels.",
+    N_("Chat"),
+    N_("At a network table: type a line for everyone there, then Enter; Escape cancels."),
     "info",
 )
-_PAST_GAMES = _A("past_games", ("S",), "Past games", "The results of finished games.", "info")
-_MENU_AND_HELP = (
-    _A("menu", ("escape",), "Action menu", "A list of everything you can do now.", "game"),
-    _A("help", ("f1", "?"), "Help", "The list of keys.", "game"),
+_PAST_GAMES = _A(
+    "past_games", ("S",), N_("Past games"), N_("The results of finished games."), "info"
 )
-_QUIT = _A("quit", ("q", "c-c"), "Quit", "Leave the game; it stays saved for --resume.", "game")
+_MENU_AND_HELP = (
+    _A("menu", ("escape",), N_("Action menu"), N_("A list of everything you can do now."), "game"),
+    _A("help", ("f1", "?"), N_("Help"), N_("The list of keys."), "game"),
+)
+_QUIT = _A(
+    "quit", ("q", "c-c"), N_("Quit"), N_("Leave the game; it stays saved for --resume."), "game"
+)
 _LISTS_AND_QUESTIONS = (
-    _A("menu_previous", ("up", "left"), "Previous item", "Move up the list.", "menu"),
-    _A("menu_next", ("down", "right"), "Next item", "Move down the list.", "menu"),
-    _A("menu_first", ("home",), "First item", "Move to the top of the list.", "menu"),
-    _A("menu_last", ("end",), "Last item", "Move to the bottom of the list.", "menu"),
-    _A("menu_choose", ("c-m", " "), "Choose", "Do the item you are on.", "menu"),
-    _A("menu_close", ("escape",), "Close", "Close the list.", "menu"),
-    _A("confirm_yes", ("y",), "Yes", "Yes, do it.", "confirm"),
-    _A("confirm_no", ("n", "escape"), "No", "No, go back.", "confirm"),
+    _A("menu_previous", ("up", "left"), N_("Previous item"), N_("Move up the list."), "menu"),
+    _A("menu_next", ("down", "right"), N_("Next item"), N_("Move down the list."), "menu"),
+    _A("menu_first", ("home",), N_("First item"), N_("Move to the top of the list."), "menu"),
+    _A("menu_last", ("end",), N_("Last item"), N_("Move to the bottom of the list."), "menu"),
+    _A("menu_choose", ("c-m", " "), N_("Choose"), N_("Do the item you are on."), "menu"),
+    _A("menu_close", ("escape",), N_("Close"), N_("Close the list."), "menu"),
+    _A("confirm_yes", ("y",), N_("Yes"), N_("Yes, do it."), "confirm"),
+    _A("confirm_no", ("n", "escape"), N_("No"), N_("No, go back."), "confirm"),
 )
 ACTIONS: tuple[Action, ...] = (
     # Your turn
-    _A("draw", ("d",), "Draw from the stock", "Take the top card of the stock.", "turn", True),
+    _A(
+        "draw",
+        ("d",),
+        N_("Draw from the stock"),
+        N_("Take the top card of the stock."),
+        "turn",
+        True,
+    ),
     _A(
         "take",
         ("t",),
-        "Take the top discard",
-        "Take the top card of the discard pile.",
+        N_("Take the top discard"),
+        N_("Take the top card of the discard pile."),
         "turn",
         True,
     ),
     _A(
         "discard",
         ("c-m", " "),
-        "Discard the focused card",
-        "Discard the card you are on. In a last turn, your best melds are laid down first.",
+        N_("Discard the focused card"),
+        N_("Discard the card you are on. In a last turn, your best melds are laid down first."),
         "turn",
         True,
     ),
     _A(
         "go_out",
         ("g",),
-        "Go out",
-        "Lay down all your melds and discard. If you cannot yet, says why and how close you are.",
+        N_("Go out"),
+        N_(
+            "Lay down all your melds and discard. "
+            "If you cannot yet, says why and how close you are."
+        ),
         "turn",
         True,
     ),
@@ -170,70 +202,72 @@ ACTIONS: tuple[Action, ...] = (
     _A(
         "previous",
         ("left",),
-        "Previous card",
-        "Move to the card on the left and say it; at the first, says First card.",
+        N_("Previous card"),
+        N_("Move to the card on the left and say it; at the first, says First card."),
         "hand",
     ),
     _A(
         "next",
         ("right",),
-        "Next card",
-        "Move to the card on the right and say it; at the last, says Last card.",
+        N_("Next card"),
+        N_("Move to the card on the right and say it; at the last, says Last card."),
         "hand",
     ),
-    _A("first", ("home",), "First card", "Move to the first card.", "hand"),
-    _A("last", ("end",), "Last card", "Move to the last card.", "hand"),
-    _A("current", ("f",), "Focused card", "Say the card you are on, and its place.", "hand"),
+    _A("first", ("home",), N_("First card"), N_("Move to the first card."), "hand"),
+    _A("last", ("end",), N_("Last card"), N_("Move to the last card."), "hand"),
+    _A(
+        "current", ("f",), N_("Focused card"), N_("Say the card you are on, and its place."), "hand"
+    ),
     _A(
         "jump",
         JUMP_KEYS,
-        "Jump to a card",
+        N_("Jump to a card"),
         JUMP_HELP,
         "hand",
     ),
     _A(
         "sort",
         ("o",),
-        "Sort the hand",
-        "Sort your hand by rank, or by suit; press again to switch.",
+        N_("Sort the hand"),
+        N_("Sort your hand by rank, or by suit; press again to switch."),
         "hand",
     ),
     # Information
     _A(
         "hand",
         ("h",),
-        "Your hand",
-        "Your whole hand, grouped as it would meld, with leftover points and the sort order.",
+        N_("Your hand"),
+        N_("Your whole hand, grouped as it would meld, with leftover points and the sort order."),
         "info",
     ),
-    _A("hint", ("H",), "Hint", "The best draw or discard now, and why.", "info"),
-    _A("round", ("w",), "Round and wild", "The round number and the wild rank.", "info"),
+    _A("hint", ("H",), N_("Hint"), N_("The best draw or discard now, and why."), "info"),
+    _A("round", ("w",), N_("Round and wild"), N_("The round number and the wild rank."), "info"),
     _A(
         "piles",
         ("p",),
-        "Piles",
-        "The top discard and how many cards are left in the stock.",
+        N_("Piles"),
+        N_("The top discard and how many cards are left in the stock."),
         "info",
     ),
-    _A("scores", ("s",), "Scores", "Everyone's total score, lowest first.", "info"),
+    _A("scores", ("s",), N_("Scores"), N_("Everyone's total score, lowest first."), "info"),
     _A(
         "round_detail",
         ("b",),
-        "Breakdown of the last round",
-        "Who went out, and each player's melds, leftover cards and points in the last round.",
+        N_("Breakdown of the last round"),
+        N_("Who went out, and each player's melds, leftover cards and points in the last round."),
         "info",
     ),
-    _A("melds", ("m",), "Melds on the table", "The melds laid down this round.", "info"),
-    _A("counts", ("c",), "Card counts", "How many cards each player holds.", "info"),
-    _A("last_moves", ("l",), "Last moves", "What happened since your last turn.", "info"),
+    _A("melds", ("m",), N_("Melds on the table"), N_("The melds laid down this round."), "info"),
+    _A("counts", ("c",), N_("Card counts"), N_("How many cards each player holds."), "info"),
+    _A("last_moves", ("l",), N_("Last moves"), N_("What happened since your last turn."), "info"),
     _A(
         "whose_turn",
         ("n",),
-        "Whose turn",
-        "Whose turn it is and what they must do now. After the game: a new game, same players.",
+        N_("Whose turn"),
+        N_("Whose turn it is and what they must do now. After the game: a new game, same players."),
         "info",
     ),
-    _A("why", ("y",), "Why", "Why the last computer player did what it did.", "info"),
+    _A("why", ("y",), N_("Why"), N_("Why the last computer player did what it did."), "info"),
     _PAST_GAMES,
     _CHAT,
     # Messages and speech
@@ -241,26 +275,38 @@ ACTIONS: tuple[Action, ...] = (
     _A(
         "stop_speech",
         ("x",),
-        "Stop speech",
-        "Stop speaking now. Ctrl alone cannot be read in a terminal, so X does this.",
+        N_("Stop speech"),
+        N_("Stop speaking now. Ctrl alone cannot be read in a terminal, so X does this."),
         "messages",
     ),
     _VERBOSITY,
     _A(
         "speech",
         ("i",),
-        "Speech details",
-        "Which voice speaks and why, and whether sounds play. "
-        "fivecrowns speech --list tells every choice.",
+        N_("Speech details"),
+        N_(
+            "Which voice speaks and why, and whether sounds play. "
+            "fivecrowns speech --list tells every choice."
+        ),
         "messages",
     ),
     # The game
     *_MENU_AND_HELP,
     _A(
+        "settings",
+        ("f2",),
+        N_("Settings"),
+        N_(
+            "The language (English or español) and the verbosity. "
+            "The language chosen is kept for the next games."
+        ),
+        "game",
+    ),
+    _A(
         "export",
         ("e",),
-        "Export",
-        "Write the score sheet and your hand to files, in print and braille, and say where.",
+        N_("Export"),
+        N_("Write the score sheet and your hand to files, in print and braille, and say where."),
         "game",
     ),
     _QUIT,
@@ -269,9 +315,11 @@ ACTIONS: tuple[Action, ...] = (
     _A(
         "ready",
         ("c-m",),
-        "Ready",
-        "The next player is at the keyboard. Here quit, help and stop speech also work; "
-        "no other key, so nothing shows the hand.",
+        N_("Ready"),
+        N_(
+            "The next player is at the keyboard. Here quit, help and stop speech also work; "
+            "no other key, so nothing shows the hand."
+        ),
         "privacy",
     ),
 )
@@ -281,68 +329,82 @@ SOLITAIRE_ACTIONS: tuple[Action, ...] = (
     _A(
         "play",
         ("c-m", " "),
-        "Put in or discard",
-        "Put the turned card into the hand you are on; then discard the card you are on.",
+        N_("Put in or discard"),
+        N_("Put the turned card into the hand you are on; then discard the card you are on."),
         "turn",
         True,
     ),
     _A(
         "undo",
         ("u",),
-        "Undo",
-        "Take back your last move: the card put in or discarded goes back. One move only.",
+        N_("Undo"),
+        N_("Take back your last move: the card put in or discarded goes back. One move only."),
         "turn",
     ),
-    _A("previous_hand", ("up",), "Previous hand", "Move to the open hand before.", "hand"),
-    _A("next_hand", ("down",), "Next hand", "Move to the open hand after.", "hand"),
-    _A("previous", ("left",), "Previous card", "The card before, in the hand you are on.", "hand"),
-    _A("next", ("right",), "Next card", "The card after, in the hand you are on.", "hand"),
-    _A("current", ("f",), "Focused card", "Say the card you are on, and its place.", "hand"),
-    _A("first", ("home",), "First card", "The first card of the hand.", "hand"),
-    _A("last", ("end",), "Last card", "The last card of the hand.", "hand"),
-    _A("jump", JUMP_KEYS, "Jump to a card", JUMP_HELP, "hand"),
+    _A("previous_hand", ("up",), N_("Previous hand"), N_("Move to the open hand before."), "hand"),
+    _A("next_hand", ("down",), N_("Next hand"), N_("Move to the open hand after."), "hand"),
+    _A(
+        "previous",
+        ("left",),
+        N_("Previous card"),
+        N_("The card before, in the hand you are on."),
+        "hand",
+    ),
+    _A("next", ("right",), N_("Next card"), N_("The card after, in the hand you are on."), "hand"),
+    _A(
+        "current", ("f",), N_("Focused card"), N_("Say the card you are on, and its place."), "hand"
+    ),
+    _A("first", ("home",), N_("First card"), N_("The first card of the hand."), "hand"),
+    _A("last", ("end",), N_("Last card"), N_("The last card of the hand."), "hand"),
+    _A("jump", JUMP_KEYS, N_("Jump to a card"), JUMP_HELP, "hand"),
     _A(
         "hand",
         ("h",),
-        "This hand",
-        "The cards of the hand you are on, its best melds and leftover points.",
+        N_("This hand"),
+        N_("The cards of the hand you are on, its best melds and leftover points."),
         "info",
     ),
-    _A("hint", ("H",), "Hint", "Where the best strategy would put the card, and why.", "info"),
+    _A(
+        "hint",
+        ("H",),
+        N_("Hint"),
+        N_("Where the best strategy would put the card, and why."),
+        "info",
+    ),
     _A(
         "piles",
         ("p",),
-        "Turned card and stock",
-        "The turned card, the cards left in the stock, and the discards.",
+        N_("Turned card and stock"),
+        N_("The turned card, the cards left in the stock, and the discards."),
         "info",
     ),
     _A(
         "status",
         ("s",),
-        "Score",
-        "How many hands are closed, which are open, and the points left.",
+        N_("Score"),
+        N_("How many hands are closed, which are open, and the points left."),
         "info",
     ),
     _A(
         "stock_cards",
         ("k",),
-        "What the stock holds",
-        "The cards still in the stock, in no order: their order is hidden, not what they are.",
+        N_("What the stock holds"),
+        N_("The cards still in the stock, in no order: their order is hidden, not what they are."),
         "info",
     ),
     *_HISTORY,
-    _A("stop_speech", ("x",), "Stop speech", "Stop speaking now.", "messages"),
+    _A("stop_speech", ("x",), N_("Stop speech"), N_("Stop speaking now."), "messages"),
     _VERBOSITY,
     _PAST_GAMES,
     *_MENU_AND_HELP,
     _A(
         "export",
         ("e",),
-        "Export",
-        "Write the board to files, in print and braille, and say where.",
+        N_("Export"),
+        N_("Write the board to files, in print and braille, and say where."),
         "game",
     ),
-    _A("new_game", ("n",), "New deal", "After a game: deal a new one.", "game"),
+    _A("new_game", ("n",), N_("New deal"), N_("After a game: deal a new one."), "game"),
     _QUIT,
     *_LISTS_AND_QUESTIONS,
 )
@@ -370,14 +432,23 @@ _NAMED_KEYS: dict[str, str] = {
     "period": ".",
 }
 _NAMED_KEYS.update({f"f{n}": f"f{n}" for n in range(1, 13)})
+#: Key names as help and speech say them (marked: Spanish says "Intro", "Espacio" ...).
 _DISPLAY: dict[str, str] = {
-    "c-m": "Enter",
-    " ": "Space",
-    "c-i": "Tab",
-    "c-h": "Backspace",
-    "escape": "Escape",
-    "pageup": "Page Up",
-    "pagedown": "Page Down",
+    "c-m": N_("Enter"),
+    " ": N_("Space"),
+    "c-i": N_("Tab"),
+    "c-h": N_("Backspace"),
+    "escape": N_("Escape"),
+    "pageup": N_("Page Up"),
+    "pagedown": N_("Page Down"),
+    "left": N_("Left"),
+    "right": N_("Right"),
+    "up": N_("Up"),
+    "down": N_("Down"),
+    "home": N_("Home"),
+    "end": N_("End"),
+    "delete": N_("Delete"),
+    "insert": N_("Insert"),
 }
 _PRINTABLE = set(string.ascii_letters + string.digits + string.punctuation)
 
@@ -402,19 +473,23 @@ def normalize_key(text: str) -> str:
         if lowered.startswith(prefix) and len(lowered) == len(prefix) + 1 and lowered[-1].isalpha():
             return "c-" + lowered[-1]
     raise KeymapError(
-        f"'{text}' is not a key: use a letter, a digit, a punctuation mark, "
-        "Shift+letter, Ctrl+letter, F1 to F12, Enter, Space, Tab, Escape or an arrow key."
+        _(
+            "'{text}' is not a key: use a letter, a digit, a punctuation mark, "
+            "Shift+letter, Ctrl+letter, F1 to F12, Enter, Space, Tab, Escape or an arrow key."
+        ).format(text=text)
     )
 
 
 def display_key(key: str) -> str:
     """How help and speech name a key: "Enter", "Shift+H", "Ctrl+X", "F1", "D", ","."""
     if key in _DISPLAY:
-        return _DISPLAY[key]
+        return _(_DISPLAY[key])
     if key.startswith("c-") and len(key) == 3:
-        return "Ctrl+" + key[2].upper()
+        # TRANSLATORS: a key pressed with Control, as help names it ("Ctrl+X")
+        return _("Ctrl+{letter}").format(letter=key[2].upper())
     if len(key) == 1 and key.isalpha():
-        return "Shift+" + key if key.isupper() else key.upper()
+        # TRANSLATORS: a capital letter's key, as help names it ("Shift+H")
+        return _("Shift+{letter}").format(letter=key) if key.isupper() else key.upper()
     if len(key) > 1:
         return key[0].upper() + key[1:]
     return key
@@ -462,7 +537,11 @@ class Keymap:
         for action in self.actions:
             if action.name == name:
                 return action
-        raise KeymapError(f"There is no action called '{name}'. Actions: {self._names()}.")
+        raise KeymapError(
+            _("There is no action called '{name}'. Actions: {actions}.").format(
+                name=name, actions=self._names()
+            )
+        )
 
     def rebind(self, name: str, keys: Iterable[str]) -> Keymap:
         """A new keymap where action ``name`` has ``keys`` (written as players write them).
@@ -472,7 +551,7 @@ class Keymap:
         action = self.get(name)
         normalized = tuple(dict.fromkeys(normalize_key(key) for key in keys))
         if not normalized:
-            raise KeymapError(f"'{name}' needs at least one key.")
+            raise KeymapError(_("'{name}' needs at least one key.").format(name=name))
         context = _context(action.group)
         for other in self.actions:
             if other.name == name or _context(other.group) != context:
@@ -480,8 +559,13 @@ class Keymap:
             clash = [key for key in normalized if key in other.keys]
             if clash:
                 raise KeymapError(
-                    f"{display_key(clash[0])} already does '{other.name}' ({other.label}); "
-                    f"'{name}' keeps {self.display_keys(name)}."
+                    _("{key} already does '{other}' ({label}); '{name}' keeps {keys}.").format(
+                        key=display_key(clash[0]),
+                        other=other.name,
+                        label=other.label,
+                        name=name,
+                        keys=self.display_keys(name),
+                    )
                 )
         return Keymap(
             tuple(replace(a, keys=normalized) if a.name == name else a for a in self.actions)
@@ -497,8 +581,13 @@ class Keymap:
     def display_keys(self, name: str) -> str:
         keys = [display_key(key) for key in self.get(name).keys]
         if len(keys) > 2 and all(k.isdigit() for k in keys):
-            return f"{min(keys)} to {max(keys)}"
-        return " or ".join(keys)
+            # TRANSLATORS: a range of number keys in help: "0 to 9"
+            return _("{first} to {last}").format(first=min(keys), last=max(keys))
+        said = keys[0]
+        for key in keys[1:]:
+            # TRANSLATORS: keys that do the same: "Enter or Space" (three: "A or B or C")
+            said = _("{first} or {second}").format(first=said, second=key)
+        return said
 
     def in_group(self, group: str) -> tuple[Action, ...]:
         return tuple(action for action in self.actions if action.group == group)
@@ -510,16 +599,22 @@ class Keymap:
         """One line per action, grouped by situation: the help list and docs/keys.md."""
         lines: list[str] = []
         for group, title in GROUPS.items():
-            lines.append(f"{title}:")
+            lines.append(_("{title}:").format(title=_(title)))
             for action in self.in_group(group):
-                lines.append(f"{self.display_keys(action.name)}: {action.label}. {action.help}")
+                lines.append(
+                    _("{keys}: {label}. {help}").format(
+                        keys=self.display_keys(action.name), label=action.label, help=action.help
+                    )
+                )
         return lines
 
     def markdown(self) -> str:
         """The keymap as Markdown tables, one per situation (docs/keys.md is made from this)."""
         out: list[str] = []
+        # TRANSLATORS: the column titles of the key tables in docs/keys.md; keep the bars
+        header = _("| Keys | Action | What it does | Settings name |")
         for group, title in GROUPS.items():
-            out += [f"## {title}", "", "| Keys | Action | What it does | Settings name |"]
+            out += [f"## {_(title)}", "", header]
             out.append("| --- | --- | --- | --- |")
             for action in self.in_group(group):
                 keys = self.display_keys(action.name).replace("|", "\\|")
@@ -540,5 +635,7 @@ def _as_key_list(name: str, value: object) -> list[str]:
     if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
         return [str(item) for item in value]
     raise KeymapError(
-        f'Keys for \'{name}\' must be a key in quotes or a list of them, like ["d", "F5"].'
+        _(
+            'Keys for \'{name}\' must be a key in quotes or a list of them, like ["d", "F5"].'
+        ).format(name=name)
     )

@@ -9,8 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from fivecrowns import i18n
 from fivecrowns.errors import FiveCrownsError, SaveFileError, UsageError
 from fivecrowns.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from fivecrowns.i18n import N_, pgettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.savefile import MAX_NAME_LENGTH
 from fivecrowns.ui import storage
 from fivecrowns.ui.session import Seat, Session, game_from_save, new_seed
@@ -46,31 +49,55 @@ def make_seats(players: int, humans: int, names: str | None, ai: str) -> list[Se
     [('You', None), ('Ann', 'medium'), ('Ben', 'medium')]
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise LaunchError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}.")
+        raise LaunchError(
+            _("--players must be {low} to {high}, not {players}.").format(
+                low=MIN_PLAYERS, high=MAX_PLAYERS, players=players
+            )
+        )
     if not 1 <= humans <= players:
-        raise LaunchError(f"--humans must be 1 to {players}, not {humans}.")
+        raise LaunchError(
+            _("--humans must be 1 to {players}, not {humans}.").format(
+                players=players, humans=humans
+            )
+        )
     computers = players - humans
     levels = [part.strip() for part in ai.split(",")]
     if any(not level for level in levels):
-        raise LaunchError(f"--ai '{ai}' has an empty name: separate names with single commas.")
+        raise LaunchError(
+            _("--ai '{ai}' has an empty name: separate names with single commas.").format(ai=ai)
+        )
     if len(levels) == 1:
         levels = levels * computers
     if computers and len(levels) != computers:
         raise LaunchError(
-            f"--ai names {len(levels)} computer players but there are {computers} computer seats."
+            i18n.ngettext(
+                "--ai names {names} computer players but there is {count} computer seat.",
+                "--ai names {names} computer players but there are {count} computer seats.",
+                computers,
+            ).format(names=len(levels), count=computers)
         )
     if names:
         given = [name.strip() for name in names.split(",")]
         if len(given) != players or any(not name for name in given):
             shown = names if len(names) <= 200 else names[:200] + "..."
-            raise LaunchError(f"--names needs {players} names separated by commas, got '{shown}'.")
+            raise LaunchError(
+                _("--names needs {players} names separated by commas, got '{shown}'.").format(
+                    players=players, shown=shown
+                )
+            )
         longest = max(given, key=len)
         if len(longest) > MAX_NAME_LENGTH:
             raise LaunchError(
-                f"--names: a name is at most {MAX_NAME_LENGTH} characters; one has {len(longest)}."
+                _("--names: a name is at most {limit} characters; one has {length}.").format(
+                    limit=MAX_NAME_LENGTH, length=len(longest)
+                )
             )
     else:
-        human_names = ["You"] if humans == 1 else [f"Player {i + 1}" for i in range(humans)]
+        if humans == 1:
+            # TRANSLATORS: the only human's name at the table (the screen then says "Your hand")
+            human_names = [pgettext("the default name of the only human player", "You")]
+        else:
+            human_names = [_("Player {number}").format(number=i + 1) for i in range(humans)]
         given = human_names + list(COMPUTER_NAMES[:computers])
     return [Seat(given[i]) for i in range(humans)] + [
         Seat(given[humans + i], levels[i]) for i in range(computers)
@@ -84,7 +111,7 @@ def load_computer_player(level: str, seat: int, seed: int = 0) -> Any:
     return load_bot(level, seed=seed * 31 + seat)
 
 
-SAVED_PLUGIN = (
+SAVED_PLUGIN = N_(
     "The saved game's computer player {name} is '{level}', a plug-in, and a saved game "
     "never chooses code to run. To resume it with that player, name it yourself: "
     "fivecrowns play --resume --ai {level}"
@@ -99,24 +126,26 @@ def load_saved_computer_player(seat: Seat, index: int, seed: int, typed: set[str
     level = seat.level or ""
     if is_plugin_spec(level):
         if level not in typed:
-            raise LaunchError(SAVED_PLUGIN.format(name=seat.name, level=level))
+            raise LaunchError(_(SAVED_PLUGIN).format(name=seat.name, level=level))
         return load_bot(level, seed=seed * 31 + index)
     return load_level(level, seed=seed * 31 + index)
 
 
-LINE_MODE_SILENCE = (
+LINE_MODE_SILENCE = N_(
     "Speech: silence in line mode, so your screen reader reads these lines. "
     "For the built-in voice, start with --speech auto."
 )
 
 
 #: After the start, when speech is not what the player chose: the short form, details on a key.
-SPEECH_NOTE = "Speech: {what}. Press {keys} for details."
+SPEECH_NOTE = N_("Speech: {what}. Press {keys} for details.")
+#: The output layer's sentence (fivecrowns.output.factory) when speech is as the player chose.
+AS_CHOSEN = N_("Speech: {what}, as chosen.")
 _SPEECH_WORDS = {
-    "screenreader": "your screen reader",
-    "tts": "the built-in voice",
-    "print": "printed lines",
-    "none": "silence",
+    "screenreader": N_("your screen reader"),
+    "tts": N_("the built-in voice"),
+    "print": N_("printed lines"),
+    "none": N_("silence"),
 }
 
 
@@ -128,9 +157,13 @@ def speech_note(reason: str, backend: str, keys: str) -> str | None:
     >>> speech_note("Speech: printed lines, because no screen reader is running.", "print", "I")
     'Speech: printed lines. Press I for details.'
     """
-    if reason.endswith(", as chosen.") and reason.count(".") == 1:
+    # why the output layer's own sentence: the reason is worded there, in the language
+    before, _what, after = _(AS_CHOSEN).partition("{what}")
+    dots = before.count(".") + after.count(".")
+    if reason.startswith(before) and reason.endswith(after) and reason.count(".") == dots:
         return None
-    return SPEECH_NOTE.format(what=_SPEECH_WORDS.get(backend, backend), keys=keys)
+    what = _(_SPEECH_WORDS[backend]) if backend in _SPEECH_WORDS else backend
+    return _(SPEECH_NOTE).format(what=what, keys=keys)
 
 
 def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
@@ -142,35 +175,44 @@ def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
     output, reason = create_output(speech, args.transcript, stream=io.StringIO())
     if args.line and not args.speech:
         # why: the player did not choose silence; line mode did. Say why, and how to change it.
-        reason = reason.replace("Speech: silence, as chosen.", LINE_MODE_SILENCE, 1)
+        silence = _(AS_CHOSEN).format(what=_(_SPEECH_WORDS["none"]))
+        reason = reason.replace(silence, _(LINE_MODE_SILENCE), 1)
     return output, reason
 
 
-KEPT_NEW_GAME = (
+KEPT_NEW_GAME = N_(
     "An unfinished game was kept in {path}. To go back to it, quit and run: "
     "fivecrowns play --resume previous. To see every kept game: fivecrowns play --resume list."
 )
-KEPT_DAMAGED = (
+KEPT_DAMAGED = N_(
     "The saved game could not be resumed, so it was kept as {path} and nothing was lost. "
     "The reason: {damage}"
 )
-KEPT_WHILE_RESUMING = (
+KEPT_WHILE_RESUMING = N_(
     "The game that was saved before was kept in {path}. "
     "To see every kept game: fivecrowns play --resume list."
 )
-LIST_LINE = "{number}. Saved {when}: {players}, round {round} of 11. Totals: {totals}. File: {path}"
-LIST_DAMAGED_LINE = "{number}. Cannot be resumed: {reason}"
-LIST_EMPTY = "There is no unfinished game in {folder}."
+LIST_LINE = N_(
+    "{number}. Saved {when}: {players}, round {round} of 11. Totals: {totals}. File: {path}"
+)
+LIST_DAMAGED_LINE = N_("{number}. Cannot be resumed: {reason}")
+LIST_EMPTY = N_("There is no unfinished game in {folder}.")
 LIST_DAMAGED = (
-    "{count} damaged saves are kept in {folder} under names with 'damaged'; they cannot be resumed."
+    N_(
+        "{count} damaged save is kept in {folder} under names with 'damaged'; it cannot be resumed."
+    ),
+    N_(
+        "{count} damaged saves are kept in {folder} under names with 'damaged'; "
+        "they cannot be resumed."
+    ),
 )
 
 
 def kept_aside_sentence(kept: storage.KeptAside, template: str = KEPT_NEW_GAME) -> str:
     """What the player hears about a saved game moved aside."""
     if kept.damage:
-        return KEPT_DAMAGED.format(path=kept.path, damage=kept.damage)
-    return template.format(path=kept.path)
+        return _(KEPT_DAMAGED).format(path=kept.path, damage=kept.damage)
+    return _(template).format(path=kept.path)
 
 
 def check_saved_game(path: Path) -> None:
@@ -186,16 +228,16 @@ def list_unfinished() -> list[str]:
     lines: list[str] = []
     for number, path in enumerate(games, 1):
         try:
-            game, seats, _ = game_from_save(storage.read_autosave(path))
+            game, seats, _keyboard = game_from_save(storage.read_autosave(path))
         except SaveFileError as error:
-            lines.append(LIST_DAMAGED_LINE.format(number=number, reason=error))
+            lines.append(_(LIST_DAMAGED_LINE).format(number=number, reason=error))
             continue
         when = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         names = [seat.name for seat in seats]
-        players = ", ".join(names[:-1]) + " and " + names[-1]
+        players = i18n.join_list(names)
         totals = name_numbers(names, list(game.totals))
         lines.append(
-            LIST_LINE.format(
+            _(LIST_LINE).format(
                 number=number,
                 when=when,
                 players=players,
@@ -206,10 +248,11 @@ def list_unfinished() -> list[str]:
         )
     folder = storage.autosave_path().parent
     if not games:
-        lines.append(LIST_EMPTY.format(folder=folder))
+        lines.append(_(LIST_EMPTY).format(folder=folder))
     damaged = storage.damaged_games()
     if damaged:
-        lines.append(LIST_DAMAGED.format(count=len(damaged), folder=folder))
+        count = len(damaged)
+        lines.append(i18n.ngettext(*LIST_DAMAGED, count).format(count=count, folder=folder))
     return lines
 
 
@@ -224,7 +267,9 @@ def _launch(args: argparse.Namespace) -> int:
         settings.verbosity = args.verbosity
     if args.delay is not None:
         if not 0 <= args.delay <= 10:
-            raise LaunchError(f"--delay must be 0 to 10 seconds, not {args.delay}.")
+            raise LaunchError(
+                _("--delay must be 0 to 10 seconds, not {delay}.").format(delay=args.delay)
+            )
         settings.delay = args.delay
     at_keyboard = 0
     chosen = None
@@ -251,8 +296,10 @@ def _launch(args: argparse.Namespace) -> int:
     }
     if not sys.stdin.isatty():
         raise NeedsTerminalError(
-            "fivecrowns play reads single key presses, so it needs a terminal: "
-            "start it in a terminal window, not with its input redirected."
+            _(
+                "fivecrowns play reads single key presses, so it needs a terminal: "
+                "start it in a terminal window, not with its input redirected."
+            )
         )
     # why keep it aside, not ask: a question before the game would need its own key
     # handling; moving the file loses nothing and one sentence says how to go back.
@@ -287,11 +334,15 @@ def _launch(args: argparse.Namespace) -> int:
         except EOFError:
             if session.save_problem:
                 raise NeedsTerminalError(
-                    f"The keyboard input closed. The game is not saved: {session.save_problem}"
+                    _("The keyboard input closed. The game is not saved: {why}").format(
+                        why=session.save_problem
+                    )
                 ) from None
             raise NeedsTerminalError(
-                "The keyboard input closed. The game is saved: "
-                "continue it with fivecrowns play --resume."
+                _(
+                    "The keyboard input closed. The game is saved: "
+                    "continue it with fivecrowns play --resume."
+                )
             ) from None
     finally:
         output.close()

@@ -14,6 +14,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 
 from fivecrowns.cards import Card, Rank, Suit, spoken_name
+from fivecrowns.i18n import N_, ngettext, pgettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.ui.model import TableModel
 
 __all__ = ["STYLE", "render_table", "suit_style"]
@@ -69,11 +71,46 @@ def _wrap(text: str, width: int, style: str = "") -> list[Row]:
     return [[(style, part)] for part in lines]
 
 
+#: The screen's words (column headings, the hand's heading, the piles' line).
+SEAT_YOU = N_("{name} (you)")
+TITLE = N_("Five Crowns. Round {round} of 11. {wild} are wild.")
+YOUR_HAND = {
+    "rank": (
+        N_("Your hand, {count} card, sorted by rank:"),
+        N_("Your hand, {count} cards, sorted by rank:"),
+    ),
+    "suit": (
+        N_("Your hand, {count} card, sorted by suit:"),
+        N_("Your hand, {count} cards, sorted by suit:"),
+    ),
+}
+THEIR_HAND = {
+    "rank": (
+        N_("{name}'s hand, {count} card, sorted by rank:"),
+        N_("{name}'s hand, {count} cards, sorted by rank:"),
+    ),
+    "suit": (
+        N_("{name}'s hand, {count} card, sorted by suit:"),
+        N_("{name}'s hand, {count} cards, sorted by suit:"),
+    ),
+}
+ON_CARD = N_("On card {index} of {count}: {card}.")
+DISCARD_EMPTY = N_("Discard pile: empty.")
+DISCARD_TOP = N_("Discard pile: {token} ({card}).")
+STOCK = (N_("Stock: {count} card."), N_("Stock: {count} cards."))
+ON_THE_TABLE = N_("On the table: {melds}")
+
+
 def _seat_rows(model: TableModel) -> list[Row]:
     """The players' table: headers over their own columns (the numbers right-aligned)."""
-    names = [seat.name + (" (you)" if seat.is_you else "") for seat in model.seats]
-    width = max([len("Player"), *map(len, names)]) + 2
-    header = f"  {'Player':<{width}}{'cards':>5}   {'last round':>10}   {'total':>5}"
+    names = [
+        _(SEAT_YOU).format(name=seat.name) if seat.is_you else seat.name for seat in model.seats
+    ]
+    # TRANSLATORS: the screen's column headings over the players' table
+    player, cards = pgettext("column", "Player"), pgettext("column", "cards")
+    last, total = pgettext("column", "last round"), pgettext("column", "total")
+    width = max([len(player), *map(len, names)]) + 2
+    header = f"  {player:<{width}}{cards:>5}   {last:>10}   {total:>5}"
     rows: list[Row] = [[("class:label", header)]]
     for seat, name in zip(model.seats, names, strict=True):
         marker = "> " if seat.is_turn else "  "
@@ -86,8 +123,12 @@ def _seat_rows(model: TableModel) -> list[Row]:
 
 
 def _hand_rows(model: TableModel) -> list[Row]:
-    owner = "Your" if model.you == "You" else f"{model.you}'s"
-    heading = f"{owner} hand, {len(model.hand)} cards, sorted by {model.sort_order}:"
+    count = len(model.hand)
+    order = model.sort_order if model.sort_order in YOUR_HAND else "rank"
+    if model.you == pgettext("the default name of the only human player", "You"):
+        heading = ngettext(*YOUR_HAND[order], count).format(count=count)
+    else:
+        heading = ngettext(*THEIR_HAND[order], count).format(name=model.you, count=count)
     rows: list[Row] = [[("class:label", heading)]]
     numbers = "   ".join(f"{i + 1:<2}" for i in range(len(model.hand)))
     rows.append([("class:label", " " + numbers if model.hand else "")])
@@ -99,12 +140,15 @@ def _hand_rows(model: TableModel) -> list[Row]:
     wilds = [card.rank is None or card.rank == model.wild_rank for card in model.hand]
     if any(wilds):
         # why a row of words: the underline alone is invisible to many people and to braille
-        marks = "".join("wild " if wild else "     " for wild in wilds)
+        # TRANSLATORS: under each wild card on the screen; at most 4 letters fit the column
+        word = pgettext("under a card", "wild")[:4]
+        marks = "".join(f"{word:<5}" if wild else "     " for wild in wilds)
         rows.append([("class:label", (" " + marks).rstrip())])
     if model.hand:
         card = model.hand[model.focus]
         name = spoken_name(card, model.wild_rank)
-        rows.append([("", f"On card {model.focus + 1} of {len(model.hand)}: {name}.")])
+        on_card = _(ON_CARD).format(index=model.focus + 1, count=len(model.hand), card=name)
+        rows.append([("", on_card)])
     return rows
 
 
@@ -131,19 +175,23 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
     focused card. What must show comes first; what does not fit is left out in this order:
     blank lines, older recent messages, the melds in full (then one line says how many)."""
     width = max(20, width - 1)  # why one less: a full last column makes some terminals wrap
-    title = f"Five Crowns. Round {model.round_number} of 11. {model.wild_rank.plural} are wild."
+    title = _(TITLE).format(round=model.round_number, wild=model.wild_rank.plural)
     top = _wrap(title, width, "class:title")
     seats = _seat_rows(model)
     if model.top_discard is None:
-        piles: Row = [("", "Discard pile: empty.")]
+        piles: Row = [("", _(DISCARD_EMPTY))]
     else:
-        piles = [
-            ("", "Discard pile: "),
-            (suit_style(model.top_discard), model.top_discard.token),
-            ("", f" ({spoken_name(model.top_discard, model.wild_rank)})."),
-        ]
-    piles.append(("", f"   Stock: {model.stock} cards."))
-    melds = [row for meld in model.melds for row in _wrap(f"On the table: {meld}", width)]
+        # the token in its suit's colour, inside the whole translated sentence
+        token = model.top_discard.token
+        said = _(DISCARD_TOP).format(
+            token="\0", card=spoken_name(model.top_discard, model.wild_rank)
+        )
+        before, _sep, after = said.partition("\0")
+        piles = [("", before), (suit_style(model.top_discard), token), ("", after)]
+    piles.append(("", "   " + ngettext(*STOCK, model.stock).format(count=model.stock)))
+    melds = [
+        row for meld in model.melds for row in _wrap(_(ON_THE_TABLE).format(melds=meld), width)
+    ]
     if model.privacy is not None:
         roomy = len(top) + len(seats) + len(melds) + 3 <= height
         rows = [*top, *seats, piles, *(melds if roomy else []), *([[]] if roomy else [])]
@@ -165,7 +213,9 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
     else:
         overlay = []
     if len(melds) > max(0, room):
-        melds = _wrap(MELDS_FOLDED.format(count=len(model.melds), keys=model.melds_key), width)
+        count = len(model.melds)
+        folded = ngettext(*MELDS_FOLDED, count).format(count=count, keys=model.melds_key)
+        melds = _wrap(folded, width)
     room -= len(melds)
     while told and sum(map(len, told)) > room:
         told.pop(0)  # whole messages only, the oldest first
@@ -178,7 +228,10 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
 
 
 #: When the melds on the table do not fit the screen.
-MELDS_FOLDED = "On the table: {count} players' melds. Press {keys} to hear them."
+MELDS_FOLDED = (
+    N_("On the table: {count} player's melds. Press {keys} to hear them."),
+    N_("On the table: {count} players' melds. Press {keys} to hear them."),
+)
 
 
 def _join(rows: list[Row]) -> StyleAndTextTuples:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from fivecrowns.cards import Card, Rank, is_wild, spoken_name
+from fivecrowns.cards import Card, Rank, spoken_name
 from fivecrowns.client.inprocess import InProcessLink
 from fivecrowns.client.link import LinkError, SeatClient, TableLink
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
@@ -39,56 +39,99 @@ from fivecrowns.game import (
     game_from_json,
     move_from_json,
 )
+from fivecrowns.i18n import N_, join_list, ngettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import (
-    Arrangement,
     best_arrangement,
     best_with_discard,
     going_out_discards,
     least_leftover,
 )
 from fivecrowns.output.history import History
-from fivecrowns.ui import storage
+from fivecrowns.ui import answers, storage
 from fivecrowns.ui.announce import (
     card_list,
     game_result,
-    join_words,
     melds_words,
     round_detail,
     round_result,
 )
-from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
-from fivecrowns.ui.keymap import Action, Keymap, KeymapError, jump_index
+from fivecrowns.ui.answers import advised_discard
+from fivecrowns.ui.commands import ACTIONS_TITLE, MENU_ITEM, CommandLayer, MenuItem, Speaker
+from fivecrowns.ui.keymap import Action, Keymap, KeymapError, display_key, jump_index
 from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
 from fivecrowns.ui.seat_log import SeatLog
 from fivecrowns.ui.settings import Settings, documents_dir
 
 #: Between rounds: the result stays until the player deals the next round.
-NEXT_ROUND = "Round {round} next. Press {keys} to deal it."
+NEXT_ROUND = N_("Round {round} next. Press {keys} to deal it.")
 #: The action menu's item between rounds.
-DEAL_ITEM = "Deal round {round}: {keys}"
+DEAL_ITEM = N_("Deal round {round}: {keys}")
 
 #: The card on the discard pile, said when it is yours to take.
-TOP_DISCARD = "Top discard: {card}."
+TOP_DISCARD = N_("Top discard: {card}.")
 
 #: The speech-details key.
-NO_SPEECH_REPORT = "Speech: as the game was started."
-SPEECH_LIST_TIP = "For every choice and why, run: fivecrowns speech --list."
-
-#: The hint in a last turn, in the words of the menu item that does it.
-LAST_TURN_HINT = "Lay down and discard the {card}, leaving {points} points."
+NO_SPEECH_REPORT = N_("Speech: as the game was started.")
+SPEECH_LIST_TIP = N_("For every choice and why, run: fivecrowns speech --list.")
 
 #: After drawing or taking: where the new card went (the focus stays where it was).
-DRAWN_PLACE = "It is card {index} of {count}."
+DRAWN_PLACE = N_("It is card {index} of {count}.")
 
 #: How many earlier messages the full screen shows above the message line.
 RECENT_LINES = 4
-GAME_IS_OVER = "The game is over."
+GAME_IS_OVER = answers.GAME_IS_OVER
 
 #: The last-round key before any round has ended.
-NO_ROUND_YET = "No round has ended yet."
+NO_ROUND_YET = answers.NO_ROUND_YET
 
 #: The last-moves key when nobody has done anything since your turn.
-NO_NEWS = "Nothing has happened since your last turn."
+NO_NEWS = N_("Nothing has happened since your last turn.")
+
+#: Starting and resuming.
+NEW_GAME = N_("New game: {names}. Press {help} for help, {menu} for the action menu.")
+#: A computer player in the list of players at the start: "Ann (medium)".
+COMPUTER_SEAT = N_("{name} ({level})")
+RESUMED = N_("Resumed. {round}")
+THIS_GAME_IS_OVER = N_("This game is over.")
+HAND_HIDDEN = N_("The hand is hidden. Press {ready} when ready, {help} for help, {quit} to quit.")
+NOT_YOUR_TURN = N_("It is {name}'s turn, not yours. Press N to hear what happens.")
+OVER_THEN = N_("The game is over. {after}")
+DRAW_FIRST = N_("You must draw before you discard: press D or T.")
+DRAW_BEFORE_OUT = N_("You must draw before you go out: press D or T.")
+NOT_YET = (
+    N_("Not yet: left over would be {cards}, {count} point."),
+    N_("Not yet: left over would be {cards}, {count} points."),
+)
+YOUR_HAND = N_("Your hand: {cards}.")
+TOP_NONE = N_("Top discard: none.")
+YOUR_TURN_BRIEF = N_("Your turn.")
+YOUR_TURN_TOP = N_("Your turn. Top discard: {card}.")
+YOUR_TURN_EMPTY = N_("Your turn. The discard pile is empty.")
+PASS_TO = N_("Pass to {name}. Press {keys} when ready.")
+READY = N_("{name}. {round} Your hand: {cards}.")
+NOT_RECORDED = N_("The result could not be recorded: {why}.")
+AFTER_GAME = N_("Press {new} for a new game, {scores} for scores, {quit} to leave.")
+NOT_SAVED = N_("The game could not be saved: {why}.")
+SORTED = {"rank": N_("Sorted by rank."), "suit": N_("Sorted by suit.")}
+FOCUS = N_("{card}, {index} of {count}")
+FOCUS_FIRST = N_("First card: {card}, {index} of {count}")
+FOCUS_LAST = N_("Last card: {card}, {index} of {count}")
+NEW_GAME_ITEM = N_("New game, same players")
+TAKE_ITEM = N_("Take the {card}")
+DISCARD_ITEM = N_("Discard the {card}")
+GO_OUT_ITEM = N_("Go out, discarding the {card}")
+LAY_DOWN_ITEM = (
+    N_("Lay down and discard the {card}, leaving {count} point"),
+    N_("Lay down and discard the {card}, leaving {count} points"),
+)
+LAY_DOWN_BEST_ITEM = (
+    N_("Lay down your best melds and discard the {card}, leaving {count} point"),
+    N_("Lay down your best melds and discard the {card}, leaving {count} points"),
+)
+#: The screen's note beside a seat.
+WENT_OUT_NOTE = N_("went out")
+COMPUTER_NOTE = N_("computer, {level}")
 
 #: The keys that work on the hot-seat privacy screen besides Enter: none shows the hand.
 PRIVACY_SAFE = frozenset({"quit", "help", "stop_speech"})
@@ -104,7 +147,7 @@ __all__ = [
 ]
 
 #: The new-game key at a network table: the server holds the table, not this keyboard.
-REMOTE_NEW_GAME = "This table's game is over. To play again, create a new table in the lobby."
+REMOTE_NEW_GAME = N_("This table's game is over. To play again, create a new table in the lobby.")
 
 
 class RemoteLink(TableLink, Protocol):
@@ -117,22 +160,22 @@ class RemoteLink(TableLink, Protocol):
 
 
 #: Chat at a network table (the slash key).
-CHAT_OPEN = "Say to the table: type your line, then Enter to send or Escape to cancel."
-CHAT_PROMPT = "Say to the table: {text}"
-CHAT_CANCELLED = "Nothing sent."
-CHAT_LOCAL = "Chat is for network tables: everyone here shares this keyboard."
-CHAT_EMPTY = "There is nothing to send: type a line first, or Escape to cancel."
+CHAT_OPEN = N_("Say to the table: type your line, then Enter to send or Escape to cancel.")
+CHAT_PROMPT = N_("Say to the table: {text}")
+CHAT_CANCELLED = N_("Nothing sent.")
+CHAT_LOCAL = N_("Chat is for network tables: everyone here shares this keyboard.")
+CHAT_EMPTY = N_("There is nothing to send: type a line first, or Escape to cancel.")
 CHAT_LONGEST = 300
 
 #: Quitting at a network table: nothing is saved here; the server seats a computer player.
-REMOTE_QUIT = (
+REMOTE_QUIT = N_(
     "Quit? You leave the table, and a computer player takes your seat for the rest of "
     "the game. {yes} to quit, {no} to keep playing."
 )
-REMOTE_GOODBYE = "You left the table. Goodbye."
+REMOTE_GOODBYE = N_("You left the table. Goodbye.")
 
 #: Why a save failed, as the quit question and goodbye say it (issue 16: never "Saved" then).
-SAVE_FAILED = "the game could not be written to {folder} ({why})."
+SAVE_FAILED = N_("the game could not be written to {folder} ({why}).")
 
 
 class Bot(Protocol):
@@ -206,13 +249,15 @@ class Session(CommandLayer):
         for seat_index, seat in enumerate(self.seats if remote is None else ()):
             if seat.level is not None and seat_index not in self.bots:
                 if bot_loader is None:
-                    raise FiveCrownsError(f"No way to start the computer player {seat.name}.")
+                    raise FiveCrownsError(
+                        _("No way to start the computer player {name}.").format(name=seat.name)
+                    )
                 self.bots[seat_index] = bot_loader(seat.level, seat_index)
         humans = [i for i, seat in enumerate(self.seats) if seat.human]
         if remote is not None:
             humans = [remote[1]]  # one seat: the others are at their own computers
         if not humans:
-            raise FiveCrownsError("A game here needs at least one human player.")
+            raise FiveCrownsError(_("A game here needs at least one human player."))
         self.humans = humans
         # Local play goes through the in-process transport: the table owns the game, and
         # each human seat here knows only what its own snapshot and events tell it.
@@ -274,7 +319,7 @@ class Session(CommandLayer):
         for problem in self.settings.problems:
             self.say(problem)
         if self.client.is_over:
-            self.say("This game is over.")
+            self.say(_(THIS_GAME_IS_OVER))
             return
         if resumed:
             # why not replay the round's events aloud: the round start would list today's
@@ -288,15 +333,22 @@ class Session(CommandLayer):
                 )
                 state.log.note(events, first_wild)
             self.last_explanation = self.link.explain_last_bot_turn()
-            self.say(f"Resumed. {self._round_words()}")
+            self.say(_(RESUMED).format(round=self._round_words()))
             self._check_hot_seat()
             if self.privacy_for is None:
                 self._tell_position()
             return
-        names = join_words(
-            [seat.name + ("" if seat.human else f" ({seat.level})") for seat in self.seats]
+        names = join_list(
+            [
+                seat.name
+                if seat.level is None
+                else _(COMPUTER_SEAT).format(name=seat.name, level=answers.level_words(seat.level))
+                for seat in self.seats
+            ]
         )
-        self.say(f"New game: {names}. Press F1 for help, Escape for the action menu.")
+        self.say(
+            _(NEW_GAME).format(names=names, help=display_key("f1"), menu=display_key("escape"))
+        )
         self._check_hot_seat()
         if self.privacy_for is None:
             self._announce(
@@ -360,8 +412,7 @@ class Session(CommandLayer):
         if context == "privacy":
             keys = self.keymap.display_keys
             self.refuse(
-                f"The hand is hidden. Press {keys('ready')} when ready, {keys('help')} for help, "
-                f"{keys('quit')} to quit."
+                _(HAND_HIDDEN).format(ready=keys("ready"), help=keys("help"), quit=keys("quit"))
             )
         else:
             super()._unknown_key(key, context)
@@ -399,9 +450,9 @@ class Session(CommandLayer):
         for i, seat in enumerate(self.seats):
             note = ""
             if view.went_out == i:
-                note = "went out"
-            elif not seat.human:
-                note = f"computer, {seat.level}"
+                note = _(WENT_OUT_NOTE)
+            elif seat.level is not None:
+                note = _(COMPUTER_NOTE).format(level=answers.level_words(seat.level))
             round_points = game.round_scores[-1][i] if game.round_scores else None
             seats.append(
                 SeatLine(
@@ -455,10 +506,10 @@ class Session(CommandLayer):
     def _require_my_turn(self) -> None:
         game = self.client
         if game.is_over:
-            raise IllegalMoveError(f"The game is over. {self._after_game_words()}")
+            raise IllegalMoveError(_(OVER_THEN).format(after=self._after_game_words()))
         if game.current_player != self.at_keyboard:
             name = self.seats[game.current_player].name
-            raise IllegalMoveError(f"It is {name}'s turn, not yours. Press N to hear what happens.")
+            raise IllegalMoveError(_(NOT_YOUR_TURN).format(name=name))
 
     def _apply(self, seat: int, move: Move) -> None:
         wild_before = self.client.wild_rank
@@ -477,7 +528,7 @@ class Session(CommandLayer):
         note = None
         if added and seat == self.at_keyboard:
             hand = self.hand(seat)
-            note = DRAWN_PLACE.format(index=hand.index(added[0]) + 1, count=len(hand))
+            note = _(DRAWN_PLACE).format(index=hand.index(added[0]) + 1, count=len(hand))
         self._announce(news, wild_before, mover=seat, own_note=note)
 
     def _refocus(self, seat: int, before: list[Card], focused: Card | None) -> list[Card]:
@@ -506,7 +557,7 @@ class Session(CommandLayer):
         self._require_my_turn()
         hand = self.hand()
         if self.client.phase in (Phase.DRAW, Phase.LAST_DRAW):
-            raise IllegalMoveError("You must draw before you discard: press D or T.")
+            raise IllegalMoveError(_(DRAW_FIRST))
         card = hand[self.focus()]
         self._apply(self.at_keyboard, Discard(card))
 
@@ -516,7 +567,7 @@ class Session(CommandLayer):
         wild = game.wild_rank
         hand = self.hand()
         if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
-            raise IllegalMoveError("You must draw before you go out: press D or T.")
+            raise IllegalMoveError(_(DRAW_BEFORE_OUT))
         if game.phase in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
             best = best_with_discard(hand, wild)
             assert best.discard is not None
@@ -526,9 +577,9 @@ class Session(CommandLayer):
         if not discards:
             best = best_with_discard(hand, wild)
             left = best.leftover
+            points = best.leftover_points
             self.refuse(
-                f"Not yet: left over would be {card_list(left, wild)}, "
-                f"{best.leftover_points} points."
+                ngettext(*NOT_YET, points).format(cards=card_list(left, wild), count=points)
             )
             return
         focused = hand[self.focus()]
@@ -550,7 +601,7 @@ class Session(CommandLayer):
         news: dict[int, list[Event]] = {human: [] for human in self.clients}
         explanations: list[str] = []
         start_round = game.round
-        for _ in range(4):  # draw, (lay down), discard: at most three moves in a turn
+        for _step in range(4):  # draw, (lay down), discard: at most three moves in a turn
             explanation = self.link.step_bot()
             if explanation:
                 explanations.append(explanation)
@@ -563,7 +614,9 @@ class Session(CommandLayer):
                 break
         self._autosave()
         if explanations:
-            self.last_explanation = f"{self.seats[seat].name}: " + " ".join(explanations)
+            self.last_explanation = answers.why_words(
+                self.seats[seat].name, " ".join(explanations), private=False
+            )
         self._announce(news, wild, mover=seat)
 
     # --- announcements ------------------------------------------------------------
@@ -633,12 +686,15 @@ class Session(CommandLayer):
         """Where a resumed game stands: your hand, then whose turn it is and what to do."""
         game = self.client
         wild = game.wild_rank
-        self.say(f"Your hand: {card_list(self.hand(), wild)}.")
+        self.say(_(YOUR_HAND).format(cards=card_list(self.hand(), wild)))
         mine = game.current_player == self.at_keyboard
         text = self._status_words()
         if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
             top = game.top_discard
-            text += f" Top discard: {'none' if top is None else spoken_name(top, wild)}."
+            if top is None:
+                text = f"{text} {_(TOP_NONE)}"
+            else:
+                text = f"{text} {_(TOP_DISCARD).format(card=spoken_name(top, wild))}"
         self.say(text, sound="your_turn" if mine else None)
 
     def _your_turn(self) -> None:
@@ -647,20 +703,20 @@ class Session(CommandLayer):
         if game.phase is Phase.LAST_DRAW:
             # "This is your last turn" was said with its sound; what you may take is news.
             if top is not None:
-                self.say(TOP_DISCARD.format(card=spoken_name(top, game.wild_rank)))
+                self.say(_(TOP_DISCARD).format(card=spoken_name(top, game.wild_rank)))
             return
         if game.phase is not Phase.DRAW:  # already drawn (a resumed game): say what is left
             self.say(self._status_words(), sound="your_turn")
             return
         if self.verbosity == "brief":
-            text = "Your turn."
+            text = _(YOUR_TURN_BRIEF)
         elif top is not None:
-            text = f"Your turn. Top discard: {spoken_name(top, game.wild_rank)}."
+            text = _(YOUR_TURN_TOP).format(card=spoken_name(top, game.wild_rank))
         else:
-            text = "Your turn. The discard pile is empty."
+            text = _(YOUR_TURN_EMPTY)
         if self.verbosity == "full":
             left = least_leftover(self.hand(), game.wild_rank)
-            text += f" Your hand now leaves {left} points."
+            text = f"{text} {ngettext(*answers.HINT_WAIT_LEFT, left).format(count=left)}"
         self.say(text, sound="your_turn")
 
     def _check_hot_seat(self) -> None:
@@ -679,7 +735,7 @@ class Session(CommandLayer):
     def _privacy_text(self) -> str:
         assert self.privacy_for is not None
         name = self.seats[self.privacy_for].name
-        return f"Pass to {name}. Press {self.keymap.display_keys('ready')} when ready."
+        return _(PASS_TO).format(name=name, keys=self.keymap.display_keys("ready"))
 
     def _do_ready(self, key: str) -> None:
         assert self.privacy_for is not None
@@ -689,14 +745,17 @@ class Session(CommandLayer):
         name = self.seats[self.at_keyboard].name
         hand = self.hand()
         wild = self.client.wild_rank
-        self.answer(f"{name}. {self._round_words()} Your hand: {card_list(hand, wild)}.")
+        self.answer(
+            _(READY).format(name=name, round=self._round_words(), cards=card_list(hand, wild))
+        )
         moves = self._others_moves(unheard=True)
         if moves:
             self.say(moves)
         self._your_turn()
 
     def _pause_words(self) -> str:
-        return NEXT_ROUND.format(round=self.client.round, keys=self.keymap.display_keys("discard"))
+        keys = self.keymap.display_keys("discard")
+        return _(NEXT_ROUND).format(round=self.client.round, keys=keys)
 
     def _deal_next(self) -> None:
         """After a round's result: tell the new round (and whose turn it is)."""
@@ -711,12 +770,12 @@ class Session(CommandLayer):
             return
         keys = self.keymap.display_keys("discard")
         items: list[MenuItem] = [
-            (DEAL_ITEM.format(round=self.client.round, keys=keys), self._deal_next)
+            (_(DEAL_ITEM).format(round=self.client.round, keys=keys), self._deal_next)
         ]
         for action in self.available_actions():
             if action.group != "turn":
                 items += self.menu_items(action)
-        self._open_list("menu", "Actions", items)
+        self._open_list("menu", _(ACTIONS_TITLE), items)
 
     def _game_over(self) -> None:
         # why only local: a network table's server records its own finished games
@@ -731,40 +790,34 @@ class Session(CommandLayer):
                 if self.autosave_enabled:
                     storage.delete_autosave(self.save_path)
             except OSError as error:
-                self.say(f"The result could not be recorded: {error.strerror}.")
+                self.say(_(NOT_RECORDED).format(why=error.strerror))
         self.say(self._after_game_words())
 
     def _after_game_words(self) -> str:
         keys = self.keymap.display_keys
-        return (
-            f"Press {keys('whose_turn')} for a new game, {keys('scores')} for scores, "
-            f"{keys('quit')} to leave."
+        return _(AFTER_GAME).format(
+            new=keys("whose_turn"), scores=keys("scores"), quit=keys("quit")
         )
 
     # --- information keys (never change the game) ----------------------------------
 
     def _round_words(self) -> str:
         game = self.client
-        return f"Round {game.round} of 11. {game.wild_rank.plural} are wild, and jokers."
+        return answers.round_words(game.round, game.wild_rank)
 
     def _status_words(self) -> str:
         game = self.client
         if game.is_over:
             over = [e for e in game.events if isinstance(e, GameOver)]
             names = [seat.name for seat in self.seats]
-            return game_result(over[-1], names, self.at_keyboard) if over else GAME_IS_OVER
+            return game_result(over[-1], names, self.at_keyboard) if over else _(GAME_IS_OVER)
         if self.privacy_for is not None:
             return self._privacy_text()
         if self.next_round is not None:
             return self._pause_words()
         current = game.current_player
-        owner = "Your" if current == self.at_keyboard else f"{self.seats[current].name}'s"
-        spoken = game.phase.spoken
-        if current != self.at_keyboard:
-            spoken = spoken.replace("your", "their")
-        if spoken.startswith("last turn: "):
-            return f"{owner} last turn: {spoken.removeprefix('last turn: ')}."
-        return f"{owner} turn: {spoken}."
+        name = None if current == self.at_keyboard else self.seats[current].name
+        return answers.turn_words(game.phase, name)
 
     def _others_moves(self, unheard: bool = False) -> str:
         """Every public event since the last turn of the seat at the keyboard (with
@@ -775,60 +828,30 @@ class Session(CommandLayer):
 
     def _do_hand(self, key: str) -> None:
         game = self.client
-        wild = game.wild_rank
-        hand = self.hand()
-        if not hand:
-            self.answer("Your hand is empty.")
-            return
-        if len(hand) > game.hand_size:
-            best = advised_discard(hand, wild)
-        else:
-            best = best_arrangement(hand, wild)
-        parts = [f"{len(hand)} cards, sorted by {self.seat_state[self.at_keyboard].sort}."]
-        if best.melds:
-            parts.append(f"Melds: {melds_words(best.melds, wild)}.")
-        if best.leftover:
-            parts.append(
-                f"Left over: {card_list(best.leftover, wild)}, {best.leftover_points} points."
-            )
-        else:
-            parts.append("Nothing left over.")
-        if best.discard is not None:
-            parts.append(f"Discard: {spoken_name(best.discard, wild)}.")
-        self.answer(" ".join(parts))
+        sort = self.seat_state[self.at_keyboard].sort
+        self.answer(answers.hand_words(self.hand(), game.wild_rank, game.hand_size, sort))
 
     def _do_round(self, key: str) -> None:
         game = self.client
         dealer = self.seats[game.dealer].name
-        self.answer(f"{self._round_words()} {game.hand_size} cards each. {dealer} dealt.")
+        self.answer(answers.round_answer(game.round, game.wild_rank, game.hand_size, dealer))
 
     def _do_piles(self, key: str) -> None:
         view = self.client.view
-        top = view.top_discard
-        top_words = "empty" if top is None else spoken_name(top, view.wild_rank)
         self.answer(
-            f"Top discard: {top_words}. Stock: {_cards(view.stock_count)}. "
-            f"Discard pile: {_cards(view.discard_count)}."
+            answers.piles_words(
+                view.top_discard, view.wild_rank, view.stock_count, view.discard_count
+            )
         )
 
     def _do_scores(self, key: str) -> None:
         game = self.client
-        rounds = len(game.round_scores)
-        order = sorted(range(len(self.seats)), key=lambda i: (game.totals[i], i))
-        scores = ", ".join(f"{self._name(i)} {game.totals[i]}" for i in order)
-        done = f"after {rounds} round{'s' if rounds != 1 else ''}" if rounds else "no rounds yet"
-        last = ""
-        if game.round_scores:
-            last_round = game.round_scores[-1]
-            last = (
-                " Last round: " + ", ".join(f"{self._name(i)} {last_round[i]}" for i in order) + "."
-            )
-        self.answer(f"Scores, {done}: {scores}.{last}")
+        self.answer(answers.scores_words(self._heard_names(), game.totals, game.round_scores))
 
     def _do_round_detail(self, key: str) -> None:
         scored = [e for e in self.client.events if isinstance(e, RoundScored)]
         if not scored:
-            self.answer(NO_ROUND_YET)
+            self.answer(_(NO_ROUND_YET))
             return
         last = scored[-1]
         wild = next(
@@ -840,30 +863,24 @@ class Session(CommandLayer):
         result = round_result(last, names, self.at_keyboard)
         self.answer(f"{result} {round_detail(last, names, self.at_keyboard, wild)}")
 
-    def _name(self, seat: int) -> str:
-        return "you" if seat == self.at_keyboard else self.seats[seat].name
+    def _heard_names(self, capital: bool = False) -> list[str]:
+        """The players' names as the seat at the keyboard hears them: its own is "you"."""
+        you = answers.you_word(capital)
+        return [you if i == self.at_keyboard else s.name for i, s in enumerate(self.seats)]
 
     def _do_melds(self, key: str) -> None:
         view = self.client.view
-        parts = [
-            f"{self._name(i).capitalize()}: {melds_words(m, view.wild_rank)}."
-            for i, m in enumerate(view.laid_down)
-            if m
-        ]
-        self.answer(" ".join(parts) if parts else "No melds laid down this round.")
+        self.answer(answers.melds_answer(self._heard_names(True), view.laid_down, view.wild_rank))
 
     def _do_counts(self, key: str) -> None:
         view = self.client.view
-        parts = []
-        for i, count in enumerate(view.hand_counts):
-            notes = []
-            if view.went_out == i:
-                notes.append("went out")
-            if self.verbosity != "brief" and self.seats[i].level is not None:
-                notes.append(f"computer, {self.seats[i].level}")
-            note = f" ({'; '.join(notes)})" if notes else ""
-            parts.append(f"{self._name(i).capitalize()} {count}{note}")
-        self.answer(f"Cards: {', '.join(parts)}. Stock {view.stock_count}.")
+        brief = self.verbosity == "brief"
+        levels = [None if brief else seat.level for seat in self.seats]
+        self.answer(
+            answers.counts_words(
+                self._heard_names(True), view.hand_counts, view.stock_count, view.went_out, levels
+            )
+        )
 
     def _do_last_moves(self, key: str) -> None:
         moves = self._others_moves()
@@ -878,7 +895,7 @@ class Session(CommandLayer):
     def _new_game(self) -> None:
         """A new game at the same table: same seats and computer players, a new deal."""
         if self.local is None:
-            raise FiveCrownsError(REMOTE_NEW_GAME)
+            raise FiveCrownsError(_(REMOTE_NEW_GAME))
         self.local.new_game(seed=new_seed())
         self.clients = {i: SeatClient(self.link, i) for i in self.humans}
         # why keep each seat's log: the last game's result stays in its history for review
@@ -901,21 +918,21 @@ class Session(CommandLayer):
 
     def _do_chat(self, key: str) -> None:
         if getattr(self.link, "chat", None) is None:
-            raise FiveCrownsError(CHAT_LOCAL)
+            raise FiveCrownsError(_(CHAT_LOCAL))
         self.chat_line = ""
         self.list_state = None
-        self.answer(CHAT_OPEN)
+        self.answer(_(CHAT_OPEN))
 
     def _chat_key(self, key: str) -> None:
         """A key while typing a chat line: characters, Backspace, Enter sends, Escape cancels."""
         assert self.chat_line is not None
         if key == "escape":
             self.chat_line = None
-            self.answer(CHAT_CANCELLED)
+            self.answer(_(CHAT_CANCELLED))
         elif key == "c-m":
             text = " ".join(self.chat_line.split())
             if not text:
-                self.refuse(CHAT_EMPTY)
+                self.refuse(_(CHAT_EMPTY))
                 return
             self.chat_line = None
             send = getattr(self.link, "chat", None)
@@ -928,7 +945,7 @@ class Session(CommandLayer):
 
     def overlay(self) -> ListScreen | None:
         if self.chat_line is not None:
-            return ListScreen(CHAT_PROMPT.format(text=self.chat_line), (), 0)
+            return ListScreen(_(CHAT_PROMPT).format(text=self.chat_line), (), 0)
         return super().overlay()
 
     def _do_quit(self, key: str) -> None:
@@ -939,19 +956,19 @@ class Session(CommandLayer):
 
         def leave_table() -> None:
             leave()
-            self.answer(REMOTE_GOODBYE)
+            self.answer(_(REMOTE_GOODBYE))
             self.exit_requested = True
 
         keys = self.keymap.display_keys
-        question = REMOTE_QUIT.format(yes=keys("confirm_yes"), no=keys("confirm_no"))
+        question = _(REMOTE_QUIT).format(yes=keys("confirm_yes"), no=keys("confirm_no"))
         self.confirm = (question, leave_table)
         self.answer(question)
 
     def _do_why(self, key: str) -> None:
-        self.answer(self.last_explanation or "No computer player has moved yet.")
+        self.answer(self.last_explanation or _(answers.NO_WHY))
 
     def _do_speech(self, key: str) -> None:
-        self.answer(f"{self.speech_report or NO_SPEECH_REPORT} {SPEECH_LIST_TIP}")
+        self.answer(f"{self.speech_report or _(NO_SPEECH_REPORT)} {_(SPEECH_LIST_TIP)}")
 
     def _do_hint(self, key: str) -> None:
         self.answer(self.hint())
@@ -959,51 +976,17 @@ class Session(CommandLayer):
     def hint(self) -> str:
         """The solver's advice for the player at the keyboard, in one or two sentences."""
         game = self.client
-        wild = game.wild_rank
-        hand = self.hand()
-        mine = game.current_player == self.at_keyboard and not game.is_over
-        phase = game.phase
         if game.is_over:
-            return f"The game is over. {self._after_game_words()}"
-        if not mine:
-            now = best_arrangement(hand, wild) if len(hand) <= game.hand_size else None
-            left = f" Your hand now leaves {now.leftover_points} points." if now else ""
-            return f"Wait: it is {self.seats[game.current_player].name}'s turn.{left}"
-        if phase in (Phase.DRAW, Phase.LAST_DRAW):
-            now = best_arrangement(hand, wild)
-            top = game.top_discard
-            if top is None:
-                return "Draw from the stock: the discard pile is empty."
-            # why advised_discard: the same card the hint names after taking, and G discards
-            with_top = advised_discard([*hand, top], wild, avoid=top)
-            top_name = spoken_name(top, wild)
-            if with_top.leftover_points < now.leftover_points and with_top.discard != top:
-                assert with_top.discard is not None
-                out = " and go out" if with_top.leftover_points == 0 and phase is Phase.DRAW else ""
-                return (
-                    f"Take the {top_name} (T): then discard the "
-                    f"{spoken_name(with_top.discard, wild)}{out}, leaving "
-                    f"{with_top.leftover_points} points instead of {now.leftover_points}."
-                )
-            if now.leftover_points == 0:
-                return f"Draw from the stock (D): all your cards meld; the {top_name} adds nothing."
-            return (
-                f"Draw from the stock (D): the {top_name} does not lower your "
-                f"{now.leftover_points} leftover points."
-            )
-        best = advised_discard(hand, wild, avoid=game.taken_discard)
-        if phase is Phase.DISCARD and best.all_melded:
-            assert best.discard is not None
-            return f"Go out (G), discarding the {spoken_name(best.discard, wild)}."
-        assert best.discard is not None
-        if phase is Phase.LAST_LAY_DOWN:  # the words of the menu item that does it
-            return LAST_TURN_HINT.format(
-                card=spoken_name(best.discard, wild), points=best.leftover_points
-            )
-        melds = f" Keep {melds_words(best.melds, wild)}." if best.melds else ""
-        return (
-            f"Discard the {spoken_name(best.discard, wild)}: that leaves "
-            f"{best.leftover_points} points.{melds}"
+            return _(OVER_THEN).format(after=self._after_game_words())
+        current = game.current_player
+        return answers.hint_words(
+            game.phase,
+            self.hand(),
+            game.wild_rank,
+            game.hand_size,
+            game.top_discard,
+            game.taken_discard,
+            None if current == self.at_keyboard else self.seats[current].name,
         )
 
     def _do_sort(self, key: str) -> None:
@@ -1013,7 +996,7 @@ class Session(CommandLayer):
         state.sort = "suit" if state.sort == "rank" else "rank"
         if card is not None:
             state.focus = self.hand().index(card)
-        self.answer(f"Sorted by {state.sort}.")
+        self.answer(_(SORTED[state.sort]))
 
     def _do_export(self, key: str) -> None:
         from fivecrowns.export.files import write_game_exports
@@ -1026,18 +1009,19 @@ class Session(CommandLayer):
     def _speak_focus(self, edge: str = "") -> None:
         hand = self.hand()
         if not hand:
-            self.answer("Your hand is empty.")
+            self.answer(_(answers.EMPTY_HAND))
             return
         index = self.focus()
         card = spoken_name(hand[index], self.client.wild_rank)
-        self.answer(f"{edge}{card}, {index + 1} of {len(hand)}")
+        template = {"first": FOCUS_FIRST, "last": FOCUS_LAST}.get(edge, FOCUS)
+        self.answer(_(template).format(card=card, index=index + 1, count=len(hand)))
 
     def _move_focus(self, index: int) -> None:
         hand = self.hand()
         state = self.seat_state[self.at_keyboard]
         state.focus = max(0, min(index, len(hand) - 1))
         # Moving past an end says so first, so a repeated card is not taken for a new one.
-        edge = "Last card: " if index >= len(hand) else "First card: " if index < 0 else ""
+        edge = "last" if index >= len(hand) else "first" if index < 0 else ""
         self._speak_focus(edge)
 
     def _do_previous(self, key: str) -> None:
@@ -1071,7 +1055,12 @@ class Session(CommandLayer):
             return self._card_items(action)
         keys = self.keymap.display_keys(action.name)
         label = self._menu_label(action)
-        return [(f"{label}: {keys}", functools.partial(self.run_action, action))]
+        return [
+            (
+                _(MENU_ITEM).format(label=label, keys=keys),
+                functools.partial(self.run_action, action),
+            )
+        ]
 
     def _card_items(self, action: Action) -> list[MenuItem]:
         """One menu item per distinct card the action can take, so a player who uses only
@@ -1088,27 +1077,29 @@ class Session(CommandLayer):
             if last_turn:
                 best = best_with_discard(hand, wild)
                 assert best.discard is not None
-                label = (
-                    f"Lay down your best melds and discard the {spoken_name(best.discard, wild)}, "
-                    f"leaving {best.leftover_points} points"
+                points = best.leftover_points
+                label = ngettext(*LAY_DOWN_BEST_ITEM, points).format(
+                    card=spoken_name(best.discard, wild), count=points
                 )
-                return [(f"{label}: {keys}", functools.partial(self.run_action, action))]
+                item = _(MENU_ITEM).format(label=label, keys=keys)
+                return [(item, functools.partial(self.run_action, action))]
             cards: Sequence[Card] = going_out_discards(hand, wild)
         else:
             cards = list(dict.fromkeys(hand))
         for card in cards:
             name = spoken_name(card, wild)
             if action.name == "go_out":
-                label = f"Go out, discarding the {name}"
+                label = _(GO_OUT_ITEM).format(card=name)
             elif last_turn and game.phase is Phase.LAST_LAY_DOWN:
                 rest = list(hand)
                 rest.remove(card)
                 left = best_arrangement(rest, wild).leftover_points
-                label = f"Lay down and discard the {name}, leaving {left} points"
+                label = ngettext(*LAY_DOWN_ITEM, left).format(card=name, count=left)
             else:
-                label = f"Discard the {name}"
-            shortcut = f": {keys}" if card == focused else ""
-            items.append((label + shortcut, functools.partial(self._card_action, action, card)))
+                label = _(DISCARD_ITEM).format(card=name)
+            if card == focused:
+                label = _(MENU_ITEM).format(label=label, keys=keys)
+            items.append((label, functools.partial(self._card_action, action, card)))
         return items
 
     def _card_action(self, action: Action, card: Card) -> None:
@@ -1121,9 +1112,9 @@ class Session(CommandLayer):
         game = self.client
         wild = game.wild_rank
         if action.name == "whose_turn" and game.is_over:
-            return "New game, same players"
+            return _(NEW_GAME_ITEM)
         if action.name == "take" and game.top_discard is not None:
-            return f"Take the {spoken_name(game.top_discard, wild)}"
+            return _(TAKE_ITEM).format(card=spoken_name(game.top_discard, wild))
         return action.label
 
     def available_actions(self) -> list[Action]:
@@ -1144,7 +1135,7 @@ class Session(CommandLayer):
             "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts",
             "last_moves", "whose_turn", "why", "current", "sort", "past_games", "export", "repeat",
             *(["chat"] if getattr(self.link, "chat", None) is not None else []),
-            "verbosity", "speech", "help", "quit",
+            "verbosity", "speech", "settings", "help", "quit",
         ]  # fmt: skip
         return [self.keymap.get(name) for name in names]
 
@@ -1168,8 +1159,9 @@ class Session(CommandLayer):
         try:
             storage.write_autosave(self.save_payload(), self.save_path)
         except OSError as error:
-            self.save_problem = SAVE_FAILED.format(folder=path.parent, why=error.strerror or error)
-            self.say(f"The game could not be saved: {error.strerror}.")
+            why = error.strerror or error
+            self.save_problem = _(SAVE_FAILED).format(folder=path.parent, why=why)
+            self.say(_(NOT_SAVED).format(why=error.strerror))
         else:
             self.save_problem = None
 
@@ -1186,10 +1178,12 @@ def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
         seats = [Seat(str(s["name"]), s["level"]) for s in data["seats"]]
         at_keyboard = int(data.get("at_keyboard", 0))
     except (KeyError, TypeError, ValueError) as error:
-        raise SaveFileError(f"The saved game has no seats: {error}.") from None
+        raise SaveFileError(_("The saved game has no seats: {why}.").format(why=error)) from None
     for seat in seats:
         if seat.level is not None and not isinstance(seat.level, str):
-            raise SaveFileError(f"The saved game's seat {seat.name} has no valid level.")
+            raise SaveFileError(
+                _("The saved game's seat {name} has no valid level.").format(name=seat.name)
+            )
     if "game" in data:
         return game_from_json(data["game"]), seats, at_keyboard
     try:
@@ -1202,33 +1196,10 @@ def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
         for player, move_data in data["moves"]:
             game.apply(int(player), move_from_json(move_data))
     except (KeyError, TypeError, ValueError, FiveCrownsError) as error:
-        raise SaveFileError(f"The saved game cannot be replayed: {error}.") from None
+        raise SaveFileError(
+            _("The saved game cannot be replayed: {why}.").format(why=error)
+        ) from None
     return game, seats, at_keyboard
-
-
-def advised_discard(hand: Sequence[Card], wild: Rank, avoid: Card | None = None) -> Arrangement:
-    """The one discard H, Shift+H and G agree on, for a hand after drawing.
-
-    why: best_with_discard and going_out_discards may pick different cards when several
-    let you go out; going out scores 0 whichever it is, so keep wild cards (the next
-    player's gain) out of the discard and discard the first non-wild card that goes out.
-    """
-    best = best_with_discard(hand, wild)
-    outs = going_out_discards(hand, wild)
-    if not outs:
-        return best
-    # ``avoid``: the card taken from the discard pile this turn; throwing it back wastes the take
-    card = next(
-        (c for c in outs if not is_wild(c, wild) and c != avoid),
-        next((c for c in outs if c != avoid), outs[0]),
-    )
-    rest = list(hand)
-    rest.remove(card)
-    return replace(best_arrangement(rest, wild), discard=card)
-
-
-def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
 
 
 def new_seed() -> int:

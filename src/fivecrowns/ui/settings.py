@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # why: one settings.json for the game and the output layer, so one place decides where it is.
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
 from fivecrowns.output.settings import config_dir, settings_path
 from fivecrowns.ui.keymap import Action, Keymap
 
@@ -30,7 +32,7 @@ __all__ = ["VERBOSITIES", "Settings", "config_dir", "data_dir", "documents_dir",
 VERBOSITIES = ("brief", "normal", "full")
 #: More key bindings than there are actions in both games, several times over.
 MAX_BINDINGS = 500
-TOO_MANY_BINDINGS = (
+TOO_MANY_BINDINGS = N_(
     '"keys" in the settings file names {count} actions, more than the {limit} any keymap '
     "could use, so all of them were ignored and the default keys are used."
 )
@@ -86,46 +88,58 @@ def load_settings(path: Path | None = None) -> Settings:
         # why bounded: a FIFO or /dev/zero named as the settings file must not hang the game
         data = json.loads(read_bounded(path, "settings file", limit=1_000_000).decode("utf-8"))
     except SaveFileError as error:
-        settings.problems.append(f"{error} Using defaults.")
+        settings.problems.append(_("{problem} Using defaults.").format(problem=error))
         return settings
     except (OSError, ValueError) as error:
         settings.problems.append(
-            f"The settings file {path} cannot be read ({error}); using defaults."
+            _("The settings file {path} cannot be read ({why}); using defaults.").format(
+                path=path, why=error
+            )
         )
         return settings
     except RecursionError:
         # why: json.loads raises RecursionError, not ValueError, on deeply nested arrays.
-        settings.problems.append(f"The settings file {path} is damaged; using defaults.")
+        settings.problems.append(
+            _("The settings file {path} is damaged; using defaults.").format(path=path)
+        )
         return settings
     if not isinstance(data, dict):
-        settings.problems.append(f"The settings file {path} is not a JSON object; using defaults.")
+        settings.problems.append(
+            _("The settings file {path} is not a JSON object; using defaults.").format(path=path)
+        )
         return settings
     play = data.get("play", {})
     if not isinstance(play, dict):
-        settings.problems.append('"play" in the settings file must be an object; using defaults.')
+        settings.problems.append(
+            _('"play" in the settings file must be an object; using defaults.')
+        )
         play = {}
     verbosity = play.get("verbosity", settings.verbosity)
     if verbosity in VERBOSITIES:
         settings.verbosity = str(verbosity)
     else:
         settings.problems.append(
-            f"Verbosity '{verbosity}' is not brief, normal or full; using normal."
+            _("Verbosity '{verbosity}' is not brief, normal or full; using normal.").format(
+                verbosity=verbosity
+            )
         )
     delay = play.get("delay", settings.delay)
     if isinstance(delay, int | float) and 0 <= delay <= 10:
         settings.delay = float(delay)
     else:
         settings.problems.append(
-            f"Delay '{delay}' is not a number of seconds from 0 to 10; using 1."
+            _("Delay '{delay}' is not a number of seconds from 0 to 10; using 1.").format(
+                delay=delay
+            )
         )
     keys = data.get("keys", {})
     if isinstance(keys, dict) and len(keys) > MAX_BINDINGS:
         # why: each binding is checked against every other; 100,000 took minutes to start
-        settings.problems.append(TOO_MANY_BINDINGS.format(count=len(keys), limit=MAX_BINDINGS))
+        settings.problems.append(_(TOO_MANY_BINDINGS).format(count=len(keys), limit=MAX_BINDINGS))
     elif isinstance(keys, dict):
         settings.bindings = dict(keys)
         settings.keymap, settings.key_problems = Keymap.from_settings(keys)
         settings.problems += settings.key_problems
     else:
-        settings.problems.append('"keys" in the settings file must map action names to keys.')
+        settings.problems.append(_('"keys" in the settings file must map action names to keys.'))
     return settings

@@ -21,8 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fivecrowns import i18n
 from fivecrowns.atomic import atomic_write_text
 from fivecrowns.errors import FiveCrownsError, SaveFileError
+from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.savefile import MAX_NAME_LENGTH, check_autosave, read_bounded
 from fivecrowns.ui.settings import data_dir
 from fivecrowns.words import name_numbers
@@ -81,7 +84,9 @@ def read_autosave(path: Path | None = None) -> dict[str, Any]:
     try:
         raw = read_bounded(path, "saved game")
     except FileNotFoundError:
-        raise SaveFileError(f"There is no saved game to resume in {path.parent}.") from None
+        raise SaveFileError(
+            _("There is no saved game to resume in {folder}.").format(folder=path.parent)
+        ) from None
     return check_autosave(raw, str(path))
 
 
@@ -140,7 +145,9 @@ def _free_name(path: Path, kind: str) -> Path:
         candidate = path.with_name(f"{path.stem}-{kind}-{stamp}{suffix}{path.suffix}")
         if not candidate.exists():
             return candidate
-    raise SaveFileError(f"There are too many saved games kept in {path.parent}.")
+    raise SaveFileError(
+        _("There are too many saved games kept in {folder}.").format(folder=path.parent)
+    )
 
 
 def keep_aside_autosave(
@@ -166,8 +173,10 @@ def keep_aside_autosave(
         os.replace(path, kept)
     except OSError as error:
         raise SaveFileError(
-            f"The unfinished game {path} could not be kept aside: {error.strerror}. "
-            "Nothing was changed; continue it with --resume."
+            _(
+                "The unfinished game {path} could not be kept aside: {why}. "
+                "Nothing was changed; continue it with --resume."
+            ).format(path=path, why=error.strerror)
         ) from None
     return KeptAside(kept, damage)
 
@@ -181,18 +190,28 @@ def choose_kept_game(choice: str, path: Path | None = None) -> Path | None:
     kept = kept_games(path)
     if choice == "previous":
         if not kept:
-            raise SaveFileError(f"There is no game kept aside to resume in {path.parent}.")
+            raise SaveFileError(
+                _("There is no game kept aside to resume in {folder}.").format(folder=path.parent)
+            )
         return kept[0]
     games = unfinished_games(path)
     number = int(choice) if choice.isdigit() and len(choice) < 6 else 0
     if not 1 <= number <= len(games):
-        raise SaveFileError(NO_SUCH_GAME.format(choice=choice, count=len(games)))
+        count = len(games)
+        raise SaveFileError(ngettext(*NO_SUCH_GAME, count).format(choice=choice, count=count))
     chosen = games[number - 1]
     return None if chosen == path else chosen
 
 
 NO_SUCH_GAME = (
-    "There is no unfinished game number {choice}: there are {count}. See them with --resume list."
+    N_(
+        "There is no unfinished game number {choice}: there is {count}. "
+        "See them with --resume list."
+    ),
+    N_(
+        "There is no unfinished game number {choice}: there are {count}. "
+        "See them with --resume list."
+    ),
 )
 
 
@@ -217,7 +236,9 @@ def bring_back(
         os.replace(kept, path)
     except OSError as error:
         raise SaveFileError(
-            f"The game kept in {kept} could not be brought back: {error.strerror}."
+            _("The game kept in {kept} could not be brought back: {why}.").format(
+                kept=kept, why=error.strerror
+            )
         ) from None
     return aside
 
@@ -233,7 +254,7 @@ def swap_previous_autosave(path: Path | None = None) -> None:
 
 # --- one game at a time per data folder -------------------------------------------------
 
-BUSY = (
+BUSY = N_(
     "Another Five Crowns game is running and saving in {folder}. Only one game at a time "
     "can use it, so nothing was started and nothing was changed. Finish or quit the other "
     "game first. Meanwhile you can see past games with: fivecrowns history"
@@ -261,7 +282,7 @@ def data_folder_lock(folder: Path | None = None) -> Iterator[None]:
         lock = filelock.FileLock(folder / "fivecrowns.lock", timeout=0, is_singleton=False)
         lock.acquire()
     except filelock.Timeout:
-        raise DataFolderBusy(BUSY.format(folder=folder)) from None
+        raise DataFolderBusy(_(BUSY).format(folder=folder)) from None
     except OSError:
         yield
         return
@@ -405,7 +426,7 @@ def read_history_tail(path: Path | None = None) -> HistoryRead:
     try:
         if not stat.S_ISREG(path.stat().st_mode):  # why: a FIFO would block for ever
             why = "it is not a plain file"
-            return HistoryRead([], problem=HISTORY_UNREADABLE.format(path=path, why=why))
+            return HistoryRead([], problem=_(HISTORY_UNREADABLE).format(path=path, why=why))
         with path.open("rb") as handle:
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
@@ -415,7 +436,7 @@ def read_history_tail(path: Path | None = None) -> HistoryRead:
     except FileNotFoundError:
         return HistoryRead([])
     except OSError as error:
-        return HistoryRead([], problem=HISTORY_UNREADABLE.format(path=path, why=error.strerror))
+        return HistoryRead([], problem=_(HISTORY_UNREADABLE).format(path=path, why=error.strerror))
     if start > 0:
         raw = raw[raw.find(b"\n") + 1 :]  # the first line read is a part of one
     # why: a damaged byte must cost one line of history, not the whole history.
@@ -437,7 +458,7 @@ def read_history_tail(path: Path | None = None) -> HistoryRead:
     return HistoryRead(games, skipped, older_not_read=start > 0)
 
 
-HISTORY_UNREADABLE = "The history file {path} cannot be read: {why}."
+HISTORY_UNREADABLE = N_("The history file {path} cannot be read: {why}.")
 
 
 def _whole_record(record: object) -> bool:
@@ -469,8 +490,11 @@ def skipped_words(skipped: int) -> str:
     """A sentence about damaged history lines, or "" when there were none."""
     if not skipped:
         return ""
-    lines = "1 damaged line" if skipped == 1 else f"{skipped} damaged lines"
-    return f"{lines} in the history file {'was' if skipped == 1 else 'were'} skipped."
+    return ngettext(
+        "{count} damaged line in the history file was skipped.",
+        "{count} damaged lines in the history file were skipped.",
+        skipped,
+    ).format(count=skipped)
 
 
 def describe_history(games: list[dict[str, Any]], last: int = 10) -> list[str]:
@@ -485,25 +509,43 @@ def describe_history(games: list[dict[str, Any]], last: int = 10) -> list[str]:
     2026-11-22 10:00: Ann won with 80. Ann 80, Bo 95.
     """
     if not games:
-        return ["No finished games yet."]
+        return [_("No finished games yet.")]
     sentences: list[str] = []
     for record in reversed(games[-last:]):
         if record.get("game") == "solitaire":
             when = str(record["date"]).replace("T", " ")[:16]
             points = int(record["points_left"])
-            result = "won" if record["won"] else "lost"
-            sentences.append(
-                f"{when}: Solitaire {result}, {points} point{'s' if points != 1 else ''} left."
-            )
+            if record["won"]:
+                said = ngettext(
+                    "{when}: Solitaire won, {count} point left.",
+                    "{when}: Solitaire won, {count} points left.",
+                    points,
+                )
+            else:
+                said = ngettext(
+                    "{when}: Solitaire lost, {count} point left.",
+                    "{when}: Solitaire lost, {count} points left.",
+                    points,
+                )
+            sentences.append(said.format(when=when, count=points))
             continue
         players: list[str] = [_printable(str(p)) for p in record["players"]]
         totals: list[int] = [int(t) for t in record["totals"]]
         best = min(totals)
         winners = [p for p, t in zip(players, totals, strict=True) if t == best]
-        won = " and ".join(winners) + (
-            " won with " if len(winners) == 1 else " shared the win with "
-        )
         when = str(record["date"]).replace("T", " ")[:16]
         scores = name_numbers(players, totals)
-        sentences.append(f"{when}: {won}{best}. {scores}.")
+        if len(winners) == 1:
+            said = _("{when}: {winner} won with {points}. {scores}.")
+        else:
+            said = _("{when}: {winners} shared the win with {points}. {scores}.")
+        sentences.append(
+            said.format(
+                when=when,
+                winner=winners[0],
+                winners=i18n.join_list(winners),
+                points=best,
+                scores=scores,
+            )
+        )
     return sentences

@@ -1,0 +1,366 @@
+"""The sentences of the information keys (H, Shift+H, W, P, S, B, M, C, N, Y): one home.
+
+The terminal game (:mod:`fivecrowns.ui.session`) and the server's answers to a network
+client's ``ask`` (:mod:`fivecrowns.table.info`) both word their answers here, from
+plain data each has the right to know, so a blind player in a browser hears what a
+blind player in a terminal hears, in either language. Every sentence is a whole
+message with named placeholders, translated where it is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from fivecrowns.cards import Card, Rank, is_wild, spoken_name
+from fivecrowns.game import Phase
+from fivecrowns.i18n import N_, ngettext, pgettext
+from fivecrowns.i18n import gettext as _
+from fivecrowns.melds import (
+    Arrangement,
+    Meld,
+    best_arrangement,
+    best_with_discard,
+    going_out_discards,
+)
+
+__all__ = [
+    "advised_discard",
+    "card_count",
+    "counts_words",
+    "hand_words",
+    "hint_words",
+    "level_words",
+    "melds_answer",
+    "piles_words",
+    "round_words",
+    "scores_words",
+    "turn_words",
+    "why_words",
+    "wild_words",
+    "you_word",
+]
+
+GAME_IS_OVER = N_("The game is over.")
+NO_ROUND_YET = N_("No round has ended yet.")
+EMPTY_HAND = N_("Your hand is empty.")
+NO_WHY = N_("No computer player has moved yet.")
+NO_MELDS = N_("No melds laid down this round.")
+HAND_MELDS = N_("Melds: {melds}.")
+NOTHING_LEFT = N_("Nothing left over.")
+HAND_DISCARD = N_("Discard: {card}.")
+WILD = N_("{wild} are wild, and jokers.")
+ROUND = N_("Round {round} of 11.")
+ROUND_DEALT = N_("{size} cards each. {dealer} dealt.")
+PILES = N_("Top discard: {top}. Stock: {stock}. Discard pile: {pile}.")
+PILES_EMPTY = N_("Top discard: empty. Stock: {stock}. Discard pile: {pile}.")
+LAST_ROUND = N_("Last round: {scores}.")
+COUNTS = N_("Cards: {counts}. Stock {stock}.")
+#: A seat in the counts: "Ben 7", "Ben 7 (went out)", "Ben 7 (computer, hard)".
+COUNT = N_("{who} {count}")
+COUNT_OUT = N_("{who} {count} (went out)")
+COUNT_COMPUTER = N_("{who} {count} (computer, {level})")
+COUNT_BOTH = N_("{who} {count} (went out; computer, {level})")
+MELDS_OF = N_("{who}: {melds}.")
+# why not the computer's reasons, as local play gives: they name cards in its hand, which
+# another player at a network table must not learn
+WHY_PRIVATE = N_(
+    "{name}: {moves} At a network table a computer player's reasons stay private: "
+    "they tell its cards."
+)
+WHY = N_("{name}: {moves}")
+
+#: What the player whose turn it is must do, for the player at the keyboard and for another.
+_YOUR_TURN = {
+    Phase.DRAW: N_("Your turn: draw a card."),
+    Phase.DISCARD: N_("Your turn: discard a card, or go out."),
+    Phase.LAST_DRAW: N_("Your last turn: draw a card."),
+    Phase.LAST_LAY_DOWN: N_("Your last turn: lay down your melds, then discard."),
+    Phase.LAST_DISCARD: N_("Your last turn: discard a card."),
+    Phase.GAME_OVER: N_("Your turn: the game is over."),
+}
+_THEIR_TURN = {
+    Phase.DRAW: N_("{name}'s turn: draw a card."),
+    Phase.DISCARD: N_("{name}'s turn: discard a card, or go out."),
+    Phase.LAST_DRAW: N_("{name}'s last turn: draw a card."),
+    Phase.LAST_LAY_DOWN: N_("{name}'s last turn: lay down their melds, then discard."),
+    Phase.LAST_DISCARD: N_("{name}'s last turn: discard a card."),
+    Phase.GAME_OVER: N_("{name}'s turn: the game is over."),
+}
+
+#: The built-in levels as a sentence names them; a plug-in's ``module:Class`` stays as typed.
+_LEVELS = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+}
+
+
+def level_words(level: str) -> str:
+    """A computer player's level in the language ("medium", "medio")."""
+    return _(_LEVELS[level]) if level in _LEVELS else level
+
+
+def you_word(capital: bool = False) -> str:
+    """The listener where a list names players: "you 12, Ben 30"; "You 7, Ben 9"."""
+    if capital:
+        # TRANSLATORS: the listener where a list names players, first in a sentence ("You 7")
+        return pgettext("a player in a list", "You")
+    # TRANSLATORS: the listener where a list names players, inside a sentence ("you 12")
+    return pgettext("a player in a list", "you")
+
+
+def card_count(count: int) -> str:
+    """ "1 card", "12 cards"."""
+    return ngettext("{count} card", "{count} cards", count).format(count=count)
+
+
+def wild_words(wild: Rank) -> str:
+    """ "7s are wild, and jokers." """
+    return _(WILD).format(wild=wild.plural)
+
+
+def round_words(round_number: int, wild: Rank) -> str:
+    """ "Round 5 of 11. 7s are wild, and jokers." """
+    return f"{_(ROUND).format(round=round_number)} {wild_words(wild)}"
+
+
+def round_answer(round_number: int, wild: Rank, size: int, dealer: str) -> str:
+    """The W key: the round, the wild rank, the hand size and the dealer."""
+    dealt = _(ROUND_DEALT).format(size=size, dealer=dealer)
+    return f"{round_words(round_number, wild)} {dealt}"
+
+
+def piles_words(top: Card | None, wild: Rank, stock: int, pile: int) -> str:
+    """The P key."""
+    if top is None:
+        return _(PILES_EMPTY).format(stock=card_count(stock), pile=card_count(pile))
+    return _(PILES).format(
+        top=spoken_name(top, wild), stock=card_count(stock), pile=card_count(pile)
+    )
+
+
+def turn_words(phase: Phase, name: str | None) -> str:
+    """Whose turn it is and what they must do; ``name`` None: the player at the keyboard."""
+    if name is None:
+        return _(_YOUR_TURN[phase])
+    return _(_THEIR_TURN[phase]).format(name=name)
+
+
+def scores_words(
+    names: Sequence[str], totals: Sequence[int], round_scores: Sequence[Sequence[int]]
+) -> str:
+    """The S key: totals lowest first, and the last round's points in the same order.
+
+    ``names`` are as the listener hears them (their own seat already "You" or "you")."""
+    order = sorted(range(len(names)), key=lambda i: (totals[i], i))
+    scores = ", ".join(f"{names[i]} {totals[i]}" for i in order)
+    rounds = len(round_scores)
+    if rounds == 0:
+        text = _("Scores, no rounds yet: {scores}.").format(scores=scores)
+    else:
+        text = ngettext(
+            "Scores, after {count} round: {scores}.",
+            "Scores, after {count} rounds: {scores}.",
+            rounds,
+        ).format(count=rounds, scores=scores)
+    if round_scores:
+        final = round_scores[-1]
+        last = _(LAST_ROUND).format(scores=", ".join(f"{names[i]} {final[i]}" for i in order))
+        text = f"{text} {last}"
+    return text
+
+
+def melds_answer(names: Sequence[str], laid_down: Sequence[Sequence[Meld]], wild: Rank) -> str:
+    """The M key; ``names`` as the listener hears them, capitalised."""
+    from fivecrowns.ui.announce import melds_words
+
+    parts = [
+        _(MELDS_OF).format(who=names[i], melds=melds_words(melds, wild))
+        for i, melds in enumerate(laid_down)
+        if melds
+    ]
+    return " ".join(parts) if parts else _(NO_MELDS)
+
+
+def counts_words(
+    names: Sequence[str],
+    counts: Sequence[int],
+    stock: int,
+    went_out: int | None,
+    levels: Sequence[str | None],
+) -> str:
+    """The C key; ``names`` as the listener hears them, capitalised; a level of None is a
+    human (or a computer player whose level this answer leaves out)."""
+    parts = []
+    for i, count in enumerate(counts):
+        level = levels[i]
+        out = went_out == i
+        if out and level is not None:
+            template = COUNT_BOTH
+        elif out:
+            template = COUNT_OUT
+        elif level is not None:
+            template = COUNT_COMPUTER
+        else:
+            template = COUNT
+        level_said = level_words(level) if level is not None else ""
+        parts.append(_(template).format(who=names[i], count=count, level=level_said))
+    return _(COUNTS).format(counts=", ".join(parts), stock=stock)
+
+
+def hand_words(hand: Sequence[Card], wild: Rank, size: int, sort: str | None = None) -> str:
+    """The H key: the hand grouped as it would meld; ``sort`` ("rank" or "suit") says the
+    terminal's order (a network client sorts its own hand, so it leaves it out)."""
+    from fivecrowns.ui.announce import card_list, melds_words
+
+    if not hand:
+        return _(EMPTY_HAND)
+    best = advised_discard(hand, wild) if len(hand) > size else best_arrangement(hand, wild)
+    count = len(hand)
+    if sort == "suit":
+        first = ngettext(
+            "{count} card, sorted by suit.", "{count} cards, sorted by suit.", count
+        ).format(count=count)
+    elif sort == "rank":
+        first = ngettext(
+            "{count} card, sorted by rank.", "{count} cards, sorted by rank.", count
+        ).format(count=count)
+    else:
+        first = ngettext("{count} card.", "{count} cards.", count).format(count=count)
+    parts = [first]
+    if best.melds:
+        parts.append(_(HAND_MELDS).format(melds=melds_words(best.melds, wild)))
+    if best.leftover:
+        points = best.leftover_points
+        parts.append(
+            ngettext(
+                "Left over: {cards}, {count} point.", "Left over: {cards}, {count} points.", points
+            ).format(cards=card_list(best.leftover, wild), count=points)
+        )
+    else:
+        parts.append(_(NOTHING_LEFT))
+    if best.discard is not None:
+        parts.append(_(HAND_DISCARD).format(card=spoken_name(best.discard, wild)))
+    return " ".join(parts)
+
+
+def _points(template: tuple[str, str], points: int, **values: object) -> str:
+    return ngettext(template[0], template[1], points).format(count=points, **values)
+
+
+HINT_WAIT = N_("Wait: it is {name}'s turn.")
+HINT_WAIT_LEFT = (
+    N_("Your hand now leaves {count} point."),
+    N_("Your hand now leaves {count} points."),
+)
+HINT_EMPTY_PILE = N_("Draw from the stock: the discard pile is empty.")
+HINT_TAKE = (
+    N_("Take the {top} (T): then discard the {card}, leaving {count} point instead of {now}."),
+    N_("Take the {top} (T): then discard the {card}, leaving {count} points instead of {now}."),
+)
+HINT_TAKE_OUT = (
+    N_(
+        "Take the {top} (T): then discard the {card} and go out, leaving {count} point "
+        "instead of {now}."
+    ),
+    N_(
+        "Take the {top} (T): then discard the {card} and go out, leaving {count} points "
+        "instead of {now}."
+    ),
+)
+HINT_DRAW_ALL_MELD = N_("Draw from the stock (D): all your cards meld; the {top} adds nothing.")
+HINT_DRAW = (
+    N_("Draw from the stock (D): the {top} does not lower your {count} leftover point."),
+    N_("Draw from the stock (D): the {top} does not lower your {count} leftover points."),
+)
+HINT_GO_OUT = N_("Go out (G), discarding the {card}.")
+#: The hint in a last turn, in the words of the menu item that does it.
+HINT_LAST = (
+    N_("Lay down and discard the {card}, leaving {count} point."),
+    N_("Lay down and discard the {card}, leaving {count} points."),
+)
+HINT_DISCARD = (
+    N_("Discard the {card}: that leaves {count} point."),
+    N_("Discard the {card}: that leaves {count} points."),
+)
+HINT_KEEP = N_("Keep {melds}.")
+
+
+def hint_words(
+    phase: Phase,
+    hand: Sequence[Card],
+    wild: Rank,
+    size: int,
+    top: Card | None,
+    taken: Card | None,
+    waiting_for: str | None,
+) -> str:
+    """The Shift+H key: the solver's advice for a seat whose turn it is; with
+    ``waiting_for`` (a name), the seat waits for that player's turn."""
+    from fivecrowns.ui.announce import melds_words
+
+    if waiting_for is not None:
+        text = _(HINT_WAIT).format(name=waiting_for)
+        if len(hand) <= size:
+            left = best_arrangement(hand, wild).leftover_points
+            text = f"{text} {_points(HINT_WAIT_LEFT, left)}"
+        return text
+    if phase in (Phase.DRAW, Phase.LAST_DRAW):
+        now = best_arrangement(hand, wild)
+        if top is None:
+            return _(HINT_EMPTY_PILE)
+        # why advised_discard: the same card the hint names after taking, and G discards
+        with_top = advised_discard([*hand, top], wild, avoid=top)
+        top_name = spoken_name(top, wild)
+        if with_top.leftover_points < now.leftover_points and with_top.discard != top:
+            assert with_top.discard is not None
+            out = with_top.leftover_points == 0 and phase is Phase.DRAW
+            return _points(
+                HINT_TAKE_OUT if out else HINT_TAKE,
+                with_top.leftover_points,
+                top=top_name,
+                card=spoken_name(with_top.discard, wild),
+                now=now.leftover_points,
+            )
+        if now.leftover_points == 0:
+            return _(HINT_DRAW_ALL_MELD).format(top=top_name)
+        return _points(HINT_DRAW, now.leftover_points, top=top_name)
+    best = advised_discard(hand, wild, avoid=taken)
+    assert best.discard is not None
+    card = spoken_name(best.discard, wild)
+    if phase is Phase.DISCARD and best.all_melded:
+        return _(HINT_GO_OUT).format(card=card)
+    if phase is Phase.LAST_LAY_DOWN:
+        return _points(HINT_LAST, best.leftover_points, card=card)
+    text = _points(HINT_DISCARD, best.leftover_points, card=card)
+    if best.melds:
+        text = f"{text} {_(HINT_KEEP).format(melds=melds_words(best.melds, wild))}"
+    return text
+
+
+def why_words(name: str, moves: str, private: bool) -> str:
+    """The Y key: the last computer player's turn; ``private`` at a network table."""
+    return _(WHY_PRIVATE if private else WHY).format(name=name, moves=moves)
+
+
+def advised_discard(hand: Sequence[Card], wild: Rank, avoid: Card | None = None) -> Arrangement:
+    """The one discard H, Shift+H and G agree on, for a hand after drawing.
+
+    why: best_with_discard and going_out_discards may pick different cards when several
+    let you go out; going out scores 0 whichever it is, so keep wild cards (the next
+    player's gain) out of the discard and discard the first non-wild card that goes out.
+    """
+    best = best_with_discard(hand, wild)
+    outs = going_out_discards(hand, wild)
+    if not outs:
+        return best
+    # ``avoid``: the card taken from the discard pile this turn; throwing it back wastes the take
+    card = next(
+        (c for c in outs if not is_wild(c, wild) and c != avoid),
+        next((c for c in outs if c != avoid), outs[0]),
+    )
+    rest = list(hand)
+    rest.remove(card)
+    return replace(best_arrangement(rest, wild), discard=card)
