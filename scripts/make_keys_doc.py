@@ -1,29 +1,63 @@
-"""Rewrite the key tables of docs/keys.md from the keymap table (fivecrowns.ui.keymap).
+"""Rewrite the key tables of docs/keys.md (English) and docs/es/keys.md (Spanish) from the
+keymap table (fivecrowns.ui.keymap).
 
     .venv/bin/python scripts/make_keys_doc.py
 
 Everything above the marker comment is prose and is kept; the tables after it are
-made again. tests/test_ui_keymap.py checks that the page and the table agree.
+made again, in each page's language (key names, actions and help as the game says them).
+A page that does not exist yet is made with a short introduction.
+tests/test_ui_keymap.py and tests/test_ui_spanish.py check that the pages and the table agree.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from fivecrowns import i18n
 from fivecrowns.ui.keymap import Keymap
 
 MARKER = "<!-- The tables below are made from the keymap table"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+#: Each page and the language of its tables.
+PAGES = {"en": DOCS / "keys.md", "es": DOCS / "es" / "keys.md"}
+#: The beginning of a page that does not exist yet (only Spanish is ever new).
+NEW_PAGE = {
+    "es": (
+        "# Teclas\n\n"
+        "Todas las teclas del juego, por situación. Son las mismas letras que en inglés "
+        "(D toma de la pila de extracción, T toma el descarte, G sale); la ayuda (F1) "
+        "y el menú de acciones (Escape) las dicen en español. Las mismas teclas sirven en "
+        "la pantalla completa (`fivecrowns --language es`) y en el modo de líneas "
+        "(`fivecrowns play --line --language es`). Las teclas de información nunca gastan "
+        "tu turno.\n\n"
+        "- **F2** abre la configuración: el idioma (English o español) y el detalle. "
+        "El idioma elegido cambia desde la frase siguiente y se guarda para las próximas "
+        "partidas.\n"
+        "- Para cambiar una tecla, añade una sección `\"keys\"` a `settings.json` con los "
+        "nombres de la última columna. En ese archivo las teclas se escriben en inglés, "
+        'como en la versión inglesa de esta página: `"d"`, `"Shift+H"`, `"Ctrl+X"`, '
+        '`"F5"`, `"Enter"`, `"Space"`.\n\n'
+        f"{MARKER} (fivecrowns.ui.keymap); a test keeps them equal. -->\n"
+    ),
+}
+
+
+def tables(language: str) -> str:
+    """The key tables in ``language``."""
+    with i18n.speaking(language):
+        return Keymap.default().markdown().rstrip()
 
 
 def main() -> None:
-    page = Path(__file__).resolve().parent.parent / "docs" / "keys.md"
-    text = page.read_text(encoding="utf-8")
-    head, marker, rest = text.partition(MARKER)
-    if not marker:
-        raise SystemExit(f"{page} has no marker line: {MARKER}")
-    comment = marker + rest.split("\n", 1)[0]
-    page.write_text(f"{head}{comment}\n\n{Keymap.default().markdown().rstrip()}\n", "utf-8")
-    print(f"Wrote the key tables of {page}.")
+    for language, page in PAGES.items():
+        text = page.read_text(encoding="utf-8") if page.exists() else NEW_PAGE[language]
+        head, marker, rest = text.partition(MARKER)
+        if not marker:
+            raise SystemExit(f"{page} has no marker line: {MARKER}")
+        comment = marker + rest.split("\n", 1)[0]
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(f"{head}{comment}\n\n{tables(language)}\n", "utf-8")
+        print(f"Wrote the key tables of {page}.")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ message with named placeholders, translated where it is used.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from fivecrowns.cards import Card, Rank, is_wild, spoken_name
@@ -246,45 +246,73 @@ def hand_words(hand: Sequence[Card], wild: Rank, size: int, sort: str | None = N
     return " ".join(parts)
 
 
-def _points(template: tuple[str, str], points: int, **values: object) -> str:
-    return ngettext(template[0], template[1], points).format(count=points, **values)
+def _points(template: Callable[[int], str], points: int, **values: object) -> str:
+    return template(points).format(count=points, **values)
 
 
 HINT_WAIT = N_("Wait: it is {name}'s turn.")
-HINT_WAIT_LEFT = (
-    N_("Your hand now leaves {count} point."),
-    N_("Your hand now leaves {count} points."),
-)
+
+
+def hint_wait_left(count: int) -> str:
+    return ngettext(
+        "Your hand now leaves {count} point.",
+        "Your hand now leaves {count} points.",
+        count,
+    )
+
+
 HINT_EMPTY_PILE = N_("Draw from the stock: the discard pile is empty.")
-HINT_TAKE = (
-    N_("Take the {top} (T): then discard the {card}, leaving {count} point instead of {now}."),
-    N_("Take the {top} (T): then discard the {card}, leaving {count} points instead of {now}."),
-)
-HINT_TAKE_OUT = (
-    N_(
+
+
+def hint_take(count: int) -> str:
+    return ngettext(
+        "Take the {top} (T): then discard the {card}, leaving {count} point instead of {now}.",
+        "Take the {top} (T): then discard the {card}, leaving {count} points instead of {now}.",
+        count,
+    )
+
+
+def hint_take_out(count: int) -> str:
+    return ngettext(
         "Take the {top} (T): then discard the {card} and go out, leaving {count} point "
-        "instead of {now}."
-    ),
-    N_(
+        "instead of {now}.",
         "Take the {top} (T): then discard the {card} and go out, leaving {count} points "
-        "instead of {now}."
-    ),
-)
+        "instead of {now}.",
+        count,
+    )
+
+
 HINT_DRAW_ALL_MELD = N_("Draw from the stock (D): all your cards meld; the {top} adds nothing.")
-HINT_DRAW = (
-    N_("Draw from the stock (D): the {top} does not lower your {count} leftover point."),
-    N_("Draw from the stock (D): the {top} does not lower your {count} leftover points."),
-)
+
+
+def hint_draw(count: int) -> str:
+    return ngettext(
+        "Draw from the stock (D): the {top} does not lower your {count} leftover point.",
+        "Draw from the stock (D): the {top} does not lower your {count} leftover points.",
+        count,
+    )
+
+
 HINT_GO_OUT = N_("Go out (G), discarding the {card}.")
+
+
 #: The hint in a last turn, in the words of the menu item that does it.
-HINT_LAST = (
-    N_("Lay down and discard the {card}, leaving {count} point."),
-    N_("Lay down and discard the {card}, leaving {count} points."),
-)
-HINT_DISCARD = (
-    N_("Discard the {card}: that leaves {count} point."),
-    N_("Discard the {card}: that leaves {count} points."),
-)
+def hint_last(count: int) -> str:
+    return ngettext(
+        "Lay down and discard the {card}, leaving {count} point.",
+        "Lay down and discard the {card}, leaving {count} points.",
+        count,
+    )
+
+
+def hint_discard(count: int) -> str:
+    return ngettext(
+        "Discard the {card}: that leaves {count} point.",
+        "Discard the {card}: that leaves {count} points.",
+        count,
+    )
+
+
 HINT_KEEP = N_("Keep {melds}.")
 
 
@@ -305,7 +333,7 @@ def hint_words(
         text = _(HINT_WAIT).format(name=waiting_for)
         if len(hand) <= size:
             left = best_arrangement(hand, wild).leftover_points
-            text = f"{text} {_points(HINT_WAIT_LEFT, left)}"
+            text = f"{text} {_points(hint_wait_left, left)}"
         return text
     if phase in (Phase.DRAW, Phase.LAST_DRAW):
         now = best_arrangement(hand, wild)
@@ -318,7 +346,7 @@ def hint_words(
             assert with_top.discard is not None
             out = with_top.leftover_points == 0 and phase is Phase.DRAW
             return _points(
-                HINT_TAKE_OUT if out else HINT_TAKE,
+                hint_take_out if out else hint_take,
                 with_top.leftover_points,
                 top=top_name,
                 card=spoken_name(with_top.discard, wild),
@@ -326,15 +354,15 @@ def hint_words(
             )
         if now.leftover_points == 0:
             return _(HINT_DRAW_ALL_MELD).format(top=top_name)
-        return _points(HINT_DRAW, now.leftover_points, top=top_name)
+        return _points(hint_draw, now.leftover_points, top=top_name)
     best = advised_discard(hand, wild, avoid=taken)
     assert best.discard is not None
     card = spoken_name(best.discard, wild)
     if phase is Phase.DISCARD and best.all_melded:
         return _(HINT_GO_OUT).format(card=card)
     if phase is Phase.LAST_LAY_DOWN:
-        return _points(HINT_LAST, best.leftover_points, card=card)
-    text = _points(HINT_DISCARD, best.leftover_points, card=card)
+        return _points(hint_last, best.leftover_points, card=card)
+    text = _points(hint_discard, best.leftover_points, card=card)
     if best.melds:
         text = f"{text} {_(HINT_KEEP).format(melds=melds_words(best.melds, wild))}"
     return text

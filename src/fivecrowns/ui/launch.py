@@ -25,6 +25,7 @@ __all__ = [
     "check_saved_game",
     "kept_aside_sentence",
     "launch",
+    "list_damaged",
     "list_unfinished",
     "load_computer_player",
     "load_saved_computer_player",
@@ -175,7 +176,8 @@ def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
     output, reason = create_output(speech, args.transcript, stream=io.StringIO())
     if args.line and not args.speech:
         # why: the player did not choose silence; line mode did. Say why, and how to change it.
-        silence = _(AS_CHOSEN).format(what=_(_SPEECH_WORDS["none"]))
+        silence_word = _SPEECH_WORDS["none"]
+        silence = _(AS_CHOSEN).format(what=_(silence_word))
         reason = reason.replace(silence, _(LINE_MODE_SILENCE), 1)
     return output, reason
 
@@ -197,15 +199,23 @@ LIST_LINE = N_(
 )
 LIST_DAMAGED_LINE = N_("{number}. Cannot be resumed: {reason}")
 LIST_EMPTY = N_("There is no unfinished game in {folder}.")
+
+
+#: The English sentence of :func:`list_damaged` for many saves, kept for callers that format
+#: it themselves (fivecrowns.commands.solitaire); list_damaged words it in the language.
 LIST_DAMAGED = (
-    N_(
-        "{count} damaged save is kept in {folder} under names with 'damaged'; it cannot be resumed."
-    ),
-    N_(
-        "{count} damaged saves are kept in {folder} under names with 'damaged'; "
-        "they cannot be resumed."
-    ),
+    "{count} damaged saves are kept in {folder} under names with 'damaged'; they cannot be resumed."
 )
+
+
+def list_damaged(count: int) -> str:
+    return i18n.ngettext(
+        "{count} damaged save is kept in {folder} under names with 'damaged'; "
+        "it cannot be resumed.",
+        "{count} damaged saves are kept in {folder} under names with 'damaged'; "
+        "they cannot be resumed.",
+        count,
+    )
 
 
 def kept_aside_sentence(kept: storage.KeptAside, template: str = KEPT_NEW_GAME) -> str:
@@ -252,7 +262,7 @@ def list_unfinished() -> list[str]:
     damaged = storage.damaged_games()
     if damaged:
         count = len(damaged)
-        lines.append(i18n.ngettext(*LIST_DAMAGED, count).format(count=count, folder=folder))
+        lines.append(list_damaged(count).format(count=count, folder=folder))
     return lines
 
 

@@ -74,30 +74,50 @@ def _wrap(text: str, width: int, style: str = "") -> list[Row]:
 #: The screen's words (column headings, the hand's heading, the piles' line).
 SEAT_YOU = N_("{name} (you)")
 TITLE = N_("Five Crowns. Round {round} of 11. {wild} are wild.")
-YOUR_HAND = {
-    "rank": (
-        N_("Your hand, {count} card, sorted by rank:"),
-        N_("Your hand, {count} cards, sorted by rank:"),
-    ),
-    "suit": (
-        N_("Your hand, {count} card, sorted by suit:"),
-        N_("Your hand, {count} cards, sorted by suit:"),
-    ),
-}
-THEIR_HAND = {
-    "rank": (
-        N_("{name}'s hand, {count} card, sorted by rank:"),
-        N_("{name}'s hand, {count} cards, sorted by rank:"),
-    ),
-    "suit": (
-        N_("{name}'s hand, {count} card, sorted by suit:"),
-        N_("{name}'s hand, {count} cards, sorted by suit:"),
-    ),
-}
+
+
+def _hand_heading(name: str | None, order: str, count: int) -> str:
+    """ "Your hand, 7 cards, sorted by rank:"; with ``name``, that player's hand."""
+    if name is None and order == "suit":
+        template = ngettext(
+            "Your hand, {count} card, sorted by suit:",
+            "Your hand, {count} cards, sorted by suit:",
+            count,
+        )
+    elif name is None:
+        template = ngettext(
+            "Your hand, {count} card, sorted by rank:",
+            "Your hand, {count} cards, sorted by rank:",
+            count,
+        )
+    elif order == "suit":
+        template = ngettext(
+            "{name}'s hand, {count} card, sorted by suit:",
+            "{name}'s hand, {count} cards, sorted by suit:",
+            count,
+        )
+    else:
+        template = ngettext(
+            "{name}'s hand, {count} card, sorted by rank:",
+            "{name}'s hand, {count} cards, sorted by rank:",
+            count,
+        )
+    return template.format(name=name, count=count)
+
+
 ON_CARD = N_("On card {index} of {count}: {card}.")
 DISCARD_EMPTY = N_("Discard pile: empty.")
 DISCARD_TOP = N_("Discard pile: {token} ({card}).")
-STOCK = (N_("Stock: {count} card."), N_("Stock: {count} cards."))
+
+
+def stock(count: int) -> str:
+    return ngettext(
+        "Stock: {count} card.",
+        "Stock: {count} cards.",
+        count,
+    )
+
+
 ON_THE_TABLE = N_("On the table: {melds}")
 
 
@@ -124,11 +144,10 @@ def _seat_rows(model: TableModel) -> list[Row]:
 
 def _hand_rows(model: TableModel) -> list[Row]:
     count = len(model.hand)
-    order = model.sort_order if model.sort_order in YOUR_HAND else "rank"
-    if model.you == pgettext("the default name of the only human player", "You"):
-        heading = ngettext(*YOUR_HAND[order], count).format(count=count)
-    else:
-        heading = ngettext(*THEIR_HAND[order], count).format(name=model.you, count=count)
+    default_name = pgettext("the default name of the only human player", "You")
+    heading = _hand_heading(
+        None if model.you == default_name else model.you, model.sort_order, count
+    )
     rows: list[Row] = [[("class:label", heading)]]
     numbers = "   ".join(f"{i + 1:<2}" for i in range(len(model.hand)))
     rows.append([("class:label", " " + numbers if model.hand else "")])
@@ -188,7 +207,7 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
         )
         before, _sep, after = said.partition("\0")
         piles = [("", before), (suit_style(model.top_discard), token), ("", after)]
-    piles.append(("", "   " + ngettext(*STOCK, model.stock).format(count=model.stock)))
+    piles.append(("", "   " + stock(model.stock).format(count=model.stock)))
     melds = [
         row for meld in model.melds for row in _wrap(_(ON_THE_TABLE).format(melds=meld), width)
     ]
@@ -214,7 +233,7 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
         overlay = []
     if len(melds) > max(0, room):
         count = len(model.melds)
-        folded = ngettext(*MELDS_FOLDED, count).format(count=count, keys=model.melds_key)
+        folded = melds_folded(count).format(count=count, keys=model.melds_key)
         melds = _wrap(folded, width)
     room -= len(melds)
     while told and sum(map(len, told)) > room:
@@ -228,10 +247,12 @@ def render_table(model: TableModel, width: int = 80, height: int = 24) -> StyleA
 
 
 #: When the melds on the table do not fit the screen.
-MELDS_FOLDED = (
-    N_("On the table: {count} player's melds. Press {keys} to hear them."),
-    N_("On the table: {count} players' melds. Press {keys} to hear them."),
-)
+def melds_folded(count: int) -> str:
+    return ngettext(
+        "On the table: {count} player's melds. Press {keys} to hear them.",
+        "On the table: {count} players' melds. Press {keys} to hear them.",
+        count,
+    )
 
 
 def _join(rows: list[Row]) -> StyleAndTextTuples:

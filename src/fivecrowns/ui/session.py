@@ -99,10 +99,16 @@ NOT_YOUR_TURN = N_("It is {name}'s turn, not yours. Press N to hear what happens
 OVER_THEN = N_("The game is over. {after}")
 DRAW_FIRST = N_("You must draw before you discard: press D or T.")
 DRAW_BEFORE_OUT = N_("You must draw before you go out: press D or T.")
-NOT_YET = (
-    N_("Not yet: left over would be {cards}, {count} point."),
-    N_("Not yet: left over would be {cards}, {count} points."),
-)
+
+
+def not_yet(count: int) -> str:
+    return ngettext(
+        "Not yet: left over would be {cards}, {count} point.",
+        "Not yet: left over would be {cards}, {count} points.",
+        count,
+    )
+
+
 YOUR_HAND = N_("Your hand: {cards}.")
 TOP_NONE = N_("Top discard: none.")
 YOUR_TURN_BRIEF = N_("Your turn.")
@@ -121,14 +127,24 @@ NEW_GAME_ITEM = N_("New game, same players")
 TAKE_ITEM = N_("Take the {card}")
 DISCARD_ITEM = N_("Discard the {card}")
 GO_OUT_ITEM = N_("Go out, discarding the {card}")
-LAY_DOWN_ITEM = (
-    N_("Lay down and discard the {card}, leaving {count} point"),
-    N_("Lay down and discard the {card}, leaving {count} points"),
-)
-LAY_DOWN_BEST_ITEM = (
-    N_("Lay down your best melds and discard the {card}, leaving {count} point"),
-    N_("Lay down your best melds and discard the {card}, leaving {count} points"),
-)
+
+
+def lay_down_item(count: int) -> str:
+    return ngettext(
+        "Lay down and discard the {card}, leaving {count} point",
+        "Lay down and discard the {card}, leaving {count} points",
+        count,
+    )
+
+
+def lay_down_best_item(count: int) -> str:
+    return ngettext(
+        "Lay down your best melds and discard the {card}, leaving {count} point",
+        "Lay down your best melds and discard the {card}, leaving {count} points",
+        count,
+    )
+
+
 #: The screen's note beside a seat.
 WENT_OUT_NOTE = N_("went out")
 COMPUTER_NOTE = N_("computer, {level}")
@@ -578,9 +594,7 @@ class Session(CommandLayer):
             best = best_with_discard(hand, wild)
             left = best.leftover
             points = best.leftover_points
-            self.refuse(
-                ngettext(*NOT_YET, points).format(cards=card_list(left, wild), count=points)
-            )
+            self.refuse(not_yet(points).format(cards=card_list(left, wild), count=points))
             return
         focused = hand[self.focus()]
         advised = advised_discard(hand, wild, avoid=game.taken_discard)
@@ -716,7 +730,7 @@ class Session(CommandLayer):
             text = _(YOUR_TURN_EMPTY)
         if self.verbosity == "full":
             left = least_leftover(self.hand(), game.wild_rank)
-            text = f"{text} {ngettext(*answers.HINT_WAIT_LEFT, left).format(count=left)}"
+            text = f"{text} {answers.hint_wait_left(left).format(count=left)}"
         self.say(text, sound="your_turn")
 
     def _check_hot_seat(self) -> None:
@@ -1078,7 +1092,7 @@ class Session(CommandLayer):
                 best = best_with_discard(hand, wild)
                 assert best.discard is not None
                 points = best.leftover_points
-                label = ngettext(*LAY_DOWN_BEST_ITEM, points).format(
+                label = lay_down_best_item(points).format(
                     card=spoken_name(best.discard, wild), count=points
                 )
                 item = _(MENU_ITEM).format(label=label, keys=keys)
@@ -1094,7 +1108,7 @@ class Session(CommandLayer):
                 rest = list(hand)
                 rest.remove(card)
                 left = best_arrangement(rest, wild).leftover_points
-                label = ngettext(*LAY_DOWN_ITEM, left).format(card=name, count=left)
+                label = lay_down_item(left).format(card=name, count=left)
             else:
                 label = _(DISCARD_ITEM).format(card=name)
             if card == focused:

@@ -198,21 +198,19 @@ def choose_kept_game(choice: str, path: Path | None = None) -> Path | None:
     number = int(choice) if choice.isdigit() and len(choice) < 6 else 0
     if not 1 <= number <= len(games):
         count = len(games)
-        raise SaveFileError(ngettext(*NO_SUCH_GAME, count).format(choice=choice, count=count))
+        raise SaveFileError(no_such_game(count).format(choice=choice, count=count))
     chosen = games[number - 1]
     return None if chosen == path else chosen
 
 
-NO_SUCH_GAME = (
-    N_(
+def no_such_game(count: int) -> str:
+    return ngettext(
         "There is no unfinished game number {choice}: there is {count}. "
-        "See them with --resume list."
-    ),
-    N_(
+        "See them with --resume list.",
         "There is no unfinished game number {choice}: there are {count}. "
-        "See them with --resume list."
-    ),
-)
+        "See them with --resume list.",
+        count,
+    )
 
 
 def unfinished_games(path: Path | None = None) -> list[Path]:
