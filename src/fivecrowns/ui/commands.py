@@ -79,6 +79,7 @@ ACTIONS_TITLE = N_("Actions")
 HELP_TITLE = N_("Help: the keys")
 HELP_CLOSED = N_("Help closed.")
 MENU_CLOSED = N_("Menu closed.")
+SETTINGS_CLOSED = N_("Settings closed.")
 
 #: The settings menu: each item names the setting and its value now.
 SETTINGS_TITLE = N_("Settings")
@@ -376,7 +377,8 @@ class CommandLayer:
         assert self.list_state is not None
         kind = self.list_state.kind
         self.list_state = None
-        self.answer(_(HELP_CLOSED) if kind == "help" else _(MENU_CLOSED))
+        closed = {"help": HELP_CLOSED, "settings": SETTINGS_CLOSED}.get(kind, MENU_CLOSED)
+        self.answer(_(closed))
 
     def overlay(self) -> ListScreen | None:
         """The open list or question, as the screen shows it."""
