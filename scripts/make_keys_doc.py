@@ -16,7 +16,11 @@ from pathlib import Path
 from fivecrowns import i18n
 from fivecrowns.ui.keymap import Keymap
 
-MARKER = "<!-- The tables below are made from the keymap table"
+#: The comment each page's tables follow (a page's prose is in its own language).
+MARKERS = {
+    "en": "<!-- The tables below are made from the keymap table",
+    "es": "<!-- Las tablas de abajo salen de la tabla de teclas",
+}
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: Each page and the language of its tables.
 PAGES = {"en": DOCS / "keys.md", "es": DOCS / "es" / "keys.md"}
@@ -33,11 +37,15 @@ NEW_PAGE = {
         "- **F2** abre la configuración: el idioma (English o español) y el detalle. "
         "El idioma elegido cambia desde la frase siguiente y se guarda para las próximas "
         "partidas.\n"
-        "- Para cambiar una tecla, añade una sección `\"keys\"` a `settings.json` con los "
+        '- Para cambiar una tecla, añade una sección `"keys"` a `settings.json` con los '
         "nombres de la última columna. En ese archivo las teclas se escriben en inglés, "
         'como en la versión inglesa de esta página: `"d"`, `"Shift+H"`, `"Ctrl+X"`, '
         '`"F5"`, `"Enter"`, `"Space"`.\n\n'
-        f"{MARKER} (fivecrowns.ui.keymap); a test keeps them equal. -->\n"
+        "Los comandos `fivecrowns` de esta página se ejecutan desde la carpeta del juego "
+        "como `.venv/bin/fivecrowns ...` una vez que se ha ejecutado `bash scripts/play` o "
+        "`bash scripts/setup`; o escribe una vez `source .venv/bin/activate` en esa "
+        "terminal y luego simplemente `fivecrowns ...`.\n\n"
+        f"{MARKERS['es']} (fivecrowns.ui.keymap); una prueba las mantiene iguales. -->\n"
     ),
 }
 
@@ -51,9 +59,9 @@ def tables(language: str) -> str:
 def main() -> None:
     for language, page in PAGES.items():
         text = page.read_text(encoding="utf-8") if page.exists() else NEW_PAGE[language]
-        head, marker, rest = text.partition(MARKER)
+        head, marker, rest = text.partition(MARKERS[language])
         if not marker:
-            raise SystemExit(f"{page} has no marker line: {MARKER}")
+            raise SystemExit(f"{page} has no marker line: {MARKERS[language]}")
         comment = marker + rest.split("\n", 1)[0]
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(f"{head}{comment}\n\n{tables(language)}\n", "utf-8")

@@ -383,3 +383,56 @@ def test_points_hints_use_the_number() -> None:
     with i18n.speaking("es"):
         text = answers.hint_words(Phase.DISCARD, hand, wild, 4, None, None, None)
     assert text.startswith("Descarta ") and "puntos" in text
+
+
+def test_choosing_a_language_re_picks_the_voice_when_the_output_can(monkeypatch) -> None:
+    chosen: list[str] = []
+    try:
+        with table([Seat("Ana"), Seat("Ann", "easy")], seed=2) as t:
+            monkeypatch.setattr(t.session.output, "set_language", chosen.append, raising=False)
+            t.session.choose_language("es")
+            assert chosen == ["es"]
+            assert not any("voz integrada" in text for text in t.spoken())
+    finally:
+        i18n.set_language("en")
+
+
+def test_without_a_way_to_re_pick_it_the_built_in_voice_says_when_it_changes(
+    monkeypatch,
+) -> None:
+    from fivecrowns.output import Output
+
+    try:
+        with table([Seat("Ana"), Seat("Ann", "easy")], seed=2) as t:
+            # an output that cannot re-pick its voice, speaking with the built-in voice
+            monkeypatch.delattr(Output, "set_language", raising=False)
+            monkeypatch.setattr(t.session.output.backend, "name", "tts")
+            t.session.choose_language("es")
+            assert t.spoken()[-1] == (
+                "La voz integrada cambiará de idioma cuando vuelvas a iniciar el juego."
+            )
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.real
+def test_line_mode_in_spanish_in_tmux(tmp_path: Path) -> None:
+    """``fivecrowns play --line --language es`` in a real terminal: the front end's sentences,
+    the help list and the settings menu in Spanish."""
+    from test_ui_tmux import terminal
+
+    with terminal(tmp_path, "--line", "--language", "es", "--seed", "7", "--delay", "0") as t:
+        t.wait_said(r"Partida nueva: Tú, Ann \(medio\) y Ben \(medio\)\. Pulsa F1 para la ayuda")
+        t.keys("w", "z")
+        said = t.wait_said(r"Z no hace nada aquí\. Pulsa F1 o \? para la ayuda\.")
+        assert "Ronda 1 de 11. Salvajes: " in said
+        mark = len(t.said())
+        t.keys("F1")
+        t.wait_screen(r"Ayuda: las teclas\. \d+ opciones\.")
+        t.keys("Escape", "F2")
+        t.wait_said(r"Configuración\. 2 opciones\. Idioma: español", after=mark)
+        t.keys("Escape", "q")
+        t.wait_said(r"¿Salir\? La partida queda guardada para --resume\. Y para salir")
+        t.keys("y")
+        said = t.wait_said(r"Guardada\. Adiós\.", after=mark)
+        assert english_words(said) == [], english_words(said)

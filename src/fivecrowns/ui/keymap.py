@@ -19,6 +19,7 @@ the way they read them in the help ("Enter", "Shift+H", "Ctrl+X", "F1", ",").
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -618,7 +619,9 @@ class Keymap:
             out.append("| --- | --- | --- | --- |")
             for action in self.in_group(group):
                 keys = self.display_keys(action.name).replace("|", "\\|")
-                out.append(f"| {keys} | {action.label} | {action.help} | `{action.name}` |")
+                # a command in the help is code on the page ("fivecrowns speech --list")
+                what = _COMMAND.sub(r"`\1`", action.help)
+                out.append(f"| {keys} | {action.label} | {what} | `{action.name}` |")
             out.append("")
         return "\n".join(out)
 
@@ -626,6 +629,7 @@ class Keymap:
         return ", ".join(action.name for action in self.actions)
 
 
+_COMMAND = re.compile(r"\b(fivecrowns [a-z]+(?: --?[a-z-]+)*)")
 _ALL_NAMES = frozenset(action.name for action in (*ACTIONS, *SOLITAIRE_ACTIONS))
 
 
