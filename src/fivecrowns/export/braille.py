@@ -1,8 +1,15 @@
 """BRF and Unicode braille through the real liblouis (never our own translation).
 
 Tables: Unified English Braille, ``en-ueb-g1.ctb`` (grade 1, uncontracted, the
-default) or ``en-ueb-g2.ctb`` (grade 2, contracted). Each is preceded by a
-display table that fixes how dot patterns become characters:
+default) or ``en-ueb-g2.ctb`` (grade 2, contracted). A Spanish document (its
+``language`` is ``es``) uses Spanish braille: ``es-g1.ctb`` (grade 1, "braille
+integral", what Spanish braille readers are taught and Spanish books are printed
+in; the default) or ``es-g2.ctb`` (grade 2, contracted: liblouis marks it
+forward-only, and no Spanish publisher uses it). Two small tables of ours wrap
+``es-g1``: ``tables/es-back.cti`` (back-translation reads punctuation, not lowered
+digits) and ``tables/es-cards.cti`` (card tokens such as ``7c`` get the dot 5
+that Spanish braille puts between a number and a letter a to j). Each list is
+preceded by a display table that fixes how dot patterns become characters:
 
 - BRF: ``en-us-brf.dis``, North American Braille ASCII, upper case, every cell
   in 0x20..0x5F. Why explicit: without a display table the encoding depends on
@@ -28,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
+from fivecrowns.i18n import gettext as _
+
 from fivecrowns.export.document import Document
 from fivecrowns.export.errors import ExportError, LiblouisMissingError
 from fivecrowns.export.layout import DEFAULT_WIDTH, LineKind, check_width, logical_lines, wrap
@@ -38,6 +47,7 @@ __all__ = [
     "BRF_LINES_PER_PAGE",
     "BRF_MAX_CELLS",
     "GRADE_TABLES",
+    "LANGUAGE_TABLES",
     "UNICODE_DISPLAY",
     "BrailleLine",
     "LouTranslateProgram",
@@ -52,6 +62,17 @@ __all__ = [
 ]
 
 GRADE_TABLES = {1: "en-ueb-g1.ctb", 2: "en-ueb-g2.ctb"}
+_OUR_TABLES = Path(__file__).with_name("tables")
+#: Each language's tables by grade (after the display table); English is GRADE_TABLES.
+LANGUAGE_TABLES: dict[str, dict[int, str]] = {
+    "en": GRADE_TABLES,
+    "es": {
+        grade: ",".join(
+            [str(_OUR_TABLES / "es-back.cti"), table, str(_OUR_TABLES / "es-cards.cti")]
+        )
+        for grade, table in ((1, "es-g1.ctb"), (2, "es-g2.ctb"))
+    },
+}
 BRF_DISPLAY = "en-us-brf.dis"
 UNICODE_DISPLAY = "unicode.dis"
 BRF_MAX_CELLS = 40
@@ -132,7 +153,9 @@ def load_louis() -> Louis:
         if program is not None:
             return LouTranslateProgram(program)
         raise LiblouisMissingError(
-            f"Braille export needs liblouis, which could not be loaded ({error})."
+            _("Braille export needs liblouis, which could not be loaded ({error}).").format(
+                error=error
+            )
         ) from error
 
 
@@ -143,30 +166,33 @@ def liblouis_status() -> tuple[bool, str]:
         louis = load_louis()
     except LiblouisMissingError as error:
         return False, str(error)
-    how = (
-        "the lou_translate program"
-        if isinstance(louis, LouTranslateProgram)
-        else "the louis module"
-    )
-    return True, f"liblouis {louis.version()} through {how}"
+    if isinstance(louis, LouTranslateProgram):
+        return True, _("liblouis {version} through the lou_translate program").format(
+            version=louis.version()
+        )
+    return True, _("liblouis {version} through the louis module").format(version=louis.version())
 
 
 class Translator:
-    """One liblouis table list (display table + UEB grade), with a small cache."""
+    """One liblouis table list (display table + the language's grade), with a small cache."""
 
-    def __init__(self, grade: int, display: Display) -> None:
+    def __init__(self, grade: int, display: Display, language: str = "en") -> None:
         if grade not in GRADE_TABLES:
-            raise ExportError(f"There is no braille grade {grade}: choose 1 or 2.")
+            raise ExportError(_("There is no braille grade {grade}: choose 1 or 2.").format(grade=grade))
         self.grade = grade
         self.display = display
-        self.tables = [f"{_DISPLAY_TABLES[display]},{GRADE_TABLES[grade]}"]
+        self.language = language
+        grades = LANGUAGE_TABLES.get(language, GRADE_TABLES)
+        self.tables = [f"{_DISPLAY_TABLES[display]},{grades[grade]}"]
         self._louis = load_louis()
         try:
             self._louis.checkTable(self.tables)
         except RuntimeError as error:
             raise LiblouisMissingError(
-                f"liblouis could not load its braille tables {self.tables[0]}; "
-                "the table package (liblouis-data) may be missing."
+                _(
+                    "liblouis could not load its braille tables {tables}; "
+                    "the table package (liblouis-data) may be missing."
+                ).format(tables=self.tables[0])
             ) from error
         self._cache: dict[str, str] = {}
 
@@ -202,7 +228,7 @@ def braille_lines(document: Document, translator: Translator, cells: int) -> lis
     length of every cell, so print columns would not line up.
     """
     out: list[BrailleLine] = []
-    for line in logical_lines(document):
+    for line in logical_lines(document):  # the document's own language keeps its letters
         if line.kind is LineKind.BLANK:
             out.append(BrailleLine("", "", line.kind))
             continue
@@ -234,7 +260,9 @@ def _braille_cells(cells: int, maximum: int) -> int:
     check_width(cells)
     if cells > maximum:
         raise ExportError(
-            f"Braille lines of {cells} cells are too long here: choose 14 to {maximum} cells."
+            _(
+                "Braille lines of {cells} cells are too long here: choose 14 to {maximum} cells."
+            ).format(cells=cells, maximum=maximum)
         )
     return cells
 
@@ -252,8 +280,12 @@ def export_brf(
     """
     _braille_cells(cells, BRF_MAX_CELLS)
     if not 2 <= lines_per_page <= BRF_LINES_PER_PAGE:
-        raise ExportError(f"A BRF page has 2 to {BRF_LINES_PER_PAGE} lines, not {lines_per_page}.")
-    translator = Translator(grade, "brf")
+        raise ExportError(
+            _("A BRF page has 2 to {most} lines, not {lines}.").format(
+                most=BRF_LINES_PER_PAGE, lines=lines_per_page
+            )
+        )
+    translator = Translator(grade, "brf", document.language)
     pages = paginate(braille_lines(document, translator, cells), lines_per_page - 1)
     out = []
     for number, page in enumerate(pages, start=1):
@@ -265,5 +297,5 @@ def export_brf(
 def export_unicode(document: Document, cells: int = DEFAULT_WIDTH, grade: int = 1) -> str:
     """Unicode braille (U+2800 block), one line per display line, ``cells`` cells at most."""
     _braille_cells(cells, 80)
-    translator = Translator(grade, "unicode")
+    translator = Translator(grade, "unicode", document.language)
     return "\n".join(line.braille for line in braille_lines(document, translator, cells)) + "\n"

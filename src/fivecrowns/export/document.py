@@ -15,12 +15,21 @@ exported by building a document: the game's hand, melds, score sheet and log
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-__all__ = ["CARD_LEGEND", "Block", "Document", "Section", "Table"]
+from fivecrowns.i18n import N_, current_language
+from fivecrowns.i18n import gettext as _
+
+__all__ = ["CARD_LEGEND", "Block", "Document", "Section", "Table", "card_legend"]
 
 # One logical line; a narrow width wraps it, but it stays a single sentence.
-CARD_LEGEND = "Key: st stars, h hearts, c clubs, sp spades, d diamonds, jk joker."
+# TRANSLATORS: the card tokens (st, h, c, sp, d, jk) stay as they are: they are typed back in.
+CARD_LEGEND = N_("Key: st stars, h hearts, c clubs, sp spades, d diamonds, jk joker.")
+
+
+def card_legend() -> str:
+    """The legend line in the current language."""
+    return _(CARD_LEGEND)
 
 
 @dataclass(frozen=True)
@@ -57,13 +66,18 @@ class Section:
 
 @dataclass(frozen=True)
 class Document:
-    """A title, an optional one-line legend, a few intro lines, then sections in order."""
+    """A title, an optional one-line legend, a few intro lines, then sections in order.
+
+    ``language`` is the language it is written in (the current one when it is made):
+    it picks the braille tables and which letters the layout keeps.
+    """
 
     title: str
     sections: tuple[Section, ...] = ()
     legend: str | None = None
     intro: tuple[str, ...] = ()
+    language: str = field(default_factory=current_language)
 
     def with_sections(self, *more: Section) -> Document:
         """A copy with more sections at the end."""
-        return Document(self.title, self.sections + more, self.legend, self.intro)
+        return Document(self.title, self.sections + more, self.legend, self.intro, self.language)

@@ -2,7 +2,7 @@
 
 A document is first flattened into logical lines (title, legend, intro,
 section headings, items; blank lines between sections), each a plain ASCII
-sentence. Each format then wraps the logical lines to its own width, measured
+sentence (a Spanish document keeps its own letters: á é í ó ú ü ñ ¿ ¡). Each format then wraps the logical lines to its own width, measured
 in its own units: characters for text, braille cells for BRF and Unicode
 braille. A wrapped line continues on the next line indented by two spaces.
 
@@ -22,10 +22,12 @@ from dataclasses import dataclass
 
 from fivecrowns.export.document import Document, Table
 from fivecrowns.export.errors import ExportError
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "DEFAULT_WIDTH",
     "MAX_WIDTH",
+    "KEPT_LETTERS",
     "MIN_WIDTH",
     "LineKind",
     "LogicalLine",
@@ -42,6 +44,9 @@ MAX_WIDTH = 80
 DEFAULT_WIDTH = 40
 CONTINUATION = "  "
 COLUMN_GAP = "  "
+#: Letters a language's text keeps (its braille table has them); others become ASCII.
+# why: "año" is not "ano"; Spanish braille has its own cells for these letters.
+KEPT_LETTERS = {"en": "", "es": "áéíóúüñÁÉÍÓÚÜÑ¿¡"}
 
 
 class LineKind(enum.Enum):
@@ -66,20 +71,33 @@ def check_width(width: int) -> int:
     """The width if it is allowed, else an :class:`ExportError` that says the range."""
     if not MIN_WIDTH <= width <= MAX_WIDTH:
         raise ExportError(
-            f"The width {width} is not allowed: choose {MIN_WIDTH} to {MAX_WIDTH} characters."
+            _("The width {width} is not allowed: choose {least} to {most} characters.").format(
+                width=width, least=MIN_WIDTH, most=MAX_WIDTH
+            )
         )
     return width
 
 
-def to_ascii(text: str) -> str:
-    """Plain printable ASCII: accents dropped ("Zoë" -> "Zoe"), other symbols become "?".
+def to_ascii(text: str, keep: str = "") -> str:
+    """Plain printable ASCII: accents dropped ("Zoë" -> "Zoe"), other symbols become "?";
+    the characters in ``keep`` stay as they are.
 
     >>> to_ascii("Zoë\\tand José")
     'Zoe and Jose'
+    >>> to_ascii("Zoë y José, año", keep=KEPT_LETTERS["es"])
+    'Zoe y José, año'
     """
-    decomposed = unicodedata.normalize("NFKD", text)
     out: list[str] = []
-    for char in decomposed:
+    for char in unicodedata.normalize("NFC", text):
+        if char in keep:
+            out.append(char)
+            continue
+        _plain_char(char, out)
+    return "".join(out)
+
+
+def _plain_char(text: str, out: list[str]) -> None:
+    for char in unicodedata.normalize("NFKD", text):
         if unicodedata.combining(char):
             continue
         if char.isspace():
@@ -88,20 +106,21 @@ def to_ascii(text: str) -> str:
             out.append(char)
         else:
             out.append("?")
-    return "".join(out)
 
 
-def table_columns(table: Table, width: int) -> list[str] | None:
+def table_columns(table: Table, width: int, keep: str = "") -> list[str] | None:
     """The table as aligned columns (first left, others right), or None if wider than ``width``."""
     cells = [table.columns, *table.rows]
-    sizes = [max(len(to_ascii(row[i])) for row in cells) for i in range(len(table.columns))]
+    sizes = [max(len(to_ascii(row[i], keep)) for row in cells) for i in range(len(table.columns))]
     total = sum(sizes) + len(COLUMN_GAP) * (len(sizes) - 1)
     if total > width:
         return None
     lines = []
     for row in cells:
-        parts = [to_ascii(row[0]).ljust(sizes[0])]
-        parts += [to_ascii(cell).rjust(size) for cell, size in zip(row[1:], sizes[1:], strict=True)]
+        parts = [to_ascii(row[0], keep).ljust(sizes[0])]
+        parts += [
+            to_ascii(cell, keep).rjust(size) for cell, size in zip(row[1:], sizes[1:], strict=True)
+        ]
         lines.append(COLUMN_GAP.join(parts).rstrip())
     return lines
 
@@ -114,20 +133,25 @@ def logical_lines(
     ``table_lines`` may lay a table out as columns (returning None when they do
     not fit); without it, or when it returns None, each row is its own sentence.
     """
-    out = [LogicalLine(to_ascii(document.title), LineKind.TITLE)]
+    keep = KEPT_LETTERS.get(document.language, "")
+
+    def plain(text: str) -> str:
+        return to_ascii(text, keep)
+
+    out = [LogicalLine(plain(document.title), LineKind.TITLE)]
     if document.legend:
-        out.append(LogicalLine(to_ascii(document.legend), LineKind.LEGEND))
-    out += [LogicalLine(to_ascii(line), LineKind.INTRO) for line in document.intro]
+        out.append(LogicalLine(plain(document.legend), LineKind.LEGEND))
+    out += [LogicalLine(plain(line), LineKind.INTRO) for line in document.intro]
     for section in document.sections:
         out.append(LogicalLine("", LineKind.BLANK))
-        out.append(LogicalLine(to_ascii(section.title), LineKind.HEADING))
+        out.append(LogicalLine(plain(section.title), LineKind.HEADING))
         for block in section.blocks:
             if isinstance(block, str):
-                out.append(LogicalLine(to_ascii(block), LineKind.ITEM))
+                out.append(LogicalLine(plain(block), LineKind.ITEM))
                 continue
             columns = table_lines(block) if table_lines is not None else None
             if columns is None:
-                out += [LogicalLine(to_ascii(line), LineKind.ITEM) for line in block.lines]
+                out += [LogicalLine(plain(line), LineKind.ITEM) for line in block.lines]
             else:
                 out += [LogicalLine(line, LineKind.ITEM, keep_whole=True) for line in columns]
     return out
@@ -190,7 +214,8 @@ def export_text(document: Document, width: int = DEFAULT_WIDTH, columns: bool = 
     """
     check_width(width)
     lines: list[str] = []
-    layout = (lambda table: table_columns(table, width)) if columns else None
+    keep = KEPT_LETTERS.get(document.language, "")
+    layout = (lambda table: table_columns(table, width, keep)) if columns else None
     for line in logical_lines(document, layout):
         lines += [line.text] if line.kind is LineKind.BLANK else wrap(line.text, width)
     return "\n".join(lines) + "\n"
