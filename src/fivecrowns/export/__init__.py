@@ -18,6 +18,7 @@ from fivecrowns.export.braille import export_brf, export_unicode, liblouis_statu
 from fivecrowns.export.document import CARD_LEGEND, Block, Document, Section, Table
 from fivecrowns.export.errors import ExportError, LiblouisMissingError
 from fivecrowns.export.layout import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, export_text
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "CARD_LEGEND",
@@ -55,4 +56,6 @@ def render(
         return export_brf(document, width, grade)
     if fmt == "unicode":
         return export_unicode(document, width, grade)
-    raise ExportError(f"There is no export format '{fmt}': choose text, brf or unicode.")
+    raise ExportError(
+        _("There is no export format '{format}': choose text, brf or unicode.").format(format=fmt)
+    )

@@ -178,7 +178,9 @@ class Translator:
 
     def __init__(self, grade: int, display: Display, language: str = "en") -> None:
         if grade not in GRADE_TABLES:
-            raise ExportError(_("There is no braille grade {grade}: choose 1 or 2.").format(grade=grade))
+            raise ExportError(
+                _("There is no braille grade {grade}: choose 1 or 2.").format(grade=grade)
+            )
         self.grade = grade
         self.display = display
         self.language = language

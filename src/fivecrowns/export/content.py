@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from fivecrowns.cards import Card, Rank, format_cards, is_wild, points
-from fivecrowns.export.document import CARD_LEGEND, Document, Section, Table
+from fivecrowns.export.document import Document, Section, Table, card_legend
 from fivecrowns.game import (
     Discarded,
     DrewFromStock,
@@ -35,8 +35,10 @@ from fivecrowns.game import (
     redact,
 )
 from fivecrowns.melds import Meld, MeldKind, best_arrangement, best_with_discard
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import join_list, ngettext
 from fivecrowns.views import PlayerView, PublicView
-from fivecrowns.words import join_words, name_numbers, seats_lowest_first
+from fivecrowns.words import name_numbers, seats_lowest_first
 
 __all__ = [
     "cards_text",
@@ -59,7 +61,8 @@ def cards_text(cards: Iterable[Card]) -> str:
     ('10h Qsp jk', 'none')
     """
     text = format_cards(tuple(cards))
-    return text or "none"
+    # TRANSLATORS: in place of a list of cards: "Leftover: none, 0 points."
+    return text or _("none")
 
 
 def meld_line(meld: Meld, wild_rank: Rank) -> str:
@@ -70,18 +73,32 @@ def meld_line(meld: Meld, wild_rank: Rank) -> str:
     'Run of hearts: 5h jk 7h'
     """
     natural = [card for card in meld.cards if not is_wild(card, wild_rank)]
+    cards = cards_text(meld.cards)
     if not natural or natural[0].rank is None or natural[0].suit is None:
-        return f"Meld of wilds: {cards_text(meld.cards)}"
+        return _("Meld of wilds: {cards}").format(cards=cards)
     if meld.kind is MeldKind.BOOK:
-        return f"Book of {natural[0].rank.plural}: {cards_text(meld.cards)}"
-    return f"Run of {natural[0].suit.word}: {cards_text(meld.cards)}"
+        # TRANSLATORS: a book (familia); {ranks} is a rank in the plural: "8s", "Queens"
+        return _("Book of {ranks}: {cards}").format(ranks=natural[0].rank.plural, cards=cards)
+    # TRANSLATORS: a run (palo); {suit} is a suit's name: "hearts"
+    return _("Run of {suit}: {cards}").format(suit=natural[0].suit.word, cards=cards)
 
 
 def _leftover_line(cards: Sequence[Card], wild_rank: Rank) -> str:
     total = sum(points(card, wild_rank) for card in cards)
     if not cards:
-        return "Leftover: none, 0 points."
-    return f"Leftover: {cards_text(sorted(cards))}, {total} points."
+        return _("Leftover: none, 0 points.")
+    return ngettext(
+        "Leftover: {cards}, {count} point.", "Leftover: {cards}, {count} points.", total
+    ).format(cards=cards_text(sorted(cards)), count=total)
+
+
+def _wild_sentence(wild: Rank) -> str:
+    # TRANSLATORS: {ranks} is a rank in the plural ("7s", "Kings"); word it so it fits any rank
+    return _("{ranks} wild.").format(ranks=wild.plural)
+
+
+def _round_of(number: int) -> str:
+    return _("Round {round} of {rounds}.").format(round=number, rounds=ROUNDS)
 
 
 def public_events(events: Iterable[Event]) -> tuple[Event, ...]:
@@ -100,38 +117,58 @@ def hand_document(view: PlayerView) -> Document:
     wild = view.wild_rank
     me = view.player
     scored = _last_result(view.events)
-    title = f"Hand of {view.name}, round {view.round}."
-    intro = [f"Round {view.round} of {ROUNDS}. {wild.plural} wild. {view.round + 2} cards dealt."]
+    title = _("Hand of {name}, round {round}.").format(name=view.name, round=view.round)
+    dealt = view.round + 2
+    intro = [
+        " ".join(
+            (
+                _round_of(view.round),
+                _wild_sentence(wild),
+                ngettext("{count} card dealt.", "{count} cards dealt.", dealt).format(count=dealt),
+            )
+        )
+    ]
     sections: list[Section] = []
     if scored is not None:
         result = scored.results[me]
-        status = "went out" if scored.went_out == me else "had a last turn"
-        intro.append(f"Round over: {view.name} {status}, {result.score} points.")
+        if scored.went_out == me:
+            over = ngettext(
+                "Round over: {name} went out, {count} point.",
+                "Round over: {name} went out, {count} points.",
+                result.score,
+            )
+        else:
+            over = ngettext(
+                "Round over: {name} had a last turn, {count} point.",
+                "Round over: {name} had a last turn, {count} points.",
+                result.score,
+            )
+        intro.append(over.format(name=view.name, count=result.score))
         if result.melds:
             sections.append(
-                Section("Laid down.", tuple(meld_line(meld, wild) for meld in result.melds))
+                Section(_("Laid down."), tuple(meld_line(meld, wild) for meld in result.melds))
             )
-        sections.append(Section("Scored.", (_leftover_line(result.leftover, wild),)))
-        return Document(title, tuple(sections), CARD_LEGEND, tuple(intro))
+        sections.append(Section(_("Scored."), (_leftover_line(result.leftover, wild),)))
+        return Document(title, tuple(sections), card_legend(), tuple(intro))
     hand = tuple(sorted(view.hand))
-    intro.append(f"Cards: {cards_text(hand)}.")
+    intro.append(_("Cards: {cards}.").format(cards=cards_text(hand)))
     laid = view.laid_down[me]
     if laid:
-        sections.append(Section("Laid down.", tuple(meld_line(meld, wild) for meld in laid)))
+        sections.append(Section(_("Laid down."), tuple(meld_line(meld, wild) for meld in laid)))
     if not hand:  # went out this round; the round is not scored yet
-        sections.append(Section("In hand.", ("No cards left.",)))
-        return Document(title, tuple(sections), CARD_LEGEND, tuple(intro))
+        sections.append(Section(_("In hand."), (_("No cards left."),)))
+        return Document(title, tuple(sections), card_legend(), tuple(intro))
     drawn = view.phase in (Phase.DISCARD, Phase.LAST_LAY_DOWN) and view.current_player == me
     arrangement = best_with_discard(hand, wild) if drawn else best_arrangement(hand, wild)
     melds = tuple(meld_line(meld, wild) for meld in arrangement.melds)
-    sections.append(Section("Best melds.", melds or ("No melds yet.",)))
+    sections.append(Section(_("Best melds."), melds or (_("No melds yet."),)))
     lines = [_leftover_line(arrangement.leftover, wild)]
     if arrangement.discard is not None:
-        lines.append(f"Best discard: {arrangement.discard.token}.")
+        lines.append(_("Best discard: {card}.").format(card=arrangement.discard.token))
         if not arrangement.leftover and view.phase is Phase.DISCARD:
-            lines.append("You can go out.")
-    sections.append(Section("Leftover.", tuple(lines)))
-    return Document(title, tuple(sections), CARD_LEGEND, tuple(intro))
+            lines.append(_("You can go out."))
+    sections.append(Section(_("Leftover."), tuple(lines)))
+    return Document(title, tuple(sections), card_legend(), tuple(intro))
 
 
 def _last_result(events: Sequence[Event]) -> RoundScored | None:
@@ -191,7 +228,7 @@ def melds_document(
     """
     rounds = _rounds(events)
     if not rounds:
-        return Document("Melds.", (), None, ("No round has started.",))
+        return Document(_("Melds."), (), None, (_("No round has started."),))
     if round_number is None:
         chosen = rounds[-1]
     else:
@@ -199,20 +236,24 @@ def melds_document(
         if not found:
             played = rounds[-1].started.round
             return Document(
-                f"Melds, round {round_number}.",
+                _("Melds, round {round}.").format(round=round_number),
                 (),
                 None,
-                (f"Round {round_number} has not been played: rounds 1 to {played} have.",),
+                (
+                    _("Round {round} has not been played: rounds 1 to {played} have.").format(
+                        round=round_number, played=played
+                    ),
+                ),
             )
         chosen = found[0]
     wild = chosen.started.wild_rank
     number = chosen.started.round
-    intro = [f"Round {number}. {wild.plural} wild."]
+    intro = [_round_and_wild(number, wild)]
     went_out = chosen.went_out
     if went_out is None:
-        intro.append("Nobody has gone out yet.")
+        intro.append(_("Nobody has gone out yet."))
     else:
-        intro.append(f"{players[went_out]} went out.")
+        intro.append(_("{name} went out.").format(name=players[went_out]))
     sections = []
     seats = list(range(len(players)))
     if went_out is not None:  # the player who went out first, then the table in order
@@ -223,13 +264,20 @@ def melds_document(
         if chosen.scored is not None:
             result = chosen.scored.results[seat]
             lines.append(_leftover_line(result.leftover, wild))
-            title = f"{players[seat]}, {result.score} points."
+            title = ngettext("{name}, {count} point.", "{name}, {count} points.", result.score)
+            title = title.format(name=players[seat], count=result.score)
         else:
-            title = f"{players[seat]}."
+            title = f"{players[seat]}."  # a name alone: no words to translate
         if not lines:
-            lines.append("Nothing laid down yet." if melds is None else "Nothing laid down.")
+            lines.append(_("Nothing laid down yet.") if melds is None else _("Nothing laid down."))
         sections.append(Section(title, tuple(lines)))
-    return Document(f"Melds, round {number}.", tuple(sections), CARD_LEGEND, tuple(intro))
+    title = _("Melds, round {round}.").format(round=number)
+    return Document(title, tuple(sections), card_legend(), tuple(intro))
+
+
+def _round_and_wild(number: int, wild: Rank) -> str:
+    """ "Round 3. 5s wild." """
+    return " ".join((_("Round {round}.").format(round=number), _wild_sentence(wild)))
 
 
 # --- the score sheet ------------------------------------------------------------
@@ -240,9 +288,29 @@ def _totals_lines(
 ) -> list[str]:
     """Lowest total first; "winner" after each winner's total."""
     return [
-        f"{players[seat]} {totals[seat]}" + (", winner." if seat in winners else ".")
+        _("{name} {total}, winner.").format(name=players[seat], total=totals[seat])
+        if seat in winners
+        else f"{players[seat]} {totals[seat]}."  # a name and a number: no words
         for seat in seats_lowest_first(totals)
     ]
+
+
+def _winners_line(names: list[str], lowest: int) -> str:
+    if len(names) == 1:
+        line = ngettext(
+            "Winner: {names}, {count} point.", "Winner: {names}, {count} points.", lowest
+        )
+    else:
+        line = ngettext(
+            "Winners: {names}, {count} point.", "Winners: {names}, {count} points.", lowest
+        )
+    return line.format(names=join_list(names), count=lowest)
+
+
+def _players_line(players: Sequence[str]) -> str:
+    count = len(players)
+    line = ngettext("{count} player: {names}.", "{count} players: {names}.", count)
+    return line.format(count=count, names=join_list(list(players)))
 
 
 def scores_document(view: PublicView) -> Document:
@@ -250,36 +318,49 @@ def scores_document(view: PublicView) -> Document:
     players = view.players
     played = len(view.round_scores)
     if view.game_over:
-        state = "Game over."
+        state = _("Game over.")
         winners = list(view.winners)
         lowest = view.totals[winners[0]]
-        word = "Winner" if len(winners) == 1 else "Winners"
-        headline = f"{word}: {join_words([players[s] for s in winners])}, {lowest} points."
-    else:
-        state = f"After round {played} of {ROUNDS}." if played else "No round scored yet."
+        headline = _winners_line([players[s] for s in winners], lowest)
+    elif played:
+        state = _("After round {round} of {rounds}.").format(round=played, rounds=ROUNDS)
         winners = []
         lowest = min(view.totals)
         leaders = [players[s] for s, total in enumerate(view.totals) if total == lowest]
-        word = "Leader" if len(leaders) == 1 else "Leaders"
-        headline = f"{word}: {join_words(leaders)}, {lowest} points." if played else ""
+        if len(leaders) == 1:
+            headline = ngettext(
+                "Leader: {names}, {count} point.", "Leader: {names}, {count} points.", lowest
+            )
+        else:
+            headline = ngettext(
+                "Leaders: {names}, {count} point.", "Leaders: {names}, {count} points.", lowest
+            )
+        headline = headline.format(names=join_list(leaders), count=lowest)
+    else:
+        state = _("No round scored yet.")
+        winners = []
+        headline = ""
     intro = [line for line in (state, headline) if line]
-    intro.append(f"{len(players)} players: {join_words(list(players))}.")
+    intro.append(_players_line(players))
     rows = [
         (str(number), *(str(score) for score in scores))
         for number, scores in enumerate(view.round_scores, start=1)
     ]
     lines = [
-        f"Round {number}: {name_numbers(players, scores)}"
+        # TRANSLATORS: {scores} is each player's name and score: "Ana 12, Ben 0"
+        _("Round {round}: {scores}").format(round=number, scores=name_numbers(players, scores))
         for number, scores in enumerate(view.round_scores, start=1)
     ]
-    rows.append(("Total", *(str(total) for total in view.totals)))
-    lines.append(f"Totals: {name_numbers(players, view.totals)}")
-    table = Table(("Round", *players), tuple(rows), tuple(lines))
+    # TRANSLATORS: a column heading and the last row of the score sheet's table
+    rows.append((_("Total"), *(str(total) for total in view.totals)))
+    lines.append(_("Totals: {scores}").format(scores=name_numbers(players, view.totals)))
+    # TRANSLATORS: the first column heading of the score sheet's table (the round number)
+    table = Table((_("Round"), *players), tuple(rows), tuple(lines))
     sections = (
-        Section("Rounds.", (table,)),
-        Section("Totals, lowest first.", tuple(_totals_lines(players, view.totals, winners))),
+        Section(_("Rounds."), (table,)),
+        Section(_("Totals, lowest first."), tuple(_totals_lines(players, view.totals, winners))),
     )
-    return Document("Score sheet.", sections, None, tuple(intro))
+    return Document(_("Score sheet."), sections, None, tuple(intro))
 
 
 # --- the game log -----------------------------------------------------------------
@@ -291,84 +372,107 @@ def _melds_phrase(melds: Sequence[Meld], wild: Rank) -> str:
     return "; ".join(line[0].lower() + line[1:] for line in lines)
 
 
+# The game log's turn lines are "{name} {actions}.": each action is a verb phrase in the
+# third person ("draws from the stock"), and a turn's actions follow in order, after commas.
 def _turn_phrases(event: Event, wild: Rank) -> list[str]:
     if isinstance(event, DrewFromStock):
-        return ["draws from the stock"]
+        # TRANSLATORS: one action of a turn in the game log, after the player's name
+        return [_("draws from the stock")]
     if isinstance(event, TookDiscard):
-        return [f"takes {event.card.token}"]
+        # TRANSLATORS: one action of a turn in the game log; {card} is a card token (7h)
+        return [_("takes {card}").format(card=event.card.token)]
     if isinstance(event, WentOut):
         return [
-            f"goes out with {_melds_phrase(event.melds, wild)}",
-            f"discards {event.discard.token}",
+            # TRANSLATORS: one action of a turn in the game log; {melds} lists the melds
+            _("goes out with {melds}").format(melds=_melds_phrase(event.melds, wild)),
+            _("discards {card}").format(card=event.discard.token),
         ]
     if isinstance(event, LaidDown):
-        return [
-            f"lays down {_melds_phrase(event.melds, wild)}" if event.melds else "lays down nothing"
-        ]
+        if not event.melds:
+            return [_("lays down nothing")]
+        return [_("lays down {melds}").format(melds=_melds_phrase(event.melds, wild))]
     if isinstance(event, Discarded):
-        return [f"discards {event.card.token}"]
+        # TRANSLATORS: one action of a turn in the game log; {card} is a card token (7h)
+        return [_("discards {card}").format(card=event.card.token)]
     return []
 
 
 def _round_section(players: Sequence[str], played: _Round) -> Section:
     start = played.started
     wild = start.wild_rank
-    lines = [
-        f"Dealer {players[start.dealer]}. {start.hand_size} cards each. "
-        f"Turned up: {start.turned_up.token}. {players[start.first_player]} plays first."
-    ]
+    size = start.hand_size
+    deal = (
+        _("Dealer {name}.").format(name=players[start.dealer]),
+        ngettext("{count} card each.", "{count} cards each.", size).format(count=size),
+        _("Turned up: {card}.").format(card=start.turned_up.token),
+        _("{name} plays first.").format(name=players[start.first_player]),
+    )
+    lines = [" ".join(deal)]
     turn: list[str] = []
     who = ""
+    last = False
 
     def flush() -> None:
         if turn:
-            lines.append(f"{who} " + ", ".join(turn) + ".")
+            actions = ", ".join(turn)
+            if last:
+                # TRANSLATORS: a turn in the game log; {actions}: "draws from the stock, discards 7h"
+                lines.append(_("{name}, last turn: {actions}.").format(name=who, actions=actions))
+            else:
+                # TRANSLATORS: a turn in the game log; {actions}: "draws from the stock, discards 7h"
+                lines.append(_("{name} {actions}.").format(name=who, actions=actions))
             turn.clear()
 
     for event in played.events:
         if isinstance(event, TurnStarted | LastTurnStarted):
             flush()
-            last = ", last turn:" if isinstance(event, LastTurnStarted) else ""
-            who = players[event.player] + last
+            last = isinstance(event, LastTurnStarted)
+            who = players[event.player]
         elif isinstance(event, StockReshuffled):
             flush()
-            added = " A new deck was added." if event.added_decks else ""
-            lines.append(f"Stock reshuffled from the discard pile: {event.cards} cards.{added}")
+            reshuffled = ngettext(
+                "Stock reshuffled from the discard pile: {count} card.",
+                "Stock reshuffled from the discard pile: {count} cards.",
+                event.cards,
+            ).format(count=event.cards)
+            if event.added_decks:
+                reshuffled = " ".join((reshuffled, _("A new deck was added.")))
+            lines.append(reshuffled)
         elif isinstance(event, RoundScored):
             flush()
             for seat, result in enumerate(event.results):
-                lines.append(
-                    f"{players[seat]} scores {result.score}, total {event.totals[seat]}. "
-                    f"Left: {cards_text(sorted(result.leftover))}."
+                scores = _("{name} scores {score}, total {total}.").format(
+                    name=players[seat], score=result.score, total=event.totals[seat]
                 )
+                left = _("Left: {cards}.").format(cards=cards_text(sorted(result.leftover)))
+                lines.append(" ".join((scores, left)))
         elif isinstance(event, GameOver):
             flush()
         else:
             turn += _turn_phrases(event, wild)
     flush()
-    return Section(f"Round {start.round}. {wild.plural} wild.", tuple(lines))
+    return Section(_round_and_wild(start.round, wild), tuple(lines))
 
 
 def log_document(players: Sequence[str], events: Iterable[Event]) -> Document:
     """The whole public game: each round's deal, every turn, the scores, the winners."""
     rounds = _rounds(events)
     sections = [_round_section(players, played) for played in rounds]
-    intro = [f"{len(players)} players: {join_words(list(players))}."]
+    intro = [_players_line(players)]
     all_events = [event for played in rounds for event in played.events]
     over = next((event for event in all_events if isinstance(event, GameOver)), None)
     if over is not None:
         lowest = over.totals[over.winners[0]]
-        word = "Winner" if len(over.winners) == 1 else "Winners"
-        names = join_words([players[seat] for seat in over.winners])
+        names = [players[seat] for seat in over.winners]
         sections.append(
             Section(
-                "Game over.",
+                _("Game over."),
                 (
-                    f"{word}: {names}, {lowest} points.",
+                    _winners_line(names, lowest),
                     *_totals_lines(players, over.totals, over.winners),
                 ),
             )
         )
     elif rounds:
-        intro.append(f"In round {rounds[-1].started.round}.")
-    return Document("Game log.", tuple(sections), CARD_LEGEND, tuple(intro))
+        intro.append(_("In round {round}.").format(round=rounds[-1].started.round))
+    return Document(_("Game log."), tuple(sections), card_legend(), tuple(intro))

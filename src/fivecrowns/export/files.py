@@ -16,6 +16,8 @@ from pathlib import Path
 from fivecrowns.export.content import hand_document, scores_document
 from fivecrowns.export.errors import ExportError, LiblouisMissingError
 from fivecrowns.export.layout import DEFAULT_WIDTH, to_ascii
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.views import PlayerView
 
 __all__ = ["SUFFIXES", "WrittenExports", "write_game_exports"]
@@ -34,10 +36,13 @@ class WrittenExports:
     @property
     def message(self) -> str:
         count = len(self.paths)
-        files = "1 file" if count == 1 else f"{count} files"
-        text = f"Exported the score sheet and your hand to {self.folder}: {files}."
+        text = ngettext(
+            "Exported the score sheet and your hand to {folder}: {count} file.",
+            "Exported the score sheet and your hand to {folder}: {count} files.",
+            count,
+        ).format(folder=self.folder, count=count)
         if self.skipped:
-            text += f" {self.skipped}"
+            text += f" {self.skipped}"  # two whole sentences
         return text
 
 
@@ -64,7 +69,11 @@ def write_game_exports(
 
     unknown = [fmt for fmt in formats if fmt not in SUFFIXES]
     if unknown:
-        raise ExportError(f"There is no export format '{unknown[0]}': choose text, brf or unicode.")
+        raise ExportError(
+            _("There is no export format '{format}': choose text, brf or unicode.").format(
+                format=unknown[0]
+            )
+        )
     stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
     documents = {
         "scores": scores_document(view),
@@ -79,13 +88,15 @@ def write_game_exports(
                 try:
                     out = render(document, fmt, min(width, 40) if fmt == "brf" else width, grade)
                 except LiblouisMissingError:
-                    skipped = "No braille files: liblouis is not installed."
+                    skipped = _("No braille files: liblouis is not installed.")
                     break
                 path = folder / f"fivecrowns-{stamp}-{name}{SUFFIXES[fmt]}"
                 path.write_bytes(out.encode("utf-8"))
                 paths.append(path)
     except OSError as error:
         raise ExportError(
-            f"Could not write exports to {folder}: {error.strerror or error}."
+            _("Could not write exports to {folder}: {reason}.").format(
+                folder=folder, reason=error.strerror or error
+            )
         ) from error
     return WrittenExports(folder, tuple(paths), skipped)

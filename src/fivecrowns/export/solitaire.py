@@ -12,7 +12,9 @@ what the stock holds (its contents are known, its order is not).
 from __future__ import annotations
 
 from fivecrowns.export.content import cards_text, meld_line
-from fivecrowns.export.document import CARD_LEGEND, Document, Section
+from fivecrowns.export.document import Document, Section, card_legend
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.melds import best_arrangement
 from fivecrowns.solitaire import DEALT_CARDS, Hand, Phase, SolitaireView
 
@@ -25,49 +27,66 @@ def board_document(view: SolitaireView) -> Document:
     """The whole board: where the game stands, then each hand, then the stock and discards."""
     closed = sum(hand.is_closed for hand in view.hands)
     points_left = sum(hand.leftover_points() for hand in view.open_hands)
-    intro = [_status(view), f"Closed: {closed} of 11 hands. Points left: {points_left}."]
+    # TRANSLATORS: solitaire has 11 hands; {count} of them are closed
+    closed_line = ngettext(
+        "Closed: {count} of 11 hands.", "Closed: {count} of 11 hands.", closed
+    ).format(count=closed)
+    left_line = _("Points left: {points}.").format(points=points_left)
+    intro = [_status(view), f"{closed_line} {left_line}"]  # two whole sentences
     sections = [hand_section(hand, view) for hand in view.hands]
+    face_down = ngettext("{count} card face down.", "{count} cards face down.", view.stock_count)
+    turned = _("Turned so far: {turns} of {stock}.").format(turns=view.turns, stock=_STOCK)
     sections.append(
         Section(
-            "Stock.",
+            _("Stock."),
             (
-                f"{_cards(view.stock_count)} face down. Turned so far: {view.turns} of {_STOCK}.",
-                f"Still in the stock, in no order: {cards_text(view.stock_cards)}.",
+                f"{face_down.format(count=view.stock_count)} {turned}",  # two whole sentences
+                _("Still in the stock, in no order: {cards}.").format(
+                    cards=cards_text(view.stock_cards)
+                ),
             ),
         )
     )
-    sections.append(Section("Discards.", (f"{cards_text(view.discards)}.",)))
-    return Document("Five Crowns Solitaire.", tuple(sections), CARD_LEGEND, tuple(intro))
-
-
-def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+    sections.append(Section(_("Discards."), (f"{cards_text(view.discards)}.",)))
+    return Document(_("Five Crowns Solitaire."), tuple(sections), card_legend(), tuple(intro))
 
 
 def _status(view: SolitaireView) -> str:
     if view.phase is Phase.WON:
-        return "Won: every hand is closed."
+        return _("Won: every hand is closed.")
     if view.phase is Phase.LOST:
-        return "Lost: the stock ran out."
+        return _("Lost: the stock ran out.")
     if view.phase is Phase.DISCARD:
-        return f"Discard a card from the hand of {view.target}."
-    turned = view.turned.token if view.turned is not None else "none"
-    return f"Turned card: {turned}. Put it into an open hand."
+        return _("Discard a card from the hand of {hand}.").format(hand=view.target)
+    if view.turned is None:
+        return _("Turned card: none. Put it into an open hand.")
+    return _("Turned card: {card}. Put it into an open hand.").format(card=view.turned.token)
 
 
 def hand_section(hand: Hand, view: SolitaireView) -> Section:
     """One hand: its wild rank and state, its cards, its best melds and leftover."""
     wild = hand.wild_rank
-    title = f"Hand of {hand.number}, {wild.plural} wild, {'closed' if hand.is_closed else 'open'}."
-    lines = [f"Cards: {cards_text(sorted(hand.cards))}."]
+    if hand.is_closed:
+        # TRANSLATORS: {ranks} is the hand's wild rank in the plural ("7s", "Kings")
+        title = _("Hand of {hand}, {ranks} wild, closed.")
+    else:
+        # TRANSLATORS: {ranks} is the hand's wild rank in the plural ("7s", "Kings")
+        title = _("Hand of {hand}, {ranks} wild, open.")
+    title = title.format(hand=hand.number, ranks=wild.plural)
+    lines = [_("Cards: {cards}.").format(cards=cards_text(sorted(hand.cards)))]
     if hand.arrangement is not None:
         lines += [meld_line(meld, wild) for meld in hand.arrangement.melds]
         return Section(title, tuple(lines))
     if view.phase is Phase.DISCARD and view.target == hand.number:
-        lines.append("It holds the turned card: one card must be discarded.")
+        lines.append(_("It holds the turned card: one card must be discarded."))
         return Section(title, tuple(lines))
     arrangement = best_arrangement(hand.cards, wild)
-    lines += [meld_line(meld, wild) for meld in arrangement.melds] or ["No melds yet."]
+    lines += [meld_line(meld, wild) for meld in arrangement.melds] or [_("No melds yet.")]
     leftover = cards_text(sorted(arrangement.leftover))
-    lines.append(f"Leftover: {leftover}, {arrangement.leftover_points} points.")
+    points = arrangement.leftover_points
+    lines.append(
+        ngettext(
+            "Leftover: {cards}, {count} point.", "Leftover: {cards}, {count} points.", points
+        ).format(cards=leftover, count=points)
+    )
     return Section(title, tuple(lines))
