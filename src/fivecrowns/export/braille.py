@@ -35,11 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-from fivecrowns.i18n import gettext as _
-
 from fivecrowns.export.document import Document
 from fivecrowns.export.errors import ExportError, LiblouisMissingError
 from fivecrowns.export.layout import DEFAULT_WIDTH, LineKind, check_width, logical_lines, wrap
+from fivecrowns.i18n import gettext as _
 from fivecrowns.system_modules import import_system_module
 
 __all__ = [

@@ -34,9 +34,9 @@ from fivecrowns.game import (
     WentOut,
     redact,
 )
-from fivecrowns.melds import Meld, MeldKind, best_arrangement, best_with_discard
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import join_list, ngettext
+from fivecrowns.melds import Meld, MeldKind, best_arrangement, best_with_discard
 from fivecrowns.views import PlayerView, PublicView
 from fivecrowns.words import name_numbers, seats_lowest_first
 
@@ -416,10 +416,10 @@ def _round_section(players: Sequence[str], played: _Round) -> Section:
         if turn:
             actions = ", ".join(turn)
             if last:
-                # TRANSLATORS: a turn in the game log; {actions}: "draws from the stock, discards 7h"
+                # TRANSLATORS: the game log; {actions}: "draws from the stock, discards 7h"
                 lines.append(_("{name}, last turn: {actions}.").format(name=who, actions=actions))
             else:
-                # TRANSLATORS: a turn in the game log; {actions}: "draws from the stock, discards 7h"
+                # TRANSLATORS: the game log; {actions}: "draws from the stock, discards 7h"
                 lines.append(_("{name} {actions}.").format(name=who, actions=actions))
             turn.clear()
 

@@ -2,7 +2,8 @@
 
 A document is first flattened into logical lines (title, legend, intro,
 section headings, items; blank lines between sections), each a plain ASCII
-sentence (a Spanish document keeps its own letters: á é í ó ú ü ñ ¿ ¡). Each format then wraps the logical lines to its own width, measured
+sentence (a Spanish document keeps its own letters: á é í ó ú ü ñ ¿ ¡).
+Each format then wraps the logical lines to its own width, measured
 in its own units: characters for text, braille cells for BRF and Unicode
 braille. A wrapped line continues on the next line indented by two spaces.
 
@@ -26,8 +27,8 @@ from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "DEFAULT_WIDTH",
-    "MAX_WIDTH",
     "KEPT_LETTERS",
+    "MAX_WIDTH",
     "MIN_WIDTH",
     "LineKind",
     "LogicalLine",
