@@ -63,6 +63,8 @@ from fivecrowns.cards import (
     spoken_name,
 )
 from fivecrowns.errors import CardParseError, IllegalMoveError, SaveFileError
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.melds import Arrangement, best_arrangement, least_leftover
 
 __all__ = [
@@ -189,7 +191,8 @@ class Hand:
     @property
     def name(self) -> str:
         """Spoken name: "hand of 7"."""
-        return f"hand of {self.number}"
+        # TRANSLATORS: one of solitaire's eleven hands, named by its number (3 to 13)
+        return _("hand of {hand}").format(hand=self.number)
 
     def leftover_points(self) -> int:
         """Least leftover points with this hand's wild rank (0 once closed)."""
@@ -295,7 +298,9 @@ class Solitaire:
     def hand(self, number: int) -> Hand:
         """Hand ``number`` (3 to 13)."""
         if number not in HAND_NUMBERS:
-            raise IllegalMoveError(f"There is no hand of {number}: hands are 3 to 13.")
+            raise IllegalMoveError(
+                _("There is no hand of {hand}: hands are 3 to 13.").format(hand=number)
+            )
         return self.hands[number - HAND_NUMBERS[0]]
 
     @property
@@ -330,8 +335,11 @@ class Solitaire:
         hand = self.hand(move.hand)
         if hand.is_closed:
             turned = self._turned_name(hand.number)
+            # TRANSLATORS: {card} is a card's spoken name ("7 of hearts")
             raise IllegalMoveError(
-                f"The hand of {hand.number} is closed. Put the {turned} into an open hand."
+                _("The hand of {hand} is closed. Put the {card} into an open hand.").format(
+                    hand=hand.number, card=turned
+                )
             )
 
     def can_put(self, move: PutCard) -> bool:
@@ -355,7 +363,10 @@ class Solitaire:
         hand = self.hand(self.target)
         if move.card not in hand.cards:
             name = spoken_name(move.card, hand.wild_rank)
-            raise IllegalMoveError(f"The hand of {hand.number} has no {name}.")
+            # TRANSLATORS: {card} is a card's spoken name ("7 of hearts")
+            raise IllegalMoveError(
+                _("The hand of {hand} has no {card}.").format(hand=hand.number, card=name)
+            )
 
     def can_discard(self, move: DiscardCard) -> bool:
         return _allowed(self.check_discard, move)
@@ -432,7 +443,9 @@ class Solitaire:
         try:
             return _from_json(data)
         except (KeyError, TypeError, ValueError, CardParseError) as error:
-            raise SaveFileError(f"The solitaire save is damaged: {_reason(error)}") from error
+            raise SaveFileError(
+                _("The solitaire save is damaged: {reason}").format(reason=_reason(error))
+            ) from error
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the game to ``path`` atomically: a crash leaves the old file or the new one.
@@ -444,14 +457,17 @@ class Solitaire:
             try:
                 Solitaire.load(target)
             except SaveFileError as error:
-                raise SaveFileError(f"{error} It was not overwritten.") from error
+                # two whole sentences
+                raise SaveFileError(f"{error} {_('It was not overwritten.')}") from error
         text = json.dumps(self.to_json(), indent=1) + "\n"
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(target, text)
         except OSError as error:
             raise SaveFileError(
-                f"Could not save the game to {target}: {error.strerror}."
+                _("Could not save the game to {path}: {reason}.").format(
+                    path=target, reason=error.strerror
+                )
             ) from error
 
     @classmethod
@@ -461,28 +477,41 @@ class Solitaire:
         try:
             text = source.read_text(encoding="utf-8")
         except FileNotFoundError as error:
-            raise SaveFileError(f"There is no saved solitaire game at {source}.") from error
+            raise SaveFileError(
+                _("There is no saved solitaire game at {path}.").format(path=source)
+            ) from error
         except (OSError, UnicodeDecodeError) as error:
-            raise SaveFileError(f"Could not read the saved game {source}: {error}.") from error
+            raise SaveFileError(
+                _("Could not read the saved game {path}: {reason}.").format(
+                    path=source, reason=error
+                )
+            ) from error
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise SaveFileError(
-                f"The saved game {source} is damaged: it is not complete JSON "
-                f"(line {error.lineno}, column {error.colno})."
+                _(
+                    "The saved game {path} is damaged: it is not complete JSON "
+                    "(line {line}, column {column})."
+                ).format(path=source, line=error.lineno, column=error.colno)
             ) from error
         except ValueError as error:
             # why: a number of over 4,300 digits raises a plain ValueError, not a JSON error
-            raise SaveFileError(f"The saved game {source} is damaged: {error}.") from error
+            raise SaveFileError(
+                _("The saved game {path} is damaged: {reason}.").format(path=source, reason=error)
+            ) from error
         except RecursionError as error:
             # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
             raise SaveFileError(
-                f"The saved game {source} is damaged: its JSON is nested too deeply."
+                _("The saved game {path} is damaged: its JSON is nested too deeply.").format(
+                    path=source
+                )
             ) from error
         try:
             return cls.from_json(data)
         except SaveFileError as error:
-            raise SaveFileError(f"{error} File: {source}.") from error
+            file = _("File: {path}.").format(path=source)
+            raise SaveFileError(f"{error} {file}") from error  # two whole sentences
 
     # internals
 
@@ -508,17 +537,19 @@ class Solitaire:
         return [CardTurned(self.turned, len(self.stock))]
 
     def _turned_name(self, number: int) -> str:
-        return spoken_name(self.turned, Rank(number)) if self.turned else "card"
+        # TRANSLATORS: in place of a card's name: "Put the card into an open hand."
+        return spoken_name(self.turned, Rank(number)) if self.turned else _("card")
 
     def _wrong_phase_reason(self) -> str:
         if self.phase is Phase.PUT:
             assert self.turned is not None
-            return f"Put the {self.turned.spoken} into an open hand first."
+            # TRANSLATORS: {card} is a card's spoken name ("7 of hearts")
+            return _("Put the {card} into an open hand first.").format(card=self.turned.spoken)
         if self.phase is Phase.DISCARD:
-            return f"Discard a card from the hand of {self.target} first."
+            return _("Discard a card from the hand of {hand} first.").format(hand=self.target)
         if self.phase is Phase.WON:
-            return "The game is over: you won."
-        return "The game is over: the stock ran out."
+            return _("The game is over: you won.")
+        return _("The game is over: the stock ran out.")
 
 
 def _allowed(check: Any, move: Any) -> bool:
@@ -541,75 +572,107 @@ def _closing_arrangement(hand: Hand) -> Arrangement | None:
 
 def _reason(error: BaseException) -> str:
     if isinstance(error, KeyError):
-        return f"the entry {error.args[0]!r} is missing."
+        return _("the entry {name} is missing.").format(name=repr(error.args[0]))
     text = str(error)
     return text if text.endswith(".") else text + "."
 
 
 def _cards(data: Any, what: str) -> list[Card]:
     if not isinstance(data, str):
-        raise ValueError(f"{what} should be a list of cards in text")
+        # TRANSLATORS: {what} is a part of the save: "the stock", "the hand of 7"
+        raise ValueError(_("{what} should be a list of cards in text").format(what=what))
     return parse_cards(data)
 
 
 def _from_json(data: Any) -> Solitaire:
     if not isinstance(data, dict):
-        raise ValueError("it is not a saved game")
+        raise ValueError(_("it is not a saved game"))
     if data.get("format") != SAVE_FORMAT:
-        raise ValueError("it is not a Five Crowns Solitaire save")
+        raise ValueError(_("it is not a Five Crowns Solitaire save"))
     version = data.get("version")
     if not isinstance(version, int) or not 1 <= version <= SAVE_VERSION:
-        raise ValueError(f"it has version {version!r}, and this program reads up to {SAVE_VERSION}")
+        raise ValueError(
+            _("it has version {version}, and this program reads up to {latest}").format(
+                version=repr(version), latest=SAVE_VERSION
+            )
+        )
     phase = Phase(data["phase"])
     target = data["target"]
-    turned = _cards(data["turned"], "the turned card") if data["turned"] is not None else []
+    turned = _cards(data["turned"], _("the turned card")) if data["turned"] is not None else []
     if len(turned) > 1:
-        raise ValueError("there is more than one turned card")
+        raise ValueError(_("there is more than one turned card"))
     if (phase is Phase.PUT) != bool(turned):
-        raise ValueError("the turned card does not match the phase")
+        raise ValueError(_("the turned card does not match the phase"))
     if (phase is Phase.DISCARD) != (target is not None):
-        raise ValueError("the hand taking a card does not match the phase")
+        raise ValueError(_("the hand taking a card does not match the phase"))
     if target is not None and (not isinstance(target, int) or target not in HAND_NUMBERS):
-        raise ValueError(f"there is no hand {target!r} to take the card: hands are 3 to 13")
+        raise ValueError(
+            _("there is no hand {hand} to take the card: hands are 3 to 13").format(
+                hand=repr(target)
+            )
+        )
     hands_data = data["hands"]
     if not isinstance(hands_data, dict) or sorted(hands_data) != sorted(map(str, HAND_NUMBERS)):
-        raise ValueError("it does not have the eleven hands 3 to 13")
+        raise ValueError(_("it does not have the eleven hands 3 to 13"))
     hands: list[Hand] = []
     for number in HAND_NUMBERS:
         entry = hands_data[str(number)]
-        cards = tuple(_cards(entry["cards"], f"the hand of {number}"))
+        cards = tuple(_cards(entry["cards"], _("the hand of {hand}").format(hand=number)))
         expected = number + 1 if number == target else number
         if len(cards) != expected:
-            raise ValueError(f"the hand of {number} has {len(cards)} cards, not {expected}")
+            raise ValueError(
+                ngettext(
+                    "the hand of {hand} has {count} card, not {expected}",
+                    "the hand of {hand} has {count} cards, not {expected}",
+                    len(cards),
+                ).format(hand=number, count=len(cards), expected=expected)
+            )
         hand = Hand(number, cards)
         if entry["closed"]:
             arrangement = _closing_arrangement(hand)
             if arrangement is None:
-                raise ValueError(f"the hand of {number} is marked closed but is not all melded")
+                raise ValueError(
+                    _("the hand of {hand} is marked closed but is not all melded").format(
+                        hand=number
+                    )
+                )
             hand = replace(hand, arrangement=arrangement)
         hands.append(hand)
     if target is not None and hands[int(target) - HAND_NUMBERS[0]].is_closed:
-        raise ValueError(f"the hand of {target} is closed but is taking a card")
-    stock = _cards(data["stock"], "the stock")
-    discards = _cards(data["discards"], "the discards")
+        raise ValueError(_("the hand of {hand} is closed but is taking a card").format(hand=target))
+    stock = _cards(data["stock"], _("the stock"))
+    discards = _cards(data["discards"], _("the discards"))
     everything = Counter([card for hand in hands for card in hand.cards])
     everything.update([*stock, *discards, *turned])
     for card, count in everything.items():
         limit = 2 * JOKERS_PER_DECK if card == JOKER else 2
         if count > limit:
-            raise ValueError(f"it has {count} copies of the {card.spoken}; two decks hold {limit}")
+            # TRANSLATORS: {card} is a card's spoken name ("7 of hearts")
+            raise ValueError(
+                ngettext(
+                    "it has {count} copy of the {card}; two decks hold {limit}",
+                    "it has {count} copies of the {card}; two decks hold {limit}",
+                    count,
+                ).format(count=count, card=card.spoken, limit=limit)
+            )
     if everything != Counter(new_deck(2)):
         missing = sum((Counter(new_deck(2)) - everything).values())
-        raise ValueError(f"{missing} cards of the two decks are missing")
+        raise ValueError(
+            ngettext(
+                "{count} card of the two decks is missing",
+                "{count} cards of the two decks are missing",
+                missing,
+            ).format(count=missing)
+        )
     turns = data["turns"]
     if not isinstance(turns, int) or turns < 0:
-        raise ValueError("the number of turns is not a count")
+        raise ValueError(_("the number of turns is not a count"))
     seed = data.get("seed")
     if seed is not None and not isinstance(seed, int):
-        raise ValueError("the seed is not a whole number")
+        raise ValueError(_("the seed is not a whole number"))
     game_id = data.get("id")
     if game_id is not None and not (isinstance(game_id, str) and 0 < len(game_id) <= 64):
-        raise ValueError("the game's name is not a short text")
+        raise ValueError(_("the game's name is not a short text"))
     game = Solitaire(
         hands=hands,
         stock=stock,
@@ -622,7 +685,7 @@ def _from_json(data: Any) -> Solitaire:
         game_id=game_id,
     )
     if (phase is Phase.WON) != (not game.open_hands):
-        raise ValueError("whether it is won does not match the open hands")
+        raise ValueError(_("whether it is won does not match the open hands"))
     if phase is Phase.LOST and stock:
-        raise ValueError("it says lost but the stock still has cards")
+        raise ValueError(_("it says lost but the stock still has cards"))
     return game

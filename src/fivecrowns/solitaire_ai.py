@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fivecrowns.cards import Card, Rank, is_wild, points
+from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import best_with_discard, least_leftover
 from fivecrowns.solitaire import (
     DiscardCard,
@@ -416,8 +417,12 @@ def load_strategy(name: str) -> Strategy:
     """A strategy by name: ``greedy`` or ``best``."""
     factory = STRATEGIES.get(name)
     if factory is None:
-        known = ", ".join(STRATEGIES)
-        raise ValueError(f"There is no strategy {name!r}: choose one of {known}.")
+        known = ", ".join(STRATEGIES)  # names as typed on the command line
+        raise ValueError(
+            _("There is no strategy {name}: choose one of {known}.").format(
+                name=repr(name), known=known
+            )
+        )
     return factory()
 
 

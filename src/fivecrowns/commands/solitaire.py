@@ -27,68 +27,82 @@ import argparse
 import json
 import sys
 
+from fivecrowns.i18n import N_, current_language, join_list, ngettext
+from fivecrowns.i18n import gettext as _
+
 __all__ = ["configure", "run"]
 
 _STRATEGIES = ("greedy", "best")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    # The options' names, choices and metavars are words for the computer: not translated.
     parser.add_argument(
-        "--auto", action="store_true", help="let the computer play many deals and report"
+        "--auto", action="store_true", help=_("let the computer play many deals and report")
     )
     # why default None: --games without --auto is refused, so it must be told from the default
-    parser.add_argument("--games", type=int, default=None, help="deals to play with --auto (100)")
+    parser.add_argument(
+        "--games", type=int, default=None, help=_("deals to play with --auto (100)")
+    )
     parser.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="the same seed deals the same cards (default: a new deal to play; 1 with --auto "
-        "and --export)",
+        help=_(
+            "the same seed deals the same cards (default: a new deal to play; 1 with --auto "
+            "and --export)"
+        ),
     )
     parser.add_argument(
         "--strategy",
         choices=_STRATEGIES,
         default=None,
-        help="computer strategy for --auto: greedy or best (default best)",
+        help=_("computer strategy for --auto: greedy or best (default best)"),
     )
-    parser.add_argument("--json", action="store_true", help="with --auto: print one JSON object")
+    parser.add_argument("--json", action="store_true", help=_("with --auto: print one JSON object"))
     parser.add_argument(
         "--export",
         dest="fmt",
         choices=("text", "brf", "unicode"),
-        help="write the board as text, brf (braille for embossers) or unicode braille",
+        help=_("write the board as text, brf (braille for embossers) or unicode braille"),
     )
-    parser.add_argument("--game", metavar="SAVE.json", help="with --export: a saved game")
+    parser.add_argument("--game", metavar="SAVE.json", help=_("with --export: a saved game"))
     parser.add_argument(
         "--width",
         type=int,
         metavar="N",
         default=40,
-        help="with --export: characters or cells per line, 14 to 80, BRF at most 40 (default 40)",
+        help=_(
+            "with --export: characters or cells per line, 14 to 80, BRF at most 40 (default 40)"
+        ),
     )
     parser.add_argument(
-        "--grade", type=int, choices=(1, 2), default=1, help="with --export: braille grade"
+        "--grade", type=int, choices=(1, 2), default=1, help=_("with --export: braille grade")
     )
-    parser.add_argument("--out", metavar="FILE", help="with --export: write to FILE")
+    parser.add_argument("--out", metavar="FILE", help=_("with --export: write to FILE"))
     parser.add_argument(
         "--resume",
         nargs="?",
         const="last",
         metavar="last|previous|list|N",
-        help="continue the saved solitaire game; --resume previous: the unfinished game kept "
-        "aside when a new game was started; --resume list: every unfinished game, numbered; "
-        "--resume N: number N of that list",
+        help=_(
+            "continue the saved solitaire game; --resume previous: the unfinished game kept "
+            "aside when a new game was started; --resume list: every unfinished game, numbered; "
+            "--resume N: number N of that list"
+        ),
     )
     parser.add_argument(
-        "--line", action="store_true", help="line mode: every message a plain line, no redraws"
+        "--line", action="store_true", help=_("line mode: every message a plain line, no redraws")
     )
     parser.add_argument(
         "--speech",
         choices=("auto", "screenreader", "tts", "print", "none"),
-        help="how messages are spoken (default auto; in --line mode none: "
-        "your screen reader reads the lines)",
+        help=_(
+            "how messages are spoken (default auto; in --line mode none: "
+            "your screen reader reads the lines)"
+        ),
     )
-    parser.add_argument("--transcript", help="append every message to this file")
+    parser.add_argument("--transcript", help=_("append every message to this file"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,7 +120,12 @@ def run(args: argparse.Namespace) -> int:
             if value is not None
         ]
         if ignored:
-            print(f"--auto plays new deals, so it does not take {ignored[0]}.", file=sys.stderr)
+            print(
+                _("--auto plays new deals, so it does not take {option}.").format(
+                    option=ignored[0]
+                ),
+                file=sys.stderr,
+            )
             return 2
         return _run_auto(args)
     if args.fmt is not None:
@@ -114,21 +133,23 @@ def run(args: argparse.Namespace) -> int:
     auto_only = (("--games", args.games), ("--strategy", args.strategy), ("--json", args.json))
     given = [name for name, value in auto_only if value not in (None, False)]
     if given:
-        print(f"{' and '.join(given)}: only with --auto.", file=sys.stderr)
+        print(_("{options}: only with --auto.").format(options=join_list(given)), file=sys.stderr)
         return 2
     return _run_play(args)
 
 
-KEPT_NEW_GAME = (
+KEPT_NEW_GAME = N_(
     "An unfinished game was kept in {path}. To go back to it, quit and run: "
     "fivecrowns solitaire --resume previous. To see every kept game: "
     "fivecrowns solitaire --resume list."
 )
-KEPT_WHILE_RESUMING = (
+KEPT_WHILE_RESUMING = N_(
     "The game that was saved before was kept in {path}. "
     "To see every kept game: fivecrowns solitaire --resume list."
 )
-LIST_LINE = "{number}. Saved {when}: {open} hands open, {stock} cards in the stock. File: {path}"
+LIST_LINE = N_(
+    "{number}. Saved {when}: {open} hands open, {stock} cards in the stock. File: {path}"
+)
 
 
 def _list_unfinished() -> list[str]:
@@ -151,7 +172,7 @@ def _list_unfinished() -> list[str]:
             continue
         when = datetime.datetime.fromtimestamp(kept.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         lines.append(
-            LIST_LINE.format(
+            _(LIST_LINE).format(
                 number=number,
                 when=when,
                 open=len(game.open_hands),
@@ -198,25 +219,27 @@ def _play_locked(args: argparse.Namespace) -> int:
 
     path = solitaire_save_path()
     if args.resume and args.seed is not None:
-        raise UsageError("Give --resume or --seed, not both.")
+        raise UsageError(_("Give --resume or --seed, not both."))
     chosen = storage.choose_kept_game(args.resume, path) if args.resume else None
     # why before the deal: starting a game saves it at once, over the game kept for --resume
     if not sys.stdin.isatty():
         raise FiveCrownsError(
-            "fivecrowns solitaire reads single key presses, so it needs a terminal: "
-            "start it in a terminal window, not with its input redirected, or use --auto."
+            _(
+                "fivecrowns solitaire reads single key presses, so it needs a terminal: "
+                "start it in a terminal window, not with its input redirected, or use --auto."
+            )
         )
     if args.resume:
         game = load_solitaire(chosen or path)
         kept = None if chosen is None else storage.bring_back(chosen, path, load_solitaire)
-        template = KEPT_WHILE_RESUMING
+        template = _(KEPT_WHILE_RESUMING)
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         game = Solitaire.deal(seed)
         game.game_id = storage.new_game_id()
         # why keep it aside: starting saves at once, over an unfinished game
         kept = storage.keep_aside_autosave(path, load_solitaire)
-        template = KEPT_NEW_GAME
+        template = _(KEPT_NEW_GAME)
     from fivecrowns.output import create_output
     from fivecrowns.ui.app import Presentation
     from fivecrowns.ui.settings import load_settings
@@ -236,11 +259,13 @@ def _play_locked(args: argparse.Namespace) -> int:
         except EOFError:
             if session.save_problem:
                 print(
-                    f"The keyboard input closed; the game is not saved: {session.save_problem}",
+                    _("The keyboard input closed; the game is not saved: {reason}").format(
+                        reason=session.save_problem
+                    ),
                     file=sys.stderr,
                 )
                 return 1
-            print("The keyboard input closed; the game is saved for --resume.", file=sys.stderr)
+            print(_("The keyboard input closed; the game is saved for --resume."), file=sys.stderr)
             return 1
     finally:
         output.close()
@@ -252,7 +277,7 @@ def _run_auto(args: argparse.Namespace) -> int:
 
     games = 100 if args.games is None else args.games
     if games < 1:
-        print(f"--games must be at least 1, not {games}.", file=sys.stderr)
+        print(_("--games must be at least 1, not {games}.").format(games=games), file=sys.stderr)
         return 2
     seed = 1 if args.seed is None else args.seed
     report = auto_play(games, seed, load_strategy(args.strategy or "best"))
@@ -260,13 +285,25 @@ def _run_auto(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json()))
         return 0
     low, high = report.confidence_interval()
-    deals = "deal" if report.games == 1 else "deals"
-    print(
-        f"Won {report.wins} of {report.games} {deals} with the {args.strategy or 'best'} strategy: "
-        f"{report.win_rate:.1%} (95% confidence {low:.1%} to {high:.1%}). "
-        f"Mean points left: {report.mean_points_left:.1f}. "
-        f"Seeds {seed} to {seed + report.games - 1}."
+    # TRANSLATORS: {strategy} is a strategy's name as typed (greedy, best); {rate}, {low} and
+    # {high} are percentages such as "12.0%"
+    won = ngettext(
+        "Won {wins} of {count} deal with the {strategy} strategy: "
+        "{rate} (95% confidence {low} to {high}).",
+        "Won {wins} of {count} deals with the {strategy} strategy: "
+        "{rate} (95% confidence {low} to {high}).",
+        report.games,
+    ).format(
+        wins=report.wins,
+        count=report.games,
+        strategy=args.strategy or "best",
+        rate=_percent(report.win_rate),
+        low=_percent(low),
+        high=_percent(high),
     )
+    mean = _("Mean points left: {points}.").format(points=_decimal(report.mean_points_left))
+    seeds = _("Seeds {first} to {last}.").format(first=seed, last=seed + report.games - 1)
+    print(f"{won} {mean} {seeds}")  # whole sentences in a row
     return 0
 
 
@@ -286,18 +323,23 @@ def _run_export(args: argparse.Namespace) -> int:
         check_width(args.width)
         if args.fmt == "brf" and args.width > 40:
             raise FiveCrownsError(
-                f"BRF lines are at most 40 cells, so --width {args.width} is too wide: "
-                "choose 14 to 40."
+                _(
+                    "BRF lines are at most 40 cells, so --width {width} is too wide: "
+                    "choose 14 to 40."
+                ).format(width=args.width)
             )
         if args.game is not None and args.seed is not None:
-            raise FiveCrownsError("Give --game SAVE.json or --seed S, not both.")
+            raise FiveCrownsError(_("Give --game SAVE.json or --seed S, not both."))
         same_file = args.out is not None and args.game is not None
         if same_file and Path(args.out).resolve() == Path(args.game).resolve():
             raise FiveCrownsError(
-                f"--out {args.out} is the saved game itself; write the board to another file."
+                _("--out {path} is the saved game itself; write the board to another file.").format(
+                    path=args.out
+                )
             )
         if args.fmt != "text":
-            Translator(args.grade, args.fmt)  # says how to install liblouis if it is missing
+            # says how to install liblouis if it is missing
+            Translator(args.grade, args.fmt, current_language())
         if args.game is not None:
             game = load_solitaire(args.game)
         else:
@@ -314,7 +356,36 @@ def _run_export(args: argparse.Namespace) -> int:
     try:
         Path(args.out).write_bytes(text.encode("utf-8"))
     except OSError as error:
-        print(f"Could not write {args.out}: {error.strerror or error}.", file=sys.stderr)
+        print(
+            _("Could not write {path}: {reason}.").format(
+                path=args.out, reason=error.strerror or error
+            ),
+            file=sys.stderr,
+        )
         return 1
-    print(f"Wrote the solitaire board as {args.fmt} to {args.out}.", file=sys.stderr)
+    # TRANSLATORS: {format} is text, brf or unicode, as typed after --export
+    print(
+        _("Wrote the solitaire board as {format} to {path}.").format(
+            format=args.fmt, path=args.out
+        ),
+        file=sys.stderr,
+    )
     return 0
+
+
+def _percent(rate: float) -> str:
+    """ "12.5%" in English (as always); the language's own way elsewhere ("12,5 %")."""
+    if current_language() == "en":
+        return f"{rate:.1%}"
+    from babel.numbers import format_percent
+
+    return str(format_percent(rate, "#,##0.0%", locale=current_language()))
+
+
+def _decimal(number: float) -> str:
+    """ "7.5" in English (as always); "7,5" in Spanish."""
+    if current_language() == "en":
+        return f"{number:.1f}"
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(number, "#,##0.0", locale=current_language()))

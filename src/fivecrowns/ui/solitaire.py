@@ -25,6 +25,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from fivecrowns.cards import Card, Rank, spoken_name
 from fivecrowns.errors import IllegalMoveError, SaveFileError
+from fivecrowns.i18n import N_, join_list, ngettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import best_arrangement
 from fivecrowns.solitaire import (
     CardDiscarded,
@@ -42,7 +44,7 @@ from fivecrowns.solitaire import (
 )
 from fivecrowns.solitaire_ai import BestStrategy, best_discard, distance
 from fivecrowns.ui import storage
-from fivecrowns.ui.announce import card_list, join_words, melds_words
+from fivecrowns.ui.announce import card_list, melds_words
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import SOLITAIRE_ACTIONS, Action, KeymapError, jump_index
 from fivecrowns.ui.model import TableModel
@@ -53,21 +55,26 @@ __all__ = ["SOLITAIRE_ACTIONS", "SolitaireSession", "render_board", "solitaire_s
 
 
 _GROUP_TITLES = {
-    "turn": "Your turn",
-    "hand": "Moving through the hands",
-    "info": "Information",
-    "messages": "Messages and speech",
-    "game": "The game",
-    "menu": "In the action menu and the help list",
-    "confirm": "When asked to confirm",
+    "turn": N_("Your turn"),
+    "hand": N_("Moving through the hands"),
+    "info": N_("Information"),
+    "messages": N_("Messages and speech"),
+    "game": N_("The game"),
+    "menu": N_("In the action menu and the help list"),
+    "confirm": N_("When asked to confirm"),
 }
 
 
 #: The end of a solitaire game, and the keys that come next.
-SOLITAIRE_OVER = "Press {new} for a new deal, {score} for the score, {quit} to leave."
-NOTHING_TO_UNDO = "Nothing to undo: undo takes back your last move, once."
-UNDONE = "Move taken back. {status}"
-NEW_DEAL_LATER = "A new deal comes after this game. To stop this one, press {quit}."
+SOLITAIRE_OVER = N_("Press {new} for a new deal, {score} for the score, {quit} to leave.")
+NOTHING_TO_UNDO = N_("Nothing to undo: undo takes back your last move, once.")
+UNDONE = N_("Move taken back. {status}")
+NEW_DEAL_LATER = N_("A new deal comes after this game. To stop this one, press {quit}.")
+WELCOME = N_(
+    "Five Crowns Solitaire. Eleven hands, from 3 cards with 3s wild to 13 with "
+    "Kings wild. Up and Down move between the open hands, Enter puts the turned "
+    "card in. Press {keys} for help."
+)
 
 
 def solitaire_save_path() -> Path:
@@ -127,7 +134,7 @@ class SolitaireSession(CommandLayer):
             sort_order="rank",
             status=self.status_words(),
             message=self.last_message,
-            you="You",
+            you=_("You"),
             overlay=self.overlay(),
         )
 
@@ -140,19 +147,15 @@ class SolitaireSession(CommandLayer):
         for problem in self.problems:
             self.say(problem)
         if resumed:
-            self.say(f"Resumed solitaire. {self.status_words()}")
+            self.say(_("Resumed solitaire. {status}").format(status=self.status_words()))
         else:
-            self.say(
-                "Five Crowns Solitaire. Eleven hands, from 3 cards with 3s wild to 13 with "
-                "Kings wild. Up and Down move between the open hands, Enter puts the turned "
-                f"card in. Press {self.keymap.display_keys('help')} for help."
-            )
+            self.say(_(WELCOME).format(keys=self.keymap.display_keys("help")))
             self._announce(game.events)
         if game.phase is Phase.PUT and resumed:
             assert game.turned is not None
-            self.say(f"Turned: {self._turned_words()}.")
+            self.say(self._turned_sentence())
         if game.phase is Phase.DISCARD and resumed:
-            self.say(f"Discard a card from the hand of {game.target}.")
+            self.say(_("Discard a card from the hand of {hand}.").format(hand=game.target))
         if not game.phase.is_over:
             self._speak_hand(interrupt=False)
         self.save_now()
@@ -168,46 +171,86 @@ class SolitaireSession(CommandLayer):
                 self.game.save(path)
         except (OSError, SaveFileError) as error:
             self.save_problem = str(error)
-            self.say(f"The game could not be saved: {error}")
+            self.say(_("The game could not be saved: {reason}").format(reason=error))
         else:
             self.save_problem = None
 
     # --- words ---------------------------------------------------------------------
 
-    def _turned_words(self) -> str:
+    def _turned_sentence(self) -> str:
+        """ "Turned: 7 of hearts, 20 cards left in the stock." """
         game = self.game
         assert game.turned is not None
         left = game.stock_count
-        return f"{game.turned.spoken}, {left} card{'s' if left != 1 else ''} left in the stock"
+        # TRANSLATORS: {card} is a card's spoken name ("7 of hearts")
+        return ngettext(
+            "Turned: {card}, {count} card left in the stock.",
+            "Turned: {card}, {count} cards left in the stock.",
+            left,
+        ).format(card=game.turned.spoken, count=left)
 
     def hand_words(self, hand: Hand) -> str:
         """ "Hand of 7, 7s wild, left over 23 points, 1 card from closing." """
         wild = hand.wild_rank
-        head = f"Hand of {hand.number}, {wild.plural} wild"
+        ranks = wild.plural
         if hand.arrangement is not None:
-            return f"{head}, closed: {melds_words(hand.arrangement.melds, wild)}."
-        if len(hand.cards) > hand.number:
-            return f"{head}, {len(hand.cards)} cards: discard one."
-        left = f"{head}, left over {hand.leftover_points()} points"
+            melds = melds_words(hand.arrangement.melds, wild)
+            # TRANSLATORS: {ranks} is a rank in the plural ("7s", "Kings"); {melds} lists melds
+            return _("Hand of {hand}, {ranks} wild, closed: {melds}.").format(
+                hand=hand.number, ranks=ranks, melds=melds
+            )
+        count = len(hand.cards)
+        if count > hand.number:
+            return ngettext(
+                "Hand of {hand}, {ranks} wild, {count} card: discard one.",
+                "Hand of {hand}, {ranks} wild, {count} cards: discard one.",
+                count,
+            ).format(hand=hand.number, ranks=ranks, count=count)
+        points = hand.leftover_points()
         if self.verbosity == "brief":
-            return f"{left}."
+            return ngettext(
+                "Hand of {hand}, {ranks} wild, left over {count} point.",
+                "Hand of {hand}, {ranks} wild, left over {count} points.",
+                points,
+            ).format(hand=hand.number, ranks=ranks, count=points)
         away = distance(hand.cards, wild)
-        turns = f"{away} card{'s' if away != 1 else ''} from closing"
         if self.verbosity == "full":
-            return f"{left}, {turns}: {card_list(self._cards(hand), wild)}."
-        return f"{left}, {turns}."
+            cards = card_list(self._cards(hand), wild)
+            # TRANSLATORS: {points} is at least 3; {count} is how many cards the hand still needs
+            return ngettext(
+                "Hand of {hand}, {ranks} wild, left over {points} points, "
+                "{count} card from closing: {cards}.",
+                "Hand of {hand}, {ranks} wild, left over {points} points, "
+                "{count} cards from closing: {cards}.",
+                away,
+            ).format(hand=hand.number, ranks=ranks, points=points, count=away, cards=cards)
+        # TRANSLATORS: {points} is at least 3; {count} is how many cards the hand still needs
+        return ngettext(
+            "Hand of {hand}, {ranks} wild, left over {points} points, {count} card from closing.",
+            "Hand of {hand}, {ranks} wild, left over {points} points, {count} cards from closing.",
+            away,
+        ).format(hand=hand.number, ranks=ranks, points=points, count=away)
+
+    def _stock_sentence(self) -> str:
+        count = self.game.stock_count
+        return ngettext("Stock: {count} card.", "Stock: {count} cards.", count).format(count=count)
 
     def status_words(self) -> str:
         game = self.game
-        closed = [hand.number for hand in game.hands if hand.is_closed]
-        open_hands = [str(hand.number) for hand in game.open_hands]
-        head = f"{len(closed)} of 11 hands closed."
+        closed = sum(hand.is_closed for hand in game.hands)
+        open_hands = join_list([str(hand.number) for hand in game.open_hands])
+        # TRANSLATORS: solitaire has 11 hands; {count} of them are closed
+        head = ngettext(
+            "{count} of 11 hands closed.", "{count} of 11 hands closed.", closed
+        ).format(count=closed)
+        # each part is a whole sentence; a status is a few of them in a row
         if game.phase is Phase.WON:
-            return f"Won. {head} Stock: {game.stock_count} cards."
-        points = f"Points left: {game.points_left()}."
+            return " ".join((_("Won."), head, self._stock_sentence()))
+        points = _("Points left: {points}.").format(points=game.points_left())
+        open_words = _("Open: {hands}.").format(hands=open_hands)
         if game.phase is Phase.LOST:
-            return f"Lost: the stock ran out. Open: {join_words(open_hands)}. {points}"
-        return f"{head} Open: {join_words(open_hands)}. {points} Stock: {game.stock_count} cards."
+            return " ".join((_("Lost: the stock ran out."), open_words, points))
+        return " ".join((head, open_words, points, self._stock_sentence()))
 
     def _announce(self, events: Sequence[Event], own: bool = False) -> None:
         for event in events:
@@ -227,41 +270,54 @@ class SolitaireSession(CommandLayer):
                 won, self.game.points_left(), self.game.seed, game_id=self.game.game_id
             )
         except OSError as error:
-            self.say(f"The result could not be recorded: {error.strerror}.")
+            self.say(_("The result could not be recorded: {reason}.").format(reason=error.strerror))
 
     def _event_words(self, event: Event) -> tuple[str, str | None]:
         if isinstance(event, CardTurned):
             left = event.stock_left
+            # TRANSLATORS: {card} is a card's spoken name ("7 of hearts")
+            turned = _("Turned: {card}.").format(card=event.card.spoken)
             if self.verbosity == "brief":
-                return (f"Turned: {event.card.spoken}.", "draw_stock")
-            return (
-                f"Turned: {event.card.spoken}. {left} card{'s' if left != 1 else ''} left.",
-                "draw_stock",
-            )
+                return (turned, "draw_stock")
+            count = ngettext("{count} card left.", "{count} cards left.", left).format(count=left)
+            return (f"{turned} {count}", "draw_stock")  # two whole sentences
         if isinstance(event, CardPut):
             name = spoken_name(event.card, Rank(event.hand))
+            # TRANSLATORS: {card} is a card's spoken name, put into one of solitaire's hands
+            put = _("{card} into the hand of {hand}.").format(card=name, hand=event.hand)
             if self.verbosity == "brief":
-                return (f"{name} into the hand of {event.hand}.", None)
-            return (f"{name} into the hand of {event.hand}. Choose the discard.", None)
+                return (put, None)
+            return (f"{put} {_('Choose the discard.')}", None)  # two whole sentences
         if isinstance(event, CardDiscarded):
             name = spoken_name(event.card, Rank(event.hand))
-            return (f"Discarded the {name}.", "discard")
+            return (_("Discarded the {card}.").format(card=name), "discard")
         if isinstance(event, HandClosed):
             melds = melds_words(event.arrangement.melds, Rank(event.hand))
-            when = " at the deal" if event.at_deal else ""
-            return (f"Hand of {event.hand} closed{when}: {melds}.", "went_out")
+            if event.at_deal:
+                closed = _("Hand of {hand} closed at the deal: {melds}.")
+            else:
+                closed = _("Hand of {hand} closed: {melds}.")
+            return (closed.format(hand=event.hand, melds=melds), "went_out")
         if isinstance(event, GameWon):
+            left = self.game.stock_count
             return (
-                f"You won! Every hand is closed, with {self.game.stock_count} cards "
-                "left in the stock.",
+                ngettext(
+                    "You won! Every hand is closed, with {count} card left in the stock.",
+                    "You won! Every hand is closed, with {count} cards left in the stock.",
+                    left,
+                ).format(count=left),
                 "game_over",
             )
         assert isinstance(event, GameLost)
-        hands = join_words([str(number) for number in event.open_hands])
-        return (
-            f"The stock ran out. Lost, with hands {hands} open. Points left: {event.points_left}.",
-            "game_over",
-        )
+        hands = join_list([str(number) for number in event.open_hands])
+        # why the same English twice: the English sentence stays as it always was
+        lost = ngettext(
+            "The stock ran out. Lost, with hands {hands} open.",
+            "The stock ran out. Lost, with hands {hands} open.",
+            len(event.open_hands),
+        ).format(hands=hands)
+        points = _("Points left: {points}.").format(points=event.points_left)
+        return (f"{lost} {points}", "game_over")  # two whole sentences
 
     # --- hands and cards ----------------------------------------------------------------
 
@@ -284,17 +340,21 @@ class SolitaireSession(CommandLayer):
     def _move_hand(self, step: int) -> None:
         game = self.game
         if game.phase.is_over:
-            raise IllegalMoveError("The game is over. Press Q to leave, S for the score.")
+            raise IllegalMoveError(_("The game is over. Press Q to leave, S for the score."))
         if game.phase is Phase.DISCARD:
             raise IllegalMoveError(
-                f"Discard a card from the hand of {game.target} first: Left and Right, then Enter."
+                _(
+                    "Discard a card from the hand of {hand} first: Left and Right, then Enter."
+                ).format(hand=game.target)
             )
         numbers = [hand.number for hand in game.open_hands]
         current = self._focused().number
         index = numbers.index(current) + step
         if not 0 <= index < len(numbers):
-            edge = "first" if step < 0 else "last"
-            self.refuse(f"This is the {edge} open hand. {self.hand_words(self._focused())}")
+            edge = (
+                _("This is the first open hand.") if step < 0 else _("This is the last open hand.")
+            )
+            self.refuse(f"{edge} {self.hand_words(self._focused())}")  # two whole sentences
             return
         self.focus_hand = numbers[index]
         self.card_focus = 0
@@ -310,7 +370,12 @@ class SolitaireSession(CommandLayer):
         cards = self._cards(hand)
         self.card_focus = max(0, min(self.card_focus, len(cards) - 1))
         card = spoken_name(cards[self.card_focus], hand.wild_rank)
-        self.answer(f"{card}, {self.card_focus + 1} of {len(cards)}")
+        # TRANSLATORS: a card and where it is in the hand: "7 of hearts, 2 of 8"
+        self.answer(
+            _("{card}, {position} of {count}").format(
+                card=card, position=self.card_focus + 1, count=len(cards)
+            )
+        )
 
     def _do_previous_hand(self, key: str) -> None:
         self._move_hand(-1)
@@ -335,29 +400,35 @@ class SolitaireSession(CommandLayer):
         try:
             index = jump_index(key, self.card_focus, count)
         except KeymapError:
-            raise IllegalMoveError(f"This hand has only {count} cards.") from None
+            raise IllegalMoveError(
+                ngettext(
+                    "This hand has only {count} card.", "This hand has only {count} cards.", count
+                ).format(count=count)
+            ) from None
         self._move_card(index)
 
     # --- the move ------------------------------------------------------------------
 
     def _after_game_words(self) -> str:
         keys = self.keymap.display_keys
-        return SOLITAIRE_OVER.format(new=keys("new_game"), score=keys("status"), quit=keys("quit"))
+        return _(SOLITAIRE_OVER).format(
+            new=keys("new_game"), score=keys("status"), quit=keys("quit")
+        )
 
     def _do_current(self, key: str) -> None:
         self._speak_card()
 
     def _do_undo(self, key: str) -> None:
         if self._before_last_move is None:
-            raise IllegalMoveError(NOTHING_TO_UNDO)
+            raise IllegalMoveError(_(NOTHING_TO_UNDO))
         self.game, self.focus_hand, self.card_focus = self._before_last_move
         self._before_last_move = None
         self.save_now()
-        self.answer(UNDONE.format(status=self.status_words()))
+        self.answer(_(UNDONE).format(status=self.status_words()))
 
     def _do_new_game(self, key: str) -> None:
         if not self.game.phase.is_over:
-            raise IllegalMoveError(NEW_DEAL_LATER.format(quit=self.keymap.display_keys("quit")))
+            raise IllegalMoveError(_(NEW_DEAL_LATER).format(quit=self.keymap.display_keys("quit")))
         self.game = Solitaire.deal(random.SystemRandom().randrange(2**31))
         self.game.game_id = storage.new_game_id()
         self._before_last_move = None
@@ -369,7 +440,8 @@ class SolitaireSession(CommandLayer):
     def _do_play(self, key: str) -> None:
         game = self.game
         if game.phase.is_over:
-            raise IllegalMoveError(f"The game is over. {self._after_game_words()}")
+            # two whole sentences
+            raise IllegalMoveError(f"{_('The game is over.')} {self._after_game_words()}")
         before = (copy.deepcopy(game), self.focus_hand, self.card_focus)
         hand = self._focused()
         if game.phase is Phase.PUT:
@@ -399,26 +471,38 @@ class SolitaireSession(CommandLayer):
         hand = self._focused()
         wild = hand.wild_rank
         cards = self._cards(hand)
-        parts = [f"Hand of {hand.number}, {wild.plural} wild: {card_list(cards, wild)}."]
+        # TRANSLATORS: {ranks} is a rank in the plural ("7s", "Kings"); {cards} lists cards
+        parts = [
+            _("Hand of {hand}, {ranks} wild: {cards}.").format(
+                hand=hand.number, ranks=wild.plural, cards=card_list(cards, wild)
+            )
+        ]
         if hand.arrangement is not None:
-            parts.append(f"Closed: {melds_words(hand.arrangement.melds, wild)}.")
+            parts.append(
+                _("Closed: {melds}.").format(melds=melds_words(hand.arrangement.melds, wild))
+            )
         elif len(cards) == hand.number:
             best = best_arrangement(cards, wild)
             if best.melds:
-                parts.append(f"Melds: {melds_words(best.melds, wild)}.")
+                parts.append(_("Melds: {melds}.").format(melds=melds_words(best.melds, wild)))
+            points = best.leftover_points
             parts.append(
-                f"Left over: {card_list(best.leftover, wild)}, {best.leftover_points} points."
+                ngettext(
+                    "Left over: {cards}, {count} point.",
+                    "Left over: {cards}, {count} points.",
+                    points,
+                ).format(cards=card_list(best.leftover, wild), count=points)
             )
         else:
-            parts.append("Discard one card.")
-        self.answer(" ".join(parts))
+            parts.append(_("Discard one card."))
+        self.answer(" ".join(parts))  # whole sentences in a row
 
     def hint(self) -> str:
         """The best strategy's advice now, in a sentence or two."""
         game = self.game
         view = game.view()
         if game.phase.is_over:
-            return "The game is over."
+            return _("The game is over.")
         if game.phase is Phase.DISCARD:
             assert game.target is not None
             card = best_discard(view, self.strategy)
@@ -426,45 +510,55 @@ class SolitaireSession(CommandLayer):
             after = list(hand.cards)
             after.remove(card)
             away = distance(after, hand.wild_rank)
-            result = "that closes it" if away == 0 else f"{away} card{'s' if away != 1 else ''}"
-            if away:
-                result += " from closing"
-            return f"Discard the {spoken_name(card, hand.wild_rank)}: {result}."
+            name = spoken_name(card, hand.wild_rank)
+            if away == 0:
+                # TRANSLATORS: {card} is a card's spoken name ("7 of hearts")
+                return _("Discard the {card}: that closes it.").format(card=name)
+            return ngettext(
+                "Discard the {card}: {count} card from closing.",
+                "Discard the {card}: {count} cards from closing.",
+                away,
+            ).format(card=name, count=away)
         play = self.strategy.plan(view)
         assert game.turned is not None
         hand = game.hand(play.hand)
         turned = spoken_name(game.turned, hand.wild_rank)
         discard = spoken_name(play.discard, hand.wild_rank)
         if play.discard == game.turned:
-            return (
-                f"No hand needs the {turned}: put it into the hand of {hand.number} and discard it."
-            )
+            return _(
+                "No hand needs the {card}: put it into the hand of {hand} and discard it."
+            ).format(card=turned, hand=hand.number)
         after = [*hand.cards, game.turned]
         after.remove(play.discard)
         away = distance(after, hand.wild_rank)
-        result = (
-            "it closes"
-            if away == 0
-            else f"it is then {away} card{'s' if away != 1 else ''} from closing"
-        )
-        return (
-            f"Put the {turned} into the hand of {hand.number} and discard the {discard}: {result}."
-        )
+        if away == 0:
+            # TRANSLATORS: {card} and {discard} are cards' spoken names ("7 of hearts")
+            return _(
+                "Put the {card} into the hand of {hand} and discard the {discard}: it closes."
+            ).format(card=turned, hand=hand.number, discard=discard)
+        return ngettext(
+            "Put the {card} into the hand of {hand} and discard the {discard}: "
+            "it is then {count} card from closing.",
+            "Put the {card} into the hand of {hand} and discard the {discard}: "
+            "it is then {count} cards from closing.",
+            away,
+        ).format(card=turned, hand=hand.number, discard=discard, count=away)
 
     def _do_hint(self, key: str) -> None:
         self.answer(self.hint())
 
     def _do_piles(self, key: str) -> None:
         game = self.game
-        discards = len(game.discards)
+        discards = _("Discards: {count}.").format(count=len(game.discards))
+        piles: tuple[str, ...]
         if game.phase is Phase.PUT:
-            turned = f"Turned: {self._turned_words()}."
+            piles = (self._turned_sentence(), discards)
         elif game.phase is Phase.DISCARD:
-            left = game.stock_count
-            turned = f"Discard from the hand of {game.target}. Stock: {left} cards."
+            where = _("Discard from the hand of {hand}.").format(hand=game.target)
+            piles = (where, self._stock_sentence(), discards)
         else:
-            turned = f"Stock: {game.stock_count} cards."
-        self.answer(f"{turned} Discards: {discards}.")
+            piles = (self._stock_sentence(), discards)
+        self.answer(" ".join(piles))  # whole sentences in a row
 
     def _do_status(self, key: str) -> None:
         self.answer(self.status_words())
@@ -472,9 +566,15 @@ class SolitaireSession(CommandLayer):
     def _do_stock_cards(self, key: str) -> None:
         stock = sorted(self.game.stock)
         if not stock:
-            self.answer("The stock is empty.")
+            self.answer(_("The stock is empty."))
             return
-        self.answer(f"The stock holds {len(stock)} cards: {card_list(stock, None)}.")
+        self.answer(
+            ngettext(
+                "The stock holds {count} card: {cards}.",
+                "The stock holds {count} cards: {cards}.",
+                len(stock),
+            ).format(count=len(stock), cards=card_list(stock, None))
+        )
 
     def _do_export(self, key: str) -> None:
         from fivecrowns.export import liblouis_status, render
@@ -492,10 +592,18 @@ class SolitaireSession(CommandLayer):
                 (folder / "solitaire-board.brf").write_text(render(document, "brf"), "utf-8")
                 written.append("solitaire-board.brf")
         except OSError as error:
-            self.refuse(f"The board could not be written to {folder}: {error.strerror}.")
+            self.refuse(
+                _("The board could not be written to {folder}: {reason}.").format(
+                    folder=folder, reason=error.strerror
+                )
+            )
             return
-        braille = "" if len(written) > 1 else f" No braille file: {why}"
-        self.answer(f"Wrote {join_words(written)} to {folder}.{braille}")
+        # TRANSLATORS: {files} lists file names: "solitaire-board.txt and solitaire-board.brf"
+        wrote = _("Wrote {files} to {folder}.").format(files=join_list(written), folder=folder)
+        if len(written) > 1:
+            self.answer(wrote)
+            return
+        self.answer(f"{wrote} {_('No braille file: {reason}').format(reason=why)}")
 
     # --- messages ----------------------------------------------------------------------
 
@@ -504,7 +612,7 @@ class SolitaireSession(CommandLayer):
     def help_lines(self) -> list[str]:
         lines: list[str] = []
         for group, title in _GROUP_TITLES.items():
-            lines.append(f"{title}:")
+            lines.append(_("{title}:").format(title=_(title)))
             for action in self.keymap.in_group(group):
                 keys = self.keymap.display_keys(action.name)
                 lines.append(f"{keys}: {action.label}. {action.help}")
@@ -537,16 +645,22 @@ class SolitaireSession(CommandLayer):
         items: list[MenuItem] = []
         if game.phase is Phase.PUT and game.turned is not None:
             for hand in game.open_hands:
-                label = f"Put the {spoken_name(game.turned, hand.wild_rank)} into the hand of "
-                label += str(hand.number) + (f": {keys}" if hand.number == focused.number else "")
+                turned = spoken_name(game.turned, hand.wild_rank)
+                if hand.number == focused.number:
+                    # TRANSLATORS: a menu item; {keys} are the keys that do the same
+                    label = _("Put the {card} into the hand of {hand}: {keys}")
+                else:
+                    label = _("Put the {card} into the hand of {hand}")
+                label = label.format(card=turned, hand=hand.number, keys=keys)
                 choose = functools.partial(self._play_at, action, hand.number, 0)
                 items.append((label, choose))
             return items
         cards = self._cards(focused)
         on = cards[min(self.card_focus, len(cards) - 1)]
         for card in dict.fromkeys(cards):
-            label = f"Discard the {spoken_name(card, focused.wild_rank)}"
-            label += f": {keys}" if card == on else ""
+            # TRANSLATORS: a menu item; {keys} are the keys that do the same
+            label = _("Discard the {card}: {keys}") if card == on else _("Discard the {card}")
+            label = label.format(card=spoken_name(card, focused.wild_rank), keys=keys)
             choose = functools.partial(self._play_at, action, focused.number, cards.index(card))
             items.append((label, choose))
         return items
@@ -572,22 +686,39 @@ def render_board(session: SolitaireSession) -> StyleAndTextTuples:
     def line(text: str = "", style: str = "") -> None:
         out.append((style, text + "\n"))
 
-    line("Five Crowns Solitaire.", "class:title")
+    line(_("Five Crowns Solitaire."), "class:title")
+    stock = game.stock_count
     if game.turned is not None:
-        out.append(("", "Turned: "))
+        # TRANSLATORS: a line of the screen; {token} is the card's short form (7h), shown in
+        # its suit's colour, {card} its spoken name
+        turned = ngettext(
+            "Turned: {token} ({card}).   Stock: {count} card.",
+            "Turned: {token} ({card}).   Stock: {count} cards.",
+            stock,
+        )
+        before, _token, after = turned.partition("{token}")
+        out.append(("", before))
         out.append((suit_style(game.turned) + " class:card", game.turned.token))
-        out.append(("", f" ({game.turned.spoken}).   Stock: {game.stock_count} cards.\n"))
+        out.append(("", after.format(card=game.turned.spoken, count=stock) + "\n"))
     else:
-        line(f"Stock: {game.stock_count} cards.")
+        line(ngettext("Stock: {count} card.", "Stock: {count} cards.", stock).format(count=stock))
     line()
-    for hand in game.hands:
+    # TRANSLATORS: a column of the screen; {ranks} is a rank in the plural ("7s", "Kings")
+    wilds = [_("({ranks} wild)").format(ranks=hand.wild_rank.plural) for hand in game.hands]
+    wild_width = max(15, *(len(wild) for wild in wilds))  # why 15: the English screen's width
+    for hand, wild in zip(game.hands, wilds, strict=True):
         is_focus = hand.number == focused.number and not game.phase.is_over
         marker = "> " if is_focus else "  "
-        state = "closed" if hand.is_closed else f"{hand.leftover_points():>3} pts"
         if len(hand.cards) > hand.number:
-            state = "discard"
-        wild = f"({hand.wild_rank.plural} wild)"
-        label = f"{marker}{hand.number:>2} {wild:<15} {state:<8} "
+            # TRANSLATORS: a column of the screen, at most 8 letters: the hand must discard
+            state = _("discard")
+        elif hand.is_closed:
+            # TRANSLATORS: a column of the screen, at most 8 letters: the hand is closed
+            state = _("closed")
+        else:
+            # TRANSLATORS: a column of the screen, at most 8 letters; "pts": points
+            state = _("{points} pts").format(points=f"{hand.leftover_points():>3}")
+        label = f"{marker}{hand.number:>2} {wild:<{wild_width}} {state:<8} "
         out.append(("class:turn" if is_focus else "", label))
         for index, card in enumerate(session._cards(hand)):
             style = suit_style(card)
