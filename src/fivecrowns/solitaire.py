@@ -458,7 +458,8 @@ class Solitaire:
                 Solitaire.load(target)
             except SaveFileError as error:
                 # two whole sentences
-                raise SaveFileError(f"{error} {_('It was not overwritten.')}") from error
+                kept = _("It was not overwritten.")
+                raise SaveFileError(f"{error} {kept}") from error
         text = json.dumps(self.to_json(), indent=1) + "\n"
         try:
             target.parent.mkdir(parents=True, exist_ok=True)

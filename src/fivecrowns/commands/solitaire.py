@@ -286,18 +286,19 @@ def _run_auto(args: argparse.Namespace) -> int:
         return 0
     low, high = report.confidence_interval()
     # TRANSLATORS: {strategy} is a strategy's name as typed (greedy, best); {rate}, {low} and
-    # {high} are percentages such as "12.0%"
+    # {high} are percentages such as "12.0%", {level} is "95%"
     won = ngettext(
         "Won {wins} of {count} deal with the {strategy} strategy: "
-        "{rate} (95% confidence {low} to {high}).",
+        "{rate} ({level} confidence {low} to {high}).",
         "Won {wins} of {count} deals with the {strategy} strategy: "
-        "{rate} (95% confidence {low} to {high}).",
+        "{rate} ({level} confidence {low} to {high}).",
         report.games,
     ).format(
         wins=report.wins,
         count=report.games,
         strategy=args.strategy or "best",
         rate=_percent(report.win_rate),
+        level="95%",  # why a placeholder: a "%" in a message looks like a printf conversion
         low=_percent(low),
         high=_percent(high),
     )

@@ -287,7 +287,8 @@ class SolitaireSession(CommandLayer):
             put = _("{card} into the hand of {hand}.").format(card=name, hand=event.hand)
             if self.verbosity == "brief":
                 return (put, None)
-            return (f"{put} {_('Choose the discard.')}", None)  # two whole sentences
+            choose = _("Choose the discard.")
+            return (f"{put} {choose}", None)  # two whole sentences
         if isinstance(event, CardDiscarded):
             name = spoken_name(event.card, Rank(event.hand))
             return (_("Discarded the {card}.").format(card=name), "discard")
@@ -441,7 +442,8 @@ class SolitaireSession(CommandLayer):
         game = self.game
         if game.phase.is_over:
             # two whole sentences
-            raise IllegalMoveError(f"{_('The game is over.')} {self._after_game_words()}")
+            over = _("The game is over.")
+            raise IllegalMoveError(f"{over} {self._after_game_words()}")
         before = (copy.deepcopy(game), self.focus_hand, self.card_focus)
         hand = self._focused()
         if game.phase is Phase.PUT:
@@ -603,7 +605,8 @@ class SolitaireSession(CommandLayer):
         if len(written) > 1:
             self.answer(wrote)
             return
-        self.answer(f"{wrote} {_('No braille file: {reason}').format(reason=why)}")
+        missing = _("No braille file: {reason}").format(reason=why)
+        self.answer(f"{wrote} {missing}")
 
     # --- messages ----------------------------------------------------------------------
 
