@@ -42,12 +42,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     # why default None: --games without --auto is refused, so it must be told from the default
     parser.add_argument(
-        "--games", type=int, default=None, help=_("deals to play with --auto (100)")
+        "--games",
+        type=int,
+        default=None,
+        # TRANSLATORS: the name of the option's value in --help, in capitals
+        metavar=_("GAMES"),
+        help=_("deals to play with --auto (100)"),
     )
     parser.add_argument(
         "--seed",
         type=int,
         default=None,
+        # TRANSLATORS: the name of the option's value in --help, in capitals
+        metavar=_("SEED"),
         help=_(
             "the same seed deals the same cards (default: a new deal to play; 1 with --auto "
             "and --export)"
@@ -66,7 +73,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=("text", "brf", "unicode"),
         help=_("write the board as text, brf (braille for embossers) or unicode braille"),
     )
-    parser.add_argument("--game", metavar="SAVE.json", help=_("with --export: a saved game"))
+    # TRANSLATORS: the name of the option's value in --help: a saved game's file
+    parser.add_argument("--game", metavar=_("SAVE.json"), help=_("with --export: a saved game"))
     parser.add_argument(
         "--width",
         type=int,
@@ -79,7 +87,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--grade", type=int, choices=(1, 2), default=1, help=_("with --export: braille grade")
     )
-    parser.add_argument("--out", metavar="FILE", help=_("with --export: write to FILE"))
+    # TRANSLATORS: the name of the option's value in --help, in capitals
+    parser.add_argument("--out", metavar=_("FILE"), help=_("with --export: write to FILE"))
     parser.add_argument(
         "--resume",
         nargs="?",
@@ -102,7 +111,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "your screen reader reads the lines)"
         ),
     )
-    parser.add_argument("--transcript", help=_("append every message to this file"))
+    parser.add_argument(
+        "--transcript",
+        # TRANSLATORS: the name of the option's value in --help, in capitals
+        metavar=_("TRANSCRIPT"),
+        help=_("append every message to this file"),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
