@@ -212,7 +212,7 @@ def test_solitaire_help_in_spanish_has_no_english_word() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "deja que el ordenador juegue muchos repartos" in result.stdout
-    assert "--games REPARTOS" in result.stdout
+    assert "--seed SEMILLA" in result.stdout
     # the values --resume takes are typed as they are, in every language
     text = result.stdout.replace("last|previous|list|N", "")
     assert english_words(text) == [], text
