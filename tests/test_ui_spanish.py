@@ -135,9 +135,9 @@ def screen_text(t: Table, width: int = 100, height: int = 40) -> str:
 
 
 def _code_free(text: str) -> str:
-    """Text without `code` spans (settings names are words for the computer) and without
-    HTML comments (the marker line, which no reader sees)."""
-    return re.sub(r"`[^`]*`|<!--.*?-->", " ", text, flags=re.DOTALL)
+    """Text without `code` spans (settings names are words for the computer), without
+    HTML comments (the marker line, which no reader sees) and link targets (file names)."""
+    return re.sub(r"`[^`]*`|<!--.*?-->|(?<=\])\([^)\s]*\)", " ", text, flags=re.DOTALL)
 
 
 def open_every_list(t: Table) -> list[str]:
