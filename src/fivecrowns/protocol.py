@@ -7,7 +7,11 @@ wrong types, out-of-range numbers and over-long strings are refused);
 problem, and the server answers it with an ``error`` and changes nothing.
 
 >>> decode_client(b'{"type": "hello", "v": 1, "name": "Ann"}')
-Hello(v=1, name='Ann', token=None, last_seq=None)
+Hello(v=1, name='Ann', token=None, last_seq=None, language='en')
+>>> decode_client(b'{"type": "hello", "v": 1, "name": "A", "language": "fr"}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+fivecrowns.protocol.ProtocolError: ... protocol: Invalid enum value 'fr' - at `$.language`.
 >>> decode_client(b'{"type": "chat", "text": 7}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -19,6 +23,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
+
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -35,6 +41,7 @@ __all__ = [
     "EventFrame",
     "Hello",
     "Join",
+    "Language",
     "Leave",
     "Left",
     "ListTables",
@@ -62,6 +69,8 @@ CardToken = Annotated[str, msgspec.Meta(min_length=2, max_length=4)]  # "7h", "1
 Seq = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
 SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=6)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
+#: The languages the server words sentences in (fivecrowns.i18n.LANGUAGES; a test checks).
+Language = Literal["en", "es"]
 
 
 class ProtocolError(ValueError):
@@ -76,13 +85,15 @@ class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
 
 
 class Hello(_Message, tag="hello"):
-    """The first message: protocol version, the player's name, and the token of an earlier
-    connection to take one's seat back."""
+    """The first message: protocol version, the player's name, the token of an earlier
+    connection to take one's seat back, and the language this connection's sentences are
+    worded in (added to version 1; English when it is left out)."""
 
     v: int
     name: Name
     token: Token | None = None
     last_seq: Seq | None = None  # with a token: send every event after this one first
+    language: Language = "en"
 
 
 class ListTables(_Message, tag="list_tables"):
@@ -262,9 +273,11 @@ def decode_client(raw: bytes | str) -> ClientMessage:
     try:
         message: ClientMessage = _decoder.decode(raw)
     except msgspec.ValidationError as error:
-        raise ProtocolError(f"That message does not fit the protocol: {error}.") from None
+        # TRANSLATORS: {error} is msgspec's own English detail naming the field, kept as it is
+        text = _("That message does not fit the protocol: {error}.").format(error=error)
+        raise ProtocolError(text) from None
     except msgspec.DecodeError:
-        raise ProtocolError("That message is not valid JSON.") from None
+        raise ProtocolError(_("That message is not valid JSON.")) from None
     return message
 
 

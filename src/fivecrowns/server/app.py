@@ -30,6 +30,8 @@ from aiohttp import WSMsgType, web
 from fivecrowns.cards import parse_card
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, Phase, TakeDiscard
+from fivecrowns.i18n import DEFAULT_LANGUAGE, N_, speaking
+from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import best_with_discard
 from fivecrowns.protocol import (
     MAX_MESSAGE_BYTES,
@@ -62,7 +64,7 @@ from fivecrowns.protocol import (
     encode,
 )
 from fivecrowns.server.store import MemoryStore, Store, StoredPlayer, StoredTable
-from fivecrowns.server.web import add_web_routes
+from fivecrowns.server.web import accepted_language, add_web_routes
 from fivecrowns.table import Entry, SeatKind, Table, TableError
 from fivecrowns.table.info import answer
 
@@ -71,8 +73,8 @@ __all__ = ["Fanout", "Limits", "LocalFanout", "Server", "make_app"]
 log = logging.getLogger(__name__)
 
 LISTED_TABLES = 50  # tables in one lobby listing
-TOO_MANY_SPECTATORS = "This table has as many spectators as it allows."
-TABLE_GONE = "The table you were watching has closed; here are the open tables."
+TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
+TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,7 @@ class Connection:
         self.player: PlayerRecord | None = None
         self.room: Room | None = None
         self.seat: int | None = None  # None while watching or in the lobby
+        self.language = DEFAULT_LANGUAGE  # what its sentences are worded in (its hello's)
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(limits.outgoing_queue)
         self._tokens = float(limits.burst)
         self._stamp = time.monotonic()
@@ -196,15 +199,19 @@ class LocalFanout:
         table = room.table
         viewers = [(viewer, conns) for viewer, conns in room.conns.items() if conns]
         for entry in entries:
-            # why per class: most events read the same for every seat but the one who made
-            # them, so each is worded and encoded once or twice, not once per seat
-            encoded: dict[Hashable, bytes] = {}
+            # why per class and language: most events read the same for every seat but the one
+            # who made them, so each is worded and encoded once per (class, language) at the
+            # table, not once per seat; every connection still gets exactly one frame per entry
+            encoded: dict[tuple[Hashable, str], bytes] = {}
             for viewer, conns in viewers:
-                key = table.frame_class(entry, viewer)
-                frame = encoded.get(key)
-                if frame is None:
-                    frame = encoded[key] = encode(EventFrame(**table.frame(entry, viewer)))
+                viewer_class = table.frame_class(entry, viewer)
                 for conn in conns:
+                    key = (viewer_class, conn.language)
+                    frame = encoded.get(key)
+                    if frame is None:
+                        with speaking(conn.language):
+                            frame = encode(EventFrame(**table.frame(entry, viewer)))
+                        encoded[key] = frame
                     conn.send_raw(frame)
 
 
@@ -267,7 +274,9 @@ class Server:
 
     async def handle_ws(self, request: web.Request) -> web.StreamResponse:
         if len(self.connections) >= self.limits.max_connections:
-            return web.Response(status=503, text="The server is full; try again later.\n")
+            with speaking(_accepted_language(request)):
+                full = _("The server is full; try again later.")
+            return web.Response(status=503, text=full + "\n")
         ws = web.WebSocketResponse(
             max_msg_size=self.limits.hard_max_message, heartbeat=20.0, compress=False
         )
@@ -291,35 +300,50 @@ class Server:
         return ws
 
     def receive(self, conn: Connection, raw: str | bytes) -> None:
-        """Handle one client message whole; anything wrong is an ``error`` and changes nothing."""
+        """Handle one client message whole; anything wrong is an ``error`` and changes nothing.
+
+        Every sentence made meanwhile (errors, answers, missed events) is worded in the
+        connection's language; a first hello's own errors in the language it names."""
         self.messages += 1
+        with speaking(conn.language):
+            message = self._decode(conn, raw)
+        if message is None:
+            return
+        language = conn.language
+        if isinstance(message, Hello) and conn.player is None:
+            language = message.language
+        with speaking(language):
+            try:
+                self._dispatch(conn, message)
+            except TableError as error:
+                conn.send(Error(error.code, str(error)))
+            except FiveCrownsError as error:
+                conn.send(Error("refused", str(error)))
+            except Exception:  # why: one bad command must not end the server; the log has it
+                log.exception("A message could not be handled")
+                conn.send(Error("internal", _("The server could not do that; it has been logged.")))
+
+    def _decode(self, conn: Connection, raw: str | bytes) -> ClientMessage | None:
+        """The message in ``raw``, or ``None`` after an ``error`` saying what is wrong."""
         if len(raw) > self.limits.max_message:
-            conn.send(Error("too_big", f"A message has at most {self.limits.max_message} bytes."))
-            return
+            text = _("A message has at most {count} bytes.").format(count=self.limits.max_message)
+            conn.send(Error("too_big", text))
+            return None
         if not conn.allow():
-            conn.send(Error("rate_limited", "Too many messages at once; slow down."))
-            return
+            conn.send(Error("rate_limited", _("Too many messages at once; slow down.")))
+            return None
         try:
-            message = decode_client(raw)
+            return decode_client(raw)
         except ProtocolError as error:
             conn.send(Error("bad_message", str(error)))
-            return
-        try:
-            self._dispatch(conn, message)
-        except TableError as error:
-            conn.send(Error(error.code, str(error)))
-        except FiveCrownsError as error:
-            conn.send(Error("refused", str(error)))
-        except Exception:  # why: one bad command must not end the server; the log keeps the trace
-            log.exception("A message could not be handled")
-            conn.send(Error("internal", "The server could not do that; it has been logged."))
+            return None
 
     def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
         if isinstance(message, Hello):
             self._hello(conn, message)
             return
         if conn.player is None:
-            raise TableError("hello_first", "Say hello first, with your name.")
+            raise TableError("hello_first", _("Say hello first, with your name."))
         player = conn.player
         if isinstance(message, ListTables):
             conn.send(self._tables())
@@ -351,27 +375,30 @@ class Server:
 
     def _hello(self, conn: Connection, message: Hello) -> None:
         if conn.player is not None:
-            raise TableError("already_hello", "You have already said hello on this connection.")
+            raise TableError("already_hello", _("You have already said hello on this connection."))
         if message.v != PROTOCOL_VERSION:
-            raise TableError(
-                "version",
-                f"This server speaks protocol version {PROTOCOL_VERSION}, not {message.v}; "
-                "update the game.",
-            )
+            text = _(
+                "This server speaks protocol version {version}, not {asked}; update the game."
+            ).format(version=PROTOCOL_VERSION, asked=message.v)
+            raise TableError("version", text)
         if message.token is not None:
             record = self.by_token.get(_hash(message.token))
             if record is None:
-                raise TableError("bad_token", "That token is not known here; say hello without it.")
+                raise TableError(
+                    "bad_token", _("That token is not known here; say hello without it.")
+                )
             token = message.token
             if record.conn is not None and record.conn is not conn:
                 old = record.conn
                 self._detach(old)
-                old.send(Error("replaced", "You connected again from elsewhere; this one closes."))
+                with speaking(old.language):
+                    replaced = _("You connected again from elsewhere; this one closes.")
+                old.send(Error("replaced", replaced))
                 old.close()
         else:
             name = " ".join(message.name.split())
             if not name:
-                raise TableError("bad_name", "Every player needs a name.")
+                raise TableError("bad_name", _("Every player needs a name."))
             token = secrets.token_urlsafe(24)
             record = PlayerRecord(secrets.token_hex(8), name, _hash(token))
             self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
@@ -379,6 +406,7 @@ class Server:
             self.by_token[record.token_hash] = record
         record.conn = conn
         conn.player = record
+        conn.language = message.language  # why here: a refused hello changes nothing
         conn.send(Welcome(PROTOCOL_VERSION, record.id, record.name, token))
         room = self.rooms.get(record.table_id or "")
         seat = room.table.seat_of(record.id) if room is not None else None
@@ -407,9 +435,9 @@ class Server:
         room = self.rooms.get(watched)
         if room is None or len(room.conns.get(None, ())) >= self.limits.max_spectators:
             if room is None:
-                conn.send(Error("table_gone", TABLE_GONE))
+                conn.send(Error("table_gone", _(TABLE_GONE)))
             else:
-                conn.send(Error("too_many_spectators", TOO_MANY_SPECTATORS))
+                conn.send(Error("too_many_spectators", _(TOO_MANY_SPECTATORS)))
             conn.send(self._tables())
             return
         record.watching = room.id
@@ -447,9 +475,11 @@ class Server:
     def _create(self, conn: Connection, player: PlayerRecord, message: CreateTable) -> None:
         self._not_at_table(conn)
         if len(self.rooms) >= self.limits.max_tables:
-            raise TableError("too_many_tables", "The server has as many tables as it allows.")
+            raise TableError("too_many_tables", _("The server has as many tables as it allows."))
         if len(message.bots) >= message.seats:
-            raise TableError("too_many_bots", "Leave a seat for yourself: fewer computer players.")
+            raise TableError(
+                "too_many_bots", _("Leave a seat for yourself: fewer computer players.")
+            )
         for level in message.bots:
             Table(2, creator_name="x", creator_id="x").add_bot(level)  # the level check only
         table_id = self._new_id()
@@ -493,7 +523,7 @@ class Server:
         self._not_at_table(conn)
         room = self._find(message.table, message.code)
         if len(room.conns.get(None, ())) >= self.limits.max_spectators:
-            raise TableError("too_many_spectators", TOO_MANY_SPECTATORS)
+            raise TableError("too_many_spectators", _(TOO_MANY_SPECTATORS))
         self._attach(conn, room, None)
         assert conn.player is not None
         conn.player.watching = room.id
@@ -526,7 +556,7 @@ class Server:
         room = self._room_of(conn)
         table = room.table
         if conn.seat is None or table.creator_id != player.id:
-            raise TableError("not_creator", "Only the player who made the table can do that.")
+            raise TableError("not_creator", _("Only the player who made the table can do that."))
         if isinstance(message, AddBot):
             self._change(room, lambda: table.add_bot(message.level, message.seat))
         elif isinstance(message, RemoveBot):
@@ -587,7 +617,7 @@ class Server:
 
     async def _run_bots(self, room: Room) -> None:
         # why bounded: a game has at most a few thousand moves; the loop ends when no bot is due
-        for _ in range(100_000):
+        for _step in range(100_000):
             if room.table.bot_due() is None or room.id not in self.rooms:
                 return
             await asyncio.sleep(self.limits.bot_delay)
@@ -691,31 +721,33 @@ class Server:
         return self.seed - 1
 
     def _new_id(self) -> str:
-        for _ in range(100):
+        for _attempt in range(100):
             table_id = secrets.token_hex(4)
             if table_id not in self.rooms:
                 return table_id
-        raise TableError("busy", "Could not find a free table number; try again.")
+        raise TableError("busy", _("Could not find a free table number; try again."))
 
     def _find(self, table_id: str | None, code: str | None) -> Room:
         if code is not None:
             room = self.by_code.get(code)
             if room is None:
-                raise TableError("no_table", "No table has that invite code.")
+                raise TableError("no_table", _("No table has that invite code."))
             return room
         room = self.rooms.get(table_id or "")
         if room is None or room.private:
-            raise TableError("no_table", "There is no such table; list the tables to see them.")
+            raise TableError("no_table", _("There is no such table; list the tables to see them."))
         return room
 
     def _room_of(self, conn: Connection) -> Room:
         if conn.room is None:
-            raise TableError("no_table", "You are not at a table: create, join or watch one first.")
+            raise TableError(
+                "no_table", _("You are not at a table: create, join or watch one first.")
+            )
         return conn.room
 
     def _not_at_table(self, conn: Connection) -> None:
         if conn.room is not None:
-            raise TableError("at_table", "You are already at a table; leave it first.")
+            raise TableError("at_table", _("You are already at a table; leave it first."))
 
     def _attach(self, conn: Connection, room: Room, seat: int | None) -> None:
         conn.room = room
@@ -769,7 +801,9 @@ def _move(message: Act) -> Move:
             return TakeDiscard()
         if message.action in ("discard", "go_out"):
             if args.card is None:
-                raise TableError("bad_args", f"{message.action} needs a card, as in 7h.")
+                # TRANSLATORS: {action} is the protocol's word (discard, go_out), not translated
+                text = _("{action} needs a card, as in 7h.").format(action=message.action)
+                raise TableError("bad_args", text)
             card = parse_card(args.card)
             return Discard(card) if message.action == "discard" else GoOut(card)
         if args.melds is None:
@@ -777,6 +811,11 @@ def _move(message: Act) -> Move:
         return LayDown(tuple(tuple(parse_card(token) for token in meld) for meld in args.melds))
     except ValueError as error:
         raise TableError("bad_card", str(error)) from None
+
+
+def _accepted_language(request: web.Request) -> str:
+    """The first language of the request's Accept-Language the game speaks (English if none)."""
+    return accepted_language(request.headers.get("Accept-Language", ""))
 
 
 def make_app(server: Server) -> web.Application:

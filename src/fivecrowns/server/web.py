@@ -4,16 +4,36 @@ The page, its style sheet, its JavaScript modules and the earcons are package
 data (``fivecrowns/web`` and ``fivecrowns/sounds``), read with importlib.resources:
 no build step and nothing outside the installed package. Only names that exist in
 those folders are served; anything else is a plain 404.
+
+The page's own sentences are marked in its JavaScript (``_``, ``ngettext``, ``pgettext``,
+``N_``) and extracted into the game's catalog with Babel like the Python ones
+(scripts/i18n.py); ``/web/i18n/es.json`` serves their translations from the compiled
+catalog, and the page picks its language from the browser's (docs/web.md).
 """
 
 from __future__ import annotations
 
+import io
+import json
 import re
+from functools import cache
 from importlib import resources
+from typing import Any
 
 from aiohttp import web
 
-__all__ = ["add_web_routes"]
+from fivecrowns.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    ngettext,
+    normalise_language,
+    npgettext,
+    pgettext,
+    speaking,
+)
+from fivecrowns.i18n import gettext as _
+
+__all__ = ["accepted_language", "add_web_routes", "page_messages"]
 
 _TYPES = {
     ".html": "text/html",
@@ -64,8 +84,88 @@ async def _sound(request: web.Request) -> web.Response:
     return _response("sounds", request.match_info["name"])
 
 
+def accepted_language(header: str) -> str:
+    """The first language in an Accept-Language header that the game speaks, else English.
+
+    >>> accepted_language("es-ES,es;q=0.9,en;q=0.8"), accepted_language("fr, es;q=0.5")
+    ('es', 'es')
+    >>> accepted_language("fr, de"), accepted_language(""), accepted_language("en, es")
+    ('en', 'en', 'en')
+    """
+    ranked: list[tuple[float, int, str]] = []
+    # why bounded: a header is the client's; 20 entries are more than any browser sends
+    for index, part in enumerate(header.split(",")[:20]):
+        code, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        found = normalise_language(code.strip()[:16])
+        if found is not None and weight > 0:
+            ranked.append((-weight, index, found))
+    return min(ranked)[2] if ranked else DEFAULT_LANGUAGE
+
+
+_SCRIPTS = ("app.js", "cards.js", "keys.js", "speech.js", "i18n.js")
+
+
+@cache
+def _page_sentences() -> tuple[tuple[Any, ...], ...]:
+    """Every sentence marked in the page's JavaScript: (function, context, message(s))."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_javascript
+
+    found: list[tuple[Any, ...]] = []
+    for name in _SCRIPTS:
+        body = _load("web", name)
+        if body is None:
+            continue
+        for _line, function, message, _comments in extract_javascript(
+            io.BytesIO(body), DEFAULT_KEYWORDS, (), {}
+        ):
+            found.append((function, message))
+    return tuple(found)
+
+
+@cache
+def page_messages(language: str) -> bytes:
+    """The page's sentences in ``language`` as JSON: ``{"language", "messages"}``, where a
+    message is keyed by its English text (``context\u0004text`` with a context) and a plural
+    has its two forms (English and Spanish both have two: one, and every other number)."""
+    messages: dict[str, Any] = {}
+    with speaking(language):
+        for function, message in _page_sentences():
+            if function in ("_", "gettext", "N_"):
+                messages[message] = _(message)
+            elif function == "ngettext":
+                singular, plural = message[0], message[1]
+                messages[singular] = [ngettext(singular, plural, 1), ngettext(singular, plural, 2)]
+            elif function == "pgettext":
+                context, text = message
+                messages[f"{context}\u0004{text}"] = pgettext(context, text)
+            elif function == "npgettext":
+                context, singular, plural = message
+                messages[f"{context}\u0004{singular}"] = [
+                    npgettext(context, singular, plural, 1),
+                    npgettext(context, singular, plural, 2),
+                ]
+    return json.dumps({"language": language, "messages": messages}, ensure_ascii=False).encode()
+
+
+async def _messages(request: web.Request) -> web.Response:
+    language = request.match_info["language"]
+    if language not in LANGUAGES:
+        raise web.HTTPNotFound(text="There is no such file here.\n")
+    return web.Response(
+        body=page_messages(language), content_type="application/json", headers=_HEADERS
+    )
+
+
 def add_web_routes(app: web.Application) -> None:
-    """``/`` the page, ``/web/NAME`` its files, ``/sounds/NAME.wav`` the earcons."""
+    """``/`` the page, ``/web/NAME`` its files, ``/sounds/NAME.wav`` the earcons,
+    ``/web/i18n/LANGUAGE.json`` the page's sentences in a language."""
     app.router.add_get("/", _page)
+    app.router.add_get("/web/i18n/{language}.json", _messages)
     app.router.add_get("/web/{name}", _file)
     app.router.add_get("/sounds/{name}", _sound)

@@ -58,6 +58,7 @@ from fivecrowns.game import (
     move_to_json,
     redact,
 )
+from fivecrowns.i18n import gettext as _
 from fivecrowns.table import words
 from fivecrowns.views import PlayerView, PublicView
 
@@ -233,9 +234,10 @@ class Table:
         record: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> None:
         if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-            raise TableError(
-                "bad_seats", f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {seats}."
+            text = _("A table has {low} to {high} seats, not {seats}.").format(
+                low=MIN_PLAYERS, high=MAX_PLAYERS, seats=seats
             )
+            raise TableError("bad_seats", text)
         self.seats: list[Seat] = [Seat() for _ in range(seats)]
         self.creator_id = creator_id
         self.game: Game | None = None
@@ -319,9 +321,9 @@ class Table:
         self._before_start("join")
         name = " ".join(name.split())
         if not name:
-            raise TableError("bad_name", "Every player needs a name.")
+            raise TableError("bad_name", _("Every player needs a name."))
         if self.seat_of(player_id) is not None:
-            raise TableError("already_seated", "You already have a seat at this table.")
+            raise TableError("already_seated", _("You already have a seat at this table."))
         index = self._free_seat(seat)
         self._check_name(name)
         self._input({"op": "sit", "seat": index, "name": name, "player": player_id})
@@ -333,7 +335,7 @@ class Table:
         """The human leaves: before the start the seat empties; after it, a computer plays on."""
         index = self.seat_of(player_id)
         if index is None:
-            raise TableError("not_seated", "You have no seat at this table.")
+            raise TableError("not_seated", _("You have no seat at this table."))
         self._input({"op": "leave", "player": player_id})
         name = self.seats[index].name
         if self.started:
@@ -344,18 +346,23 @@ class Table:
         self._table_event("seat_left", seat=index, name=name)
         return index
 
-    def add_bot(self, level: str, seat: int | None = None) -> int:
-        """Seat a computer player of a built-in level; returns the seat."""
+    def add_bot(self, level: str, seat: int | None = None, name: str | None = None) -> int:
+        """Seat a computer player of a built-in level; returns the seat.
+
+        Its name is worded in the language of whoever adds it ("Computer 2", "Ordenador 2")
+        and kept in the input, so a replay names it the same whatever the server's language.
+        """
         self._before_start("add computer players")
         if level not in BOT_LEVELS:
-            raise TableError(
-                "bad_level",
-                f"There is no computer level {level[:20]!r}; choose {', '.join(BOT_LEVELS)}.",
+            text = _("There is no computer level {level}; choose {levels}.").format(
+                level=repr(level[:20]), levels=", ".join(BOT_LEVELS)
             )
+            raise TableError("bad_level", text)
         index = self._free_seat(seat)
-        name = words.BOT_NAME.format(number=index + 1, level=level)
+        if name is None:
+            name = _(words.BOT_NAME).format(number=index + 1, level=level)
         self._check_name(name)
-        self._input({"op": "add_bot", "seat": index, "level": level})
+        self._input({"op": "add_bot", "seat": index, "level": level, "name": name})
         self.seats[index] = Seat(SeatKind.BOT, name, level)
         self._table_event("bot_added", seat=index, name=name, level=level)
         return index
@@ -363,7 +370,9 @@ class Table:
     def remove_bot(self, seat: int) -> None:
         self._before_start("remove computer players")
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind is not SeatKind.BOT:
-            raise TableError("no_bot", f"Seat {seat + 1} has no computer player.")
+            raise TableError(
+                "no_bot", _("Seat {number} has no computer player.").format(number=seat + 1)
+            )
         self._input({"op": "remove_bot", "seat": seat})
         name = self.seats[seat].name
         self.seats[seat] = Seat()
@@ -394,7 +403,7 @@ class Table:
         """A chat line from a seat or a spectator (``name`` is who says it)."""
         text = " ".join(text.split())
         if not text:
-            raise TableError("empty_chat", "There is nothing to say: the message is empty.")
+            raise TableError("empty_chat", _("There is nothing to say: the message is empty."))
         self._input({"op": "chat", "player": player_id, "name": name, "text": text})
         self._table_event("chat", seat=self.seat_of(player_id or ""), name=name, text=text)
 
@@ -403,7 +412,7 @@ class Table:
         self._before_start("start")
         empty = [index + 1 for index, seat in enumerate(self.seats) if seat.kind is SeatKind.EMPTY]
         if empty:
-            raise TableError("seats_empty", words.SEATS_EMPTY.format(seat=empty[0]))
+            raise TableError("seats_empty", _(words.SEATS_EMPTY).format(seat=empty[0]))
         self._input({"op": "start", "seed": seed})
         self._table_event("game_started", players=self.names())
         self.game = Game(self.names(), seed=seed)
@@ -420,12 +429,14 @@ class Table:
         game = self._game()
         seat = self.seat_of(player_id)
         if seat is None:
-            raise TableError("not_seated", "You have no seat at this table; you can only watch.")
+            raise TableError("not_seated", _("You have no seat at this table; you can only watch."))
         if self.seats[seat].standin:
-            raise TableError("standin", "A computer is playing for you; reconnect to play again.")
+            raise TableError(
+                "standin", _("A computer is playing for you; reconnect to play again.")
+            )
         # why game_seq: a chat line or a seat change after ``seq`` does not make a move stale
         if seq is not None and not self.game_seq <= seq <= self.seq:
-            raise TableError("stale", words.STALE.format(seq=seq, now=self.seq))
+            raise TableError("stale", _(words.STALE).format(seq=seq, now=self.seq))
         return self._apply(game, seat, move)
 
     def bot_due(self) -> int | None:
@@ -494,8 +505,10 @@ class Table:
         return data
 
     def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
-        """Viewers of one class get the same :meth:`frame` of ``entry``, so a fan-out words and
-        encodes it once per class, not once per seat (tests/test_table.py checks the classes)."""
+        """Viewers of one class get the same :meth:`frame` of ``entry`` in one language, so a
+        fan-out words and encodes it once per (class, language), not once per seat
+        (tests/test_table.py checks the classes). The frame's text is worded in the current
+        language (``with fivecrowns.i18n.speaking(code):``); its data never depends on it."""
         event = entry.event
         if event is None:
             return "table"  # a table event reads the same for everyone
@@ -523,7 +536,7 @@ class Table:
 
     def frames_since(self, last_seq: int, viewer: int | None) -> list[dict[str, Any]]:
         if not 0 <= last_seq <= self.seq:
-            raise TableError("bad_seq", words.BAD_SEQ.format(seq=last_seq, now=self.seq))
+            raise TableError("bad_seq", _(words.BAD_SEQ).format(seq=last_seq, now=self.seq))
         return [self.frame(entry, viewer) for entry in self.log[last_seq:]]
 
     # --- replay --------------------------------------------------------------------
@@ -551,7 +564,8 @@ class Table:
         elif op == "leave":
             self.leave(command["player"])
         elif op == "add_bot":
-            self.add_bot(command["level"], command["seat"])
+            # why .get: inputs stored before bots' names were kept have none (English then)
+            self.add_bot(command["level"], command["seat"], command.get("name"))
         elif op == "remove_bot":
             self.remove_bot(command["seat"])
         elif op == "stand_in":
@@ -599,30 +613,33 @@ class Table:
 
     def _game(self) -> Game:
         if self.game is None:
-            raise TableError("not_started", "The game has not started yet.")
+            raise TableError("not_started", _("The game has not started yet."))
         return self.game
 
     def _before_start(self, what: str) -> None:
         if self.game is not None:
-            raise TableError("started", words.ALREADY_STARTED.format(what=what))
+            raise TableError("started", words.already_started(what))
 
     def _free_seat(self, seat: int | None) -> int:
         if seat is None:
             for index, current in enumerate(self.seats):
                 if current.kind is SeatKind.EMPTY:
                     return index
-            raise TableError("table_full", "The table is full.")
+            raise TableError("table_full", _("The table is full."))
         if not 0 <= seat < len(self.seats):
-            raise TableError("bad_seat", f"There is no seat {seat + 1} at this table.")
+            raise TableError(
+                "bad_seat", _("There is no seat {number} at this table.").format(number=seat + 1)
+            )
         if self.seats[seat].kind is not SeatKind.EMPTY:
-            raise TableError("seat_taken", f"Seat {seat + 1} is taken.")
+            raise TableError("seat_taken", _("Seat {number} is taken.").format(number=seat + 1))
         return seat
 
     def _check_name(self, name: str) -> None:
         if len(name) > 24:
-            raise TableError("bad_name", "A name has at most 24 characters.")
+            raise TableError("bad_name", _("A name has at most 24 characters."))
         if name.lower() in {seat.name.lower() for seat in self.seats if seat.name}:
-            raise TableError("name_taken", f"Someone at this table is already called {name}.")
+            text = _("Someone at this table is already called {name}.").format(name=name)
+            raise TableError("name_taken", text)
 
 
 def bot_move(bot: Any, seat: int, game: Game) -> tuple[Move, str | None]:

@@ -12,38 +12,75 @@ from typing import Any
 
 from fivecrowns.cards import Card, Rank
 from fivecrowns.game import Event, LastTurnStarted, TurnStarted
+from fivecrowns.i18n import N_, pgettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.ui.announce import describe_events
 
-__all__ = ["event_text", "table_event_text"]
+__all__ = ["already_started", "event_text", "level_word", "table_event_text"]
 
-BOT_NAME = "Computer {number}"
-SEATS_EMPTY = "Seat {seat} is empty: add a computer player or wait for someone to join."
-ALREADY_STARTED = "The game has started, so you can no longer {what}."
-STALE = (
+# Module-level templates are marked with N_ and translated where they are used (a server
+# words one event in each of its players' languages).
+BOT_NAME = N_("Computer {number}")
+SEATS_EMPTY = N_("Seat {seat} is empty: add a computer player or wait for someone to join.")
+# One whole sentence for each thing that cannot be done once the game has started.
+_ALREADY_STARTED = {
+    "join": N_("The game has started, so you can no longer join."),
+    "add computer players": N_("The game has started, so you can no longer add computer players."),
+    "remove computer players": N_(
+        "The game has started, so you can no longer remove computer players."
+    ),
+    "start": N_("The game has started, so you can no longer start."),
+}
+STALE = N_(
     "That move was made against event {seq}, but the table is at event {now}: "
     "hear what changed, then play again."
 )
-BAD_SEQ = "There is no event {seq} to resume from; the table is at event {now}."
-YOUR_TURN = "Your turn."
-THEIR_TURN = "{name}'s turn."
+BAD_SEQ = N_("There is no event {seq} to resume from; the table is at event {now}.")
+YOUR_TURN = N_("Your turn.")
+THEIR_TURN = N_("{name}'s turn.")
 
 _TABLE_EVENTS = {
-    "seat_taken": "{name} sat down in seat {number}.",
-    "seat_left": "{name} left the table.",
-    "bot_added": "{name} joined in seat {number}, a {level} computer player.",
-    "bot_removed": "{name} left the table.",
-    "stand_in": "{name}'s connection dropped: a computer plays for {name} until they are back.",
-    "hand_back": "{name} is back and plays again.",
-    "chat": "{name} says: {text}",
-    "game_started": "The game starts.",
+    "seat_taken": N_("{name} sat down in seat {number}."),
+    "seat_left": N_("{name} left the table."),
+    # TRANSLATORS: {level} is a computer player's level: easy, medium, hard, expert or simple
+    "bot_added": N_("{name} joined in seat {number}, a {level} computer player."),
+    "bot_removed": N_("{name} left the table."),
+    "stand_in": N_("{name}'s connection dropped: a computer plays for {name} until they are back."),
+    "hand_back": N_("{name} is back and plays again."),
+    # TRANSLATORS: {text} is what the player typed, sent on as it is
+    "chat": N_("{name} says: {text}"),
+    "game_started": N_("The game starts."),
 }
 
 
+def level_word(level: str) -> str:
+    """A computer level in the current language ("medium", "medio"); unknown ones as given
+    (the level names themselves are protocol words)."""
+    words = {
+        "easy": pgettext("computer level", "easy"),
+        "medium": pgettext("computer level", "medium"),
+        "hard": pgettext("computer level", "hard"),
+        "expert": pgettext("computer level", "expert"),
+        "simple": pgettext("computer level", "simple"),
+    }
+    return words.get(level, level)
+
+
+def already_started(what: str) -> str:
+    """ "The game has started, so you can no longer join.", in the current language."""
+    return _(_ALREADY_STARTED[what])
+
+
 def table_event_text(kind: str, data: dict[str, Any], viewer: int | None) -> str:
-    template = _TABLE_EVENTS.get(kind, "")
+    template = _TABLE_EVENTS.get(kind)
+    if template is None:
+        return ""
     seat = data.get("seat")
     number = seat + 1 if isinstance(seat, int) else 0
-    return template.format(number=number, **data)
+    values = dict(data)
+    if isinstance(values.get("level"), str):
+        values["level"] = level_word(values["level"])
+    return _(template).format(number=number, **values)
 
 
 def event_text(
@@ -51,8 +88,10 @@ def event_text(
 ) -> str:
     """The sentence local play would speak for ``event`` to ``viewer`` (already redacted)."""
     if isinstance(event, TurnStarted):
-        return YOUR_TURN if event.player == viewer else THEIR_TURN.format(name=names[event.player])
+        if event.player == viewer:
+            return _(YOUR_TURN)
+        return _(THEIR_TURN).format(name=names[event.player])
     if isinstance(event, LastTurnStarted) and event.player != viewer:
-        return THEIR_TURN.format(name=names[event.player])
+        return _(THEIR_TURN).format(name=names[event.player])
     said = describe_events([event], names, viewer, wild, "normal", hand_at_start=hand)
     return " ".join(announcement.text for announcement in said)

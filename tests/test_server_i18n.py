@@ -1,0 +1,247 @@
+"""One server table, several languages (issue 14): each connection's sentences are worded
+in the language its hello named, and nothing else about what it receives changes.
+
+The server runs as a real process on loopback, as in tests/test_server.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+from fivecrowns import i18n
+from fivecrowns.protocol import Hello, Language, decode_client
+from fivecrowns.table import Table
+from fivecrowns.table.words import table_event_text
+from i18n_support import english_words
+from server_support import TABLE_EVENTS, Client, ServerProcess, play_until
+from test_server import _check_no_leak, _keys, _replayed
+
+FAST = ("--bot-delay", "0", "--rate", "1000")
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return tmp_path / "server"
+
+
+@pytest.fixture
+def server(data: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(data, *FAST, "--grace", "1").start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
+
+
+async def _hello(url: str, name: str, language: str | None) -> Client:
+    client = Client(name)
+    await client.connect(url, hello=False)
+    hello: dict[str, Any] = {"type": "hello", "v": 1, "name": name}
+    if language is not None:
+        hello["language"] = language
+    await client.send(hello)
+    await client.until(lambda m: m["type"] == "welcome")
+    return client
+
+
+def test_the_hello_language_is_the_game_s_languages_and_english_when_left_out() -> None:
+    assert set(get_args(Language)) == set(i18n.LANGUAGES)
+    message = decode_client(b'{"type": "hello", "v": 1, "name": "Ana"}')
+    assert isinstance(message, Hello) and message.language == "en"
+    message = decode_client(b'{"type": "hello", "v": 1, "name": "Ana", "language": "es"}')
+    assert isinstance(message, Hello) and message.language == "es"
+
+
+def _check_no_leak_spanish(client: Client, truth: Table, viewer: int | None) -> None:
+    """tests/test_server.py's leak check, for a Spanish connection: every frame is what the
+    table words for ``viewer`` in Spanish, and no frame holds the seed or hidden fields."""
+    game = truth.game
+    assert game is not None and game.seed is not None
+    with i18n.speaking("es"):
+        expected = {frame["seq"]: frame for frame in truth.frames_since(0, viewer)}
+    for raw in client.frames:
+        assert str(game.seed) not in raw
+        frame = json.loads(raw)
+        keys = set(_keys(frame))
+        assert not keys & {"seed", "stock", "hands", "deck", "rng", "token_hash"}, keys
+        if frame["type"] == "event":
+            assert frame == {"type": "event", **expected[frame["seq"]]}
+            data = frame["data"]
+            if frame["kind"] == "drew_from_stock" and data["player"] != viewer:
+                assert data["card"] is None
+            if frame["kind"] == "laid_down" and data["player"] != viewer:
+                assert data["leftover"] is None
+        elif frame["type"] == "snapshot" and frame["view"] is not None:
+            assert ("hand" in frame["view"]) == (viewer is not None)
+            assert frame["seat"] == viewer
+
+
+def _own_sentence(frame: dict[str, Any]) -> bool:
+    """A sentence the table words itself (not the game's announcements, helper es-core's)."""
+    return frame["kind"] in TABLE_EVENTS or frame["kind"] == "turn_started"
+
+
+def test_a_spanish_seat_an_english_seat_and_spectators_each_hear_their_own_language(
+    server: ServerProcess, data: Path
+) -> None:
+    async def scenario() -> None:
+        ana = await _hello(server.url, "Ana", "es")
+        ben = await _hello(server.url, "Ben", None)  # no language: English
+        await ana.send({"type": "create_table", "seats": 3, "bots": ["easy"]})
+        await ana.until(lambda m: m["type"] == "snapshot")
+        await ben.send({"type": "join", "table": ana.table})
+        await ben.until(lambda m: m["type"] == "snapshot")
+        eva = await _hello(server.url, "Eva", "es")
+        cy = await _hello(server.url, "Cy", "en")
+        for spectator in (eva, cy):
+            await spectator.send({"type": "watch", "table": ana.table})
+            await spectator.until(lambda m: m["type"] == "snapshot")
+        # the same refusal, each in its own language
+        for client in (ana, ben):
+            await client.send({"type": "chat", "text": "   "})
+            await client.until(lambda m: m["type"] == "error")
+        assert ana.errors[-1] == {
+            "type": "error",
+            "code": "empty_chat",
+            "text": "No hay nada que decir: el mensaje está vacío.",
+        }
+        assert ben.errors[-1]["text"] == "There is nothing to say: the message is empty."
+        ana.errors.clear()
+        ben.errors.clear()
+        await ana.send({"type": "start"})
+        await ben.send({"type": "chat", "text": "Good luck!"})
+        await eva.send({"type": "chat", "text": "¡Suerte!"})
+
+        async def watch(client: Client) -> None:
+            await client.until(lambda m: m["type"] == "event" and m["kind"] == "game_over", 120)
+
+        await asyncio.gather(play_until([ana, ben], lambda c: c.game_over()), watch(eva), watch(cy))
+        assert ana.table is not None
+        truth = _replayed(data, ana.table)
+        assert truth.is_over
+        seats = ((ana, 0, "es"), (ben, 2, "en"), (eva, None, "es"), (cy, None, "en"))
+        for client, viewer, language in seats:
+            assert client.errors == []
+            assert client.seq == truth.seq
+            # every frame as the table words it for this viewer in this language: the same
+            # frames, numbers and data as any other language, only the text differs
+            if language == "en":
+                _check_no_leak(client, truth, viewer)
+            else:
+                _check_no_leak_spanish(client, truth, viewer)
+            with i18n.speaking("en" if language == "es" else "es"):
+                other = truth.frames_since(0, viewer)
+            mine = client.events
+            other = [f for f in other if f["seq"] >= mine[0]["seq"]]
+            assert [(f["seq"], f["kind"], f["data"]) for f in mine] == [
+                (f["seq"], f["kind"], f["data"]) for f in other
+            ]
+            chat = [e["text"] for e in mine if e["kind"] == "chat"]
+            own = [e["text"] for e in mine if _own_sentence(e)]
+            assert len(own) > 20
+            if language == "es":
+                assert chat == ["Ben dice: Good luck!", "Eva dice: ¡Suerte!"]
+                assert "Empieza la partida." in own
+                assert all(english_words(text) == [] for text in own if " dice: " not in text)
+                for event in mine:
+                    if event["kind"] == "turn_started":
+                        player = event["data"]["player"]
+                        name = truth.names()[player]
+                        mine_turn = player == viewer
+                        assert event["text"] == ("Tu turno." if mine_turn else f"Turno de {name}.")
+            else:
+                assert chat == ["Ben says: Good luck!", "Eva says: ¡Suerte!"]
+                assert "The game starts." in own
+                assert "Empieza la partida." not in own
+        # the computer player was named in its table-maker's language, for everyone
+        assert truth.names() == ["Ana", "Automático 2", "Ben"]
+        for client in (ana, ben, eva, cy):
+            await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bad_language_is_refused_and_changes_nothing(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        client = Client("Ana")
+        await client.connect(server.url, hello=False)
+        for language in ("fr", "ES", "", "es-ES", 7, None, ["es"], "e" * 5000):
+            await client.send({"type": "hello", "v": 1, "name": "Ana", "language": language})
+            error = await client.until(lambda m: m["type"] in ("error", "welcome"))
+            assert error["type"] == "error" and error["code"] in ("bad_message", "too_big")
+            assert error["text"]
+        # still no player: nothing changed
+        await client.send({"type": "list_tables"})
+        error = await client.until(lambda m: m["type"] == "error")
+        assert error["code"] == "hello_first"
+        assert error["text"] == "Say hello first, with your name."
+        # a good hello then works, and its language sticks: a second hello cannot change it
+        await client.send({"type": "hello", "v": 1, "name": "Ana", "language": "es"})
+        await client.until(lambda m: m["type"] == "welcome")
+        await client.send({"type": "hello", "v": 1, "name": "Ana", "language": "en"})
+        error = await client.until(lambda m: m["type"] == "error")
+        assert error == {
+            "type": "error",
+            "code": "already_hello",
+            "text": "Ya saludaste en esta conexión.",
+        }
+        await client.send("{not json")
+        error = await client.until(lambda m: m["type"] == "error")
+        assert error["text"] == "Ese mensaje no es JSON válido."
+        # a refused first hello is answered in the language it named, and changes nothing
+        other = Client("Ben")
+        await other.connect(server.url, hello=False)
+        await other.send({"type": "hello", "v": 2, "name": "Ben", "language": "es"})
+        error = await other.until(lambda m: m["type"] == "error")
+        assert error["code"] == "version"
+        assert english_words(error["text"]) == [], error["text"]
+        await other.send({"type": "list_tables"})
+        error = await other.until(lambda m: m["type"] == "error")
+        assert error["text"] == "Say hello first, with your name."
+        for each in (client, other):
+            await each.close()
+
+    asyncio.run(scenario())
+
+
+def test_table_events_are_whole_sentences_in_both_languages() -> None:
+    table = Table(3, creator_name="Ana", creator_id="p1")
+    with i18n.speaking("es"):
+        table.add_bot("medium")
+    table.sit("Ben", "p2")
+    table.chat("p2", "Ben", "hola")
+    frames = {lang: [] for lang in ("en", "es")}  # type: dict[str, list[dict[str, Any]]]
+    for language, found in frames.items():
+        with i18n.speaking(language):
+            found.extend(table.frames_since(0, None))
+    english = [f["text"] for f in frames["en"]]
+    spanish = [f["text"] for f in frames["es"]]
+    assert english == [
+        "Ana sat down in seat 1.",
+        "Automático 2 joined in seat 2, a medium computer player.",
+        "Ben sat down in seat 3.",
+        "Ben says: hola",
+    ]
+    assert spanish == [
+        "Ana se sentó en el asiento 1.",
+        "Automático 2 se sentó en el asiento 2: jugador automático de nivel medio.",
+        "Ben se sentó en el asiento 3.",
+        "Ben dice: hola",
+    ]
+    assert [json.dumps(f["data"]) for f in frames["en"]] == [
+        json.dumps(f["data"]) for f in frames["es"]
+    ]
+    # a replay names the computer player as it was named, whatever the language now
+    with i18n.speaking("en"):
+        again = Table.replay(3, "Ana", "p1", table.inputs)
+    assert again.names() == table.names()
+    # every computer level is a word in both languages
+    for level in ("easy", "medium", "hard", "expert", "simple"):
+        with i18n.speaking("es"):
+            text = table_event_text("bot_added", {"seat": 1, "name": "X", "level": level}, None)
+        assert english_words(text) == [], text
