@@ -51,7 +51,7 @@ def test_a_token_the_server_forgot_leads_to_a_new_hello_not_a_dead_end() -> None
     client.receive({"type": "seated", "table": "3", "seat": 0, "code": None, "creator": True})
     client.receive({"type": "error", "code": "bad_token", "text": "That token is not known here."})
     assert said[-1] == FORGOTTEN
-    assert client.outbox == [{"type": "hello", "v": 1, "name": "Ann"}]
+    assert client.outbox == [{"type": "hello", "v": 1, "name": "Ann", "language": "en"}]
     assert (client.token, client.seat, client.table, client.seq) == (None, None, None, 0)
 
 

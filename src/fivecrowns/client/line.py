@@ -24,11 +24,16 @@ from typing import Any
 import aiohttp
 
 from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
-from fivecrowns.words import join_words
+from fivecrowns.i18n import N_, current_language, join_list
+from fivecrowns.i18n import gettext as _
 
 __all__ = ["HELP", "LineClient"]
 
-HELP = (
+# Module-level templates: N_ marks them, _ translates them where they are said. The typed
+# commands (list, create, d, x 7h ...) are the same letters and words in every language.
+# TRANSLATORS: the command words (list, create, join, code, watch, bot, unbot, start, leave,
+# d, t, x, g, l, h, s, say, help, q) and the placeholders in capitals are typed as they are
+HELP = N_(
     "Commands: list; create SEATS [LEVEL ...] [private]; join TABLE; code INVITE; "
     "watch TABLE; bot LEVEL; unbot SEAT; start; leave; "
     "d to draw from the stock; t to take the discard; x CARD to discard (x 7h, or x 2 for "
@@ -36,33 +41,39 @@ HELP = (
     "l to lay down your best melds; h for your hand; s for the scores; "
     "say TEXT to chat; help; q to quit."
 )
-CONNECTED = "Connected to {url} as {name}."
-RECONNECTING = "The connection dropped; trying again ({attempt} of {tries})."
-GAVE_UP = "Could not reach the server at {url}: {reason}."
-BACK = "Connected again; you hear what you missed."
-FORGOTTEN = "The server no longer knows your seat; joining again as a new player."
-TOO_MANY_DROPS = "The connection dropped {count} times; stopping. Start join again to go on."
+CONNECTED = N_("Connected to {url} as {name}.")
+RECONNECTING = N_("The connection dropped; trying again ({attempt} of {tries}).")
+GAVE_UP = N_("Could not reach the server at {url}: {reason}.")
+BACK = N_("Connected again; you hear what you missed.")
+FORGOTTEN = N_("The server no longer knows your seat; joining again as a new player.")
+TOO_MANY_DROPS = N_("The connection dropped {count} times; stopping. Start join again to go on.")
 # why: reconnecting after a drop is normal, but an endless loop is not; far above any real game
 MAX_CONNECTIONS = 1000
-NO_TABLES = "No open tables. Type create 4 medium medium to make one."
-TABLE_LINE = "Table {id}: {players}, {state}."
-SEATED = "You sit in seat {seat} at table {table}."
-SEATED_CODE = "You sit in seat {seat} at table {table}; the invite code is {code}."
-WATCHING = "You are watching table {table}."
-HAND = "Your hand: {cards}."
-NO_HAND = "You have no hand now."
-YOUR_MOVES = "You can: {moves}."
-SCORES = "Round {round}. Totals: {totals}."
-UNKNOWN = "{command} is not a command here. Type help for the list."
-NEEDS_CARD = "Say which card, for example x 7h."
-ERROR = "{text}"
+NO_TABLES = N_("No open tables. Type create 4 medium medium to make one.")
+TABLE_WAITING = N_("Table {id}: {players}, waiting to start.")
+TABLE_PLAYING = N_("Table {id}: {players}, round {round}.")
+EMPTY_SEAT = N_("empty seat")
+SEATED = N_("You sit in seat {seat} at table {table}.")
+SEATED_CODE = N_("You sit in seat {seat} at table {table}; the invite code is {code}.")
+WATCHING = N_("You are watching table {table}.")
+LEFT = N_("You left the table.")
+HAND = N_("Your hand: {cards}.")
+NO_HAND = N_("You have no hand now.")
+YOUR_MOVES = N_("You can: {moves}.")
+SCORES = N_("Round {round}. Totals: {totals}.")
+NOT_STARTED = N_("The game has not started.")
+# TRANSLATORS: one player's total in the scores, as in "Ana 25"
+SCORE_ITEM = N_("{name} {points}")
+UNKNOWN = N_("{command} is not a command here. Type help for the list.")
+NEEDS_CARD = N_("Say which card, for example x 7h.")
 
+# TRANSLATORS: the letters and CARD are what the player types
 _MOVE_WORDS = {
-    "draw_stock": "d, draw from the stock",
-    "take_discard": "t, take the discard",
-    "discard": "x CARD, discard",
-    "go_out": "g CARD, go out",
-    "lay_down": "l, lay down",
+    "draw_stock": N_("d, draw from the stock"),
+    "take_discard": N_("t, take the discard"),
+    "discard": N_("x CARD, discard"),
+    "go_out": N_("g CARD, go out"),
+    "lay_down": N_("l, lay down"),
 }
 
 
@@ -105,13 +116,13 @@ class LineClient:
             try:
                 # why bounded: each pass is one connection; failures in a row are bounded in
                 # _connect, this bounds the drops of a whole run
-                for _ in range(self.max_connections):
+                for _pass in range(self.max_connections):
                     await self._listen()
                     if self.done:
                         return 0
                     if not await self._connect(session, first_time=False):
                         return 1
-                self.say(TOO_MANY_DROPS.format(count=self.max_connections))
+                self.say(_(TOO_MANY_DROPS).format(count=self.max_connections))
                 return 1
             finally:
                 reader.cancel()
@@ -120,15 +131,15 @@ class LineClient:
         reason = ""
         for attempt in range(1, self.tries + 1):
             if not first_time:
-                self.say(RECONNECTING.format(attempt=attempt, tries=self.tries))
+                self.say(_(RECONNECTING).format(attempt=attempt, tries=self.tries))
             try:
                 self.ws = await session.ws_connect(self.url, heartbeat=20.0)
-                hello: dict[str, Any] = {"type": "hello", "v": 1, "name": self.name}
+                hello = self._hello()
                 if self.token is not None:
                     hello.update(token=self.token, last_seq=self.seq)
                 await self._send(hello)
                 if first_time:
-                    self.say(CONNECTED.format(url=self.url, name=self.name))
+                    self.say(_(CONNECTED).format(url=self.url, name=self.name))
                 else:
                     self.reconnected()
                 return True
@@ -136,15 +147,19 @@ class LineClient:
                 reason = str(error) or type(error).__name__
                 first_time = False
                 await asyncio.sleep(min(0.5 * attempt, 3.0))
-        self.say(GAVE_UP.format(url=self.url, reason=reason))
+        self.say(_(GAVE_UP).format(url=self.url, reason=reason))
         return False
+
+    def _hello(self) -> dict[str, Any]:
+        """The hello, naming the player's language: the server words this seat's sentences in it."""
+        return {"type": "hello", "v": 1, "name": self.name, "language": current_language()}
 
     def reconnected(self) -> None:
         """Back after a drop: the next snapshot says the hand and the moves again."""
         # why: a move typed while the connection was down was lost, and the player must hear
         # that it is still their turn, even when the table has not moved since
         self._said = ()
-        self.say(BACK)
+        self.say(_(BACK))
 
     async def _listen(self) -> None:
         assert self.ws is not None
@@ -166,7 +181,7 @@ class LineClient:
             await self.ws.send_str(json.dumps(message))
 
     async def _read_commands(self, lines: asyncio.Queue[str | None]) -> None:
-        for _ in range(10_000_000):  # why bounded: one pass per typed line
+        for _pass in range(10_000_000):  # why bounded: one pass per typed line
             line = await lines.get()
             if line is None:
                 self.done = True
@@ -209,54 +224,54 @@ class LineClient:
                 return
             self.seat, self.table = data["seat"], data["table"]
             if data["seat"] is None:
-                self.say(WATCHING.format(table=data["table"]))
+                self.say(_(WATCHING).format(table=data["table"]))
             elif data["code"]:
                 self.say(
-                    SEATED_CODE.format(
+                    _(SEATED_CODE).format(
                         seat=data["seat"] + 1, table=data["table"], code=data["code"]
                     )
                 )
             else:
-                self.say(SEATED.format(seat=data["seat"] + 1, table=data["table"]))
+                self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
         elif kind == "left":
             self.seat, self.table, self.snapshot, self.seq = None, None, None, 0
-            self.say("You left the table.")
+            self.say(_(LEFT))
         elif kind == "error":
             if data["code"] == "bad_token":
                 # why: the server's data was moved or wiped; without this every later command
                 # got "Say hello first" and the player was stuck
                 self.token, self.seat, self.table = None, None, None
                 self.snapshot, self.seq = None, 0
-                self.say(FORGOTTEN)
-                self.outbox.append({"type": "hello", "v": 1, "name": self.name})
+                self.say(_(FORGOTTEN))
+                self.outbox.append(self._hello())
                 return
             if data["code"] == "no_table" and self.fallback_code is not None:
                 self.outbox.append({"type": "join", "code": self.fallback_code})
                 self.fallback_code = None
                 return
-            self.say(ERROR.format(text=data["text"]))
+            self.say(data["text"])
 
     def _say_tables(self, tables: list[dict[str, Any]]) -> None:
         if not tables:
-            self.say(NO_TABLES)
+            self.say(_(NO_TABLES))
             return
         for info in tables:
-            names = [seat["name"] or "empty seat" for seat in info["seats"]]
-            state = f"round {info['round']}" if info["started"] else "waiting to start"
-            self.say(TABLE_LINE.format(id=info["id"], players=join_words(names), state=state))
+            names = join_list([seat["name"] or _(EMPTY_SEAT) for seat in info["seats"]])
+            line = TABLE_PLAYING if info["started"] else TABLE_WAITING
+            self.say(_(line).format(id=info["id"], players=names, round=info["round"]))
 
     def _hand_words(self) -> str:
         view = (self.snapshot or {}).get("view") or {}
         hand = view.get("hand")
         if not hand:
-            return NO_HAND
+            return _(NO_HAND)
         wild = wild_rank_for_round(view["round"])
-        return HAND.format(cards=join_words([spoken_name(parse_card(t), wild) for t in hand]))
+        return _(HAND).format(cards=join_list([spoken_name(parse_card(t), wild) for t in hand]))
 
     def _moves_words(self) -> str:
         legal = (self.snapshot or {}).get("legal") or []
         kinds = list(dict.fromkeys(move["move"] for move in legal))
-        return YOUR_MOVES.format(moves="; ".join(_MOVE_WORDS[kind] for kind in kinds))
+        return _(YOUR_MOVES).format(moves="; ".join(_(_MOVE_WORDS[kind]) for kind in kinds))
 
     # --- typed commands -------------------------------------------------------------
 
@@ -271,7 +286,7 @@ class LineClient:
             self.done = True
             return []
         if verb == "help":
-            self.say(HELP)
+            self.say(_(HELP))
             return []
         if verb == "h":
             self.say(self._hand_words())
@@ -279,12 +294,15 @@ class LineClient:
         if verb == "s":
             view = (self.snapshot or {}).get("view")
             if view is None:
-                self.say("The game has not started.")
+                self.say(_(NOT_STARTED))
             else:
-                totals = join_words(
-                    [f"{n} {t}" for n, t in zip(view["players"], view["totals"], strict=True)]
+                totals = join_list(
+                    [
+                        _(SCORE_ITEM).format(name=name, points=points)
+                        for name, points in zip(view["players"], view["totals"], strict=True)
+                    ]
                 )
-                self.say(SCORES.format(round=view["round"], totals=totals))
+                self.say(_(SCORES).format(round=view["round"], totals=totals))
             return []
         simple: dict[str, dict[str, Any]] = {
             "list": {"type": "list_tables"},
@@ -298,7 +316,7 @@ class LineClient:
             return [simple[verb]]
         if verb in ("x", "g"):
             if not rest:
-                self.say(NEEDS_CARD)
+                self.say(_(NEEDS_CARD))
                 return []
             action = "discard" if verb == "x" else "go_out"
             card = rest[0]
@@ -327,7 +345,7 @@ class LineClient:
                     "private": "private" in rest,
                 }
             ]
-        self.say(UNKNOWN.format(command=words[0]))
+        self.say(_(UNKNOWN).format(command=words[0]))
         return []
 
 

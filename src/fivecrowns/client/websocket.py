@@ -33,15 +33,20 @@ import aiohttp
 from fivecrowns.client.link import LinkError
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.game import Discard, GoOut, LayDown, Move
+from fivecrowns.i18n import N_, current_language
+from fivecrowns.i18n import gettext as _
 
 __all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
 
 #: How long a move or a snapshot may take before the player hears that the server is slow.
 WAIT = 10.0
 FRESH_ASKS = 20  # snapshots asked for at most, one after another, to catch up with the events
-NO_ANSWER = "The server did not answer in time; press the key again, or wait a moment."
-NOT_CONNECTED = "Could not reach the server at {url}: {reason}."
-UNREADABLE = "The server sent a message this client cannot read, so it was left out ({why})."
+NO_ANSWER = N_("The server did not answer in time; press the key again, or wait a moment.")
+NOT_CONNECTED = N_("Could not reach the server at {url}: {reason}.")
+NO_REPLY = N_("Could not reach the server at {url}: no answer.")
+# TRANSLATORS: {why} is the parser's own English detail
+UNREADABLE = N_("The server sent a message this client cannot read, so it was left out ({why}).")
+DROPPED = N_("The connection dropped; connecting again.")
 GAME_EVENTS = frozenset(
     {
         "round_started",
@@ -117,9 +122,7 @@ class WebSocketLink:
         )
         self._thread.start()
         if not ready.wait(timeout) or self.token is None:
-            raise FiveCrownsError(
-                self.gave_up or NOT_CONNECTED.format(url=self.url, reason="no answer")
-            )
+            raise FiveCrownsError(self.gave_up or _(NO_REPLY).format(url=self.url))
 
     def close(self) -> None:
         self._closing = True
@@ -133,7 +136,7 @@ class WebSocketLink:
     async def _main(self, ready: threading.Event, first: list[dict[str, Any]]) -> None:
         self._loop = asyncio.get_running_loop()
         async with aiohttp.ClientSession() as session:
-            for _ in range(self.tries + 1):  # why bounded: each pass is one connection
+            for _pass in range(self.tries + 1):  # why bounded: each pass is one connection
                 if not await self._connect(session):
                     break
                 for message in first:
@@ -142,7 +145,7 @@ class WebSocketLink:
                 await self._listen(ready)
                 if self._closing:
                     break
-                self._notice("The connection dropped; connecting again.")
+                self._notice(_(DROPPED))
         ready.set()
 
     async def _connect(self, session: aiohttp.ClientSession) -> bool:
@@ -150,7 +153,13 @@ class WebSocketLink:
         for attempt in range(1, self.tries + 1):
             try:
                 self._ws = await session.ws_connect(self.url, heartbeat=20.0)
-                hello: dict[str, Any] = {"type": "hello", "v": 1, "name": self.name}
+                # why the language: the server words this seat's sentences in it
+                hello: dict[str, Any] = {
+                    "type": "hello",
+                    "v": 1,
+                    "name": self.name,
+                    "language": current_language(),
+                }
                 if self.token is not None:
                     hello.update(token=self.token, last_seq=self._last_seq())
                 await self._send(hello)
@@ -158,7 +167,7 @@ class WebSocketLink:
             except (aiohttp.ClientError, OSError) as error:
                 reason = str(error) or type(error).__name__
                 await asyncio.sleep(min(0.5 * attempt, 3.0))
-        self.gave_up = NOT_CONNECTED.format(url=self.url, reason=reason)
+        self.gave_up = _(NOT_CONNECTED).format(url=self.url, reason=reason)
         self._notice(self.gave_up)
         return False
 
@@ -173,7 +182,8 @@ class WebSocketLink:
                     raise TypeError("not an object")
                 self._receive(data)
             except (ValueError, KeyError, TypeError) as error:  # why: never stop listening
-                self._notice(UNREADABLE.format(why=str(error)[:80] or type(error).__name__))
+                why = str(error)[:80] or type(error).__name__
+                self._notice(_(UNREADABLE).format(why=why))
             if self.token is not None:
                 ready.set()
 
@@ -275,7 +285,7 @@ class WebSocketLink:
         # why ask again: a computer player may move between our ask and the server's answer,
         # so the answer can be older than the newest event, and no newer snapshot comes to a
         # seat whose turn it is not (a run under load timed out on this); bounded in count
-        for _ in range(FRESH_ASKS):
+        for _pass in range(FRESH_ASKS):
             if fresh():
                 break
             asked = self.last_snapshot
@@ -285,9 +295,9 @@ class WebSocketLink:
 
             self.send({"type": "resume", "last_seq": self._last_seq()})
             if not self.wait_for(answered):
-                raise LinkError("timeout", NO_ANSWER)
+                raise LinkError("timeout", _(NO_ANSWER))
         if not fresh():
-            raise LinkError("timeout", NO_ANSWER)
+            raise LinkError("timeout", _(NO_ANSWER))
         assert self.last_snapshot is not None
         return self.last_snapshot
 
@@ -308,7 +318,7 @@ class WebSocketLink:
 
         self.send(act_message(move, seq))
         if not self.wait_for(answered):
-            raise LinkError("timeout", NO_ANSWER)
+            raise LinkError("timeout", _(NO_ANSWER))
         errors = self.take_errors()
         if errors:
             raise LinkError(str(errors[0]["code"]), str(errors[0]["text"]))

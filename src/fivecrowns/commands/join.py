@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fivecrowns.client.line import HELP, LineClient, stdin_lines
+    from fivecrowns.i18n import gettext as _
 
     name = " ".join((args.name or getpass.getuser() or "Player").split())[:24] or "Player"
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     async def main() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         stdin_lines(lines)
-        print(HELP, flush=True)
+        print(_(HELP), flush=True)
         client = LineClient(url, name, say=lambda text: print(text, flush=True))
         client.fallback_code = args.table
         return await client.run(lines, first)

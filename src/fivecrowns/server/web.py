@@ -108,16 +108,14 @@ def accepted_language(header: str) -> str:
     return min(ranked)[2] if ranked else DEFAULT_LANGUAGE
 
 
-_SCRIPTS = ("app.js", "cards.js", "keys.js", "speech.js", "i18n.js")
-
-
 @cache
 def _page_sentences() -> tuple[tuple[Any, ...], ...]:
     """Every sentence marked in the page's JavaScript: (function, context, message(s))."""
     from babel.messages.extract import DEFAULT_KEYWORDS, extract_javascript
 
     found: list[tuple[Any, ...]] = []
-    for name in _SCRIPTS:
+    folder = resources.files("fivecrowns").joinpath("web")
+    for name in sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".js")):
         body = _load("web", name)
         if body is None:
             continue

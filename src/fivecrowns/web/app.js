@@ -1,69 +1,88 @@
 // The web client: the lobby and the table over the game server's WebSocket protocol
 // (docs/protocol.md). Every sentence it announces comes from the server (event frames'
-// text, error text, answers to information keys) except the few worded here for the
-// page itself (the hand listbox, message history), which follow the terminal's words.
-import { parseToken, sortKey, spokenName, SUITS, wildRankToken } from "./cards.js";
+// text, error text, answers to information keys), worded in the language the page's hello
+// names, except the few worded here for the page itself (the hand listbox, message
+// history), which follow the terminal's words, in the page's language (i18n.js).
+import { parseToken, sortKey, spokenName, suitWord, SUITS, wildClause, wildRankToken } from "./cards.js";
 import { Speaker } from "./speech.js";
 import { KEYS } from "./keys.js";
+import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, pgettext, remember } from "./i18n.js";
+import { translatePage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
 
-// Sentences of the page itself (whole sentences with named placeholders).
+// Sentences of the page itself: whole sentences with named placeholders, marked with N_ for
+// the catalog and translated where they are used (the page can change its language).
 const T = {
-  connecting: "Connecting as {name}.",
-  connected: "Connected as {name}.",
-  dropped: "The connection dropped; trying again ({attempt} of {tries}).",
-  gaveUp: "Could not reach the server. Reload the page to try again.",
-  replaced: "This seat is now open in another window or tab. Reload this page to play here.",
-  seated: "You sit in seat {seat} at table {table}.",
-  seatedCode: "You sit in seat {seat} at table {table}; the invite code is {code}.",
-  watching: "You are watching table {table}.",
-  left: "You left the table.",
-  handLabel: "Your hand, {count} cards",
-  cardOption: "{card}, {place} of {count}",
-  noHand: "Your hand is empty.",
-  sorted: "Sorted by {order}.",
-  noNews: "Nothing has happened since your last turn.",
-  historyPlace: "{text} {place} of {count}.",
-  noMessages: "No messages yet.",
-  firstMessage: "First message: {text}",
-  lastMessage: "Last message: {text}",
-  tableLine: "Table {id}: {players}, {state}.",
-  waitingStart: "waiting to start",
-  roundState: "round {round}",
-  waitingFor: "Waiting for players. Seats: {seats}.",
-  roundLine: "Round {round} of 11. {wild} are wild, and jokers.",
-  stock: "Stock: {count} cards.",
-  stockOne: "Stock: 1 card.",
-  discardTop: "Discard pile: {count} cards, the top is the {card}.",
-  discardTopOne: "Discard pile: 1 card, the {card}.",
-  discardEmpty: "Discard pile: empty.",
-  playerLine: "{name}: {cards} cards. Last round {last}, total {total}.",
-  playerLineFirst: "{name}: {cards} cards. Total {total}.",
-  emptySeat: "empty seat",
-  turnMark: "Playing now",
-  outMark: "Went out",
-  wildWord: "wild",
-  noMelds: "None yet.",
-  moveNotNow: "That is not a move you can make now.",
-  notSeated: "You are not playing at this table.",
-  firstCard: "First card: {card}",
-  lastCard: "Last card: {card}",
-  onlyCards: "You have only {count} cards.",
-  bookOf: "book of {count} cards",
-  runOf: "run of {count} cards",
-  you: "{name} (you)",
-  seatPerson: "{number}. {name}",
-  seatComputer: "{number}. {name} (computer, {level})",
-  noResult: "No round has ended yet.",
-  seatNumber: "seat {seat}",
-  roundResult: "Round {round} scores: {scores}. Totals: {totals}.",
-  scoreItem: "{name} {points}",
-  gameWon: "Game over. {who} won with {points} points.",
-  gameShared: "Game over. {who} share the win with {points} points.",
+  connecting: N_("Connecting as {name}."),
+  connected: N_("Connected as {name}."),
+  dropped: N_("The connection dropped; trying again ({attempt} of {tries})."),
+  gaveUp: N_("Could not reach the server. Reload the page to try again."),
+  replaced: N_("This seat is now open in another window or tab. Reload this page to play here."),
+  seated: N_("You sit in seat {seat} at table {table}."),
+  seatedCode: N_("You sit in seat {seat} at table {table}; the invite code is {code}."),
+  watching: N_("You are watching table {table}."),
+  left: N_("You left the table."),
+  tableHeading: N_("Table {table}"),
+  cardOption: N_("{card}, {place} of {count}"),
+  noHand: N_("Your hand is empty."),
+  sortedRank: N_("Sorted by rank."),
+  sortedSuit: N_("Sorted by suit."),
+  noNews: N_("Nothing has happened since your last turn."),
+  historyPlace: N_("{text} {place} of {count}."),
+  noMessages: N_("No messages yet."),
+  firstMessage: N_("First message: {text}"),
+  lastMessage: N_("Last message: {text}"),
+  tableWaiting: N_("Table {id}: {players}, waiting to start."),
+  tablePlaying: N_("Table {id}: {players}, round {round}."),
+  joinTable: N_("Join table {id}"),
+  watchTable: N_("Watch table {id}"),
+  join: N_("Join"),
+  watch: N_("Watch"),
+  seatLabel: N_("Seat {number}"),
+  personJoins: N_("a person who joins"),
+  computerLevel: N_("computer, {level}"),
+  waitingFor: N_("Waiting for players. Seats: {seats}."),
+  // TRANSLATORS: {wild} is a whole clause such as "3s are wild", its first letter capital
+  roundLine: N_("Round {round} of 11. {wild}, and jokers."),
+  emptySeat: N_("empty seat"),
+  turnMark: N_("Playing now"),
+  outMark: N_("Went out"),
+  // TRANSLATORS: written on a card of the round's wild rank
+  wildWord: N_("wild"),
+  jokerWord: N_("Joker"),
+  noMelds: N_("None yet."),
+  notSeated: N_("You are not playing at this table."),
+  firstCard: N_("First card: {card}"),
+  lastCard: N_("Last card: {card}"),
+  you: N_("{name} (you)"),
+  youMelds: N_("You"),
+  seatPerson: N_("{number}. {name}"),
+  seatComputer: N_("{number}. {name} (computer, {level})"),
+  noResult: N_("No round has ended yet."),
+  seatNumber: N_("seat {seat}"),
+  roundResult: N_("Round {round} scores: {scores}. Totals: {totals}."),
+  scoreItem: N_("{name} {points}"),
+  gameWon: N_("Game over. {who} won with {points} points."),
+  gameShared: N_("Game over. {who} share the win with {points} points."),
+  roundColumn: N_("Round"),
+  totalRow: N_("Total"),
+  keysColumn: N_("Keys"),
+  whatColumn: N_("What it does"),
 };
-const fill = (template, values) =>
-  template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
+/** A template of T translated, then filled. */
+const say = (template, values = {}) => fill(_(template), values);
+/** A computer level in the page's language (the level names are protocol words). */
+function levelWord(level) {
+  switch (level) {
+    case "easy": return pgettext("computer level", "easy");
+    case "medium": return pgettext("computer level", "medium");
+    case "hard": return pgettext("computer level", "hard");
+    case "expert": return pgettext("computer level", "expert");
+    case "simple": return pgettext("computer level", "simple");
+    default: return level;
+  }
+}
 
 const LEVELS = ["easy", "medium", "hard", "expert", "simple"];
 const ASKED = new Set([
@@ -105,7 +124,9 @@ export class App {
     this.replaced = false; // another tab took this seat: no reconnecting
   }
 
-  start() {
+  async start() {
+    await load(chosenLanguage());
+    translatePage();
     this.bindPage();
     if (this.name) $("name").value = this.name;
     if (this.token && this.name) this.connect();
@@ -176,10 +197,10 @@ export class App {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws`);
     this.ws = ws;
-    $("connection").textContent = fill(T.connecting, { name: this.name });
+    $("connection").textContent = say(T.connecting, { name: this.name });
     ws.addEventListener("open", () => {
       this.attempts = 0;
-      const hello = { type: "hello", v: 1, name: this.name };
+      const hello = { type: "hello", v: 1, name: this.name, language: language() };
       if (this.token) {
         hello.token = this.token;
         // why only after a drop: a reloaded page starts from the snapshot, not the whole log
@@ -200,16 +221,16 @@ export class App {
       if (this.ws !== ws || this.leaving) return;
       // why no reconnect: the other tab holding this token would be replaced in turn, forever
       if (this.replaced) {
-        $("connection").textContent = T.replaced;
+        $("connection").textContent = _(T.replaced);
         return;
       }
       this.attempts += 1;
       if (this.attempts > TRIES) {
-        $("connection").textContent = T.gaveUp;
-        this.alert(T.gaveUp);
+        $("connection").textContent = _(T.gaveUp);
+        this.alert(_(T.gaveUp));
         return;
       }
-      const text = fill(T.dropped, { attempt: this.attempts, tries: TRIES });
+      const text = say(T.dropped, { attempt: this.attempts, tries: TRIES });
       $("connection").textContent = text;
       this.log(text);
       setTimeout(() => this.connect(), Math.min(500 * this.attempts, 3000));
@@ -226,7 +247,7 @@ export class App {
         this.token = data.token;
         sessionStorage.setItem("fivecrowns-token", data.token);
         sessionStorage.setItem("fivecrowns-name", data.name);
-        $("connection").textContent = fill(T.connected, { name: data.name });
+        $("connection").textContent = say(T.connected, { name: data.name });
         $("hello-form").hidden = true;
         $("lobby-body").hidden = false;
         break;
@@ -238,7 +259,7 @@ export class App {
         break;
       case "left":
         this.toLobby();
-        this.log(T.left);
+        this.log(_(T.left));
         this.send({ type: "list_tables" });
         break;
       case "snapshot":
@@ -255,8 +276,8 @@ export class App {
       case "error":
         if (data.code === "replaced") {
           this.replaced = true;
-          $("connection").textContent = T.replaced;
-          this.alert(T.replaced);
+          $("connection").textContent = _(T.replaced);
+          this.alert(_(T.replaced));
           return;
         }
         if (data.code === "table_gone" || (data.code === "too_many_spectators" && this.table)) {
@@ -267,7 +288,7 @@ export class App {
         if (data.code === "bad_token") {
           this.token = null;
           sessionStorage.removeItem("fivecrowns-token");
-          this.send({ type: "hello", v: 1, name: this.name });
+          this.send({ type: "hello", v: 1, name: this.name, language: language() });
         }
         this.alert(data.text);
         this.speaker.sound("invalid");
@@ -285,7 +306,7 @@ export class App {
     $("table").hidden = true;
     $("lobby").hidden = false;
     this.resultShown = false;
-    $("result").textContent = T.noResult;
+    $("result").textContent = _(T.noResult);
     this.focusView();
   }
 
@@ -293,11 +314,11 @@ export class App {
   renderResult(snap, view) {
     const rounds = view.round_scores.length;
     if (this.resultShown || rounds === 0) return;
-    const names = snap.seats.map((seat, index) => seat.name || fill(T.seatNumber, { seat: index + 1 }));
+    const names = snap.seats.map((seat, index) => seat.name || say(T.seatNumber, { seat: index + 1 }));
     const list = (points) =>
-      points.map((value, index) => fill(T.scoreItem, { name: names[index], points: value })).join(", ");
+      points.map((value, index) => say(T.scoreItem, { name: names[index], points: value })).join(", ");
     const line = document.createElement("p");
-    line.textContent = fill(T.roundResult, {
+    line.textContent = say(T.roundResult, {
       round: rounds,
       scores: list(view.round_scores[rounds - 1]),
       totals: list(view.totals),
@@ -305,8 +326,8 @@ export class App {
     const lines = [line];
     if (view.game_over && view.winners.length) {
       const over = document.createElement("p");
-      over.textContent = fill(view.winners.length === 1 ? T.gameWon : T.gameShared, {
-        who: view.winners.map((seat) => names[seat]).join(", "),
+      over.textContent = say(view.winners.length === 1 ? T.gameWon : T.gameShared, {
+        who: joinList(view.winners.map((seat) => names[seat])),
         points: view.totals[view.winners[0]],
       });
       lines.push(over);
@@ -324,10 +345,10 @@ export class App {
     $("lobby").hidden = true;
     $("table").hidden = false;
     let text;
-    if (data.seat === null) text = fill(T.watching, { table: data.table });
-    else if (data.code) text = fill(T.seatedCode, { seat: data.seat + 1, table: data.table, code: data.code });
-    else text = fill(T.seated, { seat: data.seat + 1, table: data.table });
-    $("table-heading").textContent = `Table ${data.table}`;
+    if (data.seat === null) text = say(T.watching, { table: data.table });
+    else if (data.code) text = say(T.seatedCode, { seat: data.seat + 1, table: data.table, code: data.code });
+    else text = say(T.seated, { seat: data.seat + 1, table: data.table });
+    $("table-heading").textContent = say(T.tableHeading, { table: data.table });
     if (data.creator && this.pendingBots) {
       for (const choice of this.pendingBots) this.send({ type: "add_bot", ...choice });
     }
@@ -375,14 +396,16 @@ export class App {
     $("no-tables").hidden = tables.length > 0;
     for (const info of tables) {
       const item = document.createElement("li");
-      const names = info.seats.map((s) => s.name || T.emptySeat).join(", ");
-      const state = info.started ? fill(T.roundState, { round: info.round }) : T.waitingStart;
+      const names = info.seats.map((s) => s.name || _(T.emptySeat)).join(", ");
+      const line = info.started ? T.tablePlaying : T.tableWaiting;
       const text = document.createElement("span");
-      text.textContent = fill(T.tableLine, { id: info.id, players: names, state });
+      text.textContent = say(line, { id: info.id, players: names, round: info.round });
       item.append(text);
       const open = info.seats.some((s) => s.kind === "empty") && !info.started;
-      if (open) item.append(this.button(`Join table ${info.id}`, "Join", () => this.send({ type: "join", table: info.id })));
-      item.append(this.button(`Watch table ${info.id}`, "Watch", () => this.send({ type: "watch", table: info.id })));
+      const join = () => this.send({ type: "join", table: info.id });
+      const watch = () => this.send({ type: "watch", table: info.id });
+      if (open) item.append(this.button(say(T.joinTable, { id: info.id }), _(T.join), join));
+      item.append(this.button(say(T.watchTable, { id: info.id }), _(T.watch), watch));
       list.append(item);
     }
   }
@@ -406,17 +429,17 @@ export class App {
       const id = `seat-${seat}`;
       const label = document.createElement("label");
       label.htmlFor = id;
-      label.textContent = `Seat ${seat}`;
+      label.textContent = say(T.seatLabel, { number: seat });
       const select = document.createElement("select");
       select.id = id;
       const person = document.createElement("option");
       person.value = "";
-      person.textContent = "a person who joins";
+      person.textContent = _(T.personJoins);
       select.append(person);
       for (const level of LEVELS) {
         const option = document.createElement("option");
         option.value = level;
-        option.textContent = `computer, ${level}`;
+        option.textContent = say(T.computerLevel, { level: levelWord(level) });
         select.append(option);
       }
       select.value = old[seat - 2] ?? "medium";
@@ -458,8 +481,8 @@ export class App {
     const waiting = !snap.started;
     $("waiting").hidden = !waiting;
     if (waiting) {
-      const seats = snap.seats.map((s, i) => `${i + 1} ${s.name || T.emptySeat}`).join(", ");
-      $("waiting-text").textContent = fill(T.waitingFor, { seats });
+      const seats = snap.seats.map((s, i) => `${i + 1} ${s.name || _(T.emptySeat)}`).join(", ");
+      $("waiting-text").textContent = say(T.waitingFor, { seats });
       $("start-button").hidden = !this.creator;
     }
     this.renderPlayers(snap, view);
@@ -471,18 +494,22 @@ export class App {
       return;
     }
     const wild = this.wild();
-    $("round-line").textContent = fill(T.roundLine, {
+    const clause = wildClause(view.wild_rank);
+    $("round-line").textContent = say(T.roundLine, {
       round: view.round,
-      wild: view.wild_rank === "J" ? "Jacks" : view.wild_rank === "Q" ? "Queens" : view.wild_rank === "K" ? "Kings" : `${view.wild_rank}s`,
+      wild: clause.charAt(0).toUpperCase() + clause.slice(1),
     });
-    $("stock-text").textContent = fill(view.stock_count === 1 ? T.stockOne : T.stock, {
-      count: view.stock_count,
-    });
+    const stock = ngettext("Stock: {count} card.", "Stock: {count} cards.", view.stock_count);
+    $("stock-text").textContent = fill(stock, { count: view.stock_count });
     const top = view.top_discard;
-    const pile = view.discard_count === 1 ? T.discardTopOne : T.discardTop;
+    const pile = ngettext(
+      "Discard pile: {count} card, the {card}.",
+      "Discard pile: {count} cards, the top is the {card}.",
+      view.discard_count
+    );
     $("discard-text").textContent = top
       ? fill(pile, { count: view.discard_count, card: spokenName(top, wild) })
-      : T.discardEmpty;
+      : _("Discard pile: empty.");
     this.drawCard($("discard-card"), top, wild);
     this.renderHand();
     this.renderMelds(view, wild);
@@ -514,18 +541,26 @@ export class App {
     list.replaceChildren();
     snap.seats.forEach((seat, index) => {
       const item = document.createElement("li");
-      const name = seat.name || T.emptySeat;
+      const name = seat.name || _(T.emptySeat);
       if (!view) {
         const seatLine = seat.kind === "bot" ? T.seatComputer : T.seatPerson;
-        item.textContent = fill(seatLine, { number: index + 1, name, level: seat.level });
+        item.textContent = say(seatLine, { number: index + 1, name, level: levelWord(seat.level) });
         list.append(item);
         return;
       }
       const rounds = view.round_scores.length;
       const line = document.createElement("span");
-      line.textContent = fill(rounds ? T.playerLine : T.playerLineFirst, {
-        name: index === this.seat ? fill(T.you, { name }) : name,
-        cards: view.hand_counts[index],
+      const cards = view.hand_counts[index];
+      const template = rounds
+        ? ngettext(
+            "{name}: {count} card. Last round {last}, total {total}.",
+            "{name}: {count} cards. Last round {last}, total {total}.",
+            cards
+          )
+        : ngettext("{name}: {count} card. Total {total}.", "{name}: {count} cards. Total {total}.", cards);
+      line.textContent = fill(template, {
+        name: index === this.seat ? say(T.you, { name }) : name,
+        count: cards,
         last: rounds ? view.round_scores[rounds - 1][index] : 0,
         total: view.totals[index],
       });
@@ -535,13 +570,13 @@ export class App {
         item.setAttribute("aria-current", "true");
         const mark = document.createElement("strong");
         mark.className = "mark";
-        mark.textContent = T.turnMark;
+        mark.textContent = _(T.turnMark);
         item.append(" ", mark);
       }
       if (view.went_out === index) {
         const mark = document.createElement("strong");
         mark.className = "mark";
-        mark.textContent = T.outMark;
+        mark.textContent = _(T.outMark);
         item.append(" ", mark);
       }
       list.append(item);
@@ -558,18 +593,18 @@ export class App {
     const { rank, suit } = parseToken(token);
     if (rank === null) {
       element.classList.add("joker");
-      element.append(this.span("rank", "Joker"), this.span("suit", "wild"));
+      element.append(this.span("rank", _(T.jokerWord)), this.span("suit", _(T.wildWord)));
       return;
     }
     element.classList.add(`suit-${suit}`);
     element.append(
       this.span("rank", rank),
       this.span("glyph", SUITS[suit].glyph),
-      this.span("suit", SUITS[suit].word),
+      this.span("suit", suitWord(suit)),
     );
     if (rank === wild) {
       element.classList.add("wild");
-      element.append(this.span("wild-word", T.wildWord));
+      element.append(this.span("wild-word", _(T.wildWord)));
     }
   }
 
@@ -593,7 +628,7 @@ export class App {
       option.setAttribute("aria-selected", index === this.focus ? "true" : "false");
       option.setAttribute(
         "aria-label",
-        fill(T.cardOption, { card: spokenName(token, wild), place: index + 1, count: hand.length }),
+        say(T.cardOption, { card: spokenName(token, wild), place: index + 1, count: hand.length }),
       );
       const face = document.createElement("span");
       face.setAttribute("aria-hidden", "true");
@@ -609,7 +644,8 @@ export class App {
     });
     if (hand.length) box.setAttribute("aria-activedescendant", `card-${this.focus}`);
     else box.removeAttribute("aria-activedescendant");
-    box.setAttribute("aria-label", fill(T.handLabel, { count: hand.length }));
+    const label = ngettext("Your hand, {count} card", "Your hand, {count} cards", hand.length);
+    box.setAttribute("aria-label", fill(label, { count: hand.length }));
   }
 
   renderMelds(view, wild) {
@@ -620,13 +656,17 @@ export class App {
       const group = document.createElement("div");
       group.className = "meld-group";
       const who = document.createElement("p");
-      who.textContent = index === this.seat ? "You" : view.players[index];
+      who.textContent = index === this.seat ? _(T.youMelds) : view.players[index];
       group.append(who);
       for (const meld of melds) {
         const list = document.createElement("ul");
         list.className = "meld";
-        const meldLabel = meld.kind === "book" ? T.bookOf : T.runOf;
-        list.setAttribute("aria-label", fill(meldLabel, { count: meld.cards.length }));
+        const count = meld.cards.length;
+        const meldLabel =
+          meld.kind === "book"
+            ? ngettext("book of {count} card", "book of {count} cards", count)
+            : ngettext("run of {count} card", "run of {count} cards", count);
+        list.setAttribute("aria-label", fill(meldLabel, { count }));
         for (const token of meld.cards) {
           const item = document.createElement("li");
           const card = document.createElement("span");
@@ -641,7 +681,7 @@ export class App {
       }
       box.append(group);
     });
-    if (!box.childElementCount) box.append(this.paragraph(T.noMelds));
+    if (!box.childElementCount) box.append(this.paragraph(_(T.noMelds)));
   }
 
   paragraph(text) {
@@ -653,9 +693,9 @@ export class App {
   renderScores(view) {
     const table = $("score-sheet");
     const head = document.createElement("tr");
-    head.append(this.cell("th", "Round", "col"));
+    head.append(this.cell("th", _(T.roundColumn), "col"));
     view.players.forEach((name, i) =>
-      head.append(this.cell("th", i === this.seat ? fill(T.you, { name }) : name, "col")),
+      head.append(this.cell("th", i === this.seat ? say(T.you, { name }) : name, "col")),
     );
     table.tHead.replaceChildren(head);
     const body = table.tBodies[0];
@@ -667,7 +707,7 @@ export class App {
       body.append(row);
     });
     const total = document.createElement("tr");
-    total.append(this.cell("th", "Total", "row"));
+    total.append(this.cell("th", _(T.totalRow), "row"));
     for (const score of view.totals) total.append(this.cell("td", String(score)));
     table.tFoot.replaceChildren(total);
   }
@@ -687,7 +727,7 @@ export class App {
 
   act(action, args = {}) {
     if (this.seat === null) {
-      this.alert(T.notSeated);
+      this.alert(_(T.notSeated));
       return;
     }
     this.send({ type: "act", action, args, seq: this.seq });
@@ -705,7 +745,7 @@ export class App {
         this.act("take_discard");
         return;
       case "discard":
-        if (!focused) this.alert(T.noHand);
+        if (!focused) this.alert(_(T.noHand));
         else this.act("discard", { card: focused });
         return;
       case "go_out": {
@@ -715,14 +755,15 @@ export class App {
         if (outs.length && !outs.includes(focused)) {
           card = outs.find((c) => parseToken(c).rank !== wild && c !== "jk") ?? outs[0];
         }
-        if (!card) this.alert(T.noHand);
+        if (!card) this.alert(_(T.noHand));
         else this.act("go_out", { card });
         return;
       }
       case "sort":
         this.sortOrder = this.sortOrder === "rank" ? "suit" : "rank";
         this.focusCard(focused);
-        this.answer(fill(T.sorted, { order: this.sortOrder }));
+        const sorted = this.sortOrder === "rank" ? T.sortedRank : T.sortedSuit;
+        this.answer(_(sorted));
         return;
       case "last_moves":
         this.answer(this.lastMoves());
@@ -744,7 +785,7 @@ export class App {
         this.openHelp();
         return;
       case "current":
-        if (!focused) this.answer(T.noHand, false);
+        if (!focused) this.answer(_(T.noHand), false);
         else this.answer($(`card-${this.focus}`).getAttribute("aria-label"), false);
         return;
       case "stop_speech":
@@ -752,7 +793,7 @@ export class App {
         return;
       default:
         if (ASKED.has(action)) {
-          if (this.table === null) this.alert(T.notSeated);
+          if (this.table === null) this.alert(_(T.notSeated));
           else this.send({ type: "ask", what: action });
         }
     }
@@ -775,13 +816,13 @@ export class App {
       }
     }
     const texts = this.events.slice(start).filter((e) => e.text && e.player !== this.seat).map((e) => e.text);
-    return texts.length ? texts.join(" ") : T.noNews;
+    return texts.length ? texts.join(" ") : _(T.noNews);
   }
 
   history(action) {
     const count = this.messages.length;
     if (!count) {
-      this.answer(T.noMessages, false);
+      this.answer(_(T.noMessages), false);
       return;
     }
     let place = this.place < 0 ? count - 1 : this.place;
@@ -798,15 +839,15 @@ export class App {
       prefix = T.lastMessage;
     }
     this.place = place;
-    let text = fill(T.historyPlace, { text: this.messages[place], place: place + 1, count });
-    if (prefix) text = fill(prefix, { text });
+    let text = say(T.historyPlace, { text: this.messages[place], place: place + 1, count });
+    if (prefix) text = say(prefix, { text });
     this.answer(text, false);
   }
 
   move(index, edge) {
     const hand = this.hand();
     if (!hand.length) {
-      this.answer(T.noHand, false);
+      this.answer(_(T.noHand), false);
       return;
     }
     let edgeTemplate = null;
@@ -822,7 +863,7 @@ export class App {
     const option = $(`card-${index}`);
     option.scrollIntoView({ block: "nearest", inline: "nearest" });
     const card = option.getAttribute("aria-label");
-    if (edgeTemplate) this.answer(fill(edgeTemplate, { card }), false);
+    if (edgeTemplate) this.answer(say(edgeTemplate, { card }), false);
     // why: a screen reader reads the card from aria-activedescendant, but the built-in voice
     // (for readers that drop quick updates) hears no live region here, so it says the card itself
     else this.speaker.interrupt(card);
@@ -855,6 +896,16 @@ export class App {
       if (code) this.send({ type: "join", code });
     });
     $("seats").addEventListener("change", () => this.seatChoices());
+    const switcher = $("language");
+    switcher.value = language();
+    // why in place, before the hello: the hello names the language the server words in
+    switcher.addEventListener("change", async () => {
+      remember(switcher.value);
+      await load(switcher.value);
+      translatePage();
+      this.seatChoices();
+      this.fillHelp();
+    });
     this.seatChoices();
     $("start-button").addEventListener("click", () => this.do("start"));
     for (const button of document.querySelectorAll("[data-action]")) {
@@ -902,8 +953,10 @@ export class App {
           const number = e.key === "0" ? 10 : Number(e.key);
           let index = number - 1;
           if (index === this.focus && index + 10 < hand.length) index += 10;
-          if (index >= hand.length) this.answer(fill(T.onlyCards, { count: hand.length }), false);
-          else this.move(index, false);
+          if (index >= hand.length) {
+            const only = ngettext("You have only {count} card.", "You have only {count} cards.", hand.length);
+            this.answer(fill(only, { count: hand.length }), false);
+          } else this.move(index, false);
         });
       }
     }
@@ -919,12 +972,13 @@ export class App {
 
   fillHelp() {
     const box = $("help-keys");
-    for (const group of KEYS.groups) {
+    box.replaceChildren();
+    for (const group of KEYS.groups()) {
       const heading = document.createElement("h3");
       heading.textContent = group.title;
       const table = document.createElement("table");
       const head = document.createElement("tr");
-      head.append(this.cell("th", "Keys", "col"), this.cell("th", "What it does", "col"));
+      head.append(this.cell("th", _(T.keysColumn), "col"), this.cell("th", _(T.whatColumn), "col"));
       table.append(head);
       for (const [keys, what] of group.rows) {
         const row = document.createElement("tr");
