@@ -15,9 +15,12 @@ from typing import Any, get_args
 import pytest
 
 from fivecrowns import i18n
+from fivecrowns.cards import Rank
+from fivecrowns.game import DrewFromStock
 from fivecrowns.protocol import Hello, Language, decode_client
 from fivecrowns.table import Table
 from fivecrowns.table.words import table_event_text
+from fivecrowns.ui.announce import describe_events
 from i18n_support import english_words
 from server_support import TABLE_EVENTS, Client, ServerProcess, play_until
 from test_server import _check_no_leak, _keys, _replayed
@@ -79,6 +82,13 @@ def _check_no_leak_spanish(client: Client, truth: Table, viewer: int | None) -> 
         elif frame["type"] == "snapshot" and frame["view"] is not None:
             assert ("hand" in frame["view"]) == (viewer is not None)
             assert frame["seat"] == viewer
+
+
+def _events_in_spanish() -> bool:
+    """Whether the game's own event sentences (helper es-core's) are translated yet."""
+    with i18n.speaking("es"):
+        said = describe_events([DrewFromStock(1, None)], ["Ana", "Ben"], 0, Rank.THREE, "normal")
+    return all(english_words(a.text) == [] for a in said)
 
 
 def _own_sentence(frame: dict[str, Any]) -> bool:
@@ -148,6 +158,9 @@ def test_a_spanish_seat_an_english_seat_and_spectators_each_hear_their_own_langu
                 assert chat == ["Ben dice: Good luck!", "Eva dice: ¡Suerte!"]
                 assert "Empieza la partida." in own
                 assert all(english_words(text) == [] for text in own if " dice: " not in text)
+                if _events_in_spanish():  # helper es-core's event sentences are in: every text
+                    texts = [e["text"] for e in mine if e["kind"] != "chat"]
+                    assert [t for t in texts if english_words(t)] == []
                 for event in mine:
                     if event["kind"] == "turn_started":
                         player = event["data"]["player"]
@@ -245,3 +258,61 @@ def test_table_events_are_whole_sentences_in_both_languages() -> None:
         with i18n.speaking("es"):
             text = table_event_text("bot_added", {"seat": 1, "name": "X", "level": level}, None)
         assert english_words(text) == [], text
+
+
+class _Conn:
+    """Stands in for a server connection: its language, and what it was sent."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.sent: list[bytes] = []
+
+    def send_raw(self, data: bytes) -> None:
+        self.sent.append(data)
+
+
+def test_the_fan_out_words_each_entry_once_per_viewer_class_and_language() -> None:
+    from fivecrowns.server.app import LocalFanout, Room
+
+    table = Table(3, creator_name="Ana", creator_id="p1")
+    table.add_bot("easy")
+    table.sit("Ben", "p2")
+    before = table.seq
+    table.start(seed=5)
+    entries = table.log[before:]
+    ana_es, ana_en = _Conn("es"), _Conn("en")
+    ben_en, eva_es, cy_en, dan_en = _Conn("en"), _Conn("es"), _Conn("en"), _Conn("en")
+    room = Room("t1", table, None, False)
+    room.conns = {0: {ana_es, ana_en}, 2: {ben_en}, None: {eva_es, cy_en, dan_en}}  # type: ignore[dict-item]
+    worded: list[tuple[int | None, str]] = []
+    frame = table.frame
+
+    def counting(entry: Any, viewer: int | None) -> dict[str, Any]:
+        worded.append((viewer, i18n.current_language()))
+        return frame(entry, viewer)
+
+    table.frame = counting  # type: ignore[method-assign]
+    LocalFanout().publish(room, entries)
+    viewers = {ana_es: 0, ana_en: 0, ben_en: 2, eva_es: None, cy_en: None, dan_en: None}
+    for conn, viewer in viewers.items():
+        # one frame per entry, each the one the table words for that viewer in that language
+        assert len(conn.sent) == len(entries)
+        with i18n.speaking(conn.language):
+            expected = [json.dumps(frame(entry, viewer), sort_keys=True) for entry in entries]
+        got = [json.loads(raw) for raw in conn.sent]
+        assert [
+            json.dumps({k: v for k, v in g.items() if k != "type"}, sort_keys=True) for g in got
+        ] == expected
+    # two spectators in English share one encoding; Spanish and English never do
+    assert all(a is b for a, b in zip(cy_en.sent, dan_en.sent, strict=True))
+    game_started = entries[0]
+    assert game_started.kind == "game_started"
+    assert json.loads(eva_es.sent[0])["text"] == "Empieza la partida."
+    assert json.loads(cy_en.sent[0])["text"] == "The game starts."
+    for index, entry in enumerate(entries):
+        classes = {(table.frame_class(entry, v), c.language) for c, v in viewers.items()}
+        assert len({id(c.sent[index]) for c in viewers}) == len(classes)
+    assert len(worded) == sum(
+        len({(table.frame_class(entry, v), c.language) for c, v in viewers.items()})
+        for entry in entries
+    )
