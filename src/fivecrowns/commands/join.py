@@ -75,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fivecrowns.client.line import HELP, LineClient, stdin_lines
-    from fivecrowns.i18n import gettext as _
 
     name = " ".join((args.name or getpass.getuser() or "Player").split())[:24] or "Player"
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
