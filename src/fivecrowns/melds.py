@@ -66,9 +66,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fivecrowns.cards import Card, Rank, card_from_code, is_wild, points
+from fivecrowns.cards import (
+    Card,
+    Rank,
+    card_a,
+    card_from_code,
+    card_the,
+    is_wild,
+    points,
+    rank_plural,
+    rank_the,
+    spoken_name,
+)
 from fivecrowns.errors import MeldError
-from fivecrowns.words import join_words
+from fivecrowns.i18n import N_, join_list, ngettext
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "Arrangement",
@@ -132,8 +144,13 @@ def _spoken_rank(rank: int) -> str:
     return Rank(rank).word
 
 
-def _plural(rank: Rank | None) -> str:
-    return "wilds" if rank is None else rank.plural
+# The words of a meld (Spanish: "una familia de 8", "un palo de 5, 6, 7 de copas").
+BOOK = N_("a book of {rank}")
+BOOK_USING = N_("a book of {rank} using {wilds}")
+RUN = N_("a run of {ranks} of {suit}")
+RUN_USING = N_("a run of {ranks} of {suit} using {wilds}")
+# TRANSLATORS: a wild card in a run and the place it takes: "a joker for the 6".
+STAND_IN = N_("{wild} for {rank}")
 
 
 def check_meld(cards: Iterable[Card], wild_rank: Rank) -> Meld:
@@ -152,7 +169,13 @@ def check_meld(cards: Iterable[Card], wild_rank: Rank) -> Meld:
     """
     hand = list(cards)
     if len(hand) < 3:
-        raise MeldError(f"A meld needs at least 3 cards; this has {len(hand)}.")
+        raise MeldError(
+            ngettext(
+                "A meld needs at least 3 cards; this has {count}.",
+                "A meld needs at least 3 cards; this has {count}.",
+                len(hand),
+            ).format(count=len(hand))
+        )
     naturals = sorted(card for card in hand if not is_wild(card, wild_rank))
     wilds = _sort_wilds(card for card in hand if is_wild(card, wild_rank))
     if not naturals:
@@ -163,23 +186,42 @@ def check_meld(cards: Iterable[Card], wild_rank: Rank) -> Meld:
     suits = {card.suit for card in naturals}
     if len(suits) > 1:
         raise MeldError(
-            "These cards are neither a book nor a run: "
-            "a book is one rank, and a run is one suit in order."
+            _(
+                "These cards are neither a book nor a run: "
+                "a book is one rank, and a run is one suit in order."
+            )
         )
     seen: set[Rank] = set()
     for card in naturals:
+        if card.rank is None:  # a natural always has a rank; this tells mypy so
+            continue
         if card.rank in seen:
-            raise MeldError(f"A run cannot hold two {_plural(card.rank)}.")
-        if card.rank is not None:
-            seen.add(card.rank)
+            raise MeldError(_("A run cannot hold two {rank}.").format(rank=rank_plural(card.rank)))
+        seen.add(card.rank)
     if len(hand) > _LONGEST_RUN:
-        raise MeldError(f"A run cannot be longer than {_LONGEST_RUN} cards, 3 to King.")
+        raise MeldError(
+            ngettext(
+                "A run cannot be longer than {count} card, 3 to King.",
+                "A run cannot be longer than {count} cards, 3 to King.",
+                _LONGEST_RUN,
+            ).format(count=_LONGEST_RUN)
+        )
     low = int(naturals[0].rank or 0)
     high = int(naturals[-1].rank or 0)
     if high - low + 1 > len(hand):
         raise MeldError(
-            f"A run needs ranks in order: {_spoken_rank(low)} to {_spoken_rank(high)} "
-            f"needs {high - low + 1} cards, and there are only {len(hand)}."
+            ngettext(
+                "A run needs ranks in order: {low} to {high} needs {count} card, "
+                "and there are only {have}.",
+                "A run needs ranks in order: {low} to {high} needs {count} cards, "
+                "and there are only {have}.",
+                high - low + 1,
+            ).format(
+                low=_spoken_rank(low),
+                high=_spoken_rank(high),
+                count=high - low + 1,
+                have=len(hand),
+            )
         )
     places = _run_places(naturals, wilds)
     ordered = [card for _, card in sorted(zip(places, naturals + wilds, strict=True))]
@@ -196,7 +238,7 @@ def is_meld(cards: Iterable[Card], wild_rank: Rank) -> bool:
 
 
 def _wild_words(card: Card) -> str:
-    return "a joker" if card.is_joker else f"the {card.spoken}"
+    return card_a(card) if card.is_joker else card_the(card)
 
 
 @dataclass(frozen=True)
@@ -215,34 +257,33 @@ class Meld:
         naturals = sorted(card for card in self.cards if not is_wild(card, wild_rank))
         wilds = _sort_wilds(card for card in self.cards if is_wild(card, wild_rank))
         if not naturals:
-            counted = [_wild_words(card) for card in wilds]
-            return f"a meld of {len(wilds)} wilds: {join_words(counted)}"
-        if self.kind is MeldKind.BOOK:
-            text = f"a book of {_plural(naturals[0].rank)}"
-            if wilds:
-                text += " using " + join_words([_wild_words(card) for card in wilds])
-            return text
+            counted = join_list([_wild_words(card) for card in wilds])
+            return ngettext(
+                "a meld of {count} wild: {cards}", "a meld of {count} wilds: {cards}", len(wilds)
+            ).format(count=len(wilds), cards=counted)
+        rank = naturals[0].rank
+        if self.kind is MeldKind.BOOK and rank is not None:
+            if not wilds:
+                return _(BOOK).format(rank=rank_plural(rank))
+            using = join_list([_wild_words(card) for card in wilds])
+            return _(BOOK_USING).format(rank=rank_plural(rank), wilds=using)
         places = _run_places(naturals, wilds)
-        ranks = sorted(places)
         suit = naturals[0].suit
+        # why a plain comma: the ranks of a run are counted out in order, not a sentence's list
+        ranks = ", ".join(_spoken_rank(place) for place in sorted(places))
         suit_word = suit.word if suit is not None else ""
-        text = f"a run of {', '.join(_spoken_rank(rank) for rank in ranks)} of {suit_word}"
         stand_ins = [
-            f"{_wild_words(card)} for the {_spoken_rank(place)}"
+            _(STAND_IN).format(wild=_wild_words(card), rank=rank_the(Rank(place)))
             for card, place in zip(wilds, places[len(naturals) :], strict=True)
             if not (card.suit == suit and card.rank is not None and int(card.rank) == place)
         ]
         if stand_ins:
-            text += " using " + join_words(stand_ins)
-        return text
+            return _(RUN_USING).format(ranks=ranks, suit=suit_word, wilds=join_list(stand_ins))
+        return _(RUN).format(ranks=ranks, suit=suit_word)
 
 
 def _leftover_words(card: Card, wild_rank: Rank) -> str:
-    if card.is_joker:
-        return "joker"
-    if card.rank == wild_rank:
-        return f"wild {card.spoken}"
-    return card.spoken
+    return spoken_name(card, wild_rank)
 
 
 @dataclass(frozen=True)
@@ -278,15 +319,22 @@ class Arrangement:
         """
         parts: list[str] = []
         if self.discard is not None:
-            parts.append("discard " + _leftover_words(self.discard, self.wild_rank))
+            discard = _leftover_words(self.discard, self.wild_rank)
+            parts.append(_("discard {card}").format(card=discard))
         parts.extend(meld.describe(self.wild_rank) for meld in self.melds)
         if not self.melds:
-            parts.append("no melds")
+            parts.append(_("no melds"))
         if self.leftover:
-            names = join_words([_leftover_words(card, self.wild_rank) for card in self.leftover])
-            parts.append(f"left over: {names}, {self.leftover_points} points")
+            names = join_list([_leftover_words(card, self.wild_rank) for card in self.leftover])
+            count = self.leftover_points
+            parts.append(
+                ngettext(
+                    "left over: {cards}, {count} point", "left over: {cards}, {count} points", count
+                ).format(cards=names, count=count)
+            )
         else:
-            parts.append("nothing left over, 0 points")
+            parts.append(_("nothing left over, 0 points"))
+        # why "; ": the parts are clauses of one spoken answer, each with its own commas
         return "; ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -769,7 +817,7 @@ def _rebuild(hand: _Hand, wild_rank: Rank, owed: int) -> Arrangement:
     unused = pool[len(pool) - left :]
     if owed:
         if not unused:
-            raise MeldError("There is no card to discard.")
+            raise MeldError(_("There is no card to discard."))
         discard = unused.pop(0)
     if len(unused) >= 3:
         melds.append((_BOOK, (), unused))
@@ -828,7 +876,7 @@ def best_with_discard(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
     """
     hand_cards = list(cards)
     if not hand_cards:
-        raise MeldError("A hand after drawing has at least one card to discard.")
+        raise MeldError(_("A hand after drawing has at least one card to discard."))
     hand = _hand(hand_cards, wild_rank)
     if hand is None:
         from fivecrowns import melds_reference
@@ -858,7 +906,7 @@ def least_leftover_with_discard(cards: Iterable[Card], wild_rank: Rank) -> int:
     """
     hand_cards = list(cards)
     if not hand_cards:
-        raise MeldError("A hand after drawing has at least one card to discard.")
+        raise MeldError(_("A hand after drawing has at least one card to discard."))
     hand = _hand(hand_cards, wild_rank)
     if hand is None:
         from fivecrowns import melds_reference

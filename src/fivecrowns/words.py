@@ -1,29 +1,29 @@
 """Small wording helpers shared by speech (``ui.announce``) and exports (``export.content``).
 
-Standard library only, so any part of the game may use them.
+Standard library and :mod:`fivecrowns.i18n` only, so any part of the game may use them.
+Lists are joined by :func:`fivecrowns.i18n.join_list` ("7, 8 and 9", "7, 8 y 9").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fivecrowns.i18n import join_list
+
 __all__ = ["join_words", "name_numbers", "seats_lowest_first"]
 
 
 def join_words(parts: Sequence[str]) -> str:
-    """ "a, b and c"; empty parts are left out.
+    """ "a, b and c" in the current language; empty parts are left out.
+
+    Kept only for callers not yet moved to :func:`fivecrowns.i18n.join_list`, which it is.
 
     >>> join_words(["a book of 8s", "a run", "a book of Kings"])
     'a book of 8s, a run and a book of Kings'
     >>> join_words(["Ana", "", "Ben"]), join_words(["Ana"]), join_words([])
     ('Ana and Ben', 'Ana', '')
     """
-    items = [part for part in parts if part]
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return join_list(parts)
 
 
 def seats_lowest_first(totals: Sequence[int]) -> list[int]:
