@@ -3,9 +3,16 @@ parser's words and its errors. English is checked by the rest of the suite, unch
 
 from __future__ import annotations
 
-import pytest
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
 
+import pytest
+from hypothesis import HealthCheck, settings
+
+import test_game_illegal as illegal
 from fivecrowns import i18n
+from fivecrowns.ai.loader import level_name, load_level
 from fivecrowns.cards import (
     ALL_RANKS,
     ALL_SUITS,
@@ -13,6 +20,7 @@ from fivecrowns.cards import (
     Card,
     Rank,
     card_a,
+    card_from_code,
     card_the,
     new_deck,
     parse_card,
@@ -24,13 +32,36 @@ from fivecrowns.cards import (
     wild_clause,
     wild_sentence,
 )
-from fivecrowns.errors import CardParseError, MeldError
-from fivecrowns.melds import best_arrangement, best_with_discard, check_meld
+from fivecrowns.errors import CardParseError, IllegalMoveError, MeldError
+from fivecrowns.game import (
+    Discard,
+    Discarded,
+    DrawFromStock,
+    DrewFromStock,
+    Event,
+    Game,
+    GameOver,
+    GoOut,
+    LayDown,
+    Phase,
+    PlayerResult,
+    RoundScored,
+    RoundStarted,
+    TakeDiscard,
+    TookDiscard,
+    TurnStarted,
+    WentOut,
+    redact,
+)
+from fivecrowns.melds import best_arrangement, best_with_discard, check_meld, going_out_discards
+from fivecrowns.table.words import event_text
+from fivecrowns.ui.announce import describe_events, game_result, round_detail, turn_summary
+from gamehelpers import random_move, snapshot
 from i18n_support import english_words
 
 
 @pytest.fixture
-def spanish() -> object:
+def spanish() -> Iterator[None]:
     with i18n.speaking("es"):
         yield
 
@@ -206,3 +237,252 @@ def test_meld_errors_in_spanish(spanish: object, cards: str, start: str) -> None
 def test_a_joker_is_the_same_card_in_both_languages() -> None:
     with i18n.speaking("es"):
         assert parse_card("comodín") == JOKER == Card(None, None)
+
+
+# --- a whole game in Spanish: announcements, explanations, table sentences ------------
+
+
+def _play_spanish_game(
+    seed: int, levels: Sequence[str]
+) -> tuple[Game, list[str], list[list[Card]]]:
+    """A seeded game of computer players, played in Spanish; the explanations and each
+    round's hands as dealt (by round, then seat)."""
+    bots = [load_level(level, seed=seed + seat) for seat, level in enumerate(levels)]
+    game = Game(NAMES[: len(levels)], seed=seed)
+    explanations: list[str] = []
+    dealt = [[list(game.hand(seat)) for seat in range(len(levels))]]
+    with i18n.speaking("es"):
+        while not game.is_over:
+            seat = game.current_player
+            decision = bots[seat].decide(game.view(seat))
+            explanations.append(decision.explanation)
+            events = game.apply(seat, decision.move)
+            if any(isinstance(event, RoundStarted) for event in events):
+                dealt.append([list(game.hand(s)) for s in range(len(levels))])
+    return game, explanations, dealt
+
+
+def _rounds(events: Sequence[Event]) -> list[list[Event]]:
+    rounds: list[list[Event]] = []
+    for event in events:
+        if isinstance(event, RoundStarted) or not rounds:
+            rounds.append([])
+        rounds[-1].append(event)
+    return rounds
+
+
+def _spanish_transcript(game: Game, dealt: list[list[Card]], viewer: int | None) -> list[str]:
+    said: list[str] = []
+    with i18n.speaking("es"):
+        for number, events in enumerate(_rounds(game.events)):
+            start = events[0]
+            assert isinstance(start, RoundStarted)
+            hand = dealt[number][viewer] if viewer is not None else []
+            seen = [redact(event, viewer) for event in events]
+            for verbosity in ("brief", "normal", "full"):
+                for announcement in describe_events(
+                    seen, game.players, viewer, start.wild_rank, verbosity, hand_at_start=hand
+                ):
+                    said.append(announcement.text)
+            for event in seen:
+                text = event_text(event, game.players, viewer, start.wild_rank, hand)
+                said.append(text)
+    return said
+
+
+NAMES = ["Ana", "Beto", "Carmen", "Dani"]
+
+
+@pytest.mark.parametrize(
+    ("seed", "levels"),
+    [(14, ("easy", "medium", "hard")), (3, ("expert", "hard", "medium", "easy"))],
+)
+def test_a_whole_seeded_game_in_spanish_has_no_english_word(
+    seed: int, levels: tuple[str, ...]
+) -> None:
+    game, explanations, dealt = _play_spanish_game(seed, levels)
+    assert game.round == 11 and game.is_over
+    kinds = {type(event).__name__ for event in game.events}
+    # the game met every kind of event the announcements word, reshuffles aside
+    assert {"DrewFromStock", "TookDiscard", "Discarded", "WentOut", "LaidDown"} <= kinds
+    texts = list(explanations)
+    for viewer in [*range(len(levels)), None]:
+        texts += _spanish_transcript(game, dealt, viewer)
+    leaks = {text: english_words(text) for text in texts if english_words(text)}
+    assert leaks == {}
+    # the check can fail: the same game's English words are found
+    english = describe_events(game.events, game.players, 0, Rank.THREE, "full")
+    assert english_words(" ".join(announcement.text for announcement in english))
+    joined = "\n".join(texts)
+    # the Spanish words of the game are there, with their agreement
+    for word in ("Ronda 1 de 11.", "Los 3 son salvajes.", "Los reyes son salvajes.", "Fin de la"):
+        assert word in joined, word
+    assert "Fin de la partida." in joined
+    assert any(text.startswith(("Tomé", "Descarté", "Salí", "Bajé")) for text in explanations)
+
+
+def test_the_players_own_turn_is_said_to_them(spanish: object) -> None:
+    seven, king, nine = parse_cards("7h Kc 9sp")
+    turn = [DrewFromStock(0, seven), Discarded(0, king)]
+    assert turn_summary(turn, ["Ana", "Beto"], 0, Rank.SEVEN, "normal") == (
+        "Tomaste el 7 de copas salvaje de la pila de extracción y descartaste el rey de tréboles."
+    )
+    theirs = [redact(event, 1) for event in turn]
+    assert turn_summary(theirs, ["Ana", "Beto"], 1, Rank.SEVEN, "normal") == (
+        "Ana tomó de la pila de extracción y descartó el rey de tréboles."
+    )
+    took = [TookDiscard(1, parse_card("Jst")), Discarded(1, nine)]
+    assert turn_summary(took, ["Ana", "Beto"], 0, Rank.THREE, "brief") == (
+        "Beto tomó la sota de estrellas del descarte y descartó el 9 de espadas."
+    )
+
+
+def _scored(scores: tuple[int, ...], leftovers: tuple[str, ...]) -> RoundScored:
+    results = tuple(
+        PlayerResult((), tuple(parse_cards(cards)), score)
+        for cards, score in zip(leftovers, scores, strict=True)
+    )
+    return RoundScored(3, 0, scores, scores, results)
+
+
+@pytest.mark.parametrize(
+    ("points", "said"),
+    [
+        (0, "Beto: 0 puntos; no le sobró nada."),
+        (1, "Beto: 1 punto; sobrantes: 3 de copas."),
+        (2, "Beto: 2 puntos; sobrantes: 3 de copas."),
+        (45, "Beto: 45 puntos; sobrantes: 3 de copas."),
+    ],
+)
+def test_points_in_a_round_s_detail_with_0_1_2_and_many(
+    spanish: object, points: int, said: str
+) -> None:
+    # the points are given, not counted from the cards: the sentence's plural is what is tested
+    event = _scored((0, points), ("", "" if points == 0 else "3h"))
+    detail = round_detail(event, ["Ana", "Beto"], None, Rank.FIVE)
+    assert detail == f"Ana salió sin bajar nada. {said}"
+
+
+@pytest.mark.parametrize(
+    ("count", "said"),
+    [
+        (0, "Fin de la partida. Gana Ana con 0 puntos."),
+        (1, "Fin de la partida. Gana Ana con 1 punto."),
+        (2, "Fin de la partida. Gana Ana con 2 puntos."),
+        (120, "Fin de la partida. Gana Ana con 120 puntos."),
+    ],
+)
+def test_the_winner_s_points_with_0_1_2_and_many(spanish: object, count: int, said: str) -> None:
+    text = game_result(GameOver((0,), (count, count + 5)), ["Ana", "Beto"], 1)
+    assert text == f"{said} Totales finales: Ana {count}, tú {count + 5}."
+
+
+def test_a_shared_win_lists_the_winners(spanish: object) -> None:
+    text = game_result(GameOver((0, 1, 2), (30, 30, 30)), ["Ana", "Beto", "Carmen"], 1)
+    assert text.startswith(
+        "Fin de la partida. Empatan en la victoria con 30 puntos: Ana, tú y Carmen."
+    )
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_lists_of_one_to_three_melds(spanish: object, count: int) -> None:
+    melds = [
+        check_meld(parse_cards("8c 8h 8sp"), Rank.KING),
+        check_meld(parse_cards("3st 4st 5st"), Rank.KING),
+        check_meld(parse_cards("Qd Qd jk"), Rank.KING),
+    ][:count]
+    event = WentOut(0, tuple(melds), parse_card("9h"))
+    text = describe_events([event], ["Ana", "Beto"], 1, Rank.KING, "normal")[0].text
+    expected = {
+        1: "una familia de 8",
+        2: "una familia de 8 y un palo de 3, 4, 5 de estrellas",
+        3: (
+            "una familia de 8, un palo de 3, 4, 5 de estrellas "
+            "y una familia de damas con un comodín"
+        ),
+    }[count]
+    assert text == f"Ana salió con {expected} y descartó el 9 de copas."
+    mine = describe_events([event], ["Ana", "Beto"], 0, Rank.KING, "normal")[0].text
+    assert mine == f"Saliste con {expected} y descartaste el 9 de copas."
+
+
+# --- illegal moves in Spanish: the cases of tests/test_game_illegal.py ------------------
+
+
+class SpanishIllegalMoves(illegal.IllegalMoves):
+    """The same state machine; every refusal is worded in Spanish, with no English word,
+    and is a translation (it differs from the English sentence for the same move)."""
+
+    def refused(self, player: int, move: Any, sentence: str, *, exact: bool = True) -> None:
+        before = snapshot(self.game)
+        with i18n.speaking("es"), pytest.raises(IllegalMoveError) as info:
+            self.game.apply(player, move)
+        message = str(info.value)
+        with i18n.speaking("en"), pytest.raises(IllegalMoveError) as english:
+            self.game.apply(player, move)
+        assert english_words(message) == [], message
+        assert message and message != str(english.value)
+        SPANISH_REFUSALS.add(message)
+        assert snapshot(self.game) == before
+
+
+SPANISH_REFUSALS: set[str] = set()
+SpanishIllegalMoves.TestCase.settings = settings(
+    max_examples=15,
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestSpanishIllegalMoves = SpanishIllegalMoves.TestCase
+
+
+def _game_in_phase(phase: Phase, seed: int = 5) -> Game:
+    game = Game(["Ana", "Beto", "Carmen"], seed=seed)
+    rng = random.Random(seed)
+    while game.phase is not phase:
+        game.apply(game.current_player, random_move(game, rng))
+    return game
+
+
+def test_every_illegal_move_sentence_in_spanish(spanish: object) -> None:
+    said: list[str] = []
+
+    def refuse(game: Game, player: int, move: Any) -> None:
+        with pytest.raises(IllegalMoveError) as info:
+            game.apply(player, move)
+        said.append(str(info.value))
+
+    draw = _game_in_phase(Phase.DRAW)
+    seat = draw.current_player
+    card = draw.hand(seat)[0]
+    refuse(draw, (seat + 1) % 3, DrawFromStock())
+    refuse(draw, seat, Discard(card))
+    refuse(draw, seat, GoOut(card))
+    refuse(draw, seat, LayDown())
+    refuse(draw, seat, "draw")
+    refuse(draw, 7, DrawFromStock())
+    draw.apply(seat, DrawFromStock())
+    refuse(draw, seat, TakeDiscard())
+    refuse(draw, seat, LayDown())
+    missing = next(c for c in map(card_from_code, range(56)) if c not in draw.hand(seat))
+    refuse(draw, seat, Discard(missing))
+    refuse(draw, seat, Discard("7h"))
+    stuck = [
+        c for c in draw.hand(seat) if c not in going_out_discards(draw.hand(seat), draw.wild_rank)
+    ]
+    refuse(draw, seat, GoOut(stuck[0]))
+    last = _game_in_phase(Phase.LAST_DRAW)
+    refuse(last, last.current_player, LayDown())
+    refuse(last, last.current_player, GoOut(last.hand(last.current_player)[0]))
+    last.apply(last.current_player, DrawFromStock())
+    player = last.current_player
+    refuse(last, player, DrawFromStock())
+    refuse(last, player, LayDown(((JOKER, JOKER, JOKER),)))
+    refuse(last, player, LayDown((tuple(last.hand(player)),)))
+    refuse(last, player, LayDown((tuple(last.hand(player)[:2]),)))
+    last.apply(player, LayDown(()))
+    refuse(last, player, LayDown(()))
+    assert len(set(said)) >= 15
+    assert [text for text in said if english_words(text)] == []
+    assert "Tienes que tomar un naipe antes de descartar." in said
+    assert "Es el turno de " + draw.players[seat] + ", no el tuyo." in said

@@ -228,6 +228,19 @@ _CARD_NAMES_THE = {
     Rank.QUEEN: N_("the Queen of {suit}"),
     Rank.KING: N_("the King of {suit}"),
 }
+_CARD_NAMES_THE_WILD = {
+    Rank.THREE: N_("the wild 3 of {suit}"),
+    Rank.FOUR: N_("the wild 4 of {suit}"),
+    Rank.FIVE: N_("the wild 5 of {suit}"),
+    Rank.SIX: N_("the wild 6 of {suit}"),
+    Rank.SEVEN: N_("the wild 7 of {suit}"),
+    Rank.EIGHT: N_("the wild 8 of {suit}"),
+    Rank.NINE: N_("the wild 9 of {suit}"),
+    Rank.TEN: N_("the wild 10 of {suit}"),
+    Rank.JACK: N_("the wild Jack of {suit}"),
+    Rank.QUEEN: N_("the wild Queen of {suit}"),
+    Rank.KING: N_("the wild King of {suit}"),
+}
 _CARD_NAMES_A = {
     Rank.THREE: N_("a 3 of {suit}"),
     Rank.FOUR: N_("a 4 of {suit}"),
@@ -313,15 +326,18 @@ def card_from_code(code: int) -> Card:
     return _BY_CODE[code]
 
 
-def card_the(card: Card) -> str:
+def card_the(card: Card, wild_rank: Rank | None = None) -> str:
     """The card's name with the definite article: "the 7 of hearts", "the joker"
-    ("el 7 de copas", "la sota de estrellas", "el comodín").
+    ("el 7 de copas", "la sota de estrellas", "el comodín"); with the round's wild rank,
+    "the wild 5 of clubs" ("el 5 de tréboles salvaje") as :func:`spoken_name` says it.
 
-    >>> card_the(parse_card("Qst")), card_the(JOKER)
-    ('the Queen of stars', 'the joker')
+    >>> card_the(parse_card("Qst")), card_the(JOKER), card_the(parse_card("5c"), Rank.FIVE)
+    ('the Queen of stars', 'the joker', 'the wild 5 of clubs')
     """
     if card.rank is None or card.suit is None:
         return _("the joker")
+    if card.rank == wild_rank:
+        return _(_CARD_NAMES_THE_WILD[card.rank]).format(suit=card.suit.word)
     return _(_CARD_NAMES_THE[card.rank]).format(suit=card.suit.word)
 
 

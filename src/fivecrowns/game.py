@@ -56,6 +56,8 @@ from fivecrowns.cards import (
     wild_rank_for_round,
 )
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
+from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import (
     Meld,
     MeldKind,
@@ -127,17 +129,21 @@ class Phase(enum.Enum):
 
     @property
     def spoken(self) -> str:
-        return _PHASE_WORDS[self]
+        """What the player must do now, in the current language."""
+        return _(_PHASE_WORDS[self])
 
 
 _PHASE_WORDS = {
-    Phase.DRAW: "draw a card",
-    Phase.DISCARD: "discard a card, or go out",
-    Phase.LAST_DRAW: "last turn: draw a card",
-    Phase.LAST_LAY_DOWN: "last turn: lay down your melds, then discard",
-    Phase.LAST_DISCARD: "last turn: discard a card",
-    Phase.GAME_OVER: "the game is over",
+    Phase.DRAW: N_("draw a card"),
+    Phase.DISCARD: N_("discard a card, or go out"),
+    Phase.LAST_DRAW: N_("last turn: draw a card"),
+    Phase.LAST_LAY_DOWN: N_("last turn: lay down your melds, then discard"),
+    Phase.LAST_DISCARD: N_("last turn: discard a card"),
+    Phase.GAME_OVER: N_("the game is over"),
 }
+
+
+NOT_IN_HAND = N_("The {card} is not in your hand.")
 
 
 # --- moves ---------------------------------------------------------------------
@@ -364,17 +370,29 @@ class GameOptions:
 def _check_table(players: int, options: GameOptions) -> None:
     if not MIN_PLAYERS <= players <= LARGEST_TABLE:
         raise FiveCrownsError(
-            f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players "
-            f"(up to {LARGEST_TABLE} with extra decks), not {players}."
+            _(
+                "A game needs {low} to {high} players (up to {most} with extra decks), "
+                "not {players}."
+            ).format(low=MIN_PLAYERS, high=MAX_PLAYERS, most=LARGEST_TABLE, players=players)
         )
     if options.decks < 1:
-        raise FiveCrownsError(f"A game needs at least one deck, not {options.decks}.")
+        raise FiveCrownsError(
+            _("A game needs at least one deck, not {decks}.").format(decks=options.decks)
+        )
     if options.decks == 1 and players > 3:
-        raise FiveCrownsError(f"One deck is enough only for 2 or 3 players, not {players}.")
+        raise FiveCrownsError(
+            _("One deck is enough only for 2 or 3 players, not {players}.").format(players=players)
+        )
     needed = players * (ROUNDS + 2) + 1
     if options.decks * cards_per_deck() < needed:
         decks = -(-needed // cards_per_deck())
-        raise FiveCrownsError(f"{players} players need at least {decks} decks.")
+        raise FiveCrownsError(
+            ngettext(
+                "{players} players need at least {count} deck.",
+                "{players} players need at least {count} decks.",
+                decks,
+            ).format(players=players, count=decks)
+        )
 
 
 # --- the game ------------------------------------------------------------------
@@ -406,9 +424,11 @@ class Game:
         names = [str(name).strip() for name in players]
         _check_table(len(names), self.options)
         if any(not name for name in names):
-            raise FiveCrownsError("Every player needs a name.")
+            raise FiveCrownsError(_("Every player needs a name."))
         if len({name.lower() for name in names}) != len(names):
-            raise FiveCrownsError("Two players have the same name; give everyone a different name.")
+            raise FiveCrownsError(
+                _("Two players have the same name; give everyone a different name.")
+            )
         self.players: tuple[str, ...] = tuple(names)
         self.seed = seed
         self.rng = rng if rng is not None else random.Random(seed)
@@ -416,12 +436,18 @@ class Game:
         for number, order in enumerate(self.deck_orders, start=1):
             if Counter(order) != Counter(new_deck(self.options.decks)):
                 raise FiveCrownsError(
-                    f"The deck given for round {number} is not {self.options.decks} full decks."
+                    ngettext(
+                        "The deck given for round {round} is not {count} full deck.",
+                        "The deck given for round {round} is not {count} full decks.",
+                        self.options.decks,
+                    ).format(round=number, count=self.options.decks)
                 )
         if first_dealer is None:
             first_dealer = self.rng.randrange(len(names))
         if not 0 <= first_dealer < len(names):
-            raise FiveCrownsError(f"There is no player {first_dealer} to deal.")
+            raise FiveCrownsError(
+                _("There is no player {player} to deal.").format(player=first_dealer)
+            )
         self.first_dealer = first_dealer
         # State of the whole game.
         self.round = 0
@@ -434,12 +460,12 @@ class Game:
         # State of the round (set by _deal).
         self.phase = Phase.DRAW
         self.current_player = 0
-        self.hands: list[list[Card]] = [[] for _ in names]
+        self.hands: list[list[Card]] = [[] for _name in names]
         self.stock: list[Card] = []  # the top of the stock is the last card
         self.discard_pile: list[Card] = []  # the top discard is the last card
         self.went_out: int | None = None
         self.last_turns: list[int] = []  # players still to take their last turn, in order
-        self.laid_down: list[tuple[Meld, ...]] = [() for _ in names]
+        self.laid_down: list[tuple[Meld, ...]] = [() for _name in names]
         self.taken_discard: Card | None = None  # taken this turn (for forbid_return_discard)
         self.round_start_event = 0  # index in events of this round's RoundStarted
         self.events.extend(self._start_round())
@@ -595,14 +621,16 @@ class Game:
     def _prepare(self, player: int, move: Move) -> _Effect:
         """Check ``move`` and return the function that plays it; the one dispatcher."""
         if not isinstance(move, _MOVE_CLASSES):
-            raise IllegalMoveError(f"{move!r} is not a move.")
+            raise IllegalMoveError(_("{move} is not a move.").format(move=repr(move)))
         if self.phase is Phase.GAME_OVER:
-            raise IllegalMoveError("The game is over.")
+            raise IllegalMoveError(_("The game is over."))
         if not isinstance(player, int) or not 0 <= player < len(self.players):
-            raise IllegalMoveError(f"There is no player {player}.")
+            raise IllegalMoveError(_("There is no player {player}.").format(player=player))
         if player != self.current_player:
             # why: the sentence is spoken to the person who tried to play.
-            raise IllegalMoveError(f"It is {self.players[self.current_player]}'s turn, not yours.")
+            raise IllegalMoveError(
+                _("It is {name}'s turn, not yours.").format(name=self.players[self.current_player])
+            )
         handler = {
             Phase.DRAW: self._in_draw,
             Phase.DISCARD: self._in_discard,
@@ -621,11 +649,11 @@ class Game:
             self._check_discard_pile()
             return lambda: self._take_discard(player, Phase.DISCARD)
         if isinstance(move, Discard):
-            raise IllegalMoveError("You must draw before you discard.")
+            raise IllegalMoveError(_("You must draw before you discard."))
         if isinstance(move, GoOut):
-            raise IllegalMoveError("You must draw before you go out.")
+            raise IllegalMoveError(_("You must draw before you go out."))
         raise IllegalMoveError(
-            "You can lay down melds only in a last turn, after someone has gone out."
+            _("You can lay down melds only in a last turn, after someone has gone out.")
         )
 
     def _in_discard(self, player: int, move: Move) -> _Effect:
@@ -638,9 +666,9 @@ class Game:
             return lambda: self._go_out(player, move.discard, melds)
         if isinstance(move, LayDown):
             raise IllegalMoveError(
-                "You can lay down melds only in a last turn; to lay down all your cards, go out."
+                _("You can lay down melds only in a last turn; to lay down all your cards, go out.")
             )
-        raise IllegalMoveError("You have already drawn this turn; now discard a card.")
+        raise IllegalMoveError(_("You have already drawn this turn; now discard a card."))
 
     def _in_last_draw(self, player: int, move: Move) -> _Effect:
         if isinstance(move, DrawFromStock):
@@ -651,8 +679,8 @@ class Game:
         if isinstance(move, GoOut):
             raise self._already_out()
         if isinstance(move, LayDown):
-            raise IllegalMoveError("You must draw before you lay down.")
-        raise IllegalMoveError("You must draw before you discard.")
+            raise IllegalMoveError(_("You must draw before you lay down."))
+        raise IllegalMoveError(_("You must draw before you discard."))
 
     def _in_last_lay_down(self, player: int, move: Move) -> _Effect:
         if isinstance(move, LayDown):
@@ -665,42 +693,49 @@ class Game:
             return lambda: self._discard_laying_best(player, move.card)
         if isinstance(move, GoOut):
             raise self._already_out()
-        raise IllegalMoveError("You have already drawn this turn; now lay down and discard.")
+        raise IllegalMoveError(_("You have already drawn this turn; now lay down and discard."))
 
     def _in_last_discard(self, player: int, move: Move) -> _Effect:
         if isinstance(move, Discard):
             self._check_discard(player, move.card)
             return lambda: self._discard(player, move.card)
         if isinstance(move, LayDown):
-            raise IllegalMoveError("You have already laid down this turn; now discard a card.")
+            raise IllegalMoveError(_("You have already laid down this turn; now discard a card."))
         if isinstance(move, GoOut):
             raise self._already_out()
-        raise IllegalMoveError("You have already drawn this turn; now discard a card.")
+        raise IllegalMoveError(_("You have already drawn this turn; now discard a card."))
 
     # --- the rules behind the checks -----------------------------------------------
 
     def _already_out(self) -> IllegalMoveError:
-        who = self.players[self.went_out] if self.went_out is not None else "Someone"
+        if self.went_out is None:
+            return IllegalMoveError(
+                _("Someone has already gone out; lay down what melds you can, then discard.")
+            )
         return IllegalMoveError(
-            f"{who} has already gone out; lay down what melds you can, then discard."
+            _("{name} has already gone out; lay down what melds you can, then discard.").format(
+                name=self.players[self.went_out]
+            )
         )
 
     def _check_discard_pile(self) -> None:
         if not self.discard_pile:
-            raise IllegalMoveError("The discard pile is empty; draw from the stock.")
+            raise IllegalMoveError(_("The discard pile is empty; draw from the stock."))
 
     def _forbidden_discard(self) -> Card | None:
         return self.taken_discard if self.options.forbid_return_discard else None
 
     def _check_discard(self, player: int, card: Card) -> None:
         if not isinstance(card, Card):
-            raise IllegalMoveError(f"{card!r} is not a card.")
+            raise IllegalMoveError(_("{card} is not a card.").format(card=repr(card)))
         if card not in self.hands[player]:
-            raise IllegalMoveError(f"The {spoken_name(card)} is not in your hand.")
+            raise IllegalMoveError(_(NOT_IN_HAND).format(card=spoken_name(card)))
         forbidden = self._forbidden_discard()
         if forbidden is not None and card == forbidden and self.hands[player].count(card) == 1:
             raise IllegalMoveError(
-                f"You took the {spoken_name(card)} from the discard pile; discard another card."
+                _("You took the {card} from the discard pile; discard another card.").format(
+                    card=spoken_name(card)
+                )
             )
 
     def _going_out_melds(self, player: int, discard: Card) -> tuple[Meld, ...]:
@@ -708,9 +743,15 @@ class Game:
         rest.remove(discard)
         arrangement = best_arrangement(rest, self.wild_rank)
         if arrangement.leftover_points:
+            count = arrangement.leftover_points
             raise IllegalMoveError(
-                f"You cannot go out discarding the {spoken_name(discard, self.wild_rank)}: "
-                f"{arrangement.leftover_points} points of your other cards fit no book or run."
+                ngettext(
+                    "You cannot go out discarding the {card}: "
+                    "{count} point of your other cards fits no book or run.",
+                    "You cannot go out discarding the {card}: "
+                    "{count} points of your other cards fit no book or run.",
+                    count,
+                ).format(card=spoken_name(discard, self.wild_rank), count=count)
             )
         return tuple(arrangement.melds)
 
@@ -721,7 +762,7 @@ class Game:
         melds: list[Meld] = []
         for cards in move.melds:
             if not all(isinstance(card, Card) for card in cards):
-                raise IllegalMoveError("A meld is made of cards.")
+                raise IllegalMoveError(_("A meld is made of cards."))
             try:
                 melds.append(check_meld(cards, self.wild_rank))
             except FiveCrownsError as error:
@@ -730,14 +771,17 @@ class Game:
         have = Counter(hand)
         for card, count in wanted.items():
             if have[card] == 0:
-                raise IllegalMoveError(f"The {spoken_name(card)} is not in your hand.")
+                raise IllegalMoveError(_(NOT_IN_HAND).format(card=spoken_name(card)))
             if have[card] < count:
-                times = "once" if have[card] == 1 else f"{have[card]} times"
                 raise IllegalMoveError(
-                    f"You have the {spoken_name(card)} only {times}; a card goes in one meld."
+                    ngettext(
+                        "You have the {card} only once; a card goes in one meld.",
+                        "You have the {card} only {count} times; a card goes in one meld.",
+                        have[card],
+                    ).format(card=spoken_name(card), count=have[card])
                 )
         if sum(wanted.values()) >= len(hand):
-            raise IllegalMoveError("You must keep one card to discard.")
+            raise IllegalMoveError(_("You must keep one card to discard."))
         return tuple(melds)
 
     # --- effects (called only after the checks pass) ---------------------------------
@@ -855,15 +899,15 @@ class Game:
         # why: extra decks added when the stock ran dry leave play with the round.
         self.decks_in_play = self.options.decks
         deck.reverse()  # the top card is dealt first and is now last
-        self.hands = [[] for _ in range(count)]
-        for _ in range(self.hand_size):
+        self.hands = [[] for _seat in range(count)]
+        for _card in range(self.hand_size):
             for step in range(1, count + 1):
                 self.hands[(self.dealer + step) % count].append(deck.pop())
         self.discard_pile = [deck.pop()]
         self.stock = deck
         self.went_out = None
         self.last_turns = []
-        self.laid_down = [() for _ in range(count)]
+        self.laid_down = [() for _seat in range(count)]
         self.taken_discard = None
         self.current_player = (self.dealer + 1) % count
         self.phase = Phase.DRAW
@@ -1109,14 +1153,30 @@ def game_to_json(game: Game) -> dict[str, Any]:
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
     value = data[key]
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{key} is {value!r}, not a whole number from {low} to {high}")
+        raise ValueError(
+            _("{key} is {value}, not a whole number from {low} to {high}").format(
+                key=key, value=repr(value), low=low, high=high
+            )
+        )
     return value
+
+
+_NOT_CARDS = {
+    "a deck order": N_("a deck order is not a list of cards"),
+    "a hand": N_("a hand is not a list of cards"),
+    "the stock": N_("the stock is not a list of cards"),
+    "the discard pile": N_("the discard pile is not a list of cards"),
+}
 
 
 def _cards(value: Any, what: str) -> list[Card]:
     if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
-        raise ValueError(f"{what} is not a list of cards")
+        raise ValueError(_(_NOT_CARDS[what]))
     return [parse_card(token) for token in value]
+
+
+# TRANSLATORS: {reason} says what is wrong, e.g. "the stock is not a list of cards".
+DAMAGED = N_("This saved game is damaged: {reason}.")
 
 
 def game_from_json(data: Any) -> Game:
@@ -1125,12 +1185,13 @@ def game_from_json(data: Any) -> Game:
     Raises :class:`SaveFileError` naming the problem.
     """
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveFileError("This is not a Five Crowns saved game.")
+        raise SaveFileError(_("This is not a Five Crowns saved game."))
     version = data.get("version")
     if version != SAVE_VERSION:
         raise SaveFileError(
-            f"This saved game has format version {version!r}; "
-            f"this program reads version {SAVE_VERSION}."
+            _(
+                "This saved game has format version {version}; this program reads version {ours}."
+            ).format(version=repr(version), ours=SAVE_VERSION)
         )
     try:
         return _game_from_json(data)
@@ -1139,22 +1200,23 @@ def game_from_json(data: Any) -> Game:
     except FiveCrownsError as error:
         # why: the table check ("A game needs 2 to 7 players") is a sentence of its own.
         reason = str(error).rstrip(".")
-        raise SaveFileError(
-            f"This saved game is damaged: {reason[:1].lower()}{reason[1:]}."
-        ) from error
+        reason = reason[:1].lower() + reason[1:]
+        raise SaveFileError(_(DAMAGED).format(reason=reason)) from error
     except (
         KeyError, ValueError, TypeError, IndexError, AttributeError, StopIteration, OverflowError
     ) as error:  # fmt: skip
-        detail = f"{error.args[0]!r} is missing" if isinstance(error, KeyError) else str(error)
-        detail = detail or "a value is not what the game wrote"
-        raise SaveFileError(f"This saved game is damaged: {detail}.") from error
+        if isinstance(error, KeyError):
+            detail = _("{key} is missing").format(key=repr(error.args[0]))
+        else:
+            detail = str(error) or _("a value is not what the game wrote")
+        raise SaveFileError(_(DAMAGED).format(reason=detail)) from error
 
 
 def _game_from_json(data: dict[str, Any]) -> Game:
     game = Game.__new__(Game)
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise ValueError("players is not a list of names")
+        raise ValueError(_("players is not a list of names"))
     options = data["options"]
     game.options = GameOptions(
         decks=_int(options, "decks", 1, 100),
@@ -1165,7 +1227,7 @@ def _game_from_json(data: dict[str, Any]) -> Game:
     game.players = tuple(players)
     seed = data["seed"]
     if seed is not None and not isinstance(seed, int):
-        raise ValueError("seed is not a whole number")
+        raise ValueError(_("seed is not a whole number"))
     game.seed = seed
     game.first_dealer = _int(data, "first_dealer", 0, count - 1)
     rng_version, internal, gauss = data["rng"]
@@ -1199,24 +1261,36 @@ def _check_consistent(game: Game) -> None:
     """Refuse a state the rules cannot reach (catches edited or mixed-up files)."""
     count = len(game.players)
     if len(game.hands) != count or len(game.laid_down) != count or len(game.totals) != count:
-        raise ValueError("the number of hands, melds or totals is not the number of players")
+        raise ValueError(_("the number of hands, melds or totals is not the number of players"))
     if len(game.round_scores) != game.round - (0 if game.is_over else 1):
-        raise ValueError("the round scores do not match the round")
+        raise ValueError(_("the round scores do not match the round"))
     if any(len(scores) != count for scores in game.round_scores):
-        raise ValueError("a round's scores do not match the number of players")
+        raise ValueError(_("a round's scores do not match the number of players"))
     sums = [sum(column) for column in zip(*game.round_scores, strict=True)] or [0] * count
     if sums != game.totals:
-        raise ValueError("the totals are not the sums of the round scores")
+        raise ValueError(_("the totals are not the sums of the round scores"))
     if game.all_cards() != Counter(new_deck(game.decks_in_play)):
-        raise ValueError(f"the cards in play are not {game.decks_in_play} full decks")
+        raise ValueError(
+            ngettext(
+                "the cards in play are not {count} full deck",
+                "the cards in play are not {count} full decks",
+                game.decks_in_play,
+            ).format(count=game.decks_in_play)
+        )
     if not game.events or not isinstance(game.events[game.round_start_event], RoundStarted):
-        raise ValueError("the event log does not show where the round started")
+        raise ValueError(_("the event log does not show where the round started"))
     if any(not 0 <= seat < count for seat in game.last_turns):
-        raise ValueError("a last turn belongs to no player")
+        raise ValueError(_("a last turn belongs to no player"))
     if game.phase is not Phase.GAME_OVER and _hand_counts(game) != _expected_counts(game):
-        raise ValueError(f"the hands do not hold the {game.hand_size} cards each of this round")
+        raise ValueError(
+            ngettext(
+                "the hands do not hold the {count} card each of this round",
+                "the hands do not hold the {count} cards each of this round",
+                game.hand_size,
+            ).format(count=game.hand_size)
+        )
     if game.went_out is not None and game.hands[game.went_out]:
-        raise ValueError("the player who went out still holds cards")
+        raise ValueError(_("the player who went out still holds cards"))
 
 
 def _hand_counts(game: Game) -> list[int]:
@@ -1246,7 +1320,7 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> None:
         try:
             load_game(target)
         except SaveFileError as error:
-            raise SaveFileError(f"{error} It was not overwritten.") from error
+            raise SaveFileError(_("{error} It was not overwritten.").format(error=error)) from error
     atomic_write_text(target, json.dumps(game_to_json(game), separators=(",", ":")))
 
 
@@ -1257,29 +1331,41 @@ def load_game(path: str | os.PathLike[str]) -> Game:
         with open(target, encoding="utf-8") as source:
             text = source.read()
     except FileNotFoundError as error:
-        raise SaveFileError(f"There is no saved game at {target}.") from error
+        raise SaveFileError(_("There is no saved game at {path}.").format(path=target)) from error
     except UnicodeDecodeError as error:
-        raise SaveFileError(f"{target} is not a Five Crowns saved game: it is not text.") from error
+        raise SaveFileError(
+            _("{path} is not a Five Crowns saved game: it is not text.").format(path=target)
+        ) from error
     except OSError as error:
-        raise SaveFileError(f"{target} cannot be read: {error.strerror}.") from error
+        raise SaveFileError(
+            _("{path} cannot be read: {error}.").format(path=target, error=error.strerror)
+        ) from error
     try:
         data = json.loads(text)
     except RecursionError as error:
         # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
         raise SaveFileError(
-            f"{target} is not a Five Crowns saved game: its JSON is nested too deeply."
+            _("{path} is not a Five Crowns saved game: its JSON is nested too deeply.").format(
+                path=target
+            )
         ) from error
     except ValueError as error:
         if not isinstance(error, json.JSONDecodeError):
             # why: a number of over 4,300 digits raises a plain ValueError, not a JSON error
-            raise SaveFileError(f"{target} is damaged: {error}.") from error
+            raise SaveFileError(
+                _("{path} is damaged: {error}.").format(path=target, error=error)
+            ) from error
         if SAVE_FORMAT not in text[:200]:
             raise SaveFileError(
-                f"{target} is not a Five Crowns saved game: it is not a saved game's JSON."
+                _("{path} is not a Five Crowns saved game: it is not a saved game's JSON.").format(
+                    path=target
+                )
             ) from error
         raise SaveFileError(
-            f"{target} is not a complete saved game: it is cut short or corrupted "
-            f"(line {error.lineno}, column {error.colno})."
+            _(
+                "{path} is not a complete saved game: it is cut short or corrupted "
+                "(line {line}, column {column})."
+            ).format(path=target, line=error.lineno, column=error.colno)
         ) from error
     try:
         return game_from_json(data)

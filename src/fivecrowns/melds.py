@@ -149,6 +149,8 @@ BOOK = N_("a book of {rank}")
 BOOK_USING = N_("a book of {rank} using {wilds}")
 RUN = N_("a run of {ranks} of {suit}")
 RUN_USING = N_("a run of {ranks} of {suit} using {wilds}")
+# A run of 4 or more cards in short: "a run of 5 to 9 of spades".
+RUN_FROM_TO = N_("a run of {low} to {high} of {suit}")
 # TRANSLATORS: a wild card in a run and the place it takes: "a joker for the 6".
 STAND_IN = N_("{wild} for {rank}")
 
@@ -279,6 +281,30 @@ class Meld:
         ]
         if stand_ins:
             return _(RUN_USING).format(ranks=ranks, suit=suit_word, wilds=join_list(stand_ins))
+        return _(RUN).format(ranks=ranks, suit=suit_word)
+
+    def describe_short(self, wild_rank: Rank) -> str:
+        """:meth:`describe` without which wild stands for what, and a run of 4 or more cards
+        as "a run of 5 to 9 of spades" (computer players' explanations).
+
+        >>> from fivecrowns.cards import parse_cards
+        >>> check_meld(parse_cards("5sp jk 7sp 8sp 9sp"), Rank.THREE).describe_short(Rank.THREE)
+        'a run of 5 to 9 of spades'
+        """
+        naturals = [card for card in self.cards if not is_wild(card, wild_rank)]
+        rank = naturals[0].rank if naturals else None
+        if rank is None:
+            return self.describe(wild_rank)
+        if self.kind is MeldKind.BOOK:
+            return _(BOOK).format(rank=rank_plural(rank))
+        wilds = [card for card in self.cards if is_wild(card, wild_rank)]
+        places = sorted(_run_places(sorted(naturals), _sort_wilds(wilds)))
+        suit = naturals[0].suit
+        suit_word = suit.word if suit is not None else ""
+        if len(places) >= 4:
+            low, high = _spoken_rank(places[0]), _spoken_rank(places[-1])
+            return _(RUN_FROM_TO).format(low=low, high=high, suit=suit_word)
+        ranks = ", ".join(_spoken_rank(place) for place in places)
         return _(RUN).format(ranks=ranks, suit=suit_word)
 
 

@@ -44,7 +44,8 @@ class PileAction:
     """One public change to the discard pile this round.
 
     ``action`` is "turned up" (the card that started the pile; ``player`` is
-    ``None``), "took" or "discarded".
+    ``None``), "took" or "discarded": a key for programs, not words for people (whoever
+    says it words it in the player's language).
     """
 
     player: int | None

@@ -1,7 +1,8 @@
 """Computer players. They read only :mod:`fivecrowns.views` and answer with moves.
 
 A bot has ``decide(view) -> Decision`` (a move and a sentence saying why); the
-built-in levels are ``easy``, ``medium``, ``hard`` and ``expert``. Get one with
+built-in levels are ``easy``, ``medium``, ``hard`` and ``expert`` (tokens; :func:`level_name`
+says one in the player's language). Get one with
 :func:`load_bot`, by level name or by ``package.module:ClassName``. See
 ``docs/bots.md``.
 """
@@ -9,7 +10,7 @@ built-in levels are ``easy``, ``medium``, ``hard`` and ``expert``. Get one with
 from __future__ import annotations
 
 from fivecrowns.ai.base import Bot, BotError, Decision, Player, allowed_discards
-from fivecrowns.ai.loader import LEVELS, BotLoadError, load_bot, parse_bot_list
+from fivecrowns.ai.loader import LEVELS, BotLoadError, level_name, load_bot, parse_bot_list
 
 __all__ = [
     "LEVELS",
@@ -19,6 +20,7 @@ __all__ = [
     "Decision",
     "Player",
     "allowed_discards",
+    "level_name",
     "load_bot",
     "parse_bot_list",
 ]

@@ -17,6 +17,7 @@ from fivecrowns.ai.base import BotError, Player
 from fivecrowns.ai.loader import load_bot
 from fivecrowns.errors import IllegalMoveError
 from fivecrowns.game import Discard, DrawFromStock, Game, GameOptions, GoOut, LayDown, TakeDiscard
+from fivecrowns.i18n import gettext as _
 
 __all__ = ["GameResult", "game_seed", "play_game", "play_series", "seat_names"]
 
@@ -39,7 +40,9 @@ def game_seed(seed: int, game: int) -> int:
 
 
 def seat_names(specs: Sequence[str]) -> list[str]:
-    return [f"Seat {seat + 1} ({spec})" for seat, spec in enumerate(specs)]
+    # TRANSLATORS: a computer player's name in a simulated game: "Seat 1 (hard)".
+    template = _("Seat {number} ({level})")
+    return [template.format(number=seat + 1, level=spec) for seat, spec in enumerate(specs)]
 
 
 def play_game(
@@ -54,12 +57,14 @@ def play_game(
     """Play one whole game; each bot sees only its own view."""
     seats = len(bots)
     game = Game(
-        list(names) if names is not None else [f"Seat {seat + 1}" for seat in range(seats)],
+        list(names)
+        if names is not None
+        else [_("Seat {number}").format(number=seat + 1) for seat in range(seats)],
         seed=seed,
         first_dealer=first_dealer,
         options=options,
     )
-    times: list[list[float]] = [[] for _ in range(seats)]
+    times: list[list[float]] = [[] for _seat in range(seats)]
     clock = time.perf_counter
     while not game.is_over:
         seat = game.current_player
@@ -68,18 +73,28 @@ def play_game(
         try:
             decision = bots[seat].decide(view)
         except Exception as error:  # why: a plug-in's bug is reported as a sentence
-            raise BotError(f"{game.players[seat]} could not decide: {error!r}.") from error
+            raise BotError(
+                _("{name} could not decide: {error}.").format(
+                    name=game.players[seat], error=repr(error)
+                )
+            ) from error
         if time_decisions:
             times[seat].append(clock() - start)
         move = getattr(decision, "move", None)
         if not isinstance(move, _MOVES):
             raise BotError(
-                f"{game.players[seat]} answered {decision!r}, which is not a Decision with a move."
+                _("{name} answered {answer}, which is not a Decision with a move.").format(
+                    name=game.players[seat], answer=repr(decision)
+                )
             )
         try:
             game.apply(seat, move)
         except IllegalMoveError as error:
-            raise BotError(f"{game.players[seat]} made an illegal move: {error}") from error
+            raise BotError(
+                _("{name} made an illegal move: {error}").format(
+                    name=game.players[seat], error=error
+                )
+            ) from error
     return GameResult(
         tuple(game.totals),
         tuple(game.winners),

@@ -17,6 +17,8 @@ from fivecrowns.ai.evaluate import arrangement_with_discard
 from fivecrowns.cards import Card, points
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.game import Discard, LayDown, Move, Phase
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.views import PlayerView
 
 __all__ = ["Bot", "BotError", "Decision", "Player", "allowed_discards"]
@@ -89,13 +91,20 @@ class Bot:
         wild = view.wild_rank
         choices = allowed_discards(view)
         card = max(choices, key=lambda c: (points(c, wild), c))
+        worth = points(card, wild)
         if len(view.hand) == 1:
             return Decision(
-                Discard(card), explain.discarded(card, wild, "it is my last card, so I score 0")
+                Discard(card), explain.discarded(card, wild, _("it is my last card, so I score 0"))
             )
         return Decision(
             Discard(card),
-            explain.discarded(card, wild, f"it is worth {points(card, wild)}, my most"),
+            explain.discarded(
+                card,
+                wild,
+                ngettext(
+                    "it is worth {count}, my most", "it is worth {count}, my most", worth
+                ).format(count=worth),
+            ),
         )
 
 

@@ -18,6 +18,8 @@ from fivecrowns.ai.evaluate import arrangement, arrangement_with_discard, leftov
 from fivecrowns.ai.medium import discard_reason, greedy_discard
 from fivecrowns.cards import Card, Rank, is_wild, points
 from fivecrowns.game import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.melds import Arrangement, going_out_discards
 from fivecrowns.views import PlayerView
 
@@ -70,11 +72,14 @@ class EasyBot(Bot):
                 return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
             return Decision(
                 TakeDiscard(),
-                f"Took {explain.the(top, wild)}: it looks close to my other cards.",
+                _("Took {card}: it looks close to my other cards.").format(
+                    card=explain.the(top, wild)
+                ),
             )
         if helps:
             return Decision(
-                DrawFromStock(), explain.drew_from_stock(top, wild, "I hope for something better")
+                DrawFromStock(),
+                explain.drew_from_stock(top, wild, _("I hope for something better")),
             )
         return Decision(DrawFromStock(), explain.drew_from_stock(top, wild))
 
@@ -96,7 +101,7 @@ class EasyBot(Bot):
         if natural and roll < RANDOM_DISCARD:
             card = rng.choice(natural)
             return Decision(
-                Discard(card), explain.discarded(card, wild, "I do not think I need it")
+                Discard(card), explain.discarded(card, wild, _("I do not think I need it"))
             )
         loose = _loose_cards(hand, wild, allowed)
         if len(loose) > 1 and roll < RANDOM_DISCARD + KEEP_HIGH:
@@ -104,7 +109,13 @@ class EasyBot(Bot):
             return Decision(
                 Discard(card),
                 explain.discarded(
-                    card, wild, f"it fits nothing; it is only worth {points(card, wild)}"
+                    card,
+                    wild,
+                    ngettext(
+                        "it fits nothing; it is only worth {count}",
+                        "it fits nothing; it is only worth {count}",
+                        points(card, wild),
+                    ).format(count=points(card, wild)),
                 ),
             )
         card = greedy_discard(view)

@@ -37,6 +37,8 @@ from fivecrowns.ai.hard import FEED_WEIGHT, SHORTLIST, SLACK, HardBot, _next_pla
 from fivecrowns.ai.memory import read_memory
 from fivecrowns.cards import Card, Rank, is_wild, points
 from fivecrowns.game import Discard, DrawFromStock, Phase, TakeDiscard
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.views import PlayerView
 
 __all__ = ["ExpertBot", "look_ahead"]
@@ -106,15 +108,18 @@ class ExpertBot(HardBot):
         kept = list(after.cards)
         kept.remove(after.discard)
         # Taking: this turn's draw is the top discard; the next turn's is a blind draw.
-        take_next, _ = look_ahead(kept, wild, memory.unseen, self._rng(view))
+        take_next, _later = look_ahead(kept, wild, memory.unseen, self._rng(view))
         take = _score(after.leftover_points, take_next)
         blind = _score(*look_ahead(hand, wild, memory.unseen, self._rng(view)))
         if take < blind:
             return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
-        reason = (
-            f"looking two draws ahead, the stock should leave about {round(blind)} points, "
-            f"{explain.the(top, wild)} about {round(take)}"
-        )
+        reason = ngettext(
+            "looking two draws ahead, the stock should leave about {count} point, "
+            "{card} about {take}",
+            "looking two draws ahead, the stock should leave about {count} points, "
+            "{card} about {take}",
+            round(blind),
+        ).format(count=round(blind), card=explain.the(top, wild), take=round(take))
         return Decision(DrawFromStock(), explain.drew_from_stock(top, wild, reason))
 
     def choose_discard(self, view: PlayerView) -> Decision:
@@ -148,12 +153,15 @@ class ExpertBot(HardBot):
             return hard
         greedy = ranked[0]
         if card == greedy:
-            reason = f"keeping the rest leaves {costs[card]} points, and the most ways ahead"
+            reason = ngettext(
+                "keeping the rest leaves {count} point, and the most ways ahead",
+                "keeping the rest leaves {count} points, and the most ways ahead",
+                costs[card],
+            ).format(count=costs[card])
         else:
-            reason = (
-                f"looking two draws ahead, keeping {explain.the(greedy, wild)} gives more ways "
-                "to make melds"
-            )
+            reason = _(
+                "looking two draws ahead, keeping {card} gives more ways to make melds"
+            ).format(card=explain.the(greedy, wild))
         return Decision(Discard(card), explain.discarded(card, wild, reason))
 
 

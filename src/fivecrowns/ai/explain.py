@@ -3,7 +3,8 @@
 Each sentence names the move first, then the reason after a colon, in words a
 screen reader speaks well (no symbols): "Took the 7 of hearts: it completes a
 run of 5, 6, 7 of hearts." / "Discarded the King of clubs: it fits nothing and
-is worth 13."
+is worth 13." Sentences and reasons are in the current language (:mod:`fivecrowns.i18n`):
+a reason is a whole clause, translated where the player that gives it words it.
 
 >>> from fivecrowns.cards import parse_card, Rank
 >>> the(parse_card("Kc"), Rank.FIVE)
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fivecrowns.cards import Card, Rank, points
+from fivecrowns.cards import Card, Rank, card_the, points, wild_clause
 from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import join_list, ngettext
 from fivecrowns.melds import Arrangement, Meld
 from fivecrowns.words import join_words
 
@@ -39,8 +42,8 @@ __all__ = [
 
 
 def the(card: Card, wild_rank: Rank) -> str:
-    """A card with its article: "the King of clubs", "the joker"."""
-    return f"the {card.spoken}"
+    """A card with its article: "the King of clubs", "the joker" ("el rey de tréboles")."""
+    return card_the(card)
 
 
 def _sentence(text: str) -> str:
@@ -56,18 +59,11 @@ def melds_words(melds: Sequence[Meld], wild_rank: Rank) -> str:
     >>> melds_words([run, check_meld(parse_cards("8c 8h 8d"), Rank.THREE)], Rank.THREE)
     'a run of 5 to 9 of spades and a book of 8s'
     """
-    return join_words([short_meld(meld, wild_rank) for meld in melds])
+    return join_list([short_meld(meld, wild_rank) for meld in melds])
 
 
 def short_meld(meld: Meld, wild_rank: Rank) -> str:
-    text = meld.describe(wild_rank).split(" using ")[0]
-    head, sep, rest = text.partition("a run of ")
-    if sep and not head:
-        ranks, of, suit = rest.rpartition(" of ")
-        numbers = ranks.split(", ")
-        if of and len(numbers) >= 4:
-            return f"a run of {numbers[0]} to {numbers[-1]} of {suit}"
-    return text
+    return meld.describe_short(wild_rank)
 
 
 def completes_meld(card: Card, after: Arrangement) -> Meld | None:
@@ -82,64 +78,87 @@ def took_discard(card: Card, wild_rank: Rank, before: int, after: Arrangement | 
     """Why the top discard was taken; ``before`` is the hand's best leftover without it."""
     name = the(card, wild_rank)
     if card.is_joker:
-        return _sentence(f"Took {name}: it is wild")
+        return _("Took {card}: it is wild.").format(card=name)
     if card.rank == wild_rank:
-        return _sentence(f"Took {name}: {wild_rank.plural} are wild")
+        # TRANSLATORS: {wild} is "5s are wild" ("los 5 son salvajes").
+        return _("Took {card}: {wild}.").format(card=name, wild=wild_clause(wild_rank))
     assert after is not None
     meld = completes_meld(card, after)
     if meld is not None:
-        return _sentence(f"Took {name}: it completes {meld.describe(wild_rank)}")
-    return _sentence(
-        f"Took {name}: it lowers my leftover from {before} to {after.leftover_points} points"
-    )
+        return _("Took {card}: it completes {meld}.").format(
+            card=name, meld=meld.describe(wild_rank)
+        )
+    count = after.leftover_points
+    return ngettext(
+        "Took {card}: it lowers my leftover from {before} to {count} point.",
+        "Took {card}: it lowers my leftover from {before} to {count} points.",
+        count,
+    ).format(card=name, before=before, count=count)
 
 
 def drew_from_stock(top: Card | None, wild_rank: Rank, reason: str | None = None) -> str:
-    """Why the blind draw: ``reason`` finishes "Drew from the stock: ..."."""
+    """Why the blind draw: ``reason`` (a translated clause) finishes "Drew from the stock: ..."."""
     if top is None:
-        return "Drew from the stock: the discard pile is empty."
+        return _("Drew from the stock: the discard pile is empty.")
     if reason is None:
-        reason = f"{the(top, wild_rank)} does not help"
-    return _sentence(f"Drew from the stock: {reason}")
+        return _("Drew from the stock: {card} does not help.").format(card=the(top, wild_rank))
+    # TRANSLATORS: {reason} is a clause that says why, e.g. "I hope for something better".
+    return _sentence(_("Drew from the stock: {reason}").format(reason=reason))
 
 
 def discarded(card: Card, wild_rank: Rank, reason: str | None = None) -> str:
     """Why this discard; the default reason is that it fits nothing, with its points."""
+    name = the(card, wild_rank)
     if reason is None:
-        reason = f"it fits nothing and is worth {points(card, wild_rank)}"
-    return _sentence(f"Discarded {the(card, wild_rank)}: {reason}")
+        worth = points(card, wild_rank)
+        return ngettext(
+            "Discarded {card}: it fits nothing and is worth {count}.",
+            "Discarded {card}: it fits nothing and is worth {count}.",
+            worth,
+        ).format(card=name, count=worth)
+    # TRANSLATORS: {reason} is a clause that says why, e.g. "it is my last card, so I score 0".
+    return _sentence(_("Discarded {card}: {reason}").format(card=name, reason=reason))
 
 
 def went_out(arrangement: Arrangement, wild_rank: Rank) -> str:
     """ "Went out with a book of 8s and a run of ...; discarded the King of clubs."."""
     melds = melds_words(arrangement.melds, wild_rank)
     discard = arrangement.discard
-    tail = f"; discarded {the(discard, wild_rank)}" if discard is not None else ""
-    return _sentence(f"Went out with {melds}{tail}")
+    if discard is None:
+        return _("Went out with {melds}.").format(melds=melds)
+    return _("Went out with {melds}; discarded {card}.").format(
+        melds=melds, card=the(discard, wild_rank)
+    )
 
 
 def laid_down(arrangement: Arrangement, wild_rank: Rank) -> str:
     """The last turn's lay-down: what went down and what is left."""
     if not arrangement.melds:
-        return _sentence("Laid down nothing: I have no book or run")
+        return _("Laid down nothing: I have no book or run.")
     melds = melds_words(arrangement.melds, wild_rank)
     left = arrangement.leftover_points
     if left == 0:
-        return _sentence(f"Laid down {melds}: every card is in a meld")
-    return _sentence(f"Laid down {melds}: {left} points left over")
+        return _("Laid down {melds}: every card is in a meld.").format(melds=melds)
+    return ngettext(
+        "Laid down {melds}: {count} point left over.",
+        "Laid down {melds}: {count} points left over.",
+        left,
+    ).format(melds=melds, count=left)
 
 
 def plain_move(move: Move, top: Card | None) -> str:
     """The move alone, for players that give no reason: "Discarded the King of clubs."."""
     if isinstance(move, DrawFromStock):
-        return "Drew from the stock."
+        return _("Drew from the stock.")
     if isinstance(move, TakeDiscard):
-        return "Took the top discard." if top is None else f"Took the {top.spoken}."
+        if top is None:
+            return _("Took the top discard.")
+        return _("Took {card}.").format(card=card_the(top))
     if isinstance(move, Discard):
-        return f"Discarded the {move.card.spoken}."
+        return _("Discarded {card}.").format(card=card_the(move.card))
     if isinstance(move, GoOut):
-        return f"Went out; discarded the {move.discard.spoken}."
+        return _("Went out; discarded {card}.").format(card=card_the(move.discard))
     assert isinstance(move, LayDown)
     if move.melds == ():
-        return "Laid down nothing."
-    return "Laid down my melds."
+        return _("Laid down nothing.")
+    return _("Laid down my melds.")

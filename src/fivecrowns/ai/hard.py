@@ -37,6 +37,8 @@ from fivecrowns.ai.evaluate import (
 from fivecrowns.ai.memory import Memory, read_memory
 from fivecrowns.cards import Card, Rank, is_wild, points
 from fivecrowns.game import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.melds import Arrangement, going_out_discards
 from fivecrowns.views import PlayerView
 
@@ -70,10 +72,11 @@ class HardBot(Bot):
         blind = blind_draw_value(hand, wild, memory.unseen)
         if after.leftover_points < blind:
             return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
-        reason = (
-            f"a blind draw should leave about {round(blind)} points, "
-            f"{explain.the(top, wild)} {after.leftover_points}"
-        )
+        reason = ngettext(
+            "a blind draw should leave about {count} point, {card} {take}",
+            "a blind draw should leave about {count} points, {card} {take}",
+            round(blind),
+        ).format(count=round(blind), card=explain.the(top, wild), take=after.leftover_points)
         return Decision(DrawFromStock(), explain.drew_from_stock(top, wild, reason))
 
     def choose_discard(self, view: PlayerView) -> Decision:
@@ -125,23 +128,28 @@ def choose_hard_discard(
     if card == greedy:
         return card, _plain_reason(hand, card, wild, costs[card])
     if interest(greedy, wild, memory, target) > interest(card, wild, memory, target) + 0.25:
-        return card, (
-            f"{explain.the(greedy, wild)} would help the next player, who collects "
-            + _collects(greedy)
-        )
-    return card, f"keeping {explain.the(greedy, wild)} gives more ways to make melds"
+        return card, _collects(greedy, explain.the(greedy, wild))
+    return card, _("keeping {card} gives more ways to make melds").format(
+        card=explain.the(greedy, wild)
+    )
 
 
-def _collects(card: Card) -> str:
+def _collects(card: Card, name: str) -> str:
     if card.rank is None or card.suit is None:
-        return "wilds"
-    return f"{card.rank.plural} or {card.suit.word}"
+        return _("{card} would help the next player, who collects wilds").format(card=name)
+    return _("{card} would help the next player, who collects {rank} or {suit}").format(
+        card=name, rank=card.rank.plural, suit=card.suit.word
+    )
 
 
 def _plain_reason(hand: list[Card], card: Card, wild: Rank, cost: int) -> str | None:
     if cost == leftover(hand, wild) - points(card, wild):
         return None
-    return f"keeping the rest leaves {cost} points, the fewest"
+    return ngettext(
+        "keeping the rest leaves {count} point, the fewest",
+        "keeping the rest leaves {count} points, the fewest",
+        cost,
+    ).format(count=cost)
 
 
 def _without(hand: Sequence[Card], card: Card, wild: Rank) -> int:

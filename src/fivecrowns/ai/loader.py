@@ -9,8 +9,18 @@ from typing import Any
 
 from fivecrowns.ai.base import Player
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext, pgettext
 
-__all__ = ["LEVELS", "BotLoadError", "is_plugin_spec", "load_bot", "load_level", "parse_bot_list"]
+__all__ = [
+    "LEVELS",
+    "BotLoadError",
+    "is_plugin_spec",
+    "level_name",
+    "load_bot",
+    "load_level",
+    "parse_bot_list",
+]
 
 
 class BotLoadError(FiveCrownsError, ValueError):
@@ -37,6 +47,26 @@ def _levels() -> dict[str, Callable[..., Player]]:
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "simple")
 
 
+def level_name(level: str) -> str:
+    """A level's name for people, in the current language: ``"hard"`` → "hard" ("difícil").
+
+    The level itself (``--ai hard``, a save, the protocol) stays the English token; a name
+    that is not a built-in level (a plug-in's ``module:Class``) is said as it is.
+
+    >>> level_name("expert"), level_name("mybots:Clever")
+    ('expert', 'mybots:Clever')
+    """
+    # why literal calls: the extractor reads a context only from a pgettext call
+    names = {
+        "easy": pgettext("computer player level", "easy"),
+        "medium": pgettext("computer player level", "medium"),
+        "hard": pgettext("computer player level", "hard"),
+        "expert": pgettext("computer player level", "expert"),
+        "simple": pgettext("computer player level", "simple"),
+    }
+    return names.get(level, level)
+
+
 def load_level(name: str, seed: int = 0) -> Player:
     """A new bot of a built-in level only: never imports or calls anything a name chooses.
 
@@ -53,7 +83,10 @@ def load_level(name: str, seed: int = 0) -> Player:
     level = levels.get(name.strip().lower()) if isinstance(name, str) else None
     if level is None:
         raise BotLoadError(
-            f"'{name}' is not a built-in computer player level: use {', '.join(LEVELS)}."
+            # TRANSLATORS: {levels} are the option values, which stay in English.
+            _("'{name}' is not a built-in computer player level: use {levels}.").format(
+                name=name, levels=", ".join(LEVELS)
+            )
         )
     if "seed" in inspect.signature(level).parameters:
         return level(seed=seed)
@@ -89,19 +122,31 @@ def load_bot(spec: str, seed: int = 0) -> Player:
         return load_level(text, seed)
     if ":" not in text:
         raise BotLoadError(
-            f"'{spec}' is not a computer player: use {', '.join(LEVELS)}, "
-            "or package.module:ClassName."
+            # TRANSLATORS: {levels} are the option values, which stay in English.
+            _(
+                "'{spec}' is not a computer player: use {levels}, or package.module:ClassName."
+            ).format(spec=spec, levels=", ".join(LEVELS))
         )
-    module_name, _, class_name = text.partition(":")
+    module_name, _colon, class_name = text.partition(":")
     if not module_name or not class_name:
-        raise BotLoadError(f"'{spec}' is not of the form package.module:ClassName.")
+        raise BotLoadError(
+            _("'{spec}' is not of the form package.module:ClassName.").format(spec=spec)
+        )
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise BotLoadError(f"Cannot import module '{module_name}' for '{spec}': {error}.") from None
+        raise BotLoadError(
+            _("Cannot import module '{module}' for '{spec}': {error}.").format(
+                module=module_name, spec=spec, error=error
+            )
+        ) from None
     found = getattr(module, class_name, None)
     if found is None or not callable(found):
-        raise BotLoadError(f"Module '{module_name}' has no class '{class_name}'.")
+        raise BotLoadError(
+            _("Module '{module}' has no class '{name}'.").format(
+                module=module_name, name=class_name
+            )
+        )
     factory: Callable[..., Any] = found
     try:
         takes_seed = "seed" in inspect.signature(factory).parameters
@@ -110,9 +155,13 @@ def load_bot(spec: str, seed: int = 0) -> Player:
     try:
         bot = factory(seed=seed) if takes_seed else factory()
     except Exception as error:  # a plug-in's own failure, reported as a sentence
-        raise BotLoadError(f"Could not create '{spec}': {error}.") from None
+        raise BotLoadError(
+            _("Could not create '{spec}': {error}.").format(spec=spec, error=error)
+        ) from None
     if not callable(getattr(bot, "decide", None)):
-        raise BotLoadError(f"'{spec}' has no decide(view) method, so it cannot play.")
+        raise BotLoadError(
+            _("'{spec}' has no decide(view) method, so it cannot play.").format(spec=spec)
+        )
     player: Player = bot
     return player
 
@@ -130,12 +179,21 @@ def parse_bot_list(text: str, players: int | None = None) -> list[str]:
     """
     specs = [part.strip() for part in text.split(",")]
     if any(not part for part in specs):
-        raise BotLoadError(f"--ai '{text}' has an empty name: separate names with single commas.")
+        raise BotLoadError(
+            _("--ai '{text}' has an empty name: separate names with single commas.").format(
+                text=text
+            )
+        )
     if players is not None and len(specs) == 1:
         return specs * players
     if players is not None and len(specs) != players:
         raise BotLoadError(
-            f"--ai names {len(specs)} computer players but there are {players} seats: "
-            "give one name for every seat, or one name for all."
+            ngettext(
+                "--ai names {count} computer player but there are {players} seats: "
+                "give one name for every seat, or one name for all.",
+                "--ai names {count} computer players but there are {players} seats: "
+                "give one name for every seat, or one name for all.",
+                len(specs),
+            ).format(count=len(specs), players=players)
         )
     return specs

@@ -13,6 +13,7 @@ from fivecrowns.ai.base import Bot, Decision, allowed_discards
 from fivecrowns.ai.evaluate import arrangement, arrangement_with_discard, leftover
 from fivecrowns.cards import Card, Rank, is_wild, points
 from fivecrowns.game import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.i18n import ngettext
 from fivecrowns.melds import Arrangement, going_out_discards
 from fivecrowns.views import PlayerView
 
@@ -79,4 +80,9 @@ def discard_reason(hand: list[Card], card: Card, wild: Rank) -> str:
     after = _without(hand, card, wild)
     if after == before - points(card, wild):
         return explain.discarded(card, wild)
-    return explain.discarded(card, wild, f"keeping the rest leaves {after} points, the fewest")
+    reason = ngettext(
+        "keeping the rest leaves {count} point, the fewest",
+        "keeping the rest leaves {count} points, the fewest",
+        after,
+    ).format(count=after)
+    return explain.discarded(card, wild, reason)

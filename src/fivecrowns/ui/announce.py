@@ -1,10 +1,11 @@
 """Words for what happened: the game's events turned into short sentences.
 
 The core announces typed events; this module is the one place that words them
-(STYLE practice 9). Every function is pure: it gets the events as the listener
-may see them, the seat names and the listener's seat, and a verbosity
-(``brief``, ``normal`` or ``full``), and returns sentences. The most important
-word comes first ("Ann went out", "Round 3", "Your turn").
+(STYLE practice 9), in the current language (:mod:`fivecrowns.i18n`; a server words
+them per viewer inside ``with i18n.speaking(code):``). Every function is pure: it
+gets the events as the listener may see them, the seat names and the listener's seat,
+and a verbosity (``brief``, ``normal`` or ``full``), and returns sentences. The most
+important word comes first ("Ann went out", "Round 3", "Your turn").
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fivecrowns.cards import Card, Rank, spoken_name
+from fivecrowns.cards import Card, Rank, card_the, spoken_name, wild_sentence
 from fivecrowns.game import (
     Discarded,
     DrewFromStock,
@@ -26,6 +27,8 @@ from fivecrowns.game import (
     TookDiscard,
     WentOut,
 )
+from fivecrowns.i18n import N_, join_list, ngettext, pgettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import Meld
 from fivecrowns.words import join_words, name_numbers, seats_lowest_first
 
@@ -40,6 +43,7 @@ __all__ = [
     "round_result",
     "round_start",
     "turn_summary",
+    "went_out",
 ]
 
 
@@ -59,23 +63,23 @@ def card_list(cards: Sequence[Card], wild: Rank | None) -> str:
     >>> card_list(parse_cards("5c 7h jk"), Rank.FIVE)
     'wild 5 of clubs, 7 of hearts and joker'
     """
-    # why the None check: a joker's rank is None, so with no wild rank it matched "wild".
-    return join_words(
-        [f"wild {c.spoken}" if wild is not None and c.rank == wild else c.spoken for c in cards]
-    )
+    # why spoken_name: with no wild rank it names a joker plainly (a joker's rank is None).
+    return join_list([spoken_name(card, wild) for card in cards])
 
 
 def melds_words(melds: Sequence[Meld], wild: Rank) -> str:
-    return join_words([meld.describe(wild) for meld in melds])
+    return join_list([meld.describe(wild) for meld in melds])
 
 
-def _who(seat: int, names: Sequence[str], you: int | None) -> str:
-    return "You" if seat == you else names[seat]
+def _capital(text: str) -> str:
+    """The first letter in capitals: a sentence about "you" begins with a verb in Spanish."""
+    return text[:1].upper() + text[1:]
 
 
 #: Who dealt and who plays first, at full verbosity.
-DEALT = "{dealer} dealt. {first} starts."
-DEALT_YOU_START = "{dealer} dealt. You start."
+DEALT = N_("{dealer} dealt. {first} starts.")
+DEALT_YOU_START = N_("{dealer} dealt. You start.")
+DEALT_BY_YOU = N_("You dealt. {first} starts.")
 
 
 def round_start(
@@ -85,65 +89,122 @@ def round_start(
     wild = event.wild_rank
     top = spoken_name(event.turned_up, wild)
     if verbosity == "brief":
-        head = f"Round {event.round}, {wild.plural} wild."
+        # TRANSLATORS: brief; {wild} is a rank in the plural without article: "5s", "Kings".
+        head = _("Round {round}, {wild} wild.").format(round=event.round, wild=wild.plural)
     else:
-        head = f"Round {event.round} of 11. {wild.plural} are wild. {event.hand_size} cards each."
+        # TRANSLATORS: {wild_sentence} is a whole sentence: "5s are wild." ("Los 5 son salvajes.")
+        head = ngettext(
+            "Round {round} of 11. {wild_sentence} {count} card each.",
+            "Round {round} of 11. {wild_sentence} {count} cards each.",
+            event.hand_size,
+        ).format(round=event.round, wild_sentence=wild_sentence(wild), count=event.hand_size)
     parts = [head]
     if hand:
-        parts.append(f"Your hand: {card_list(hand, wild)}.")
+        parts.append(_("Your hand: {cards}.").format(cards=card_list(hand, wild)))
     if event.first_player != you or verbosity == "brief":
-        parts.append(f"Top discard: {top}.")  # else "Your turn. Top discard: ..." says it
+        # else "Your turn. Top discard: ..." says it
+        parts.append(_("Top discard: {card}.").format(card=top))
     if verbosity == "full":
-        dealer = _who(event.dealer, names, you)
         if event.first_player == you:
-            parts.append(DEALT_YOU_START.format(dealer=dealer))
+            parts.append(_(DEALT_YOU_START).format(dealer=names[event.dealer]))
+        elif event.dealer == you:
+            parts.append(_(DEALT_BY_YOU).format(first=names[event.first_player]))
         else:
-            parts.append(DEALT.format(dealer=dealer, first=names[event.first_player]))
+            first = names[event.first_player]
+            parts.append(_(DEALT).format(dealer=names[event.dealer], first=first))
     return " ".join(parts)
+
+
+def _turn_pieces(
+    events: Sequence[Event], mine: bool, wild: Rank, verbosity: str
+) -> tuple[int | None, list[str]]:
+    """What one player did in a turn, as verb phrases for "you" or for another player.
+
+    Spanish conjugates the verb ("tomaste", "tomó"), so each phrase has both forms
+    (contexts "you" and "another player"); English says them alike.
+    """
+    pieces: list[str] = []
+    player: int | None = None
+    for event in events:
+        if isinstance(event, DrewFromStock):
+            player = event.player
+            if event.card is not None and mine:
+                card = card_the(event.card, wild)
+                pieces.append(pgettext("you", "drew {card}").format(card=card))
+            elif verbosity == "brief":
+                pieces.append(
+                    pgettext("you", "drew") if mine else pgettext("another player", "drew")
+                )
+            elif mine:
+                pieces.append(pgettext("you", "drew from the stock"))
+            else:
+                pieces.append(pgettext("another player", "drew from the stock"))
+        elif isinstance(event, TookDiscard):
+            player = event.player
+            card = card_the(event.card, wild)
+            if mine:
+                pieces.append(pgettext("you", "took {card}").format(card=card))
+            else:
+                pieces.append(pgettext("another player", "took {card}").format(card=card))
+        elif isinstance(event, LaidDown):
+            player = event.player
+            if event.melds:
+                melds = melds_words(event.melds, wild)
+                if mine:
+                    pieces.append(pgettext("you", "laid down {melds}").format(melds=melds))
+                else:
+                    pieces.append(
+                        pgettext("another player", "laid down {melds}").format(melds=melds)
+                    )
+            elif verbosity != "brief":
+                if mine:
+                    pieces.append(pgettext("you", "laid down nothing"))
+                else:
+                    pieces.append(pgettext("another player", "laid down nothing"))
+        elif isinstance(event, Discarded):
+            player = event.player
+            card = card_the(event.card, wild)
+            if mine:
+                pieces.append(pgettext("you", "discarded {card}").format(card=card))
+            else:
+                pieces.append(pgettext("another player", "discarded {card}").format(card=card))
+    return player, pieces
 
 
 def turn_summary(
     events: Sequence[Event], names: Sequence[str], you: int | None, wild: Rank, verbosity: str
 ) -> str:
     """One sentence for one player's turn: "Ann took the 8 of clubs and discarded ..."."""
-    pieces: list[str] = []
-    player: int | None = None
-    for event in events:
-        if isinstance(event, DrewFromStock):
-            player = event.player
-            if event.card is not None and event.player == you:
-                pieces.append(f"drew the {spoken_name(event.card, wild)}")
-            else:
-                pieces.append("drew from the stock" if verbosity != "brief" else "drew")
-        elif isinstance(event, TookDiscard):
-            player = event.player
-            pieces.append(f"took the {spoken_name(event.card, wild)}")
-        elif isinstance(event, LaidDown):
-            player = event.player
-            if event.melds:
-                pieces.append(f"laid down {melds_words(event.melds, wild)}")
-            elif verbosity != "brief":
-                pieces.append("laid down nothing")
-        elif isinstance(event, Discarded):
-            player = event.player
-            pieces.append(f"discarded the {spoken_name(event.card, wild)}")
+    first = next((event for event in events if isinstance(event, _TURN_EVENTS)), None)
+    if first is None:
+        return ""
+    mine = first.player == you
+    player, pieces = _turn_pieces(events, mine, wild, verbosity)
     if player is None:
         return ""
-    return f"{_who(player, names, you)} {join_words(pieces)}."
+    actions = join_list(pieces)
+    if mine:
+        # TRANSLATORS: {actions} is a list of things you did: "drew the 7 of hearts and
+        # discarded the King of clubs"; a language that drops "you" may leave it out.
+        return _capital(_("You {actions}.").format(actions=actions))
+    return _("{name} {actions}.").format(name=names[player], actions=actions)
 
+
+_TURN_EVENTS = (DrewFromStock, TookDiscard, LaidDown, Discarded)
 
 #: The result of a round, result first; the melds and leftovers follow only at full verbosity.
-ROUND_OVER = "Round {round} over. {who} went out. {scores}. Totals: {totals}."
+ROUND_OVER = N_("Round {round} over. {name} went out. {scores}. Totals: {totals}.")
+ROUND_OVER_YOU = N_("Round {round} over. You went out. {scores}. Totals: {totals}.")
 #: When the one who went out was the only other player.
-ROUND_OVER_ALONE = "Round {round} over. {who} went out. Totals: {totals}."
-#: One player's melds and leftover cards in a round's detail.
-ROUND_DETAIL_LEFT = "{who}: {points} points, left {cards}."
-ROUND_DETAIL_MELDED_LEFT = "{who}: {points} points, laid down {melds}, left {cards}."
-ROUND_DETAIL_OUT = "{who} went out with {melds}."
+ROUND_OVER_ALONE = N_("Round {round} over. {name} went out. Totals: {totals}.")
+ROUND_OVER_ALONE_YOU = N_("Round {round} over. You went out. Totals: {totals}.")
 
 
 def _listener_names(names: Sequence[str], you: int | None) -> list[str]:
-    return ["you" if seat == you else name for seat, name in enumerate(names)]
+    # TRANSLATORS: you, in a list of names and points: "Ann 12, you 30".
+    return [
+        pgettext("in a list of scores", "you") if seat == you else n for seat, n in enumerate(names)
+    ]
 
 
 def round_result(event: RoundScored, names: Sequence[str], you: int | None) -> str:
@@ -151,30 +212,81 @@ def round_result(event: RoundScored, names: Sequence[str], you: int | None) -> s
     listed = _listener_names(names, you)
     others = [seat for seat in seats_lowest_first(event.scores) if seat != event.went_out]
     totals = name_numbers(listed, event.totals, seats_lowest_first(event.totals))
-    who = _who(event.went_out, names, you)
+    name = names[event.went_out]
+    mine = event.went_out == you
     if not others:
-        return ROUND_OVER_ALONE.format(round=event.round, who=who, totals=totals)
-    scores = name_numbers(listed, event.scores, others)
-    return ROUND_OVER.format(
-        round=event.round, who=who, scores=scores[0].upper() + scores[1:], totals=totals
-    )
+        template = ROUND_OVER_ALONE_YOU if mine else ROUND_OVER_ALONE
+        return _(template).format(round=event.round, name=name, totals=totals)
+    scores = _capital(name_numbers(listed, event.scores, others))
+    template = ROUND_OVER_YOU if mine else ROUND_OVER
+    return _(template).format(round=event.round, name=name, scores=scores, totals=totals)
+
+
+def _detail(
+    seat: int, event: RoundScored, names: Sequence[str], you: int | None, wild: Rank
+) -> str:
+    """One player's melds and leftover cards in a round's detail."""
+    result = event.results[seat]
+    name = names[seat]
+    melds = melds_words(result.melds, wild)
+    if seat == event.went_out:
+        if seat == you:
+            if melds:
+                return _("You went out with {melds}.").format(melds=melds)
+            return _("You went out with nothing laid down.")
+        if melds:
+            return _("{name} went out with {melds}.").format(name=name, melds=melds)
+        return _("{name} went out with nothing laid down.").format(name=name)
+    count = event.scores[seat]
+    cards = card_list(result.leftover, wild)
+    if seat == you:
+        if result.melds and cards:
+            template = ngettext(
+                "You: {count} point, laid down {melds}, left {cards}.",
+                "You: {count} points, laid down {melds}, left {cards}.",
+                count,
+            )
+        elif result.melds:
+            template = ngettext(
+                "You: {count} point, laid down {melds}, left nothing.",
+                "You: {count} points, laid down {melds}, left nothing.",
+                count,
+            )
+        elif cards:
+            template = ngettext(
+                "You: {count} point, left {cards}.", "You: {count} points, left {cards}.", count
+            )
+        else:
+            template = ngettext(
+                "You: {count} point, left nothing.", "You: {count} points, left nothing.", count
+            )
+    elif result.melds and cards:
+        template = ngettext(
+            "{name}: {count} point, laid down {melds}, left {cards}.",
+            "{name}: {count} points, laid down {melds}, left {cards}.",
+            count,
+        )
+    elif result.melds:
+        template = ngettext(
+            "{name}: {count} point, laid down {melds}, left nothing.",
+            "{name}: {count} points, laid down {melds}, left nothing.",
+            count,
+        )
+    elif cards:
+        template = ngettext(
+            "{name}: {count} point, left {cards}.", "{name}: {count} points, left {cards}.", count
+        )
+    else:
+        template = ngettext(
+            "{name}: {count} point, left nothing.", "{name}: {count} points, left nothing.", count
+        )
+    return template.format(name=name, count=count, melds=melds, cards=cards)
 
 
 def round_detail(event: RoundScored, names: Sequence[str], you: int | None, wild: Rank) -> str:
     """Each player's melds and leftover cards in a round, the one who went out first."""
-    parts = []
     order = [event.went_out] + [s for s in seats_lowest_first(event.scores) if s != event.went_out]
-    for seat in order:
-        result = event.results[seat]
-        who = _who(seat, names, you)
-        melds = melds_words(result.melds, wild)
-        if seat == event.went_out:
-            parts.append(ROUND_DETAIL_OUT.format(who=who, melds=melds or "nothing laid down"))
-            continue
-        cards = card_list(result.leftover, wild) or "nothing"
-        template = ROUND_DETAIL_MELDED_LEFT if result.melds else ROUND_DETAIL_LEFT
-        parts.append(template.format(who=who, points=event.scores[seat], melds=melds, cards=cards))
-    return " ".join(parts)
+    return " ".join(_detail(seat, event, names, you, wild) for seat in order)
 
 
 def _round_scored(
@@ -186,21 +298,32 @@ def _round_scored(
     return text
 
 
-#: The end of the game, the winner first.
-GAME_WON = "Game over. {who} {verb} with {points} points. Final totals: {totals}."
-GAME_SHARED = "Game over. {who} share the win with {points} points. Final totals: {totals}."
-
-
 def game_result(event: GameOver, names: Sequence[str], you: int | None) -> str:
-    winners = [_who(seat, names, you) for seat in event.winners]
-    best = event.totals[event.winners[0]]
+    """The end of the game, the winner first."""
+    count = event.totals[event.winners[0]]
     totals = name_numbers(
         _listener_names(names, you), event.totals, seats_lowest_first(event.totals)
     )
-    if len(winners) == 1:
-        verb = "win" if winners[0] == "You" else "wins"
-        return GAME_WON.format(who=winners[0], verb=verb, points=best, totals=totals)
-    return GAME_SHARED.format(who=join_words(winners), points=best, totals=totals)
+    if len(event.winners) == 1 and event.winners[0] == you:
+        return ngettext(
+            "Game over. You win with {count} point. Final totals: {totals}.",
+            "Game over. You win with {count} points. Final totals: {totals}.",
+            count,
+        ).format(count=count, totals=totals)
+    if len(event.winners) == 1:
+        return ngettext(
+            "Game over. {name} wins with {count} point. Final totals: {totals}.",
+            "Game over. {name} wins with {count} points. Final totals: {totals}.",
+            count,
+        ).format(name=names[event.winners[0]], count=count, totals=totals)
+    # TRANSLATORS: you, among the names of those who share the win: "Ann and You".
+    you_word = pgettext("among the winners", "You")
+    winners = join_list([you_word if seat == you else names[seat] for seat in event.winners])
+    return ngettext(
+        "Game over. {names} share the win with {count} point. Final totals: {totals}.",
+        "Game over. {names} share the win with {count} points. Final totals: {totals}.",
+        count,
+    ).format(names=winners, count=count, totals=totals)
 
 
 def describe_events(
@@ -240,21 +363,17 @@ def describe_events(
             continue
         flush()
         if isinstance(event, WentOut):
-            who = _who(event.player, names, you)
-            text = (
-                f"{who} went out with {melds_words(event.melds, wild)}, "
-                f"discarding the {spoken_name(event.discard, wild)}."
-            )
-            out.append(Announcement(text, "went_out"))
+            out.append(Announcement(went_out(event, names, you, wild), "went_out"))
         elif isinstance(event, LastTurnStarted):
             if event.player == you:
-                out.append(Announcement("This is your last turn.", "last_turn"))
+                out.append(Announcement(_("This is your last turn."), "last_turn"))
             elif verbosity != "brief":
-                out.append(Announcement(f"{names[event.player]}'s last turn.", "last_turn"))
+                text = _("{name}'s last turn.").format(name=names[event.player])
+                out.append(Announcement(text, "last_turn"))
         elif isinstance(event, StockReshuffled):
-            text = "The stock ran out: the discard pile was shuffled into a new stock."
+            text = _("The stock ran out: the discard pile was shuffled into a new stock.")
             if event.added_decks:
-                text = "The stock ran out: a new deck was shuffled in."
+                text = _("The stock ran out: a new deck was shuffled in.")
             out.append(Announcement(text, "shuffle"))
         elif isinstance(event, RoundScored):
             text = _round_scored(event, names, you, wild, verbosity)
@@ -267,6 +386,17 @@ def describe_events(
             out.append(Announcement(text, "shuffle"))
     flush()
     return out
+
+
+def went_out(event: WentOut, names: Sequence[str], you: int | None, wild: Rank) -> str:
+    """ "Ann went out with a book of 8s, discarding the King of clubs." """
+    melds = melds_words(event.melds, wild)
+    card = card_the(event.discard, wild)
+    if event.player == you:
+        return _("You went out with {melds}, discarding {card}.").format(melds=melds, card=card)
+    return _("{name} went out with {melds}, discarding {card}.").format(
+        name=names[event.player], melds=melds, card=card
+    )
 
 
 def _others_sound(turn: Sequence[Event]) -> str | None:
