@@ -209,15 +209,15 @@ def test_the_review_keys_answer_in_spanish() -> None:
 def test_solve_prints_spanish(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "--language", "es", "3h", "4h", "5h", "jk", "Qd", "9c"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Salvajes: 6s; 6 naipes en la mano."
+    assert lines[0] == "Salvajes: 6; 6 naipes en la mano."
     assert lines[2] == "Puntos sobrantes: 21."
     assert main(["solve", "--language", "es", "--discard", "3h", "4h", "5h", "7c", "7d", "jk"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Salvajes: 5s; 6 naipes después de tomar."
+    assert lines[0] == "Salvajes: 5; 6 naipes después de tomar."
     assert lines[-1] == "No puedes salir con esta mano."
     assert main(["solve", "--language", "es", "--round", "1", "3h", "4h", "5h"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Salvajes: 3s; 3 naipes en la mano."
+    assert lines[0] == "Salvajes: 3; 3 naipes en la mano."
     assert lines[-1] == "Todos los naipes están en una combinación."
     for line in (lines[0], lines[-1]):
         assert _spanish_words(line) == []
