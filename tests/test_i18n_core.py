@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 
 import test_game_illegal as illegal
 from fivecrowns import i18n
-from fivecrowns.ai.loader import level_name, load_level
+from fivecrowns.ai.loader import load_level
 from fivecrowns.cards import (
     ALL_RANKS,
     ALL_SUITS,
@@ -49,7 +49,6 @@ from fivecrowns.game import (
     RoundStarted,
     TakeDiscard,
     TookDiscard,
-    TurnStarted,
     WentOut,
     redact,
 )
