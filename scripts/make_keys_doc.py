@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fivecrowns import i18n
-from fivecrowns.ui.keymap import Keymap
+from fivecrowns.ui.keymap import keys_doc_tables
 
 #: The comment each page's tables follow (a page's prose is in its own language).
 MARKERS = {
@@ -53,7 +53,7 @@ NEW_PAGE = {
 def tables(language: str) -> str:
     """The key tables in ``language``."""
     with i18n.speaking(language):
-        return Keymap.default().markdown().rstrip()
+        return keys_doc_tables().rstrip()
 
 
 def main() -> None:

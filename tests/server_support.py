@@ -18,6 +18,8 @@ from typing import Any
 
 import aiohttp
 
+from fivecrowns.client.websocket import WebSocketLink
+
 LOOPBACK = "127.0.0.1"
 TABLE_EVENTS = {
     "seat_taken",
@@ -226,3 +228,36 @@ async def play_until(clients: list[Client], stop: Any, timeout: float = 180.0) -
                 continue
 
     await asyncio.gather(*(run(client) for client in clients))
+
+
+class RecordingLink(WebSocketLink):
+    """A client's link, keeping every message the server sent it (for the leak checks)."""
+
+    def __init__(self, url: str, name: str) -> None:
+        super().__init__(url, name)
+        self.received: list[dict[str, Any]] = []
+
+    def _receive(self, data: dict[str, Any]) -> None:
+        self.received.append(data)
+        super()._receive(data)
+
+
+def no_leaks(seat: int | None, received: list[dict[str, Any]]) -> None:
+    """No message a seat (``None``: a spectator) received holds another seat's stock draw,
+    its kept cards in a last turn, the stock or a seed; a snapshot holds only its own hand."""
+    for message in received:
+        if message.get("type") == "event":
+            data = message["data"]
+            if message["kind"] == "drew_from_stock" and data["player"] != seat:
+                assert data["card"] is None, message
+            if message["kind"] == "laid_down" and data["player"] != seat:
+                assert data["leftover"] is None, message
+            assert "seed" not in data and "stock" not in data
+        if message.get("type") == "snapshot" and message.get("view"):
+            view = message["view"]
+            assert message["seat"] == seat
+            if seat is None:
+                assert "hand" not in view, message
+            else:
+                assert len(view["hand"]) == view["hand_counts"][seat]
+            assert "stock" not in view and "seed" not in view

@@ -1,35 +1,39 @@
-"""``fivecrowns join --keys``: the terminal session of ``fivecrowns play`` at a network table.
+"""``fivecrowns join --keys``: the lobby and the terminal session of ``fivecrowns play``.
 
-The lobby is done with options (create a table with computer players, or join
-one by its number or invite code; the creator's ``--start`` starts it once every
-seat is taken); while the table waits, what happens there is printed line by
-line. Once the game starts, the seat is played with the same session, keys,
-speech, braille and sounds as local play, full screen or (``--line``) line
-mode, over the WebSocket transport (:class:`~fivecrowns.client.websocket.WebSocketLink`).
+Without a table option the player lands in a spoken lobby (:class:`~fivecrowns.client.lobby.Lobby`):
+the tables, creating, joining and watching, by key and from the Escape menu.
+``--create SEATS --bots LEVEL,... [--private] [--start]``, ``--table ID|CODE`` and
+``--watch ID`` do the first of those from the command line. Once a table's game
+starts, the seat is played with the same session, keys, speech, braille and
+sounds as local play, full screen or (``--line``) line mode, over the WebSocket
+transport (:class:`~fivecrowns.client.websocket.WebSocketLink`). Leaving the table
+(Q) comes back to the lobby; Q in the lobby quits.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from fivecrowns.client.websocket import GAME_EVENTS, WebSocketLink
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from fivecrowns.client.lobby import Lobby, render_lobby
+from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.ui.commands import CommandLayer, Speaker
+from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
+from fivecrowns.ui.model import TableModel
+from fivecrowns.ui.session import WATCHER, Seat, Session
+from fivecrowns.ui.settings import Settings
 
-__all__ = ["run_keys"]
+__all__ = ["NetworkPlay", "run_keys"]
 
-SEATED = "You sit in seat {seat} at table {table}."
-SEATED_CODE = "You sit in seat {seat} at table {table}; the invite code is {code}."
-WAITING = "Waiting for the game to start. Press Control+C to leave."
-NOT_SEATED = "You have no seat: {reason}"
-NO_START = "The game did not start within {minutes} minutes; leaving."
-#: How long a seated player waits for the creator to start.
-START_WAIT = 3600.0
+#: How long a session may run (a ticker checks for news at most this long).
+DAY = 24 * 3600.0
 #: Seconds between two checks for news a lost wake-up might have left untold.
 TICK = 2.0
 
@@ -38,7 +42,8 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
-def _first_messages(args: argparse.Namespace) -> list[dict[str, Any]]:
+def first_messages(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """What the command line's table options ask the server for at once."""
     if args.create:
         levels = [level.strip() for level in (args.bots or "").split(",") if level.strip()]
         return [
@@ -46,56 +51,150 @@ def _first_messages(args: argparse.Namespace) -> list[dict[str, Any]]:
         ]
     if args.table:  # a table number; tried as an invite code if no table has it
         return [{"type": "join", "table": args.table}]
+    if args.watch:
+        return [{"type": "watch", "table": args.watch}]
     return []
 
 
-def _wait_for_seat(link: WebSocketLink, code: str | None) -> int:
-    link.wait_for(lambda: link.seat is not None or link.has_errors())
-    errors = link.take_errors()
-    if link.seat is None and code and errors and errors[0]["code"] == "no_table":
-        link.send({"type": "join", "code": code})
-        link.wait_for(lambda: link.seat is not None or link.has_errors())
-        errors = link.take_errors()
-    if link.seat is None:
-        reason = errors[0]["text"] if errors else "give --create SEATS or --table NUMBER."
-        raise FiveCrownsError(NOT_SEATED.format(reason=reason))
-    if link.code:
-        _say(SEATED_CODE.format(seat=link.seat + 1, table=link.table, code=link.code))
-    else:
-        _say(SEATED.format(seat=link.seat + 1, table=link.table))
-    return link.seat
+class NetworkPlay:
+    """The controller of ``join --keys``: the lobby, or the game at a table, at one keyboard.
 
+    A presentation drives it like a local session; it hands each key to the lobby or
+    to the game's :class:`Session`, and switches between them as the table's game
+    starts and as the player leaves it.
+    """
 
-def _news_after(link: WebSocketLink, seq: int) -> bool:
-    return link.last_seq() > seq or link.has_errors()
+    delay = 0.0  # the server paces its computer players
 
+    def __init__(
+        self,
+        link: WebSocketLink,
+        output: Speaker,
+        settings: Settings,
+        *,
+        auto_start: bool = False,
+        fallback_code: str | None = None,
+        speech_report: str = "",
+    ) -> None:
+        self.link = link
+        self.output = output
+        self.settings = settings
+        lobby_keys, _ = settings.keymap_for(LOBBY_ACTIONS)  # why _: the game's keymap said them
+        self.lobby = Lobby(
+            link,
+            output,
+            lobby_keys,
+            settings.verbosity,
+            auto_start=auto_start,
+            fallback_code=fallback_code,
+        )
+        #: Only for the presentation's key bindings: every key either screen uses.
+        self.keymap = Keymap((*settings.keymap.actions, *lobby_keys.actions))
+        self.game: Session | None = None
+        self.speech_report = speech_report
+        self.speech_tip: str | None = None  # said once, when the first game starts
+        self.leaving = False  # the game's session quit; the server has not yet said "left"
+        self.listeners: list[Callable[[str], None]] = []
+        self.clear_listeners: list[Callable[[], None]] = []
 
-def _wait_for_start(link: WebSocketLink, start: bool) -> None:
-    """Print the table's news until the game starts (the creator starts it with ``start``)."""
-    _say(WAITING)
-    told = 0  # the seq of the last event printed
-    asked = False
-    deadline = time.monotonic() + START_WAIT
-    while time.monotonic() < deadline:  # why bounded: a table nobody starts is left
-        link.wait_for(functools.partial(_news_after, link, told), 1.0)
-        for frame in link.events_since(link.seat or 0, told):
-            told = int(frame["seq"])
-            if frame["text"] and frame["kind"] not in GAME_EVENTS:
-                _say(frame["text"])  # why not game events: the session tells those at the start
-        for error in link.take_errors():
-            _say(str(error["text"]))
+    @property
+    def current(self) -> CommandLayer:
+        return self.game if self.game is not None else self.lobby
+
+    # --- the Controller protocol ---------------------------------------------------------
+
+    def press(self, key: str) -> None:
+        self.current.press(key)
+        self.settle()
+
+    def table(self) -> TableModel:
+        assert self.game is not None, "the lobby draws its own screen"
+        return self.game.table()
+
+    def render(self, width: int, height: int) -> StyleAndTextTuples:
+        from fivecrowns.ui.screen import render_table
+
+        if self.game is not None:
+            return render_table(self.game.table(), width, height)
+        return render_lobby(self.lobby, width, height)
+
+    def bot_due(self) -> bool:
+        return False
+
+    def step_bot(self) -> None:
+        return None
+
+    def wants_exit(self) -> bool:
+        return self.lobby.exit_requested
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        self.listeners.append(listener)
+        self.current.add_listener(listener)
+
+    def add_clear_listener(self, listener: Callable[[], None]) -> None:
+        self.clear_listeners.append(listener)
+        self.current.add_clear_listener(listener)
+
+    # --- news and the switch between the lobby and a game --------------------------------
+
+    def start(self) -> None:
+        self.lobby.start()
+        self.news()
+
+    def news(self) -> None:
+        """Tell what came from the server, to whichever screen has the keyboard."""
+        game = self.game
+        if game is not None and not self.leaving:
+            for text in self.link.take_notices():
+                game.say(text)
+            for error in self.link.take_errors():
+                game.refuse(str(error.get("text", "")))
+            if self.link.table is not None:
+                game.receive_news()
+        self.settle()
+
+    def settle(self) -> None:
+        """Hand the keyboard to the game when it starts, back to the lobby when it is left."""
+        link = self.link
+        if self.game is not None and (self.game.exit_requested or link.table is None):
+            if link.table is not None:
+                link.send({"type": "leave"})
+            self.game = None
+            self.leaving = link.table is not None
+        if self.game is None:
+            if self.leaving and link.table is None:
+                self.leaving = False
+            self.lobby.receive_news()
+            if not self.leaving and self.lobby.game_ready():
+                self._enter_game()
+
+    def _enter_game(self) -> None:
+        link = self.link
         shot = link.last_snapshot
-        if shot is not None and shot.get("view") is not None:
-            return
-        full = shot is not None and all(seat["kind"] != "empty" for seat in shot["seats"])
-        if start and link.creator and full and not asked:
-            link.send({"type": "start"})
-            asked = True
-    raise FiveCrownsError(NO_START.format(minutes=int(START_WAIT // 60)))
+        assert shot is not None
+        seat = WATCHER if link.seat is None else link.seat
+        seats = [
+            Seat(info["name"] or "", info["level"] if info["kind"] == "bot" else None)
+            for info in shot["seats"]
+        ]
+        game = Session(None, seats, self.output, self.settings, remote=(link, seat))
+        game.speech_report = self.speech_report
+        for listener in self.listeners:
+            game.add_listener(listener)
+        for clear in self.clear_listeners:
+            game.add_clear_listener(clear)
+        self.lobby.list_state = None
+        self.game = game
+        game.start()
+        if (
+            self.speech_tip
+        ):  # why here: the speech-details key is a game key (the lobby's I invites)
+            game.say(self.speech_tip)
+            self.speech_tip = None
 
 
 def _tick(poke: Callable[[], None], link: WebSocketLink) -> None:
-    for _ in range(int(START_WAIT * 24 / TICK)):  # why bounded: a day of play at most
+    for _ in range(int(DAY / TICK)):  # why bounded: a day of play at most
         time.sleep(TICK)
         if link.on_news is None:
             return
@@ -103,9 +202,10 @@ def _tick(poke: Callable[[], None], link: WebSocketLink) -> None:
 
 
 def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
+    from prompt_toolkit.application.current import get_app
+
     from fivecrowns.ui.app import Presentation
     from fivecrowns.ui.launch import _open_output, speech_note
-    from fivecrowns.ui.session import Seat, Session
     from fivecrowns.ui.settings import load_settings
 
     if not sys.stdin.isatty():
@@ -113,41 +213,39 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
         return 1
     link = WebSocketLink(url, name)
     try:
-        link.connect(_first_messages(args))
-        seat = _wait_for_seat(link, None if args.create else args.table)
-        _wait_for_start(link, args.start)
-        shot = link.snapshot(seat)
-        seats = [
-            Seat(info["name"], info["level"] if info["kind"] == "bot" else None)
-            for info in shot["seats"]
-        ]
+        link.connect(first_messages(args))
         settings = load_settings()
         if args.verbosity:
             settings.verbosity = args.verbosity
         output, reason = _open_output(args)
         try:
-            session = Session(None, seats, output, settings, remote=(link, seat))
-            session.speech_report = reason
-            presentation = Presentation(session, line_mode=args.line)
+            play = NetworkPlay(
+                link,
+                output,
+                settings,
+                auto_start=args.start,
+                fallback_code=args.table,
+                speech_report=reason,
+            )
 
-            def tell() -> None:
-                for text in link.take_notices():
-                    session.say(text)
-                for error in link.take_errors():
-                    session.refuse(str(error["text"]))
-                session.receive_news()
+            def fitted() -> StyleAndTextTuples:
+                size = get_app().output.get_size()
+                return play.render(size.columns, size.rows)
 
-            link.on_news = lambda: presentation.call_soon(tell)
-            # why also every few seconds: a wake-up lost anywhere must not leave the seat
+            presentation = Presentation(play, line_mode=args.line, render=fitted)
+            link.on_news = lambda: presentation.call_soon(play.news)
+            # why also every few seconds: a wake-up lost anywhere must not leave the player
             # waiting for news that already came (checking costs nothing when none did)
             ticker = threading.Thread(
-                target=_tick, args=(lambda: presentation.call_soon(tell), link), daemon=True
+                target=_tick, args=(lambda: presentation.call_soon(play.news), link), daemon=True
             )
             ticker.start()
-            session.start()
-            note = speech_note(reason, output.backend.name, session.keymap.display_keys("speech"))
-            if note:
-                session.say(note)
+            for problem in settings.problems:
+                play.lobby.say(problem)
+            play.speech_tip = speech_note(
+                reason, output.backend.name, settings.keymap.display_keys("speech")
+            )
+            play.start()
             presentation.run()
         finally:
             link.on_news = None

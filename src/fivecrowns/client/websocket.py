@@ -100,6 +100,7 @@ class WebSocketLink:
         self.frames: list[dict[str, Any]] = []  # every event frame, in order, once
         self.last_snapshot: dict[str, Any] | None = None
         self.tables: list[dict[str, Any]] = []
+        self.tables_heard = 0  # how many table lists came (the lobby tells a new one)
         self.notices: list[str] = []  # sentences for the player: errors, seats, connection
         self.on_news: Callable[[], None] | None = None
         self._errors: list[dict[str, Any]] = []
@@ -230,11 +231,18 @@ class WebSocketLink:
                 news = True
             elif kind == "tables":
                 self.tables = list(data["tables"])
+                self.tables_heard += 1
+                news = True
             elif kind == "seated":
+                if data["table"] != self.table:  # why: each table numbers its events from 1
+                    self.frames, self.last_snapshot, self.started = [], None, False
                 self.table, self.seat = data["table"], data["seat"]
                 self.code, self.creator = data.get("code"), bool(data.get("creator"))
+                news = True
             elif kind == "left":
                 self.table, self.seat, self.started = None, None, False
+                self.frames, self.last_snapshot = [], None
+                news = True
             elif kind == "error":
                 self._errors.append(data)
                 news = True
@@ -330,7 +338,7 @@ class WebSocketLink:
     def leave(self) -> None:
         """Leave the table for good (a computer player takes the seat)."""
         self.send({"type": "leave"})
-        self.wait_for(lambda: self.seat is None, 2.0)
+        self.wait_for(lambda: self.table is None, 2.0)
 
     # --- what only a local table does: nothing here ------------------------------------
 

@@ -32,6 +32,8 @@ __all__ = [
     "GROUPS",
     "JUMP_HELP",
     "JUMP_KEYS",
+    "LOBBY_ACTIONS",
+    "LOBBY_GROUPS",
     "MODAL_GROUPS",
     "SOLITAIRE_ACTIONS",
     "Action",
@@ -39,6 +41,7 @@ __all__ = [
     "KeymapError",
     "display_key",
     "jump_index",
+    "keys_doc_tables",
     "normalize_key",
 ]
 
@@ -409,6 +412,99 @@ SOLITAIRE_ACTIONS: tuple[Action, ...] = (
     _QUIT,
     *_LISTS_AND_QUESTIONS,
 )
+
+#: The lobby of a game server in ``fivecrowns join --keys`` (before a game, and between
+#: games): its own table of keys, like solitaire's, rebound from the same [keys] table.
+LOBBY_GROUPS: dict[str, str] = {
+    "lobby": "In the lobby of a game server (fivecrowns join --keys)",
+    "waiting": "At a network table before its game starts",
+}
+LOBBY_ACTIONS: tuple[Action, ...] = (
+    _A(
+        "tables",
+        ("l",),
+        "List the tables",
+        "Hear the open tables again: their number, who sits there, and the round.",
+        "lobby",
+    ),
+    _A(
+        "previous_table", ("up",), "Previous table", "Move to the table before and say it.", "lobby"
+    ),
+    _A("next_table", ("down",), "Next table", "Move to the table after and say it.", "lobby"),
+    _A(
+        "table_number",
+        tuple(str(digit) for digit in range(1, 10)),
+        "Table by number",
+        "Number keys 1 to 9 move to that table of the list and say it.",
+        "lobby",
+    ),
+    _A("join", ("j", "c-m"), "Join", "Sit at the table you are on.", "lobby"),
+    _A(
+        "watch",
+        ("w",),
+        "Watch",
+        "Watch the table you are on as a spectator: everything public, never a hand.",
+        "lobby",
+    ),
+    _A(
+        "invite_code",
+        ("i",),
+        "Join by invite code",
+        "Type a private table's invite code, then Enter; Escape cancels.",
+        "lobby",
+    ),
+    _A(
+        "create",
+        ("c",),
+        "Create a table",
+        "Choose the seats, the computer players and whether it is private, one list at a "
+        "time; you sit in the first seat.",
+        "lobby",
+    ),
+    _A(
+        "seats",
+        ("t",),
+        "Who sits here",
+        "The seats of your table, who sits in each, and a private table's invite code.",
+        "waiting",
+    ),
+    _A(
+        "start",
+        ("s",),
+        "Start the game",
+        "For the table's creator, once every seat is taken.",
+        "waiting",
+    ),
+    _A(
+        "add_bot",
+        ("b",),
+        "Add a computer player",
+        "For the table's creator: choose its level; it takes the first empty seat.",
+        "waiting",
+    ),
+    _A(
+        "remove_bot",
+        ("u",),
+        "Remove a computer player",
+        "For the table's creator: choose which one.",
+        "waiting",
+    ),
+    replace(
+        _CHAT,
+        help_text="Type a line for everyone at your table, then Enter; Escape cancels.",
+        group="waiting",
+    ),
+    *_HISTORY,
+    _A("stop_speech", ("x",), "Stop speech", "Stop speaking now.", "messages"),
+    _VERBOSITY,
+    *_MENU_AND_HELP,
+    replace(
+        _QUIT,
+        help_text="At a table: leave it and come back to the lobby. In the lobby: quit (asks first).",
+    ),
+    *_LISTS_AND_QUESTIONS,
+)
+
 del _A
 
 _NAMED_KEYS: dict[str, str] = {
@@ -596,10 +692,10 @@ class Keymap:
     def all_keys(self) -> set[str]:
         return {key for action in self.actions for key in action.keys}
 
-    def help_lines(self) -> list[str]:
+    def help_lines(self, groups: Mapping[str, str] = GROUPS) -> list[str]:
         """One line per action, grouped by situation: the help list and docs/keys.md."""
         lines: list[str] = []
-        for group, title in GROUPS.items():
+        for group, title in groups.items():
             lines.append(_("{title}:").format(title=_(title)))
             for action in self.in_group(group):
                 lines.append(
@@ -609,12 +705,12 @@ class Keymap:
                 )
         return lines
 
-    def markdown(self) -> str:
+    def markdown(self, groups: Mapping[str, str] = GROUPS) -> str:
         """The keymap as Markdown tables, one per situation (docs/keys.md is made from this)."""
         out: list[str] = []
         # TRANSLATORS: the column titles of the key tables in docs/keys.md; keep the bars
         header = _("| Keys | Action | What it does | Settings name |")
-        for group, title in GROUPS.items():
+        for group, title in groups.items():
             out += [f"## {_(title)}", "", header]
             out.append("| --- | --- | --- | --- |")
             for action in self.in_group(group):
@@ -630,7 +726,7 @@ class Keymap:
 
 
 _COMMAND = re.compile(r"\b(fivecrowns [a-z]+(?: --?[a-z-]+)*)")
-_ALL_NAMES = frozenset(action.name for action in (*ACTIONS, *SOLITAIRE_ACTIONS))
+_ALL_NAMES = frozenset(action.name for action in (*ACTIONS, *SOLITAIRE_ACTIONS, *LOBBY_ACTIONS))
 
 
 def _as_key_list(name: str, value: object) -> list[str]:
@@ -643,3 +739,9 @@ def _as_key_list(name: str, value: object) -> list[str]:
             'Keys for \'{name}\' must be a key in quotes or a list of them, like ["d", "F5"].'
         ).format(name=name)
     )
+
+
+def keys_doc_tables() -> str:
+    """The tables of docs/keys.md: the game's keys, then the lobby's (scripts/make_keys_doc.py)."""
+    lobby = Keymap(LOBBY_ACTIONS).markdown(LOBBY_GROUPS)
+    return f"{Keymap.default().markdown().rstrip()}\n\n{lobby.rstrip()}\n"

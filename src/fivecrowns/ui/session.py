@@ -153,6 +153,7 @@ COMPUTER_NOTE = N_("computer, {level}")
 PRIVACY_SAFE = frozenset({"quit", "help", "stop_speech"})
 
 __all__ = [
+    "WATCHER",
     "Bot",
     "Seat",
     "Session",
@@ -183,12 +184,16 @@ CHAT_LOCAL = N_("Chat is for network tables: everyone here shares this keyboard.
 CHAT_EMPTY = N_("There is nothing to send: type a line first, or Escape to cancel.")
 CHAT_LONGEST = 300
 
+#: The seat number of a spectator at a network table (no seat's number).
+WATCHER = -1
+WATCHING_NO_TURN = "You are watching this table: you have no turn. Press N to hear whose it is."
+WATCHING_NO_HAND = "You are watching this table: you have no hand."
+
 #: Quitting at a network table: nothing is saved here; the server seats a computer player.
 REMOTE_QUIT = N_(
     "Quit? You leave the table, and a computer player takes your seat for the rest of "
     "the game. {yes} to quit, {no} to keep playing."
 )
-REMOTE_GOODBYE = N_("You left the table. Goodbye.")
 
 #: Why a save failed, as the quit question and goodbye say it (issue 16: never "Saved" then).
 SAVE_FAILED = N_("the game could not be written to {folder} ({why}).")
@@ -272,6 +277,8 @@ class Session(CommandLayer):
         humans = [i for i, seat in enumerate(self.seats) if seat.human]
         if remote is not None:
             humans = [remote[1]]  # one seat: the others are at their own computers
+        #: A spectator at a network table (seat WATCHER): the public view, no hand, no turn.
+        self.watching = remote is not None and remote[1] == WATCHER
         if not humans:
             raise FiveCrownsError(_("A game here needs at least one human player."))
         self.humans = humans
@@ -503,7 +510,7 @@ class Session(CommandLayer):
             message=self.last_message,
             recent=self._recent() if privacy is None else (),
             melds_key=self.keymap.display_keys("melds"),
-            you=self.seats[self.at_keyboard].name,
+            you="You" if self.watching else self.seats[self.at_keyboard].name,
             privacy=privacy,
             overlay=overlay,
             melds=melds,
@@ -520,6 +527,8 @@ class Session(CommandLayer):
     # --- moves -------------------------------------------------------------------
 
     def _require_my_turn(self) -> None:
+        if self.watching:
+            raise IllegalMoveError(WATCHING_NO_TURN)
         game = self.client
         if game.is_over:
             raise IllegalMoveError(_(OVER_THEN).format(after=self._after_game_words()))
@@ -841,6 +850,8 @@ class Session(CommandLayer):
         return " ".join(log.since_last_turn(names, self.verbosity, unheard=unheard))
 
     def _do_hand(self, key: str) -> None:
+        if self.watching:
+            raise FiveCrownsError(WATCHING_NO_HAND)
         game = self.client
         sort = self.seat_state[self.at_keyboard].sort
         self.answer(answers.hand_words(self.hand(), game.wild_rank, game.hand_size, sort))
@@ -964,14 +975,17 @@ class Session(CommandLayer):
 
     def _do_quit(self, key: str) -> None:
         leave = getattr(self.link, "leave", None)
-        if self.local is not None or leave is None or self.is_over():
+        if self.local is not None or leave is None:
             super()._do_quit(key)
             return
 
         def leave_table() -> None:
-            leave()
-            self.answer(_(REMOTE_GOODBYE))
+            leave()  # why no goodbye: the lobby takes the keyboard back and says where you are
             self.exit_requested = True
+
+        if self.is_over() or self.watching:  # why no question: nothing is lost by leaving
+            leave_table()
+            return
 
         keys = self.keymap.display_keys
         question = _(REMOTE_QUIT).format(yes=keys("confirm_yes"), no=keys("confirm_no"))
@@ -985,6 +999,8 @@ class Session(CommandLayer):
         self.answer(f"{self.speech_report or _(NO_SPEECH_REPORT)} {_(SPEECH_LIST_TIP)}")
 
     def _do_hint(self, key: str) -> None:
+        if self.watching:
+            raise FiveCrownsError(WATCHING_NO_HAND)
         self.answer(self.hint())
 
     def hint(self) -> str:

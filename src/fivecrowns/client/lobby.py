@@ -1,0 +1,596 @@
+"""The lobby of ``fivecrowns join --keys``: tables, creating, joining and watching by key.
+
+A :class:`Lobby` is a command layer like the game's session (the same Escape
+menu, help list, message history, speech and sounds) over one
+:class:`~fivecrowns.client.websocket.WebSocketLink`. It serves two screens:
+
+- the lobby itself: the open tables (number, players, round), Up and Down or a
+  number key to move through them, J (or Enter) to join, W to watch, I to type an
+  invite code, C to create a table one list at a time (seats, computer players,
+  their level, public or private);
+- a table before its game starts: who sits there, what happens there (people
+  sitting down, chat), and for the creator computer players and the start.
+
+When the game starts, :mod:`fivecrowns.client.terminal` hands the keyboard to the
+game's session; leaving the table comes back here. Every sentence is a whole
+sentence with named placeholders (issue 14 translates them).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from fivecrowns.ai.loader import LEVELS
+from fivecrowns.client.websocket import GAME_EVENTS, WebSocketLink
+from fivecrowns.errors import FiveCrownsError
+from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
+from fivecrowns.ui.keymap import GROUPS, LOBBY_GROUPS, Action, Keymap
+from fivecrowns.ui.model import ListScreen
+from fivecrowns.words import join_words
+
+__all__ = ["Lobby", "render_lobby", "table_words"]
+
+WELCOME = (
+    "The lobby of {url}. Press {list} to hear the tables, {create} to create one, "
+    "{help} for help, Escape for the menu."
+)
+NO_TABLES = (
+    "No open tables. Press {create} to create one, or {code} to join a private table "
+    "by its invite code."
+)
+TABLE_WAITING = "Table {number}, waiting to start: {players}."
+TABLE_PLAYING = "Table {number}, round {round} of 11: {players}."
+EMPTY_SEAT = "an empty seat"
+COMPUTER_SEAT = "{name}, computer, {level}"
+NO_TABLE_HERE = "There is no table here. Press {list} to hear the tables, {create} to create one."
+NOT_IN_LOBBY = "You are at a table. Press {quit} to leave it first."
+NOT_AT_TABLE = "You are in the lobby, not at a table. Press {join} to join one."
+SEATED = "You sit in seat {seat} at table {table}. Press {seats} to hear who sits here."
+SEATED_CODE = (
+    "You sit in seat {seat} at table {table}. The invite code is {code}: give it to "
+    "the players you invite."
+)
+CREATOR_TIP = (
+    "You made this table: press {bot} to add a computer player, {start} to start "
+    "once every seat is taken."
+)
+WATCHING = "You are watching table {table}. The game is told as it happens; you have no hand."
+LEFT = "You left the table. You are in the lobby."
+BACK_IN_LOBBY = "You are in the lobby."
+SEATS_WORDS = "Table {table}, {count} seats: {seats}."
+SEAT_WORDS = "seat {number}, {who}"
+YOU = "{name}, you"
+CODE_WORDS = "The invite code is {code}."
+NOT_CREATOR_HERE = "Only the player who made this table can do that."
+NO_BOTS = "There is no computer player at this table."
+TYPE_CODE = "Invite code: type it, then Enter to join or Escape to cancel."
+CODE_PROMPT = "Invite code: {text}"
+CHAT_OPEN = "Say to the table: type your line, then Enter to send or Escape to cancel."
+CHAT_PROMPT = "Say to the table: {text}"
+CANCELLED = "Nothing sent."
+EMPTY_LINE = "There is nothing to send: type a line first, or Escape to cancel."
+QUIT_QUESTION = "Quit fivecrowns join? {yes} to quit, {no} to stay in the lobby."
+GOODBYE = "Goodbye."
+STAY = "Back to the lobby."
+SENT = "Asked the server; the answer comes in a moment."
+#: The create steps, one list each.
+SEATS_TITLE = "Create a table: the number of seats"
+SEATS_ITEM = "{count} seats"
+BOTS_TITLE = "The number of computer players; the other seats wait for people"
+NO_BOTS_ITEM = "No computer players"
+ONE_BOT_ITEM = "1 computer player"
+BOTS_ITEM = "{count} computer players"
+LEVEL_TITLE = "The level of the computer players; at the table, {bot} adds others"
+LEVEL_ITEM = "Level {level}"
+PRIVACY_TITLE = "Public or private table"
+PUBLIC_ITEM = "Public: listed in the lobby"
+PRIVATE_ITEM = "Private: joined only with its invite code"
+ADD_BOT_TITLE = "The level of the computer player to add"
+REMOVE_BOT_TITLE = "The computer player to remove"
+REMOVE_BOT_ITEM = "Seat {number}, {name}"
+#: Menu items of the lobby that name a table.
+JOIN_ITEM = "Join table {number}: {keys}"
+WATCH_ITEM = "Watch table {number}: {keys}"
+TABLE_ITEM = "{item}. {table}"
+LEAVE_ITEM = "Leave the table, back to the lobby: {keys}"
+#: The full screen's lines.
+SCREEN_TITLE = "Five Crowns. The lobby of {url}. You are {name}."
+SCREEN_TABLE_TITLE = "Five Crowns. Table {table}. You are {name}."
+CHAT_LONGEST = 300
+CODE_LONGEST = 40
+
+
+def _seat_words(seat: dict[str, Any]) -> str:
+    if seat.get("kind") == "empty" or not seat.get("name"):
+        return EMPTY_SEAT
+    if seat.get("kind") == "bot":
+        return COMPUTER_SEAT.format(name=seat["name"], level=seat.get("level") or "")
+    return str(seat["name"])
+
+
+def table_words(info: dict[str, Any], number: int) -> str:
+    """One table of the list as a sentence, its number first.
+
+    >>> table_words({"seats": [{"kind": "human", "name": "Ann"}, {"kind": "empty"}],
+    ...              "started": False, "round": 0}, 1)
+    'Table 1, waiting to start: Ann and an empty seat.'
+    """
+    players = join_words([_seat_words(seat) for seat in info.get("seats", ())])
+    if info.get("started"):
+        return TABLE_PLAYING.format(number=number, round=info.get("round", 0), players=players)
+    return TABLE_WAITING.format(number=number, players=players)
+
+
+@dataclass
+class _Typing:
+    """A line being typed: an invite code or a chat line."""
+
+    prompt: str  # a template with {text}
+    text: str
+    longest: int
+    done: Callable[[str], None]
+
+
+class Lobby(CommandLayer):
+    """The lobby and a table before its game, at one keyboard, over one link."""
+
+    def __init__(
+        self,
+        link: WebSocketLink,
+        output: Speaker,
+        keymap: Keymap,
+        verbosity: str = "normal",
+        *,
+        auto_start: bool = False,
+        fallback_code: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.link = link
+        self.output = output
+        self.keymap = keymap
+        self.verbosity = verbosity
+        self.delay = 0.0
+        self.focus = 0
+        self.typing: _Typing | None = None
+        #: (table, seat) as last told; None in the lobby.
+        self.at: tuple[str, int | None] | None = None
+        self.told_seq = 0  # the table's events said so far while it waits
+        self.tables_told = 0  # table lists heard so far
+        self.say_tables = True  # the next list is said (the first one, and one asked with L)
+        self.auto_start = auto_start  # --start: the creator's table starts once full
+        self.start_sent = False
+        self.fallback_code = fallback_code  # --table: tried as an invite code if no table has it
+
+    # --- what the command layer asks ---------------------------------------------------
+
+    def is_over(self) -> bool:
+        return False
+
+    def save_now(self) -> None:
+        """Nothing is saved here: the server keeps the tables."""
+
+    def bot_due(self) -> bool:
+        return False
+
+    def step_bot(self) -> None:
+        return None
+
+    @property
+    def tables(self) -> list[dict[str, Any]]:
+        return self.link.tables
+
+    def _keys(self, name: str) -> str:
+        return self.keymap.display_keys(name)
+
+    def start(self) -> None:
+        self.say(
+            WELCOME.format(
+                url=self.link.url,
+                list=self._keys("tables"),
+                create=self._keys("create"),
+                help=self._keys("help"),
+            )
+        )
+
+    # --- news from the server -------------------------------------------------------------
+
+    def receive_news(self) -> None:
+        """Tell what came: errors, seats, table events before the start, new table lists."""
+        link = self.link
+        for text in link.take_notices():
+            self.say(text)
+        for error in link.take_errors():
+            if error.get("code") == "no_table" and self.fallback_code and link.table is None:
+                link.send({"type": "join", "code": self.fallback_code})
+                self.fallback_code = None
+                continue
+            self.refuse(str(error.get("text", "")))
+        now = None if link.table is None else (link.table, link.seat)
+        if now != self.at:
+            self._moved(now)
+        if self.at is not None:
+            self._table_news()
+        elif link.tables_heard != self.tables_told:
+            self.tables_told = link.tables_heard
+            self.focus = max(0, min(self.focus, len(self.tables) - 1))
+            if self.say_tables:
+                self.say_tables = False
+                self._say_tables()
+
+    def _moved(self, now: tuple[str, int | None] | None) -> None:
+        self.list_state = None
+        self.typing = None
+        was = self.at
+        self.at = now
+        self.told_seq = 0
+        self.start_sent = False
+        if now is None:
+            if was is not None:
+                self.say(LEFT)
+            self.say_tables = True
+            self.link.send({"type": "list_tables"})
+            return
+        table, seat = now
+        if seat is None:
+            self.say(WATCHING.format(table=table))
+        elif self.link.code:
+            self.say(SEATED_CODE.format(seat=seat + 1, table=table, code=self.link.code))
+        else:
+            self.say(SEATED.format(seat=seat + 1, table=table, seats=self._keys("seats")))
+        if seat is not None and self.link.creator:
+            self.say(CREATOR_TIP.format(bot=self._keys("add_bot"), start=self._keys("start")))
+
+    def _table_news(self) -> None:
+        link = self.link
+        for frame in link.events_since(0, self.told_seq):
+            self.told_seq = int(frame["seq"])
+            # why not game events: the game's session tells those once it has the keyboard
+            if frame.get("text") and frame.get("kind") not in GAME_EVENTS:
+                self.say(str(frame["text"]))
+        shot = link.last_snapshot
+        full = shot is not None and all(seat["kind"] != "empty" for seat in shot["seats"])
+        if self.auto_start and link.creator and full and not self.start_sent:
+            link.send({"type": "start"})
+            self.start_sent = True
+
+    def game_ready(self) -> bool:
+        """The game at this table has started: the game's session takes the keyboard."""
+        shot = self.link.last_snapshot
+        return self.at is not None and shot is not None and shot.get("view") is not None
+
+    # --- keys ------------------------------------------------------------------------------
+
+    def press(self, key: str) -> None:
+        if self.typing is not None:
+            self._type_key(key)
+            return
+        super().press(key)
+
+    def _type_key(self, key: str) -> None:
+        typing = self.typing
+        assert typing is not None
+        if key == "escape":
+            self.typing = None
+            self.answer(CANCELLED)
+        elif key == "c-m":
+            text = " ".join(typing.text.split())
+            if not text:
+                self.refuse(EMPTY_LINE)
+                return
+            self.typing = None
+            typing.done(text)
+        elif key in ("c-h", "backspace"):
+            typing.text = typing.text[:-1]
+        elif len(key) == 1 and key.isprintable() and len(typing.text) < typing.longest:
+            typing.text += key
+
+    def overlay(self) -> ListScreen | None:
+        if self.typing is not None:
+            return ListScreen(self.typing.prompt.format(text=self.typing.text), (), 0)
+        return super().overlay()
+
+    def help_lines(self) -> list[str]:
+        groups = {
+            **LOBBY_GROUPS,
+            **{name: GROUPS[name] for name in ("messages", "game", "menu", "confirm")},
+        }
+        return [*self.keymap.help_lines(groups), self.caps_lock_help()]
+
+    def available_actions(self) -> list[Action]:
+        if self.at is None:
+            names = ["tables", "join", "watch", "invite_code", "create"]
+        else:
+            names = ["seats"]
+            if self.at[1] is not None and self.link.creator:
+                names += ["start", "add_bot", "remove_bot"]
+            names.append("chat")
+        names += ["repeat", "verbosity", "help", "quit"]
+        return [self.keymap.get(name) for name in names]
+
+    def menu_items(self, action: Action) -> list[MenuItem]:
+        if action.name in ("join", "watch"):
+            template = JOIN_ITEM if action.name == "join" else WATCH_ITEM
+            keys = self._keys(action.name)
+            return [
+                (
+                    TABLE_ITEM.format(
+                        item=template.format(number=index + 1, keys=keys),
+                        table=table_words(info, index + 1),
+                    ),
+                    functools.partial(self._go, action.name, index),
+                )
+                for index, info in enumerate(self.tables)
+            ]
+        if action.name == "quit" and self.at is not None:
+            return [(LEAVE_ITEM.format(keys=self._keys("quit")), self._leave)]
+        return super().menu_items(action)
+
+    # --- the lobby's actions ----------------------------------------------------------------
+
+    def _in_lobby(self) -> None:
+        if self.at is not None:
+            raise FiveCrownsError(NOT_IN_LOBBY.format(quit=self._keys("quit")))
+
+    def _at_table(self) -> None:
+        if self.at is None:
+            raise FiveCrownsError(NOT_AT_TABLE.format(join=self._keys("join")))
+
+    def _say_tables(self) -> None:
+        if not self.tables:
+            self.say(NO_TABLES.format(create=self._keys("create"), code=self._keys("invite_code")))
+            return
+        for index, info in enumerate(self.tables):
+            self.say(table_words(info, index + 1))
+
+    def _do_tables(self, key: str) -> None:
+        self._in_lobby()
+        self.output.stop()
+        self.say_tables = True  # why not the list we have: the server's answer is fresher
+        self.link.send({"type": "list_tables"})
+
+    def _focus_table(self, index: int) -> None:
+        self._in_lobby()
+        if not self.tables:
+            raise FiveCrownsError(
+                NO_TABLE_HERE.format(list=self._keys("tables"), create=self._keys("create"))
+            )
+        self.focus = max(0, min(index, len(self.tables) - 1))
+        self.answer(table_words(self.tables[self.focus], self.focus + 1))
+
+    def _do_previous_table(self, key: str) -> None:
+        self._focus_table(self.focus - 1)
+
+    def _do_next_table(self, key: str) -> None:
+        self._focus_table(self.focus + 1)
+
+    def _do_table_number(self, key: str) -> None:
+        if key.isdigit() and int(key) > len(self.tables) and self.tables:
+            raise FiveCrownsError(
+                NO_TABLE_HERE.format(list=self._keys("tables"), create=self._keys("create"))
+            )
+        self._focus_table(int(key) - 1 if key.isdigit() else 0)
+
+    def _go(self, what: str, index: int) -> None:
+        self._in_lobby()
+        if not 0 <= index < len(self.tables):
+            raise FiveCrownsError(
+                NO_TABLE_HERE.format(list=self._keys("tables"), create=self._keys("create"))
+            )
+        self.focus = index
+        self.link.send({"type": what, "table": self.tables[index]["id"]})
+        self.answer(SENT)
+
+    def _do_join(self, key: str) -> None:
+        self._go("join", self.focus)
+
+    def _do_watch(self, key: str) -> None:
+        self._go("watch", self.focus)
+
+    def _do_invite_code(self, key: str) -> None:
+        self._in_lobby()
+
+        def join(code: str) -> None:
+            self.link.send({"type": "join", "code": code})
+            self.answer(SENT)
+
+        self.list_state = None
+        self.typing = _Typing(CODE_PROMPT, "", CODE_LONGEST, join)
+        self.answer(TYPE_CODE)
+
+    def _do_create(self, key: str) -> None:
+        self._in_lobby()
+        items: list[MenuItem] = [
+            (SEATS_ITEM.format(count=count), functools.partial(self._create_bots, count))
+            for count in range(2, 8)
+        ]
+        self._open_list("menu", SEATS_TITLE, items)
+        self._select(2)  # 4 seats, the usual table
+
+    def _create_bots(self, seats: int) -> None:
+        items: list[MenuItem] = [(NO_BOTS_ITEM, functools.partial(self._create_privacy, seats, []))]
+        for count in range(1, seats):
+            label = ONE_BOT_ITEM if count == 1 else BOTS_ITEM.format(count=count)
+            items.append((label, functools.partial(self._create_level, seats, count)))
+        self._open_list("menu", BOTS_TITLE, items)
+
+    def _create_level(self, seats: int, count: int) -> None:
+        items: list[MenuItem] = [
+            (
+                LEVEL_ITEM.format(level=level),
+                functools.partial(self._create_privacy, seats, [level] * count),
+            )
+            for level in LEVELS
+        ]
+        self._open_list("menu", LEVEL_TITLE.format(bot=self._keys("add_bot")), items)
+        self._select(1)  # medium
+
+    def _create_privacy(self, seats: int, bots: list[str]) -> None:
+        def create(private: bool) -> None:
+            self.link.send(
+                {"type": "create_table", "seats": seats, "bots": bots, "private": private}
+            )
+            self.answer(SENT)
+
+        items: list[MenuItem] = [
+            (PUBLIC_ITEM, functools.partial(create, False)),
+            (PRIVATE_ITEM, functools.partial(create, True)),
+        ]
+        self._open_list("menu", PRIVACY_TITLE, items)
+
+    # --- at a table before its game -----------------------------------------------------------
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        shot = self.link.last_snapshot
+        return list(shot["seats"]) if shot is not None else []
+
+    def _seats_sentence(self) -> str:
+        assert self.at is not None
+        names = []
+        for index, seat in enumerate(self.seat_list()):
+            who = _seat_words(seat)
+            if index == self.at[1]:
+                who = YOU.format(name=who)
+            names.append(SEAT_WORDS.format(number=index + 1, who=who))
+        text = SEATS_WORDS.format(table=self.at[0], count=len(names), seats=join_words(names))
+        if self.link.code:
+            text += " " + CODE_WORDS.format(code=self.link.code)
+        return text
+
+    def _do_seats(self, key: str) -> None:
+        self._at_table()
+        self.answer(self._seats_sentence())
+
+    def _creator(self) -> None:
+        self._at_table()
+        if not self.link.creator or self.at is None or self.at[1] is None:
+            raise FiveCrownsError(NOT_CREATOR_HERE)
+
+    def _do_start(self, key: str) -> None:
+        self._creator()
+        self.link.send({"type": "start"})
+        self.answer(SENT)
+
+    def _do_add_bot(self, key: str) -> None:
+        self._creator()
+
+        def add(level: str) -> None:
+            self.link.send({"type": "add_bot", "level": level})
+            self.answer(SENT)
+
+        items: list[MenuItem] = [
+            (LEVEL_ITEM.format(level=level), functools.partial(add, level)) for level in LEVELS
+        ]
+        self._open_list("menu", ADD_BOT_TITLE, items)
+
+    def _do_remove_bot(self, key: str) -> None:
+        self._creator()
+
+        def remove(seat: int) -> None:
+            self.link.send({"type": "remove_bot", "seat": seat})
+            self.answer(SENT)
+
+        items: list[MenuItem] = [
+            (
+                REMOVE_BOT_ITEM.format(number=index + 1, name=seat["name"]),
+                functools.partial(remove, index),
+            )
+            for index, seat in enumerate(self.seat_list())
+            if seat.get("kind") == "bot"
+        ]
+        if not items:
+            raise FiveCrownsError(NO_BOTS)
+        self._open_list("menu", REMOVE_BOT_TITLE, items)
+
+    def _do_chat(self, key: str) -> None:
+        self._at_table()
+
+        def send(text: str) -> None:
+            self.link.chat(text)  # everyone there, you too, hears it as "NAME says: ..."
+
+        self.list_state = None
+        self.typing = _Typing(CHAT_PROMPT, "", CHAT_LONGEST, send)
+        self.answer(CHAT_OPEN)
+
+    def _leave(self) -> None:
+        self.link.send({"type": "leave"})
+        self.answer(SENT)
+
+    def _do_quit(self, key: str) -> None:
+        if self.at is not None:
+            self._leave()
+            return
+
+        def leave() -> None:
+            self.answer(GOODBYE)
+            self.exit_requested = True
+
+        yes, no = self._keys("confirm_yes"), self._keys("confirm_no")
+        question = QUIT_QUESTION.format(yes=yes, no=no)
+        self.confirm = (question, leave)
+        self.answer(question)
+
+    def _do_confirm_no(self, key: str) -> None:
+        self.confirm = None
+        self.answer(STAY)
+
+    # --- the full screen ------------------------------------------------------------------------
+
+    def screen_lines(self) -> list[tuple[str, str]]:
+        """What the full screen shows, as (style, text) lines; everything here is also said."""
+        lines: list[tuple[str, str]] = []
+        if self.at is None:
+            lines.append(
+                ("class:title", SCREEN_TITLE.format(url=self.link.url, name=self.link.name))
+            )
+            if not self.tables:
+                lines.append(("", NO_TABLES.format(create="C", code="I")))
+            for index, info in enumerate(self.tables):
+                marker = "> " if index == self.focus else "  "
+                style = "class:selected" if index == self.focus else ""
+                lines.append((style, marker + table_words(info, index + 1)))
+        else:
+            lines.append(
+                ("class:title", SCREEN_TABLE_TITLE.format(table=self.at[0], name=self.link.name))
+            )
+            lines.append(("", self._seats_sentence()))
+        return lines
+
+
+def render_lobby(lobby: Lobby, width: int = 80, height: int = 24) -> StyleAndTextTuples:
+    """The lobby's full screen: the tables (the one you are on marked), the message, the list."""
+    import textwrap
+
+    width = max(20, width - 1)
+    rows: list[tuple[str, str]] = []
+    cursor_row = 0
+    for style, text in lobby.screen_lines():
+        if style == "class:selected":
+            cursor_row = len(rows)
+        rows += [(style, part) for part in textwrap.wrap(text, width) or [""]]
+    rows.append(("", ""))
+    rows += [("class:message", part) for part in textwrap.wrap(lobby.last_message, width)]
+    overlay = lobby.overlay()
+    if overlay is not None:
+        rows.append(("", ""))
+        rows += [("class:overlay", part) for part in textwrap.wrap(overlay.title, width)]
+        room = max(3, height - len(rows))
+        items: Sequence[str] = overlay.items
+        first = max(0, min(overlay.selected - room // 2, len(items) - room))
+        for index in range(first, min(len(items), first + room)):
+            if index == overlay.selected:
+                cursor_row = len(rows)
+                rows.append(("class:selected", f"> {items[index]}"[:width]))
+            else:
+                rows.append(("", f"  {items[index]}"[:width]))
+    out: StyleAndTextTuples = []
+    for index, (style, text) in enumerate(rows[: max(height, 1)]):
+        if index == cursor_row:
+            out.append(("[SetCursorPosition]", ""))
+        out.append((style, text))
+        out.append(("", "\n"))
+    return out[:-1] if out else out

@@ -1,0 +1,247 @@
+"""The lobby of ``fivecrowns join --keys``, by key, against a real server process on loopback.
+
+Ann lands in the lobby with no table option, creates a table with the create lists
+(3 seats, 1 easy computer player, public), Ben hears it in the list and joins it by
+its number, Ann starts it with S, and both get the game's session with the keys of
+local play. Ann leaves with Q and is back in the lobby, hearing the table (now with
+a round) in the list; a private table is joined by its invite code, typed.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fivecrowns.client.terminal import NetworkPlay
+from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.session import Session
+from fivecrowns.ui.settings import Settings
+from server_support import RecordingLink, ServerProcess, no_leaks
+
+FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "server", *FAST).start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
+
+
+class Player:
+    """One ``join --keys`` controller over a real link, its speech recorded."""
+
+    def __init__(self, url: str, name: str, link: WebSocketLink | None = None) -> None:
+        self.link = link or WebSocketLink(url, name)
+        self.link.connect()
+        self.backend = RecordingBackend()
+        self.play = NetworkPlay(self.link, Output(self.backend), Settings(delay=0.0))
+        self.play.start()
+
+    def said(self) -> str:
+        return "\n".join(self.backend.spoken)
+
+    def wait(self, pattern: str, timeout: float = 20.0, after: int = 0) -> re.Match[str]:
+        """Take the news until ``pattern`` is said (after the first ``after`` sentences)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.play.news()
+            found = re.search(pattern, "\n".join(self.backend.spoken[after:]))
+            if found:
+                return found
+            self.link.wait_for(lambda: False, 0.02)
+        raise AssertionError(f"{self.link.name} never said {pattern!r}:\n{self.said()[-3000:]}")
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.play.press(key)
+
+    def mark(self) -> int:
+        return len(self.backend.spoken)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def _play_a_turn(*players: Player) -> None:
+    """Whoever has the turn draws and discards their first card (D, Home, Enter)."""
+    for _ in range(500):
+        for player in players:
+            player.play.news()
+            game = player.play.game
+            assert game is not None
+            if game.next_round is not None:
+                player.keys("c-m")
+                return
+            if game.client.current_player == game.at_keyboard and not game.client.is_over:
+                player.keys("d", "home", "c-m")
+                return
+        time.sleep(0.01)
+
+
+def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerProcess) -> None:
+    ann = Player(server.url, "Ann")
+    ben = Player(server.url, "Ben")
+    try:
+        ann.wait(r"The lobby of ws://127\.0\.0\.1")
+        ann.wait(r"No open tables\. Press C to create one, or I to join a private table")
+        # Create: 3 seats (one up from 4), 1 computer player (one down), easy (one up), public
+        ann.keys("c")
+        assert "Create a table: the number of seats. 6 items" in ann.said()
+        ann.keys("up")
+        assert ann.backend.spoken[-1] == "3 seats, 2 of 6"
+        ann.keys("c-m", "down")
+        assert ann.backend.spoken[-1] == "1 computer player, 2 of 3"
+        ann.keys("c-m", "up")
+        assert ann.backend.spoken[-1] == "Level easy, 1 of 5"
+        ann.keys("c-m")
+        assert "Public or private table. 2 items" in ann.backend.spoken[-1]
+        ann.keys("c-m")
+        found = ann.wait(r"You sit in seat 1 at table (\w+)\.")
+        table = found.group(1)
+        ann.wait(r"You made this table: press B to add a computer player, S to start")
+        ann.keys("t")
+        assert re.search(
+            r"Table \w+, 3 seats: seat 1, Ann, you, seat 2, .+, computer, easy", ann.said()
+        )
+
+        # Ben asks for the list and hears Ann's table by its number; 1 then J joins it
+        mark = ben.mark()
+        ben.keys("l")
+        ben.wait(
+            r"Table 1, waiting to start: Ann, .+, computer, easy and an empty seat\.", after=mark
+        )
+        ben.keys("1")
+        assert ben.backend.spoken[-1].startswith("Table 1, waiting to start: Ann")
+        ben.keys("j")
+        ben.wait(rf"You sit in seat 3 at table {table}\.")
+        ann.wait(r"Ben sat down in seat")
+        # Only the creator starts
+        mark = ben.mark()
+        ben.keys("s")
+        assert ben.backend.spoken[-1] == "Only the player who made this table can do that."
+        # Chat before the start
+        ben.keys("/", *"hello Ann", "c-m")
+        ann.wait(r"Ben says: hello Ann")
+        ann.keys("s")
+        for player in (ann, ben):
+            player.wait(r"New game: Ann, .+ \(easy\) and Ben\. Press F1 for help")
+            assert isinstance(player.play.game, Session)
+        # the keys of local play: H says the hand
+        ann.keys("h")
+        assert re.search(r"\d+ cards, sorted by rank", ann.backend.spoken[-1])
+        # Cy watches from the lobby: W on table 1, the game's session as a spectator
+        cy = Player(server.url, "Cy", link=RecordingLink(server.url, "Cy"))
+        try:
+            cy.wait(r"Table 1, round 1 of 11: Ann")
+            cy.keys("1", "w")
+            cy.wait(rf"You are watching table {table}\.")
+            cy.wait(r"New game: Ann, .+ \(easy\) and Ben\.")
+            game = cy.play.game
+            assert isinstance(game, Session) and game.watching
+            for key, answer in (
+                ("d", "You are watching this table: you have no turn. Press N to hear whose"),
+                ("c-m", "You are watching this table: you have no turn."),
+                ("h", "You are watching this table: you have no hand."),
+                ("H", "You are watching this table: you have no hand."),
+            ):
+                cy.keys(key)
+                assert cy.backend.spoken[-1].startswith(answer), (key, cy.backend.spoken[-1])
+            cy.keys("s")  # the scores, from the public view
+            assert "Ann" in cy.backend.spoken[-1] and "Ben" in cy.backend.spoken[-1]
+            cy.keys("n")
+            assert re.search(r"(Ann|Ben|Computer \d)", cy.backend.spoken[-1])
+            # the public moves are told to the spectator as they happen
+            mark = cy.mark()
+            for _ in range(3):
+                _play_a_turn(ann, ben)
+            cy.wait(r"(Ann|Ben) (drew from the stock|took the)", after=mark)
+            assert "Your turn" not in cy.said() and "Your hand" not in cy.said()
+            assert not re.search(r"(Ann|Ben) drew the", cy.said())
+            assert isinstance(cy.link, RecordingLink)
+            no_leaks(None, cy.link.received)
+            # Q leaves the table at once (a spectator loses nothing), back in the lobby
+            cy.keys("q")
+            cy.wait(r"You left the table\. You are in the lobby\.")
+            assert cy.play.game is None
+        finally:
+            cy.close()
+        # Ann quits the table: asked first, then back in the lobby with the table listed
+        ann.keys("q")
+        assert ann.backend.spoken[-1].startswith("Quit? You leave the table")
+        mark = ann.mark()
+        ann.keys("y")
+        ann.wait(r"You left the table\. You are in the lobby\.", after=mark)
+        assert ann.play.game is None
+        ann.wait(r"Table 1, round 1 of 11: .+, computer, .+ and Ben\.", after=mark)
+        ben.wait(r"computer player takes|plays for Ann|Ann left", timeout=20)
+        # Q in the lobby quits, after a question; N stays
+        ann.keys("q")
+        assert (
+            ann.backend.spoken[-1]
+            == "Quit fivecrowns join? Y to quit, N or Escape to stay in the lobby."
+        )
+        ann.keys("n")
+        assert not ann.play.wants_exit()
+        ann.keys("q", "y")
+        assert ann.play.wants_exit() and ann.backend.spoken[-1] == "Goodbye."
+        for player in (ann, ben):
+            assert "Traceback" not in player.said()
+    finally:
+        ann.close()
+        ben.close()
+
+
+def test_a_private_table_by_invite_code_and_every_lobby_action_in_the_menu(
+    server: ServerProcess,
+) -> None:
+    ann = Player(server.url, "Ann")
+    ben = Player(server.url, "Ben")
+    try:
+        ann.wait(r"No open tables")
+        # the Escape menu holds every lobby action; create from it: 2 seats, none, private
+        ann.keys("escape")
+        menu = ann.play.lobby.list_state
+        assert menu is not None
+        labels = [label for label, _ in menu.items]
+        for wanted in ("List the tables: L", "Join by invite code: I", "Create a table: C"):
+            assert wanted in labels, labels
+        index = labels.index("Create a table: C")
+        ann.keys(*["down"] * index, "c-m")  # the create lists, as C opens them
+        ann.keys("home", "c-m")  # 2 seats
+        ann.keys("c-m")  # no computer players
+        ann.keys("end", "c-m")  # private
+        code = ann.wait(r"The invite code is ([\w-]+): give it").group(1)
+        ben.wait(r"No open tables")  # a private table is never listed
+        ben.keys("i", *code, "c-m")
+        ben.wait(r"You sit in seat 2 at table")
+        ann.wait(r"Ben sat down in seat")
+        # a wrong code is one sentence and changes nothing
+        cy = Player(server.url, "Cy")
+        try:
+            cy.keys("i", *"nonsense", "c-m")
+            cy.wait(r"No table has that invite code\.")
+            assert cy.play.lobby.at is None
+            # the menu of a table before the start: seats, start, computer players, chat, leave
+            ann.keys("escape")
+            menu = ann.play.lobby.list_state
+            assert menu is not None
+            labels = [label for label, _ in menu.items]
+            for wanted in ("Who sits here: T", "Start the game: S", "Add a computer player: B"):
+                assert wanted in labels, labels
+            assert "Leave the table, back to the lobby: Q or Ctrl+C" in labels
+            ann.keys("escape")
+            ann.keys("s")
+            for player in (ann, ben):
+                player.wait(r"New game: Ann and Ben\.")
+        finally:
+            cy.close()
+    finally:
+        ann.close()
+        ben.close()
