@@ -6,17 +6,21 @@ Every wait here is bounded in time; every loop in count.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+from aiohttp import web
 
 from fivecrowns.client.websocket import WebSocketLink
 
@@ -261,3 +265,42 @@ def no_leaks(seat: int | None, received: list[dict[str, Any]]) -> None:
             else:
                 assert len(view["hand"]) == view["hand_counts"][seat]
             assert "stock" not in view and "seed" not in view
+
+
+Handler = Callable[[web.Request], Awaitable[web.WebSocketResponse]]
+
+
+@contextlib.contextmanager
+def fake_server(handler: Handler, timeout: float = 30.0) -> Iterator[str]:
+    """A small WebSocket server on loopback that answers with ``handler`` (a test writes
+    what it sends, malformed frames too); yields its ``ws://`` address. It runs in a thread
+    of its own and stops at the end of the ``with``, or after ``timeout`` seconds."""
+    started = threading.Event()
+    port: list[int] = []
+    stop: list[asyncio.Event] = []
+
+    async def serve() -> None:
+        app = web.Application()
+        app.router.add_get("/ws", handler)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, LOOPBACK, 0)
+        await site.start()
+        port.append(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+        stop.append(asyncio.Event())
+        started.set()
+        try:
+            await asyncio.wait_for(stop[0].wait(), timeout)
+        finally:
+            await runner.cleanup()
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    try:
+        assert started.wait(10), "the small server did not start"
+        yield f"ws://{LOOPBACK}:{port[0]}/ws"
+    finally:
+        if stop:
+            loop.call_soon_threadsafe(stop[0].set)
+        thread.join(10)

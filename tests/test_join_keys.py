@@ -25,7 +25,7 @@ from fivecrowns.melds import best_arrangement, best_with_discard, going_out_disc
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
-from server_support import RecordingLink, ServerProcess, no_leaks
+from server_support import RecordingLink, ServerProcess, fake_server, no_leaks
 
 FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
 
@@ -223,9 +223,6 @@ def test_the_chat_key_in_local_play_says_it_is_for_network_tables() -> None:
 
 
 def test_a_message_the_client_cannot_read_is_said_and_left_out() -> None:
-    import asyncio
-    import threading
-
     from aiohttp import web
 
     async def handler(request: web.Request) -> web.WebSocketResponse:
@@ -238,41 +235,17 @@ def test_a_message_the_client_cannot_read_is_said_and_left_out() -> None:
         await ws.receive()  # until the client closes
         return ws
 
-    started = threading.Event()
-    port: list[int] = []
-    stop: list[asyncio.Event] = []
-
-    async def serve() -> None:
-        app = web.Application()
-        app.router.add_get("/ws", handler)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port.append(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
-        stop.append(asyncio.Event())
-        started.set()
-        await asyncio.wait_for(stop[0].wait(), 30)
-        await runner.cleanup()
-
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    link = WebSocketLink(f"ws://127.0.0.1:{port[0]}/ws", "Ann")
-    link.connect()  # the listener went on past four unreadable messages to the welcome
-    assert link.token == "t" and link.frames == [] and link.seat is None
-    unreadable = [n for n in link.take_notices() if n.startswith("The server sent a message")]
-    assert len(unreadable) == 4
-    link.close()
-    loop.call_soon_threadsafe(stop[0].set)
-    thread.join(10)
+    with fake_server(handler) as url:
+        link = WebSocketLink(url, "Ann")
+        link.connect()  # the listener went on past four unreadable messages to the welcome
+        assert link.token == "t" and link.frames == [] and link.seat is None
+        unreadable = [n for n in link.take_notices() if n.startswith("The server sent a message")]
+        assert len(unreadable) == 4
+        link.close()
 
 
 def test_a_snapshot_older_than_the_events_is_asked_for_again() -> None:
     """A computer player moved between the ask and the answer: the link asks once more."""
-    import threading
-
     from aiohttp import web
 
     def event(seq: int) -> str:
@@ -283,8 +256,8 @@ def test_a_snapshot_older_than_the_events_is_asked_for_again() -> None:
 
     def snapshot(seq: int) -> str:
         return (
-            f'{{"type": "snapshot", "seq": {seq}, "view": null, "seats": [], "legal": [], '
-            f'"started": true}}'
+            f'{{"type": "snapshot", "seq": {seq}, "table": "t1", "seat": 0, "view": null, '
+            f'"seats": [], "legal": [], "started": true}}'
         )
 
     resumes: list[int] = []
@@ -307,34 +280,12 @@ def test_a_snapshot_older_than_the_events_is_asked_for_again() -> None:
                 await ws.send_str(snapshot(2))
         return ws
 
-    started = threading.Event()
-    port: list[int] = []
-    stop: list[asyncio.Event] = []
-
-    async def serve() -> None:
-        app = web.Application()
-        app.router.add_get("/ws", handler)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port.append(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
-        stop.append(asyncio.Event())
-        started.set()
-        await asyncio.wait_for(stop[0].wait(), 30)
-        await runner.cleanup()
-
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    link = WebSocketLink(f"ws://127.0.0.1:{port[0]}/ws", "Ann")
-    link.connect()
-    assert link.wait_for(lambda: link.last_seq() == 1)
-    began = time.monotonic()
-    shot = link.snapshot(0)  # the old link waited for a fresh one that never came (10 s)
-    assert shot["seq"] == 2 and len(resumes) == 2
-    assert time.monotonic() - began < 5
-    link.close()
-    loop.call_soon_threadsafe(stop[0].set)
-    thread.join(10)
+    with fake_server(handler) as url:
+        link = WebSocketLink(url, "Ann")
+        link.connect()
+        assert link.wait_for(lambda: link.last_seq() == 1)
+        began = time.monotonic()
+        shot = link.snapshot(0)  # the old link waited for a fresh one that never came (10 s)
+        assert shot["seq"] == 2 and len(resumes) == 2
+        assert time.monotonic() - began < 5
+        link.close()

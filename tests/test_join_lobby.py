@@ -112,6 +112,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         )
 
         # Ben asks for the list and hears Ann's table by its number; 1 then J joins it
+        ben.wait(r"No open tables|Table 1")
         mark = ben.mark()
         ben.keys("l")
         ben.wait(
@@ -245,3 +246,48 @@ def test_a_private_table_by_invite_code_and_every_lobby_action_in_the_menu(
     finally:
         ann.close()
         ben.close()
+
+
+def test_a_keys_client_reconnects_after_kill_9_and_finishes_the_game(tmp_path: Path) -> None:
+    """The server is killed with kill -9 in round 2 under a join --keys player and started
+    again on the same port: the player's link reconnects by itself with its token, the game
+    goes on from the store, and the player finishes it hearing each round's start once."""
+    from test_join import _free_port
+
+    data = tmp_path / "server"
+    port = _free_port()
+    server = ServerProcess(data, *FAST, port=port).start()
+    ann: Player | None = None
+    try:
+        ann = Player(server.url, "Ann")
+        ann.wait(r"No open tables")
+        ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
+        ann.wait(r"You sit in seat 1 at table")
+        ann.keys("s")
+        ann.wait(r"New game: Ann and .+ \(easy\)\.")
+        game = ann.play.game
+        assert game is not None
+        deadline = time.monotonic() + 120
+        while game.client.round < 2 or game.next_round is not None:
+            assert time.monotonic() < deadline, "round 2 did not come"
+            _play_a_turn(ann)
+        server.kill9()
+        server.stop()
+        ann.wait(r"The connection dropped; connecting again\.")
+        server = ServerProcess(data, *FAST, port=port).start()
+        assert ann.link.wait_for(lambda: ann.link.last_snapshot is not None, 30)
+        deadline = time.monotonic() + 240
+        while not game.client.is_over:
+            assert time.monotonic() < deadline, "the game did not end after the restart"
+            _play_a_turn(ann)
+        ann.wait(r"Game over")
+        said = ann.said()
+        for number in range(1, 12):
+            assert said.count(f"Round {number} of 11") == 1, (number, said[-3000:])
+        assert "Traceback" not in said and ann.play.game is game
+        assert game.client.totals == tuple(game.client.view.totals)
+    finally:
+        if ann is not None:
+            ann.close()
+        errors = server.stop()
+    assert "Traceback" not in errors, errors

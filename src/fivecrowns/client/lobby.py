@@ -161,7 +161,8 @@ class Lobby(CommandLayer):
         self.at: tuple[str, int | None] | None = None
         self.told_seq = 0  # the table's events said so far while it waits
         self.tables_told = 0  # table lists heard so far
-        self.say_tables = True  # the next list is said (the first one, and one asked with L)
+        #: Table lists to say as they come: the first one, and each asked for with L.
+        self.lists_wanted = 1
         self.auto_start = auto_start  # --start: the creator's table starts once full
         self.start_sent = False
         self.fallback_code = fallback_code  # --table: tried as an invite code if no table has it
@@ -218,8 +219,9 @@ class Lobby(CommandLayer):
         elif link.tables_heard != self.tables_told:
             self.tables_told = link.tables_heard
             self.focus = max(0, min(self.focus, len(self.tables) - 1))
-            if self.say_tables:
-                self.say_tables = False
+            if self.lists_wanted > 0:
+                # why a count: the list that follows the hello may come after an L is pressed
+                self.lists_wanted -= 1
                 self._say_tables()
 
     def _moved(self, now: tuple[str, int | None] | None) -> None:
@@ -232,7 +234,7 @@ class Lobby(CommandLayer):
         if now is None:
             if was is not None:
                 self.say(LEFT)
-            self.say_tables = True
+            self.lists_wanted += 1
             self.link.send({"type": "list_tables"})
             return
         table, seat = now
@@ -350,7 +352,7 @@ class Lobby(CommandLayer):
     def _do_tables(self, key: str) -> None:
         self._in_lobby()
         self.output.stop()
-        self.say_tables = True  # why not the list we have: the server's answer is fresher
+        self.lists_wanted += 1  # why not the list we have: the server's answer is fresher
         self.link.send({"type": "list_tables"})
 
     def _focus_table(self, index: int) -> None:
