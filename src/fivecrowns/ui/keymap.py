@@ -500,7 +500,9 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
     *_MENU_AND_HELP,
     replace(
         _QUIT,
-        help_text="At a table: leave it and come back to the lobby. In the lobby: quit (asks first).",
+        help_text=(
+            "At a table: leave it and come back to the lobby. In the lobby: quit (asks first)."
+        ),
     ),
     *_LISTS_AND_QUESTIONS,
 )
