@@ -420,6 +420,48 @@ def test_the_espeak_program_speaks_spanish_too(
     assert "-v" not in renderer._command
 
 
+@pytest.mark.real
+def test_speech_writes_a_spanish_wav_with_the_spanish_voice(
+    espeak: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    wav = tmp_path / "prueba.wav"
+    arguments = ["speech", "--language", "es", "--test", "--backend", "tts", "--wav", str(wav)]
+    assert main(arguments) == 0
+    assert capsys.readouterr().out == f"Escrito {wav} con pyttsx3 con eSpeak NG.\n"
+    spanish = _frames(wav.read_bytes())
+    # the same sentence read by the English voice sounds different (another length)
+    i18n.set_language("en")
+    english = Pyttsx3Renderer()
+    try:
+        assert english.voice is None
+        other = _frames(english.render("Cinco Coronas está listo. El 7 de copas es salvaje."))
+    finally:
+        english.close()
+    assert spanish > 22050 and spanish != other
+
+
+@pytest.mark.real
+def test_a_voice_opened_inside_speaking_es_speaks_spanish(espeak: None) -> None:
+    from fivecrowns.output.settings import OutputSettings
+
+    with i18n.speaking("es"):  # a caller wording for a Spanish player; the process is English
+        output, _reason = create_output(
+            "tts", sounds=False, audio="null", settings=OutputSettings(), fallback=False
+        )
+    try:
+        output.speak("Tu turno.")
+        assert output.backend.wait_idle(30)  # type: ignore[attr-defined]
+        backend = output.backend
+        assert backend.description == "pyttsx3 con eSpeak NG"  # type: ignore[attr-defined]
+        assert backend._language == "es"  # type: ignore[attr-defined]
+    finally:
+        output.close()
+
+
 def test_the_voice_for_a_language_from_a_list() -> None:
     voices = [
         ("gmw/en", "English (Great Britain)", ["en-gb"]),

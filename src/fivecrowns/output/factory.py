@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from fivecrowns import i18n
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 
@@ -95,7 +96,13 @@ class _Opener:
                 raise OutputError(str(self.mixer_problem))
             settings = self.settings
             chosen = (settings.tts_rate, settings.tts_volume, settings.tts_voice)
-            return TtsBackend(mixer, lambda: make_renderer(*chosen), fallback_settings=chosen)
+            # why read here: the worker thread does not see a caller's i18n.speaking block
+            language = i18n.current_language()
+            return TtsBackend(
+                mixer,
+                lambda: make_renderer(*chosen, language=language),
+                fallback_settings=chosen,
+            )
         if name == "print":
             return PrintBackend(self.stream)
         return NullBackend()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import contextvars
 import gc
 import queue
 import shutil
@@ -514,8 +515,13 @@ class TtsBackend(Backend):
         self._closed = False
         #: The language the voice speaks (the game's when the backend opened).
         self._language = i18n.current_language()
+        # why copy_context: the worker words its sentences (and picks its voice) in the
+        # language of whoever opened it, even inside an i18n.speaking block
         self._thread = threading.Thread(
-            target=self._run, args=(renderer_factory,), name="fivecrowns-tts", daemon=True
+            target=contextvars.copy_context().run,
+            args=(self._run, renderer_factory),
+            name="fivecrowns-tts",
+            daemon=True,
         )
         self._thread.start()
         if not self._ready.wait(start_timeout):
