@@ -248,6 +248,34 @@ def test_a_private_table_by_invite_code_and_every_lobby_action_in_the_menu(
         ben.close()
 
 
+def test_after_game_over_n_starts_a_new_game_at_the_same_table(server: ServerProcess) -> None:
+    ann = Player(server.url, "Ann")
+    try:
+        ann.wait(r"No open tables")
+        ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy, public
+        ann.wait(r"You sit in seat 1 at table")
+        ann.keys("s")
+        ann.wait(r"New game: Ann and .+ \(easy\)\.")
+        first = ann.play.game
+        assert first is not None
+        deadline = time.monotonic() + 180
+        while not first.client.is_over:
+            assert time.monotonic() < deadline, "the game did not end in time"
+            _play_a_turn(ann)
+        ann.wait(r"Press N for a new game")
+        mark = ann.mark()
+        ann.keys("n")
+        assert ann.backend.spoken[-1] == "Asked the server for a new game with the same players."
+        ann.wait(r"New game: Ann and .+ \(easy\)\.", after=mark)
+        second = ann.play.game
+        assert second is not None and second is not first
+        assert not second.client.is_over and second.client.round == 1
+        assert second.client.totals == (0, 0)
+        assert "Traceback" not in ann.said()
+    finally:
+        ann.close()
+
+
 def test_a_keys_client_reconnects_after_kill_9_and_finishes_the_game(tmp_path: Path) -> None:
     """The server is killed with kill -9 in round 2 under a join --keys player and started
     again on the same port: the player's link reconnects by itself with its token, the game

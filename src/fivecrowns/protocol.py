@@ -136,6 +136,10 @@ class Start(_Message, tag="start"):
     pass
 
 
+class NewGame(_Message, tag="new_game"):
+    """After game over, the creator's new game with the same seats."""
+
+
 class ActArgs(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     card: CardToken | None = None
     melds: (
@@ -193,6 +197,7 @@ ClientMessage = (
     | AddBot
     | RemoveBot
     | Start
+    | NewGame
     | Act
     | Chat
     | Resume
@@ -202,21 +207,26 @@ ClientMessage = (
 # --- server to client ------------------------------------------------------------
 
 
-class Welcome(_Message, tag="welcome"):
+class _ServerMessage(msgspec.Struct, tag_field="type"):
+    """A message the server sends. why unknown fields are allowed: a later version of the
+    protocol may add fields that this client can ignore (see docs/protocol.md)."""
+
+
+class Welcome(_ServerMessage, tag="welcome"):
     v: int
     player: str
     name: str
     token: str  # keep it to take the seat back after a dropped connection; never show it
 
 
-class Answer(_Message, tag="answer"):
+class Answer(_ServerMessage, tag="answer"):
     """The answer to an ``ask``: ``text`` is spoken as it is."""
 
     what: str
     text: str
 
 
-class Error(_Message, tag="error"):
+class Error(_ServerMessage, tag="error"):
     code: str
     text: str
 
@@ -230,11 +240,11 @@ class TableInfo(msgspec.Struct, frozen=True):
     spectators: int
 
 
-class Tables(_Message, tag="tables"):
+class Tables(_ServerMessage, tag="tables"):
     tables: list[TableInfo]
 
 
-class Seated(_Message, tag="seated"):
+class Seated(_ServerMessage, tag="seated"):
     """You are at ``table``: in ``seat``, or watching when ``seat`` is null."""
 
     table: str
@@ -243,11 +253,11 @@ class Seated(_Message, tag="seated"):
     creator: bool
 
 
-class Left(_Message, tag="left"):
+class Left(_ServerMessage, tag="left"):
     pass
 
 
-class Snapshot(_Message, tag="snapshot"):
+class Snapshot(_ServerMessage, tag="snapshot"):
     seq: int
     table: str
     seat: int | None
@@ -257,14 +267,56 @@ class Snapshot(_Message, tag="snapshot"):
     legal: list[dict[str, Any]]
 
 
-class EventFrame(_Message, tag="event"):
+class EventFrame(_ServerMessage, tag="event"):
     seq: int
     kind: str
     data: dict[str, Any]
     text: str
 
 
+ServerMessage = Welcome | Answer | Error | Tables | Seated | Left | Snapshot | EventFrame
+
+
+class SeatData(msgspec.Struct):
+    """One seat of a snapshot or a table list, as a client reads it."""
+
+    kind: Literal["human", "bot", "empty"]
+    name: str | None = None
+    level: str | None = None
+    standin: bool = False
+
+
+class MeldData(msgspec.Struct):
+    kind: Literal["book", "run"]
+    cards: list[CardToken]
+
+
+class ViewData(msgspec.Struct):
+    """What a client reads of a snapshot's ``view`` (more fields may come)."""
+
+    players: list[str]
+    round: Annotated[int, msgspec.Meta(ge=1, le=11)]
+    wild_rank: str
+    dealer: int
+    current_player: int
+    phase: str
+    hand_counts: list[int]
+    top_discard: CardToken | None
+    discard_count: int
+    stock_count: int
+    round_scores: list[list[int]]
+    totals: list[int]
+    went_out: int | None
+    last_turns_left: list[int]
+    laid_down: list[list[MeldData]]
+    game_over: bool
+    winners: list[int]
+    hand: list[CardToken] | None = None
+    decks_in_play: int = 2
+
+
 _decoder = msgspec.json.Decoder(ClientMessage)
+_server_decoder = msgspec.json.Decoder(ServerMessage)
 _encoder = msgspec.json.Encoder()
 
 
@@ -279,6 +331,27 @@ def decode_client(raw: bytes | str) -> ClientMessage:
     except msgspec.DecodeError:
         raise ProtocolError(_("That message is not valid JSON.")) from None
     return message
+
+
+def read_server_message(raw: bytes | str) -> dict[str, Any]:
+    """A server message as a client keeps it (a dict, as the JSON has it), checked first:
+    :class:`ProtocolError` says what is wrong. The seats and view of a snapshot and the
+    table list are checked too (a client checks the cards and events against the game)."""
+    try:
+        message = _server_decoder.decode(raw)
+        if isinstance(message, Snapshot):
+            msgspec.convert(message.seats, list[SeatData])
+            if message.view is not None:
+                msgspec.convert(message.view, ViewData)
+        elif isinstance(message, Tables):
+            for info in message.tables:
+                msgspec.convert(info.seats, list[SeatData])
+    except msgspec.ValidationError as error:
+        raise ProtocolError(str(error)) from None
+    except msgspec.DecodeError:
+        raise ProtocolError("not JSON") from None
+    data: dict[str, Any] = msgspec.to_builtins(message)
+    return data
 
 
 def encode(message: msgspec.Struct) -> bytes:

@@ -26,6 +26,8 @@ import aiohttp
 from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
 from fivecrowns.i18n import N_, current_language, join_list
 from fivecrowns.i18n import gettext as _
+from fivecrowns.client.link import read_frame
+from fivecrowns.protocol import ProtocolError
 
 __all__ = ["HELP", "LineClient"]
 
@@ -35,7 +37,7 @@ __all__ = ["HELP", "LineClient"]
 # d, t, x, g, l, h, s, say, help, q) and the placeholders in capitals are typed as they are
 HELP = N_(
     "Commands: list; create SEATS [LEVEL ...] [private]; join TABLE; code INVITE; "
-    "watch TABLE; bot LEVEL; unbot SEAT; start; leave; "
+    "watch TABLE; bot LEVEL; unbot SEAT; start; new for a new game after the last; leave; "
     "d to draw from the stock; t to take the discard; x CARD to discard (x 7h, or x 2 for "
     "the second card of your hand); g CARD to go out; "
     "l to lay down your best melds; h for your hand; s for the scores; "
@@ -66,6 +68,7 @@ NOT_STARTED = N_("The game has not started.")
 SCORE_ITEM = N_("{name} {points}")
 UNKNOWN = N_("{command} is not a command here. Type help for the list.")
 NEEDS_CARD = N_("Say which card, for example x 7h.")
+UNREADABLE = N_("The server sent a message this client cannot read, so it was left out ({why}).")
 
 # TRANSLATORS: the letters and CARD are what the player types
 _MOVE_WORDS = {
@@ -166,7 +169,12 @@ class LineClient:
         async for message in self.ws:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 break
-            self.receive(json.loads(message.data))
+            try:
+                data = read_frame(message.data)
+            except ProtocolError as error:  # why: one sentence, and never stop listening
+                self.say(_(UNREADABLE).format(why=str(error)[:80]))
+                continue
+            self.receive(data)
             while self.outbox:
                 await self._send(self.outbox.pop(0))
             if self.done:
@@ -307,6 +315,7 @@ class LineClient:
         simple: dict[str, dict[str, Any]] = {
             "list": {"type": "list_tables"},
             "start": {"type": "start"},
+            "new": {"type": "new_game"},
             "leave": {"type": "leave"},
             "d": {"type": "act", "action": "draw_stock", "args": {}, "seq": seq},
             "t": {"type": "act", "action": "take_discard", "args": {}, "seq": seq},

@@ -45,9 +45,34 @@ from fivecrowns.game import (
     meld_from_json,
     move_from_json,
 )
+from fivecrowns.protocol import ProtocolError, read_server_message
 from fivecrowns.views import PlayerView, pile_history
 
-__all__ = ["LinkError", "SeatClient", "TableLink", "view_from_snapshot"]
+__all__ = [
+    "GAME_EVENTS",
+    "LinkError",
+    "SeatClient",
+    "TableLink",
+    "read_frame",
+    "view_from_snapshot",
+]
+
+#: The event kinds that are game events (the rest are table events: seats, chat, the start).
+GAME_EVENTS = frozenset(
+    {
+        "round_started",
+        "turn_started",
+        "drew_from_stock",
+        "took_discard",
+        "discarded",
+        "went_out",
+        "last_turn_started",
+        "laid_down",
+        "stock_reshuffled",
+        "round_scored",
+        "game_over",
+    }
+)
 
 
 class LinkError(FiveCrownsError):
@@ -119,6 +144,25 @@ def event_of(frame: dict[str, Any]) -> Event | None:
         return event_from_json({**frame["data"], "event": frame["kind"]})
     except KeyError:
         return None  # why KeyError only: a table event's kind is no game event's kind
+
+
+def read_frame(raw: str | bytes) -> dict[str, Any]:
+    """A server message, checked through: its shape (msgspec, :mod:`fivecrowns.protocol`), and
+    the cards, moves and events in it against the game. :class:`ProtocolError` says what is
+    wrong, so a client leaves the message out with one sentence, never a traceback."""
+    data = read_server_message(raw)
+    try:
+        if data["type"] == "event" and data["kind"] in GAME_EVENTS:
+            event_from_json({**data["data"], "event": data["kind"]})
+        elif data["type"] == "snapshot":
+            for move in data["legal"]:
+                move_from_json(move)
+            if data["view"] is not None:
+                seat = data["seat"]
+                view_from_snapshot(data["view"], -1 if seat is None else int(seat), ())
+    except (KeyError, TypeError, ValueError, IndexError, FiveCrownsError) as error:
+        raise ProtocolError(f"{data['type']}: {str(error)[:60] or type(error).__name__}") from None
+    return data
 
 
 class SeatClient:

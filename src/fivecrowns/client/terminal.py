@@ -144,6 +144,9 @@ class NetworkPlay:
     def news(self) -> None:
         """Tell what came from the server, to whichever screen has the keyboard."""
         game = self.game
+        if game is not None and not self.leaving and self._new_game_dealt(game):
+            self._enter_game()  # why a new session: a new game's screens, focus and news
+            return
         if game is not None and not self.leaving:
             for text in self.link.take_notices():
                 game.say(text)
@@ -167,6 +170,13 @@ class NetworkPlay:
             self.lobby.receive_news()
             if not self.leaving and self.lobby.game_ready():
                 self._enter_game()
+
+    def _new_game_dealt(self, game: Session) -> bool:
+        """The table's creator started a new game after this one ended."""
+        if not game.client.is_over:
+            return False
+        news = self.link.events_since(0, game.client.seq)
+        return any(frame.get("kind") == "new_game" for frame in news)
 
     def _enter_game(self) -> None:
         link = self.link

@@ -30,11 +30,12 @@ from typing import Any
 
 import aiohttp
 
-from fivecrowns.client.link import LinkError
+from fivecrowns.client.link import GAME_EVENTS, LinkError, read_frame
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.game import Discard, GoOut, LayDown, Move
 from fivecrowns.i18n import N_, current_language
 from fivecrowns.i18n import gettext as _
+from fivecrowns.protocol import ProtocolError
 
 __all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
 
@@ -47,21 +48,6 @@ NO_REPLY = N_("Could not reach the server at {url}: no answer.")
 # TRANSLATORS: {why} is the parser's own English detail
 UNREADABLE = N_("The server sent a message this client cannot read, so it was left out ({why}).")
 DROPPED = N_("The connection dropped; connecting again.")
-GAME_EVENTS = frozenset(
-    {
-        "round_started",
-        "turn_started",
-        "drew_from_stock",
-        "took_discard",
-        "discarded",
-        "went_out",
-        "last_turn_started",
-        "laid_down",
-        "stock_reshuffled",
-        "round_scored",
-        "game_over",
-    }
-)
 
 
 def act_message(move: Move, seq: int) -> dict[str, Any]:
@@ -178,13 +164,11 @@ class WebSocketLink:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 break
             try:
-                data = json.loads(message.data)
-                if not isinstance(data, dict):
-                    raise TypeError("not an object")
+                data = read_frame(message.data)
+            except ProtocolError as error:  # why: one sentence, and never stop listening
+                self._notice(_(UNREADABLE).format(why=str(error)[:80]))
+            else:
                 self._receive(data)
-            except (ValueError, KeyError, TypeError) as error:  # why: never stop listening
-                why = str(error)[:80] or type(error).__name__
-                self._notice(_(UNREADABLE).format(why=why))
             if self.token is not None:
                 ready.set()
 
@@ -334,6 +318,10 @@ class WebSocketLink:
     def chat(self, text: str) -> None:
         """A line for everyone at the table (the server sends it back to all, you too)."""
         self.send({"type": "chat", "text": text})
+
+    def new_game(self) -> None:
+        """After game over, ask for a new game with the same seats (the creator may)."""
+        self.send({"type": "new_game"})
 
     def leave(self) -> None:
         """Leave the table for good (a computer player takes the seat)."""

@@ -50,6 +50,7 @@ from fivecrowns.protocol import (
     Leave,
     Left,
     ListTables,
+    NewGame,
     ProtocolError,
     RemoveBot,
     Resume,
@@ -355,7 +356,7 @@ class Server:
             self._watch(conn, message)
         elif isinstance(message, Leave):
             self._leave(conn, player)
-        elif isinstance(message, AddBot | RemoveBot | Start):
+        elif isinstance(message, AddBot | RemoveBot | Start | NewGame):
             self._creator_command(conn, player, message)
         elif isinstance(message, Act):
             self._act(conn, player, message)
@@ -551,7 +552,7 @@ class Server:
         self._forget_if_done(room)
 
     def _creator_command(
-        self, conn: Connection, player: PlayerRecord, message: AddBot | RemoveBot | Start
+        self, conn: Connection, player: PlayerRecord, message: AddBot | RemoveBot | Start | NewGame
     ) -> None:
         room = self._room_of(conn)
         table = room.table
@@ -561,6 +562,10 @@ class Server:
             self._change(room, lambda: table.add_bot(message.level, message.seat))
         elif isinstance(message, RemoveBot):
             self._change(room, lambda: table.remove_bot(message.seat))
+        elif isinstance(message, NewGame):
+            self._change(room, lambda: table.new_game(self._new_seed()))
+            self.store.finish_table(room.id, finished=False)  # why: a restart brings it back
+            room.recorded = False
         else:
             self._change(room, lambda: table.start(self._new_seed()))
         self.lobby_dirty = True
@@ -587,11 +592,15 @@ class Server:
         self.fanout.publish(room, entries)
         game_moved = any(entry.event is not None for entry in entries)
         new_round = any(entry.kind == "round_started" for entry in entries)
+        # why after game over too: the last scores and "game over" must be in a snapshot,
+        # so a client need not ask for one with resume
+        ended = any(entry.kind == "game_over" for entry in entries)
         game = table.game
         current = game.current_player if game is not None and not game.is_over else None
         for seat, conns in room.conns.items():
             # why: a snapshot when the seats change, at a new deal, and to the seat now to play
-            if conns and (not game_moved or new_round or (seat is not None and seat == current)):
+            turn = seat is not None and seat == current
+            if conns and (not game_moved or new_round or ended or turn):
                 frame = self._snapshot_frame(room, seat)  # why once: all of a seat's connections
                 for conn in conns:
                     conn.send_raw(frame)

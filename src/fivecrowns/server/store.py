@@ -57,7 +57,9 @@ class Store(Protocol):
         """Commit every input kept since the last flush (cheap when there is none)."""
         ...
 
-    def finish_table(self, table_id: str) -> None: ...
+    def finish_table(self, table_id: str, finished: bool = True) -> None:
+        """Mark a table finished (not brought back on a restart), or not again (a new game)."""
+        ...
 
     def load(self) -> tuple[list[StoredPlayer], list[StoredTable]]:
         """Every player and every unfinished table, inputs in order."""
@@ -81,7 +83,7 @@ class MemoryStore:
     def flush(self) -> None:
         pass
 
-    def finish_table(self, table_id: str) -> None:
+    def finish_table(self, table_id: str, finished: bool = True) -> None:
         pass
 
     def load(self) -> tuple[list[StoredPlayer], list[StoredTable]]:
@@ -163,9 +165,9 @@ class SqliteStore:
             raise  # why: the inputs stay kept, for the next flush to try again
         self._pending = []
 
-    def finish_table(self, table_id: str) -> None:
+    def finish_table(self, table_id: str, finished: bool = True) -> None:
         self.flush()
-        self._db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+        self._db.execute("UPDATE tables SET finished = ? WHERE id = ?", (int(finished), table_id))
 
     def load(self) -> tuple[list[StoredPlayer], list[StoredTable]]:
         players = [

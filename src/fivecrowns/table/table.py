@@ -418,6 +418,16 @@ class Table:
         self.game = Game(self.names(), seed=seed)
         self._game_events(self.game.events, self.game.wild_rank)
 
+    def new_game(self, seed: int) -> None:
+        """After game over: a new game with the same seats, a new deal (``seed``, kept here)."""
+        if self.game is None or not self.game.is_over:
+            raise TableError("not_over", _(words.NOT_OVER))
+        self._input({"op": "new_game", "seed": seed})
+        self._table_event("new_game", players=self.names())
+        self.game = Game(self.names(), seed=seed)
+        self._bots.clear()  # why: each computer player starts the new game afresh
+        self._game_events(self.game.events, self.game.wild_rank)
+
     # --- moves ------------------------------------------------------------------
 
     def act(self, player_id: str, move: Move, seq: int | None = None) -> list[Entry]:
@@ -576,6 +586,8 @@ class Table:
             self.chat(command["player"], command["name"], command["text"])
         elif op == "start":
             self.start(command["seed"])
+        elif op == "new_game":
+            self.new_game(command["seed"])
         elif op == "move":
             self._apply(self._game(), command["seat"], move_from_json(command["move"]))
         else:

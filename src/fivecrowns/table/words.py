@@ -21,6 +21,7 @@ __all__ = ["already_started", "event_text", "level_word", "table_event_text"]
 # Module-level templates are marked with N_ and translated where they are used (a server
 # words one event in each of its players' languages).
 BOT_NAME = N_("Computer {number}")
+NOT_OVER = N_("This table's game is not over yet.")
 SEATS_EMPTY = N_("Seat {seat} is empty: add a computer player or wait for someone to join.")
 # One whole sentence for each thing that cannot be done once the game has started.
 _ALREADY_STARTED = {
@@ -50,6 +51,7 @@ _TABLE_EVENTS = {
     # TRANSLATORS: {text} is what the player typed, sent on as it is
     "chat": N_("{name} says: {text}"),
     "game_started": N_("The game starts."),
+    "new_game": N_("A new game starts, with the same players."),
 }
 
 

@@ -165,6 +165,7 @@ __all__ = [
 
 #: The new-game key at a network table: the server holds the table, not this keyboard.
 REMOTE_NEW_GAME = N_("This table's game is over. To play again, create a new table in the lobby.")
+REMOTE_NEW_GAME_ASKED = N_("Asked the server for a new game with the same players.")
 
 
 class RemoteLink(TableLink, Protocol):
@@ -920,7 +921,12 @@ class Session(CommandLayer):
     def _new_game(self) -> None:
         """A new game at the same table: same seats and computer players, a new deal."""
         if self.local is None:
-            raise FiveCrownsError(_(REMOTE_NEW_GAME))
+            ask = getattr(self.link, "new_game", None)
+            if ask is None:
+                raise FiveCrownsError(_(REMOTE_NEW_GAME))
+            ask()  # the server deals it (the creator's right), or says why not
+            self.answer(_(REMOTE_NEW_GAME_ASKED))
+            return
         self.local.new_game(seed=new_seed())
         self.clients = {i: SeatClient(self.link, i) for i in self.humans}
         # why keep each seat's log: the last game's result stays in its history for review
