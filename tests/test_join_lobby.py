@@ -319,3 +319,23 @@ def test_a_keys_client_reconnects_after_kill_9_and_finishes_the_game(tmp_path: P
             ann.close()
         errors = server.stop()
     assert "Traceback" not in errors, errors
+
+
+def test_the_lobby_speaks_spanish_when_asked() -> None:
+    from fivecrowns import i18n
+    from fivecrowns.client.lobby import table_words
+
+    info = {
+        "seats": [{"kind": "human", "name": "Ana"}, {"kind": "empty"}, {"kind": "empty"}],
+        "started": False,
+        "round": 0,
+    }
+    with i18n.speaking("es"):
+        assert table_words(info, 1) == (
+            "Mesa 1, esperando para empezar: Ana, un asiento libre y un asiento libre."
+        )
+        playing = {**info, "started": True, "round": 4}
+        assert table_words(playing, 2).startswith("Mesa 2, ronda 4 de 11: Ana")
+    assert table_words(info, 1) == (
+        "Table 1, waiting to start: Ana, an empty seat and an empty seat."
+    )

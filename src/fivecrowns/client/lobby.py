@@ -28,88 +28,88 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from fivecrowns.ai.loader import LEVELS
 from fivecrowns.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.i18n import N_, join_list, ngettext
+from fivecrowns.i18n import gettext as _
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import GROUPS, LOBBY_GROUPS, Action, Keymap
 from fivecrowns.ui.model import ListScreen
-from fivecrowns.words import join_words
 
 __all__ = ["Lobby", "render_lobby", "table_words"]
 
-WELCOME = (
+WELCOME = N_(
     "The lobby of {url}. Press {list} to hear the tables, {create} to create one, "
     "{help} for help, Escape for the menu."
 )
-NO_TABLES = (
+NO_TABLES = N_(
     "No open tables. Press {create} to create one, or {code} to join a private table "
     "by its invite code."
 )
-TABLE_WAITING = "Table {number}, waiting to start: {players}."
-TABLE_PLAYING = "Table {number}, round {round} of 11: {players}."
-EMPTY_SEAT = "an empty seat"
-COMPUTER_SEAT = "{name}, computer, {level}"
-NO_TABLE_HERE = "There is no table here. Press {list} to hear the tables, {create} to create one."
-NOT_IN_LOBBY = "You are at a table. Press {quit} to leave it first."
-NOT_AT_TABLE = "You are in the lobby, not at a table. Press {join} to join one."
-SEATED = "You sit in seat {seat} at table {table}. Press {seats} to hear who sits here."
-SEATED_CODE = (
+TABLE_WAITING = N_("Table {number}, waiting to start: {players}.")
+TABLE_PLAYING = N_("Table {number}, round {round} of 11: {players}.")
+EMPTY_SEAT = N_("an empty seat")
+COMPUTER_SEAT = N_("{name}, computer, {level}")
+NO_TABLE_HERE = N_(
+    "There is no table here. Press {list} to hear the tables, {create} to create one."
+)
+NOT_IN_LOBBY = N_("You are at a table. Press {quit} to leave it first.")
+NOT_AT_TABLE = N_("You are in the lobby, not at a table. Press {join} to join one.")
+SEATED = N_("You sit in seat {seat} at table {table}. Press {seats} to hear who sits here.")
+SEATED_CODE = N_(
     "You sit in seat {seat} at table {table}. The invite code is {code}: give it to "
     "the players you invite."
 )
-CREATOR_TIP = (
+CREATOR_TIP = N_(
     "You made this table: press {bot} to add a computer player, {start} to start "
     "once every seat is taken."
 )
-WATCHING = "You are watching table {table}. The game is told as it happens; you have no hand."
-LEFT = "You left the table. You are in the lobby."
-BACK_IN_LOBBY = "You are in the lobby."
-SEATS_WORDS = "Table {table}, {count} seats: {seats}."
-SEAT_WORDS = "seat {number}, {who}"
-YOU = "{name}, you"
-CODE_WORDS = "The invite code is {code}."
-NOT_CREATOR_HERE = "Only the player who made this table can do that."
-NO_BOTS = "There is no computer player at this table."
-TYPE_CODE = "Invite code: type it, then Enter to join or Escape to cancel."
-CODE_PROMPT = "Invite code: {text}"
-CHAT_OPEN = "Say to the table: type your line, then Enter to send or Escape to cancel."
-CHAT_PROMPT = "Say to the table: {text}"
-CANCELLED = "Nothing sent."
-EMPTY_LINE = "There is nothing to send: type a line first, or Escape to cancel."
-QUIT_QUESTION = "Quit fivecrowns join? {yes} to quit, {no} to stay in the lobby."
-GOODBYE = "Goodbye."
-STAY = "Back to the lobby."
-SENT = "Asked the server; the answer comes in a moment."
+WATCHING = N_("You are watching table {table}. The game is told as it happens; you have no hand.")
+LEFT = N_("You left the table. You are in the lobby.")
+SEATS_WORDS = N_("Table {table}, {count} seats: {seats}.")
+SEAT_WORDS = N_("seat {number}, {who}")
+YOU = N_("{name}, you")
+CODE_WORDS = N_("The invite code is {code}.")
+NOT_CREATOR_HERE = N_("Only the player who made this table can do that.")
+NO_BOTS = N_("There is no computer player at this table.")
+TYPE_CODE = N_("Invite code: type it, then Enter to join or Escape to cancel.")
+CODE_PROMPT = N_("Invite code: {text}")
+CHAT_OPEN = N_("Say to the table: type your line, then Enter to send or Escape to cancel.")
+CHAT_PROMPT = N_("Say to the table: {text}")
+CANCELLED = N_("Nothing sent.")
+EMPTY_LINE = N_("There is nothing to send: type a line first, or Escape to cancel.")
+QUIT_QUESTION = N_("Quit fivecrowns join? {yes} to quit, {no} to stay in the lobby.")
+GOODBYE = N_("Goodbye.")
+STAY = N_("Back to the lobby.")
+SENT = N_("Asked the server; the answer comes in a moment.")
 #: The create steps, one list each.
-SEATS_TITLE = "Create a table: the number of seats"
-SEATS_ITEM = "{count} seats"
-BOTS_TITLE = "The number of computer players; the other seats wait for people"
-NO_BOTS_ITEM = "No computer players"
-ONE_BOT_ITEM = "1 computer player"
-BOTS_ITEM = "{count} computer players"
-LEVEL_TITLE = "The level of the computer players; at the table, {bot} adds others"
-LEVEL_ITEM = "Level {level}"
-PRIVACY_TITLE = "Public or private table"
-PUBLIC_ITEM = "Public: listed in the lobby"
-PRIVATE_ITEM = "Private: joined only with its invite code"
-ADD_BOT_TITLE = "The level of the computer player to add"
-REMOVE_BOT_TITLE = "The computer player to remove"
-REMOVE_BOT_ITEM = "Seat {number}, {name}"
+SEATS_TITLE = N_("Create a table: the number of seats")
+SEATS_ITEM = N_("{count} seats")
+BOTS_TITLE = N_("The number of computer players; the other seats wait for people")
+NO_BOTS_ITEM = N_("No computer players")
+LEVEL_TITLE = N_("The level of the computer players; at the table, {bot} adds others")
+LEVEL_ITEM = N_("Level {level}")
+PRIVACY_TITLE = N_("Public or private table")
+PUBLIC_ITEM = N_("Public: listed in the lobby")
+PRIVATE_ITEM = N_("Private: joined only with its invite code")
+ADD_BOT_TITLE = N_("The level of the computer player to add")
+REMOVE_BOT_TITLE = N_("The computer player to remove")
+REMOVE_BOT_ITEM = N_("Seat {number}, {name}")
 #: Menu items of the lobby that name a table.
-JOIN_ITEM = "Join table {number}: {keys}"
-WATCH_ITEM = "Watch table {number}: {keys}"
-TABLE_ITEM = "{item}. {table}"
-LEAVE_ITEM = "Leave the table, back to the lobby: {keys}"
+JOIN_ITEM = N_("Join table {number}: {keys}")
+WATCH_ITEM = N_("Watch table {number}: {keys}")
+TABLE_ITEM = N_("{item}. {table}")
+LEAVE_ITEM = N_("Leave the table, back to the lobby: {keys}")
 #: The full screen's lines.
-SCREEN_TITLE = "Five Crowns. The lobby of {url}. You are {name}."
-SCREEN_TABLE_TITLE = "Five Crowns. Table {table}. You are {name}."
+SCREEN_TITLE = N_("Five Crowns. The lobby of {url}. You are {name}.")
+SCREEN_TABLE_TITLE = N_("Five Crowns. Table {table}. You are {name}.")
 CHAT_LONGEST = 300
 CODE_LONGEST = 40
 
 
 def _seat_words(seat: dict[str, Any]) -> str:
     if seat.get("kind") == "empty" or not seat.get("name"):
-        return EMPTY_SEAT
+        return _(EMPTY_SEAT)
     if seat.get("kind") == "bot":
-        return COMPUTER_SEAT.format(name=seat["name"], level=seat.get("level") or "")
+        return _(COMPUTER_SEAT).format(name=seat["name"], level=seat.get("level") or "")
     return str(seat["name"])
 
 
@@ -120,10 +120,10 @@ def table_words(info: dict[str, Any], number: int) -> str:
     ...              "started": False, "round": 0}, 1)
     'Table 1, waiting to start: Ann and an empty seat.'
     """
-    players = join_words([_seat_words(seat) for seat in info.get("seats", ())])
+    players = join_list([_seat_words(seat) for seat in info.get("seats", ())])
     if info.get("started"):
-        return TABLE_PLAYING.format(number=number, round=info.get("round", 0), players=players)
-    return TABLE_WAITING.format(number=number, players=players)
+        return _(TABLE_PLAYING).format(number=number, round=info.get("round", 0), players=players)
+    return _(TABLE_WAITING).format(number=number, players=players)
 
 
 @dataclass
@@ -190,7 +190,7 @@ class Lobby(CommandLayer):
 
     def start(self) -> None:
         self.say(
-            WELCOME.format(
+            _(WELCOME).format(
                 url=self.link.url,
                 list=self._keys("tables"),
                 create=self._keys("create"),
@@ -316,11 +316,11 @@ class Lobby(CommandLayer):
 
     def menu_items(self, action: Action) -> list[MenuItem]:
         if action.name in ("join", "watch"):
-            template = JOIN_ITEM if action.name == "join" else WATCH_ITEM
+            template = _(JOIN_ITEM) if action.name == "join" else _(WATCH_ITEM)
             keys = self._keys(action.name)
             return [
                 (
-                    TABLE_ITEM.format(
+                    _(TABLE_ITEM).format(
                         item=template.format(number=index + 1, keys=keys),
                         table=table_words(info, index + 1),
                     ),
@@ -359,7 +359,7 @@ class Lobby(CommandLayer):
         self._in_lobby()
         if not self.tables:
             raise FiveCrownsError(
-                NO_TABLE_HERE.format(list=self._keys("tables"), create=self._keys("create"))
+                _(NO_TABLE_HERE).format(list=self._keys("tables"), create=self._keys("create"))
             )
         self.focus = max(0, min(index, len(self.tables) - 1))
         self.answer(table_words(self.tables[self.focus], self.focus + 1))
@@ -373,7 +373,7 @@ class Lobby(CommandLayer):
     def _do_table_number(self, key: str) -> None:
         if key.isdigit() and int(key) > len(self.tables) and self.tables:
             raise FiveCrownsError(
-                NO_TABLE_HERE.format(list=self._keys("tables"), create=self._keys("create"))
+                _(NO_TABLE_HERE).format(list=self._keys("tables"), create=self._keys("create"))
             )
         self._focus_table(int(key) - 1 if key.isdigit() else 0)
 
@@ -381,7 +381,7 @@ class Lobby(CommandLayer):
         self._in_lobby()
         if not 0 <= index < len(self.tables):
             raise FiveCrownsError(
-                NO_TABLE_HERE.format(list=self._keys("tables"), create=self._keys("create"))
+                _(NO_TABLE_HERE).format(list=self._keys("tables"), create=self._keys("create"))
             )
         self.focus = index
         self.link.send({"type": what, "table": self.tables[index]["id"]})
@@ -410,25 +410,27 @@ class Lobby(CommandLayer):
             (SEATS_ITEM.format(count=count), functools.partial(self._create_bots, count))
             for count in range(2, 8)
         ]
-        self._open_list("menu", SEATS_TITLE, items)
+        self._open_list("menu", _(SEATS_TITLE), items)
         self._select(2)  # 4 seats, the usual table
 
     def _create_bots(self, seats: int) -> None:
         items: list[MenuItem] = [(NO_BOTS_ITEM, functools.partial(self._create_privacy, seats, []))]
         for count in range(1, seats):
-            label = ONE_BOT_ITEM if count == 1 else BOTS_ITEM.format(count=count)
+            label = ngettext("{count} computer player", "{count} computer players", count).format(
+                count=count
+            )
             items.append((label, functools.partial(self._create_level, seats, count)))
-        self._open_list("menu", BOTS_TITLE, items)
+        self._open_list("menu", _(BOTS_TITLE), items)
 
     def _create_level(self, seats: int, count: int) -> None:
         items: list[MenuItem] = [
             (
-                LEVEL_ITEM.format(level=level),
+                _(LEVEL_ITEM).format(level=level),
                 functools.partial(self._create_privacy, seats, [level] * count),
             )
             for level in LEVELS
         ]
-        self._open_list("menu", LEVEL_TITLE.format(bot=self._keys("add_bot")), items)
+        self._open_list("menu", _(LEVEL_TITLE).format(bot=self._keys("add_bot")), items)
         self._select(1)  # medium
 
     def _create_privacy(self, seats: int, bots: list[str]) -> None:
@@ -442,7 +444,7 @@ class Lobby(CommandLayer):
             (PUBLIC_ITEM, functools.partial(create, False)),
             (PRIVATE_ITEM, functools.partial(create, True)),
         ]
-        self._open_list("menu", PRIVACY_TITLE, items)
+        self._open_list("menu", _(PRIVACY_TITLE), items)
 
     # --- at a table before its game -----------------------------------------------------------
 
@@ -456,11 +458,11 @@ class Lobby(CommandLayer):
         for index, seat in enumerate(self.seat_list()):
             who = _seat_words(seat)
             if index == self.at[1]:
-                who = YOU.format(name=who)
+                who = _(YOU).format(name=who)
             names.append(SEAT_WORDS.format(number=index + 1, who=who))
-        text = SEATS_WORDS.format(table=self.at[0], count=len(names), seats=join_words(names))
+        text = _(SEATS_WORDS).format(table=self.at[0], count=len(names), seats=join_list(names))
         if self.link.code:
-            text += " " + CODE_WORDS.format(code=self.link.code)
+            text += " " + _(CODE_WORDS).format(code=self.link.code)
         return text
 
     def _do_seats(self, key: str) -> None:
@@ -487,7 +489,7 @@ class Lobby(CommandLayer):
         items: list[MenuItem] = [
             (LEVEL_ITEM.format(level=level), functools.partial(add, level)) for level in LEVELS
         ]
-        self._open_list("menu", ADD_BOT_TITLE, items)
+        self._open_list("menu", _(ADD_BOT_TITLE), items)
 
     def _do_remove_bot(self, key: str) -> None:
         self._creator()
@@ -498,7 +500,7 @@ class Lobby(CommandLayer):
 
         items: list[MenuItem] = [
             (
-                REMOVE_BOT_ITEM.format(number=index + 1, name=seat["name"]),
+                _(REMOVE_BOT_ITEM).format(number=index + 1, name=seat["name"]),
                 functools.partial(remove, index),
             )
             for index, seat in enumerate(self.seat_list())
@@ -506,7 +508,7 @@ class Lobby(CommandLayer):
         ]
         if not items:
             raise FiveCrownsError(NO_BOTS)
-        self._open_list("menu", REMOVE_BOT_TITLE, items)
+        self._open_list("menu", _(REMOVE_BOT_TITLE), items)
 
     def _do_chat(self, key: str) -> None:
         self._at_table()
@@ -532,7 +534,7 @@ class Lobby(CommandLayer):
             self.exit_requested = True
 
         yes, no = self._keys("confirm_yes"), self._keys("confirm_no")
-        question = QUIT_QUESTION.format(yes=yes, no=no)
+        question = _(QUIT_QUESTION).format(yes=yes, no=no)
         self.confirm = (question, leave)
         self.answer(question)
 
@@ -547,17 +549,18 @@ class Lobby(CommandLayer):
         lines: list[tuple[str, str]] = []
         if self.at is None:
             lines.append(
-                ("class:title", SCREEN_TITLE.format(url=self.link.url, name=self.link.name))
+                ("class:title", _(SCREEN_TITLE).format(url=self.link.url, name=self.link.name))
             )
             if not self.tables:
-                lines.append(("", NO_TABLES.format(create="C", code="I")))
+                create, code = self._keys("create"), self._keys("invite_code")
+                lines.append(("", _(NO_TABLES).format(create=create, code=code)))
             for index, info in enumerate(self.tables):
                 marker = "> " if index == self.focus else "  "
                 style = "class:selected" if index == self.focus else ""
                 lines.append((style, marker + table_words(info, index + 1)))
         else:
             lines.append(
-                ("class:title", SCREEN_TABLE_TITLE.format(table=self.at[0], name=self.link.name))
+                ("class:title", _(SCREEN_TABLE_TITLE).format(table=self.at[0], name=self.link.name))
             )
             lines.append(("", self._seats_sentence()))
         return lines

@@ -24,6 +24,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from fivecrowns.client.lobby import Lobby, render_lobby
 from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.i18n import gettext as _
 from fivecrowns.ui.commands import CommandLayer, Speaker
 from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
 from fivecrowns.ui.model import TableModel
@@ -204,7 +205,7 @@ class NetworkPlay:
 
 
 def _tick(poke: Callable[[], None], link: WebSocketLink) -> None:
-    for _ in range(int(DAY / TICK)):  # why bounded: a day of play at most
+    for _tick_number in range(int(DAY / TICK)):  # why bounded: a day of play at most
         time.sleep(TICK)
         if link.on_news is None:
             return
@@ -219,7 +220,7 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
     from fivecrowns.ui.settings import load_settings
 
     if not sys.stdin.isatty():
-        _say("fivecrowns join --keys reads single key presses, so it needs a terminal.")
+        _say(_("fivecrowns join --keys reads single key presses, so it needs a terminal."))
         return 1
     link = WebSocketLink(url, name)
     try:

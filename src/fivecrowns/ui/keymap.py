@@ -416,91 +416,103 @@ SOLITAIRE_ACTIONS: tuple[Action, ...] = (
 #: The lobby of a game server in ``fivecrowns join --keys`` (before a game, and between
 #: games): its own table of keys, like solitaire's, rebound from the same [keys] table.
 LOBBY_GROUPS: dict[str, str] = {
-    "lobby": "In the lobby of a game server (fivecrowns join --keys)",
-    "waiting": "At a network table before its game starts",
+    "lobby": N_("In the lobby of a game server (fivecrowns join --keys)"),
+    "waiting": N_("At a network table before its game starts"),
 }
 LOBBY_ACTIONS: tuple[Action, ...] = (
     _A(
         "tables",
         ("l",),
-        "List the tables",
-        "Hear the open tables again: their number, who sits there, and the round.",
+        N_("List the tables"),
+        N_("Hear the open tables again: their number, who sits there, and the round."),
         "lobby",
     ),
     _A(
-        "previous_table", ("up",), "Previous table", "Move to the table before and say it.", "lobby"
+        "previous_table",
+        ("up",),
+        N_("Previous table"),
+        N_("Move to the table before and say it."),
+        "lobby",
     ),
-    _A("next_table", ("down",), "Next table", "Move to the table after and say it.", "lobby"),
+    _A(
+        "next_table",
+        ("down",),
+        N_("Next table"),
+        N_("Move to the table after and say it."),
+        "lobby",
+    ),
     _A(
         "table_number",
         tuple(str(digit) for digit in range(1, 10)),
-        "Table by number",
-        "Number keys 1 to 9 move to that table of the list and say it.",
+        N_("Table by number"),
+        N_("Number keys 1 to 9 move to that table of the list and say it."),
         "lobby",
     ),
-    _A("join", ("j", "c-m"), "Join", "Sit at the table you are on.", "lobby"),
+    _A("join", ("j", "c-m"), N_("Join"), N_("Sit at the table you are on."), "lobby"),
     _A(
         "watch",
         ("w",),
-        "Watch",
-        "Watch the table you are on as a spectator: everything public, never a hand.",
+        N_("Watch"),
+        N_("Watch the table you are on as a spectator: everything public, never a hand."),
         "lobby",
     ),
     _A(
         "invite_code",
         ("i",),
-        "Join by invite code",
-        "Type a private table's invite code, then Enter; Escape cancels.",
+        N_("Join by invite code"),
+        N_("Type a private table's invite code, then Enter; Escape cancels."),
         "lobby",
     ),
     _A(
         "create",
         ("c",),
-        "Create a table",
-        "Choose the seats, the computer players and whether it is private, one list at a "
-        "time; you sit in the first seat.",
+        N_("Create a table"),
+        N_(
+            "Choose the seats, the computer players and whether it is private, one list at "
+            "a time; you sit in the first seat."
+        ),
         "lobby",
     ),
     _A(
         "seats",
         ("t",),
-        "Who sits here",
-        "The seats of your table, who sits in each, and a private table's invite code.",
+        N_("Who sits here"),
+        N_("The seats of your table, who sits in each, and a private table's invite code."),
         "waiting",
     ),
     _A(
         "start",
         ("s",),
-        "Start the game",
-        "For the table's creator, once every seat is taken.",
+        N_("Start the game"),
+        N_("For the table's creator, once every seat is taken."),
         "waiting",
     ),
     _A(
         "add_bot",
         ("b",),
-        "Add a computer player",
-        "For the table's creator: choose its level; it takes the first empty seat.",
+        N_("Add a computer player"),
+        N_("For the table's creator: choose its level; it takes the first empty seat."),
         "waiting",
     ),
     _A(
         "remove_bot",
         ("u",),
-        "Remove a computer player",
-        "For the table's creator: choose which one.",
+        N_("Remove a computer player"),
+        N_("For the table's creator: choose which one."),
         "waiting",
     ),
     replace(
         _CHAT,
-        help_text="Type a line for everyone at your table, then Enter; Escape cancels.",
+        help_text=N_("Type a line for everyone at your table, then Enter; Escape cancels."),
         group="waiting",
     ),
     *_HISTORY,
-    _A("stop_speech", ("x",), "Stop speech", "Stop speaking now.", "messages"),
+    _A("stop_speech", ("x",), N_("Stop speech"), N_("Stop speaking now."), "messages"),
     _VERBOSITY,
     *_MENU_AND_HELP,
     replace(
         _QUIT,
-        help_text=(
+        help_text=N_(
             "At a table: leave it and come back to the lobby. In the lobby: quit (asks first)."
         ),
     ),

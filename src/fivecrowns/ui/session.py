@@ -187,8 +187,8 @@ CHAT_LONGEST = 300
 
 #: The seat number of a spectator at a network table (no seat's number).
 WATCHER = -1
-WATCHING_NO_TURN = "You are watching this table: you have no turn. Press N to hear whose it is."
-WATCHING_NO_HAND = "You are watching this table: you have no hand."
+WATCHING_NO_TURN = N_("You are watching this table: you have no turn. Press N to hear whose it is.")
+WATCHING_NO_HAND = N_("You are watching this table: you have no hand.")
 
 #: Quitting at a network table: nothing is saved here; the server seats a computer player.
 REMOTE_QUIT = N_(
@@ -529,7 +529,7 @@ class Session(CommandLayer):
 
     def _require_my_turn(self) -> None:
         if self.watching:
-            raise IllegalMoveError(WATCHING_NO_TURN)
+            raise IllegalMoveError(_(WATCHING_NO_TURN))
         game = self.client
         if game.is_over:
             raise IllegalMoveError(_(OVER_THEN).format(after=self._after_game_words()))
@@ -852,7 +852,7 @@ class Session(CommandLayer):
 
     def _do_hand(self, key: str) -> None:
         if self.watching:
-            raise FiveCrownsError(WATCHING_NO_HAND)
+            raise FiveCrownsError(_(WATCHING_NO_HAND))
         game = self.client
         sort = self.seat_state[self.at_keyboard].sort
         self.answer(answers.hand_words(self.hand(), game.wild_rank, game.hand_size, sort))
@@ -1006,7 +1006,7 @@ class Session(CommandLayer):
 
     def _do_hint(self, key: str) -> None:
         if self.watching:
-            raise FiveCrownsError(WATCHING_NO_HAND)
+            raise FiveCrownsError(_(WATCHING_NO_HAND))
         self.answer(self.hint())
 
     def hint(self) -> str:
