@@ -24,10 +24,8 @@ from typing import Any
 import aiohttp
 
 from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
-from fivecrowns.i18n import N_, current_language, join_list
-from fivecrowns.i18n import gettext as _
 from fivecrowns.client.link import read_frame
-from fivecrowns.i18n import N_
+from fivecrowns.i18n import N_, current_language, join_list
 from fivecrowns.i18n import gettext as _
 from fivecrowns.protocol import ProtocolError
 
