@@ -11,6 +11,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,7 +23,9 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from fivecrowns import i18n
 from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.table import Table
 
 LOOPBACK = "127.0.0.1"
 TABLE_EVENTS = {
@@ -304,3 +307,57 @@ def fake_server(handler: Handler, timeout: float = 30.0) -> Iterator[str]:
         if stop:
             loop.call_soon_threadsafe(stop[0].set)
         thread.join(10)
+
+
+def replayed(data: Path, table_id: str) -> Table:
+    """The table as the server stored it, rebuilt from its inputs: the ground truth."""
+    with sqlite3.connect(data / "tables.sqlite3") as db:
+        seats, creator_id, creator_name = db.execute(
+            "SELECT seats, creator_id, creator_name FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        inputs = [
+            json.loads(text)
+            for (text,) in db.execute(
+                "SELECT command FROM inputs WHERE table_id = ? ORDER BY idx", (table_id,)
+            )
+        ]
+    return Table.replay(seats, creator_name, creator_id, inputs)
+
+
+def frame_keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from frame_keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from frame_keys(inner)
+
+
+def check_no_leak(client: Client, truth: Table, viewer: int | None, language: str = "en") -> None:
+    """Everything ``client`` received is what ``viewer`` may know, and nothing more: every
+    event is what the table words for ``viewer`` in ``language`` (the connection's)."""
+    game = truth.game
+    assert game is not None and game.seed is not None
+    seed = str(game.seed)
+    with i18n.speaking(language):
+        expected = {frame["seq"]: frame for frame in truth.frames_since(0, viewer)}
+    for raw in client.frames:
+        assert seed not in raw
+        frame = json.loads(raw)
+        keys = set(frame_keys(frame))
+        assert not keys & {"seed", "stock", "hands", "deck", "rng", "token_hash"}, keys
+        if frame["type"] == "event":
+            assert frame == {"type": "event", **expected[frame["seq"]]}
+            data = frame["data"]
+            if frame["kind"] == "drew_from_stock" and data["player"] != viewer:
+                assert data["card"] is None
+                assert language != "en" or "drew from the stock" in frame["text"]
+            if frame["kind"] == "laid_down" and data["player"] != viewer:
+                assert data["leftover"] is None
+        elif frame["type"] == "snapshot" and frame["view"] is not None:
+            assert ("hand" in frame["view"]) == (viewer is not None)
+            assert frame["seat"] == viewer
+            assert frame["legal"] == [] or viewer is not None
+    drawn = [f for f in client.events if f["kind"] == "drew_from_stock"]
+    assert drawn, "the game had stock draws to check"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,8 +18,7 @@ import pytest
 
 from fivecrowns.cards import Rank, parse_card
 from fivecrowns.melds import best_with_discard
-from fivecrowns.table import Table
-from server_support import Client, ServerProcess, play_until
+from server_support import Client, ServerProcess, check_no_leak, play_until, replayed
 
 FAST = ("--bot-delay", "0", "--rate", "1000")
 
@@ -53,57 +51,6 @@ async def _table_of_four(url: str, private: bool = False) -> tuple[Client, Clien
     return ann, ben
 
 
-def _replayed(data: Path, table_id: str) -> Table:
-    """The table as the server stored it, rebuilt from its inputs: the ground truth."""
-    with sqlite3.connect(data / "tables.sqlite3") as db:
-        seats, creator_id, creator_name = db.execute(
-            "SELECT seats, creator_id, creator_name FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-        inputs = [
-            json.loads(text)
-            for (text,) in db.execute(
-                "SELECT command FROM inputs WHERE table_id = ? ORDER BY idx", (table_id,)
-            )
-        ]
-    return Table.replay(seats, creator_name, creator_id, inputs)
-
-
-def _keys(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield key
-            yield from _keys(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _keys(inner)
-
-
-def _check_no_leak(client: Client, truth: Table, viewer: int | None) -> None:
-    """Everything ``client`` received is what ``viewer`` may know, and nothing more."""
-    game = truth.game
-    assert game is not None and game.seed is not None
-    seed = str(game.seed)
-    expected = {frame["seq"]: frame for frame in truth.frames_since(0, viewer)}
-    for raw in client.frames:
-        assert seed not in raw
-        frame = json.loads(raw)
-        keys = set(_keys(frame))
-        assert not keys & {"seed", "stock", "hands", "deck", "rng", "token_hash"}, keys
-        if frame["type"] == "event":
-            assert frame == {"type": "event", **expected[frame["seq"]]}
-            data = frame["data"]
-            if frame["kind"] == "drew_from_stock" and data["player"] != viewer:
-                assert data["card"] is None and "drew from the stock" in frame["text"]
-            if frame["kind"] == "laid_down" and data["player"] != viewer:
-                assert data["leftover"] is None
-        elif frame["type"] == "snapshot" and frame["view"] is not None:
-            assert ("hand" in frame["view"]) == (viewer is not None)
-            assert frame["seat"] == viewer
-            assert frame["legal"] == [] or viewer is not None
-    drawn = [f for f in client.events if f["kind"] == "drew_from_stock"]
-    assert drawn, "the game had stock draws to check"
-
-
 def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks(
     server: ServerProcess, data: Path
 ) -> None:
@@ -122,11 +69,11 @@ def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks
 
         await asyncio.gather(play_until([ann, ben], lambda c: c.game_over()), watch())
         assert ann.table is not None
-        truth = _replayed(data, ann.table)
+        truth = replayed(data, ann.table)
         assert truth.is_over and ann.seq == ben.seq == cy.seq == truth.seq
         for client, viewer in ((ann, 0), (ben, 3), (cy, None)):
             assert client.errors == [], [json.loads(f) for f in client.frames[:25]]
-            _check_no_leak(client, truth, viewer)
+            check_no_leak(client, truth, viewer)
             chat = [e["text"] for e in client.events if e["kind"] == "chat"]
             assert chat == ["Ben says: Good luck, everyone!", "Cy says: Have fun."]
         history = (data / "history.jsonl").read_text().splitlines()
@@ -495,13 +442,13 @@ def test_a_dropped_spectator_is_put_back_at_the_table_and_misses_nothing(
 
         await asyncio.gather(play_until([ann, ben], lambda c: c.game_over()), watch())
         assert ann.table is not None
-        truth = _replayed(data, ann.table)
+        truth = replayed(data, ann.table)
         # Before and after the drop together: each event exactly once, and never a hand.
         seqs = [e["seq"] for e in cy.events + back.events]
         assert seqs == list(range(joined_at + 1, truth.seq + 1))
         for client in (cy, back):
             assert client.errors == []
-            _check_no_leak(client, truth, None)
+            check_no_leak(client, truth, None)
         for client in (ann, ben, back):
             await client.close()
         await asyncio.sleep(0.5)  # why: the server handles the last close just after replying
