@@ -13,6 +13,7 @@ transport (:class:`~fivecrowns.client.websocket.WebSocketLink`). Leaving the tab
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import threading
 import time
@@ -21,6 +22,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from fivecrowns.client.link import LinkError
 from fivecrowns.client.lobby import Lobby, render_lobby
 from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import FiveCrownsError
@@ -153,8 +155,12 @@ class NetworkPlay:
                 game.say(text)
             for error in self.link.take_errors():
                 game.refuse(str(error.get("text", "")))
-            if self.link.table is not None:
-                game.receive_news()
+            # why only when connected: a stale view asks the server for a fresh one, and
+            # while the link reconnects that would block the keyboard until it timed out
+            if self.link.table is not None and self.link.connected:
+                # why quiet: nobody asked; the next news or tick tells it all, once
+                with contextlib.suppress(LinkError):
+                    game.receive_news()
         self.settle()
 
     def settle(self) -> None:

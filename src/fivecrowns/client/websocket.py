@@ -96,6 +96,8 @@ class WebSocketLink:
         self._thread: threading.Thread | None = None
         self._closing = False
         self.gave_up: str | None = None
+        #: True from the server's ``welcome`` until the connection drops.
+        self.connected = False
 
     # --- the connection's thread ------------------------------------------------------
 
@@ -130,6 +132,8 @@ class WebSocketLink:
                     await self._send(message)
                 first = []
                 await self._listen(ready)
+                with self._changed:
+                    self.connected = False
                 if self._closing:
                     break
                 self._notice(_(DROPPED))
@@ -203,6 +207,7 @@ class WebSocketLink:
         with self._changed:
             if kind == "welcome":
                 self.token = data["token"]
+                self.connected = True
             elif kind == "event":
                 if int(data["seq"]) > self._last_seq():  # why: heard again after a reconnection
                     self.frames.append(data)
