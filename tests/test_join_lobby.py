@@ -62,6 +62,9 @@ class Player:
         for key in keys:
             self.play.press(key)
 
+    def said_since(self, mark: int) -> str:
+        return "\n".join(self.backend.spoken[mark:])
+
     def mark(self) -> int:
         return len(self.backend.spoken)
 
@@ -348,3 +351,24 @@ def test_the_lobby_speaks_spanish_when_asked() -> None:
     assert table_words(info, 1) == (
         "Table 1, waiting to start: Ana, an empty seat and an empty seat."
     )
+
+
+def test_t_before_the_tables_seats_arrive_says_they_are_coming(server: ServerProcess) -> None:
+    """"seated" comes just before the table's first snapshot: T waits a moment for the
+    seats, and if they still have not come it says so (a run under load said "0 seats")."""
+    ann = Player(server.url, "Ann")
+    try:
+        ann.wait(r"No open tables")
+        ann.keys("c", "c-m", "c-m", "c-m", "c-m")
+        table = ann.wait(r"You sit in seat 1 at table (\w+)\.").group(1)
+        ann.link.last_snapshot = None  # the moment between "seated" and the snapshot
+        ann.keys("t")
+        assert ann.backend.spoken[-1] == (
+            f"Table {table}: the seats are still on their way from the server."
+        )
+        ann.link.send({"type": "resume", "last_seq": 0})  # the snapshot comes, T waits for it
+        mark = ann.mark()
+        ann.keys("t")
+        assert f"Table {table}, 4 seats: seat 1, Ann, you" in ann.said_since(mark)
+    finally:
+        ann.close()

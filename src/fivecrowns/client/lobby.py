@@ -65,6 +65,8 @@ CREATOR_TIP = N_(
 WATCHING = N_("You are watching table {table}. The game is told as it happens; you have no hand.")
 LEFT = N_("You left the table. You are in the lobby.")
 SEATS_WORDS = N_("Table {table}, {count} seats: {seats}.")
+SEATS_COMING = N_("Table {table}: the seats are still on their way from the server.")
+SEATS_WAIT = 2.0  # seconds T waits for the table's first snapshot, which follows "seated"
 SEAT_WORDS = N_("seat {number}, {who}")
 YOU = N_("{name}, you")
 CODE_WORDS = N_("The invite code is {code}.")
@@ -454,6 +456,8 @@ class Lobby(CommandLayer):
 
     def _seats_sentence(self) -> str:
         assert self.at is not None
+        if self.link.last_snapshot is None:  # why: "seated" comes just before the seats
+            return _(SEATS_COMING).format(table=self.at[0])
         names = []
         for index, seat in enumerate(self.seat_list()):
             who = _seat_words(seat)
@@ -467,6 +471,7 @@ class Lobby(CommandLayer):
 
     def _do_seats(self, key: str) -> None:
         self._at_table()
+        self.link.wait_for(lambda: self.link.last_snapshot is not None, SEATS_WAIT)
         self.answer(self._seats_sentence())
 
     def _creator(self) -> None:
