@@ -354,7 +354,7 @@ def test_the_lobby_speaks_spanish_when_asked() -> None:
 
 
 def test_t_before_the_tables_seats_arrive_says_they_are_coming(server: ServerProcess) -> None:
-    """"seated" comes just before the table's first snapshot: T waits a moment for the
+    """ "seated" comes just before the table's first snapshot: T waits a moment for the
     seats, and if they still have not come it says so (a run under load said "0 seats")."""
     ann = Player(server.url, "Ann")
     try:
