@@ -180,15 +180,34 @@ def join_list(items: Sequence[str]) -> str:
     >>> join_list(["7", "8", "9"]), join_list(["Ana"]), join_list([])
     ('7, 8 and 9', 'Ana', '')
     >>> with speaking("es"):
-    ...     join_list(["7", "8", "9"])
-    '7, 8 y 9'
+    ...     join_list(["7", "8", "9"]), join_list(["Ana", "Inés"]), join_list(["Ana", "Hilda"])
+    ('7, 8 y 9', 'Ana e Inés', 'Ana e Hilda')
     """
     kept = [item for item in items if item]
     if len(kept) < 2:
         return kept[0] if kept else ""
     from babel.lists import format_list  # why: Babel is loaded only when a list is worded
 
-    return format_list(kept, locale=_CLDR_LOCALE[current_language()])
+    language = current_language()
+    text = format_list(kept, locale=_CLDR_LOCALE[language])
+    last = kept[-1]
+    # why by hand: CLDR's Spanish pattern is always "{0} y {1}", but Spanish writes "e"
+    # before an /i/ sound ("Ana e Inés"), that is i- or hi- not followed by a vowel
+    if language == "es" and text.endswith(" y " + last) and _starts_with_i_sound(last):
+        text = text[: -len(last) - 3] + " e " + last
+    return text
+
+
+def _starts_with_i_sound(word: str) -> bool:
+    """Whether a Spanish word starts with the vowel sound /i/ (Inés, Hilda; not hielo).
+
+    >>> [_starts_with_i_sound(w) for w in ("Inés", "ínfimo", "Hilda", "hielo", "Ana", "Yolanda")]
+    [True, True, True, False, False, False]
+    """
+    low = word.lower()
+    if low.startswith("h"):
+        low = low[1:]
+    return low[:1] in ("i", "í") and low[1:2] not in ("a", "e", "o", "u", "á", "é", "ó", "ú")
 
 
 def format_number(number: float) -> str:
