@@ -58,8 +58,14 @@ def test_the_page_its_modules_and_the_sounds_come_from_the_package(
         # only the package's own files: nothing else, whatever the name
         for bad in ("/web/nothing.js", "/web/..%2Fprotocol.py", "/web/app.py", "/sounds/x.wav"):
             status, _, body = await _get(base + bad)
-            assert status == 404, bad
-            assert b"Traceback" not in body
+            assert (status, body) == (404, b"There is no such file here.\n"), bad
+        # the 404's sentence in the language the browser asks for
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(base + "/web/x.js", headers={"Accept-Language": "es-ES,es;q=0.9"}) as got,
+        ):
+            assert got.status == 404
+            assert await got.text() == "Aquí no hay ningún archivo con ese nombre.\n"
 
     asyncio.run(main())
 

@@ -25,6 +25,7 @@ from aiohttp import web
 from fivecrowns.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
+    N_,
     ngettext,
     normalise_language,
     npgettext,
@@ -42,6 +43,7 @@ _TYPES = {
     ".svg": "image/svg+xml",
     ".wav": "audio/wav",
 }
+NO_SUCH_FILE = N_("There is no such file here.")
 _NAME = re.compile(r"^[a-z0-9_-]{1,40}\.(html|css|js|svg|wav)$")
 # why these headers: the page's own files only, nothing inline, and no framing by other sites
 _HEADERS = {
@@ -64,24 +66,30 @@ def _load(folder: str, name: str) -> bytes | None:
         return None
 
 
-def _response(folder: str, name: str) -> web.Response:
+def _not_found(request: web.Request) -> web.HTTPNotFound:
+    """A plain 404 in the language the browser asks for."""
+    with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
+        return web.HTTPNotFound(text=_(NO_SUCH_FILE) + "\n")
+
+
+def _response(request: web.Request, folder: str, name: str) -> web.Response:
     body = _load(folder, name)
     if body is None:
-        raise web.HTTPNotFound(text="There is no such file here.\n")
+        raise _not_found(request)
     suffix = name[name.rindex(".") :]
     return web.Response(body=body, content_type=_TYPES[suffix], headers=_HEADERS)
 
 
 async def _page(request: web.Request) -> web.Response:
-    return _response("web", "index.html")
+    return _response(request, "web", "index.html")
 
 
 async def _file(request: web.Request) -> web.Response:
-    return _response("web", request.match_info["name"])
+    return _response(request, "web", request.match_info["name"])
 
 
 async def _sound(request: web.Request) -> web.Response:
-    return _response("sounds", request.match_info["name"])
+    return _response(request, "sounds", request.match_info["name"])
 
 
 def accepted_language(header: str) -> str:
@@ -154,7 +162,7 @@ def page_messages(language: str) -> bytes:
 async def _messages(request: web.Request) -> web.Response:
     language = request.match_info["language"]
     if language not in LANGUAGES:
-        raise web.HTTPNotFound(text="There is no such file here.\n")
+        raise _not_found(request)
     return web.Response(
         body=page_messages(language), content_type="application/json", headers=_HEADERS
     )
