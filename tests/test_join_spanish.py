@@ -101,3 +101,21 @@ def test_the_scores_list_follows_each_language(
             client.command("s")
         prefix = "Round 2. Totals: " if language == "en" else "Ronda 2. Totales: "
         assert said == [f"{prefix}{expected}."]
+
+
+def test_a_player_with_no_name_and_no_login_sits_down_as_player_in_their_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import getpass
+
+    from fivecrowns.commands.join import player_name
+
+    def no_login() -> str:
+        raise KeyError("getpwuid(): uid not found: 1234")
+
+    monkeypatch.setattr(getpass, "getuser", no_login)
+    assert player_name(None) == "Player"
+    assert player_name("   ") == "Player"
+    with i18n.speaking("es"):
+        assert player_name(None) == "Jugador"
+        assert player_name("Ana") == "Ana"

@@ -7,6 +7,7 @@ import getpass
 from typing import Any
 
 from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import pgettext
 
 __all__ = ["configure", "run"]
 
@@ -71,12 +72,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbosity", choices=("brief", "normal", "full"))
 
 
+def player_name(given: str | None) -> str:
+    """The name to sit down with: the one given, else the login name, else "Player",
+    in one line of at most 24 characters.
+
+    >>> player_name("  Ann   Lee "), player_name("x" * 30) == "x" * 24
+    ('Ann Lee', True)
+    """
+    fallback = pgettext("the name of a player who gave none", "Player")
+    try:
+        login = getpass.getuser()
+    except (KeyError, OSError):  # why: no login name in some containers and services
+        login = ""
+    return " ".join((given or login or fallback).split())[:24] or fallback
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fivecrowns.client.line import HELP, LineClient, stdin_lines
 
-    name = " ".join((args.name or getpass.getuser() or "Player").split())[:24] or "Player"
+    name = player_name(args.name)
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
     if args.keys:
         from fivecrowns.client.terminal import run_keys
