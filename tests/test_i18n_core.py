@@ -42,6 +42,7 @@ from fivecrowns.game import (
     Game,
     GameOver,
     GoOut,
+    LaidDown,
     LayDown,
     Phase,
     PlayerResult,
@@ -334,6 +335,127 @@ def test_the_players_own_turn_is_said_to_them(spanish: object) -> None:
     assert turn_summary(took, ["Ana", "Beto"], 0, Rank.THREE, "brief") == (
         "Beto tomó la sota de estrellas del descarte y descartó el 9 de espadas."
     )
+
+
+_BOOK = check_meld(parse_cards("8c 8h 8d"), Rank.THREE)
+_LAST_TURN = [
+    DrewFromStock(0, parse_card("7h")),
+    LaidDown(0, (_BOOK,), ()),
+    Discarded(0, parse_card("Kc")),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "viewer", "events", "verbosity", "expected"),
+    [
+        (
+            "en",
+            0,
+            _LAST_TURN,
+            "normal",
+            "You drew the 7 of hearts, laid down a book of 8s and discarded the King of clubs.",
+        ),
+        (
+            "es",
+            0,
+            _LAST_TURN,
+            "normal",
+            "Tomaste el 7 de copas de la pila de extracción, bajaste "
+            "una familia de 8 y descartaste el rey de tréboles.",
+        ),
+        (
+            "en",
+            1,
+            _LAST_TURN,
+            "normal",
+            "Ana drew from the stock, laid down a book of 8s and discarded the King of clubs.",
+        ),
+        (
+            "es",
+            1,
+            _LAST_TURN,
+            "normal",
+            "Ana tomó de la pila de extracción, bajó una familia de 8 "
+            "y descartó el rey de tréboles.",
+        ),
+        (
+            "en",
+            1,
+            [LaidDown(0, (), ()), Discarded(0, parse_card("Kc"))],
+            "full",
+            "Ana laid down nothing and discarded the King of clubs.",
+        ),
+        (
+            "es",
+            1,
+            [LaidDown(0, (), ()), Discarded(0, parse_card("Kc"))],
+            "full",
+            "Ana no bajó nada y descartó el rey de tréboles.",
+        ),
+        ("en", 1, [DrewFromStock(0, None), LaidDown(0, (), ())], "brief", "Ana drew."),
+        ("es", 1, [DrewFromStock(0, None), LaidDown(0, (), ())], "brief", "Ana tomó un naipe."),
+        ("en", 0, [TookDiscard(1, parse_card("Jst"))], "normal", "Beto took the Jack of stars."),
+        (
+            "es",
+            0,
+            [TookDiscard(1, parse_card("Jst"))],
+            "normal",
+            "Beto tomó la sota de estrellas del descarte.",
+        ),
+        (
+            "es",
+            1,
+            [TookDiscard(1, parse_card("Jst"))],
+            "normal",
+            "Tomaste la sota de estrellas del descarte.",
+        ),
+        # nothing to say: a lay-down of nothing at brief verbosity
+        ("en", 1, [LaidDown(0, (), ())], "brief", ""),
+    ],
+)
+def test_a_turn_is_one_whole_sentence_in_each_language(
+    language: str, viewer: int, events: list[Event], verbosity: str, expected: str
+) -> None:
+    with i18n.speaking(language):
+        said = turn_summary(events, ["Ana", "Beto"], viewer, Rank.THREE, verbosity)
+    assert said == expected
+
+
+def _turn_shapes() -> Iterator[list[Event]]:
+    """Every turn the announcements word: a draw or not, a lay-down or not, a discard or not."""
+    draws: list[Event | None] = [
+        None,
+        DrewFromStock(0, parse_card("7h")),
+        DrewFromStock(0, None),
+        TookDiscard(0, parse_card("Qsp")),
+    ]
+    lays: list[Event | None] = [None, LaidDown(0, (), ()), LaidDown(0, (_BOOK,), ())]
+    for draw in draws:
+        for lay in lays:
+            for discard in (None, Discarded(0, parse_card("Kc"))):
+                events = [event for event in (draw, lay, discard) if event is not None]
+                if events:
+                    yield events
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_turn_shape_has_a_whole_sentence(language: str) -> None:
+    said = []
+    with i18n.speaking(language):
+        for events in _turn_shapes():
+            for viewer in (0, 1, None):
+                for verbosity in ("brief", "normal", "full"):
+                    text = turn_summary(events, ["Ana", "Beto"], viewer, Rank.THREE, verbosity)
+                    brief_nothing = verbosity == "brief" and events == [LaidDown(0, (), ())]
+                    assert bool(text) != brief_nothing, (events, viewer, verbosity)
+                    said.append(text)
+    for text in filter(None, said):
+        assert text[0].isupper() and text.endswith(".") and "{" not in text, text
+        assert "  " not in text and " ." not in text, text
+        if language == "es":
+            assert english_words(text) == [], text
+    # each shape has its own sentence: 27 for "you", 21 for another player (not brief + nothing)
+    assert len(set(said) - {""}) == 48
 
 
 def _scored(scores: tuple[int, ...], leftovers: tuple[str, ...]) -> RoundScored:

@@ -71,11 +71,6 @@ def melds_words(melds: Sequence[Meld], wild: Rank) -> str:
     return join_list([meld.describe(wild) for meld in melds])
 
 
-def _capital(text: str) -> str:
-    """The first letter in capitals: a sentence about "you" begins with a verb in Spanish."""
-    return text[:1].upper() + text[1:]
-
-
 #: Who dealt and who plays first, at full verbosity.
 DEALT = N_("{dealer} dealt. {first} starts.")
 DEALT_YOU_START = N_("{dealer} dealt. You start.")
@@ -115,60 +110,80 @@ def round_start(
     return " ".join(parts)
 
 
-def _turn_pieces(
-    events: Sequence[Event], mine: bool, wild: Rank, verbosity: str
-) -> tuple[int | None, list[str]]:
-    """What one player did in a turn, as verb phrases for "you" or for another player.
-
-    Spanish conjugates the verb ("tomaste", "tomó"), so each phrase has both forms
-    (contexts "you" and "another player"); English says them alike.
-    """
-    pieces: list[str] = []
-    player: int | None = None
-    for event in events:
-        if isinstance(event, DrewFromStock):
-            player = event.player
-            if event.card is not None and mine:
-                card = card_the(event.card, wild)
-                pieces.append(pgettext("you", "drew {card}").format(card=card))
-            elif verbosity == "brief":
-                pieces.append(
-                    pgettext("you", "drew") if mine else pgettext("another player", "drew")
-                )
-            elif mine:
-                pieces.append(pgettext("you", "drew from the stock"))
-            else:
-                pieces.append(pgettext("another player", "drew from the stock"))
-        elif isinstance(event, TookDiscard):
-            player = event.player
-            card = card_the(event.card, wild)
-            if mine:
-                pieces.append(pgettext("you", "took {card}").format(card=card))
-            else:
-                pieces.append(pgettext("another player", "took {card}").format(card=card))
-        elif isinstance(event, LaidDown):
-            player = event.player
-            if event.melds:
-                melds = melds_words(event.melds, wild)
-                if mine:
-                    pieces.append(pgettext("you", "laid down {melds}").format(melds=melds))
-                else:
-                    pieces.append(
-                        pgettext("another player", "laid down {melds}").format(melds=melds)
-                    )
-            elif verbosity != "brief":
-                if mine:
-                    pieces.append(pgettext("you", "laid down nothing"))
-                else:
-                    pieces.append(pgettext("another player", "laid down nothing"))
-        elif isinstance(event, Discarded):
-            player = event.player
-            card = card_the(event.card, wild)
-            if mine:
-                pieces.append(pgettext("you", "discarded {card}").format(card=card))
-            else:
-                pieces.append(pgettext("another player", "discarded {card}").format(card=card))
-    return player, pieces
+# One whole sentence for each shape a turn takes, for "you" and for another player: a
+# language conjugates the verbs and joins them in its own way ("Tomaste … y descartaste …").
+# A shape is (how the player drew, what they laid down, whether they discarded):
+#   draw: "card" you drew a card you see, "stock" from the stock (normal and full verbosity),
+#         "brief" drew (brief verbosity), "took" took the top discard, "" not in these events;
+#   laid: "melds" laid down melds (the last turn), "nothing" laid down nothing (not said
+#         at brief verbosity), "" not in these events.
+# The placeholders: {name} the player, {card} the card drawn or taken, {melds} the melds laid
+# down, {discard} the card discarded.
+_YOUR_TURN: dict[tuple[str, str, bool], str] = {
+    # TRANSLATORS: your turn; {card} is the card you drew, with its article ("the 7 of hearts")
+    ("card", "", False): N_("You drew {card}."),
+    ("card", "", True): N_("You drew {card} and discarded {discard}."),
+    ("card", "melds", False): N_("You drew {card} and laid down {melds}."),
+    ("card", "melds", True): N_("You drew {card}, laid down {melds} and discarded {discard}."),
+    ("card", "nothing", False): N_("You drew {card} and laid down nothing."),
+    ("card", "nothing", True): N_("You drew {card}, laid down nothing and discarded {discard}."),
+    ("stock", "", False): N_("You drew from the stock."),
+    ("stock", "", True): N_("You drew from the stock and discarded {discard}."),
+    ("stock", "melds", False): N_("You drew from the stock and laid down {melds}."),
+    ("stock", "melds", True): N_(
+        "You drew from the stock, laid down {melds} and discarded {discard}."
+    ),
+    ("stock", "nothing", False): N_("You drew from the stock and laid down nothing."),
+    ("stock", "nothing", True): N_(
+        "You drew from the stock, laid down nothing and discarded {discard}."
+    ),
+    # TRANSLATORS: brief verbosity: you drew from the stock
+    ("brief", "", False): N_("You drew."),
+    ("brief", "", True): N_("You drew and discarded {discard}."),
+    ("brief", "melds", False): N_("You drew and laid down {melds}."),
+    ("brief", "melds", True): N_("You drew, laid down {melds} and discarded {discard}."),
+    # TRANSLATORS: {card} is the card you took from the discard pile, with its article
+    ("took", "", False): N_("You took {card}."),
+    ("took", "", True): N_("You took {card} and discarded {discard}."),
+    ("took", "melds", False): N_("You took {card} and laid down {melds}."),
+    ("took", "melds", True): N_("You took {card}, laid down {melds} and discarded {discard}."),
+    ("took", "nothing", False): N_("You took {card} and laid down nothing."),
+    ("took", "nothing", True): N_("You took {card}, laid down nothing and discarded {discard}."),
+    ("", "melds", False): N_("You laid down {melds}."),
+    ("", "melds", True): N_("You laid down {melds} and discarded {discard}."),
+    ("", "nothing", False): N_("You laid down nothing."),
+    ("", "nothing", True): N_("You laid down nothing and discarded {discard}."),
+    ("", "", True): N_("You discarded {discard}."),
+}
+_THEIR_TURN: dict[tuple[str, str, bool], str] = {
+    ("stock", "", False): N_("{name} drew from the stock."),
+    ("stock", "", True): N_("{name} drew from the stock and discarded {discard}."),
+    ("stock", "melds", False): N_("{name} drew from the stock and laid down {melds}."),
+    ("stock", "melds", True): N_(
+        "{name} drew from the stock, laid down {melds} and discarded {discard}."
+    ),
+    ("stock", "nothing", False): N_("{name} drew from the stock and laid down nothing."),
+    ("stock", "nothing", True): N_(
+        "{name} drew from the stock, laid down nothing and discarded {discard}."
+    ),
+    # TRANSLATORS: brief verbosity: {name} drew from the stock
+    ("brief", "", False): N_("{name} drew."),
+    ("brief", "", True): N_("{name} drew and discarded {discard}."),
+    ("brief", "melds", False): N_("{name} drew and laid down {melds}."),
+    ("brief", "melds", True): N_("{name} drew, laid down {melds} and discarded {discard}."),
+    # TRANSLATORS: {card} is the card {name} took from the discard pile, with its article
+    ("took", "", False): N_("{name} took {card}."),
+    ("took", "", True): N_("{name} took {card} and discarded {discard}."),
+    ("took", "melds", False): N_("{name} took {card} and laid down {melds}."),
+    ("took", "melds", True): N_("{name} took {card}, laid down {melds} and discarded {discard}."),
+    ("took", "nothing", False): N_("{name} took {card} and laid down nothing."),
+    ("took", "nothing", True): N_("{name} took {card}, laid down nothing and discarded {discard}."),
+    ("", "melds", False): N_("{name} laid down {melds}."),
+    ("", "melds", True): N_("{name} laid down {melds} and discarded {discard}."),
+    ("", "nothing", False): N_("{name} laid down nothing."),
+    ("", "nothing", True): N_("{name} laid down nothing and discarded {discard}."),
+    ("", "", True): N_("{name} discarded {discard}."),
+}
 
 
 def turn_summary(
@@ -179,15 +194,26 @@ def turn_summary(
     if first is None:
         return ""
     mine = first.player == you
-    player, pieces = _turn_pieces(events, mine, wild, verbosity)
-    if player is None:
+    draw = laid = card = melds = discard = ""
+    for event in events:
+        if isinstance(event, DrewFromStock):
+            if event.card is not None and mine:
+                draw, card = "card", card_the(event.card, wild)
+            else:
+                draw = "brief" if verbosity == "brief" else "stock"
+        elif isinstance(event, TookDiscard):
+            draw, card = "took", card_the(event.card, wild)
+        elif isinstance(event, LaidDown):
+            if event.melds:
+                laid, melds = "melds", melds_words(event.melds, wild)
+            elif verbosity != "brief":
+                laid = "nothing"
+        elif isinstance(event, Discarded):
+            discard = card_the(event.card, wild)
+    template = (_YOUR_TURN if mine else _THEIR_TURN).get((draw, laid, bool(discard)))
+    if template is None:  # nothing to say: a brief lay-down of nothing
         return ""
-    actions = join_list(pieces)
-    if mine:
-        # TRANSLATORS: {actions} is a list of things you did: "drew the 7 of hearts and
-        # discarded the King of clubs"; a language that drops "you" may leave it out.
-        return _capital(_("You {actions}.").format(actions=actions))
-    return _("{name} {actions}.").format(name=names[player], actions=actions)
+    return _(template).format(name=names[first.player], card=card, melds=melds, discard=discard)
 
 
 _TURN_EVENTS = (DrewFromStock, TookDiscard, LaidDown, Discarded)
@@ -217,7 +243,12 @@ def round_result(event: RoundScored, names: Sequence[str], you: int | None) -> s
     if not others:
         template = ROUND_OVER_ALONE_YOU if mine else ROUND_OVER_ALONE
         return _(template).format(round=event.round, name=name, totals=totals)
-    scores = _capital(name_numbers(listed, event.scores, others))
+    if others[0] == you and you is not None:
+        listed = list(listed)
+        # TRANSLATORS: you, first in a list of names and points that begins a sentence:
+        # "You 18, Ann 48."
+        listed[you] = pgettext("in a list of scores", "You")
+    scores = name_numbers(listed, event.scores, others)
     template = ROUND_OVER_YOU if mine else ROUND_OVER
     return _(template).format(round=event.round, name=name, scores=scores, totals=totals)
 
