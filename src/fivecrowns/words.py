@@ -1,29 +1,14 @@
 """Small wording helpers shared by speech (``ui.announce``) and exports (``export.content``).
 
-Standard library and :mod:`fivecrowns.i18n` only, so any part of the game may use them.
-Lists are joined by :func:`fivecrowns.i18n.join_list` ("7, 8 and 9", "7, 8 y 9").
+Standard library only, so any part of the game may use them. Lists of words are joined by
+:func:`fivecrowns.i18n.join_list` ("7, 8 and 9", "7, 8 y 9").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fivecrowns.i18n import join_list
-
-__all__ = ["join_words", "name_numbers", "seats_lowest_first"]
-
-
-def join_words(parts: Sequence[str]) -> str:
-    """ "a, b and c" in the current language; empty parts are left out.
-
-    Kept only for callers not yet moved to :func:`fivecrowns.i18n.join_list`, which it is.
-
-    >>> join_words(["a book of 8s", "a run", "a book of Kings"])
-    'a book of 8s, a run and a book of Kings'
-    >>> join_words(["Ana", "", "Ben"]), join_words(["Ana"]), join_words([])
-    ('Ana and Ben', 'Ana', '')
-    """
-    return join_list(parts)
+__all__ = ["name_numbers", "seats_lowest_first"]
 
 
 def seats_lowest_first(totals: Sequence[int]) -> list[int]:

@@ -11,8 +11,6 @@ a reason is a whole clause, translated where the player that gives it words it.
 'the King of clubs'
 >>> took_discard(parse_card("5c"), Rank.FIVE, 20, None)
 'Took the 5 of clubs: 5s are wild.'
->>> join_words(["a book of 8s", "a run of 3, 4, 5 of stars", "a book of Kings"])
-'a book of 8s, a run of 3, 4, 5 of stars and a book of Kings'
 """
 
 from __future__ import annotations
@@ -24,13 +22,11 @@ from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDi
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import join_list, ngettext
 from fivecrowns.melds import Arrangement, Meld
-from fivecrowns.words import join_words
 
 __all__ = [
     "completes_meld",
     "discarded",
     "drew_from_stock",
-    "join_words",
     "laid_down",
     "melds_words",
     "plain_move",

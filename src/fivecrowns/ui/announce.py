@@ -30,14 +30,13 @@ from fivecrowns.game import (
 from fivecrowns.i18n import N_, join_list, ngettext, pgettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.melds import Meld
-from fivecrowns.words import join_words, name_numbers, seats_lowest_first
+from fivecrowns.words import name_numbers, seats_lowest_first
 
 __all__ = [
     "Announcement",
     "card_list",
     "describe_events",
     "game_result",
-    "join_words",
     "melds_words",
     "round_detail",
     "round_result",
