@@ -3,12 +3,16 @@ server for Spanish. The event sentences come worded by the server (tests/test_se
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from fivecrowns import i18n
 from fivecrowns.client.line import HELP, LineClient
+from fivecrowns.client.lobby import Lobby, table_words
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
 from i18n_support import english_words
 
 #: What the player types: the same words in every language (as the keys stay the same letters).
@@ -119,3 +123,52 @@ def test_a_player_with_no_name_and_no_login_sits_down_as_player_in_their_languag
     with i18n.speaking("es"):
         assert player_name(None) == "Jugador"
         assert player_name("Ana") == "Ana"
+
+
+class _LobbyLink:
+    """What the lobby reads of its link at a table it made, before the game (no server)."""
+
+    url = "ws://127.0.0.1:1/ws"
+    code = None
+    creator = True
+
+    def __init__(self) -> None:
+        self.tables: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        bot = {"kind": "bot", "name": "Computadora 1", "level": "hard"}
+        self.last_snapshot = {"seats": [{"kind": "human", "name": "Ana"}, bot]}
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    def wait_for(self, done: Callable[[], bool], timeout: float) -> bool:
+        return done()
+
+
+def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
+    backend = RecordingBackend()
+    link = _LobbyLink()
+    with i18n.speaking("es"):
+        lobby = Lobby(link, Output(backend), Keymap(LOBBY_ACTIONS))  # type: ignore[arg-type]
+        lobby.at = ("1", 0)
+        actions = {action.name: action for action in LOBBY_ACTIONS}
+        lobby.run_action(actions["seats"])
+        lobby.run_action(actions["add_bot"])
+        for _step in range(4):
+            lobby.press("down")
+        lobby.press("c-m")
+        listed = table_words({"seats": link.last_snapshot["seats"], "started": False}, 1)
+    said = backend.spoken
+    assert "Computadora 1, jugador automático, difícil" in said[0]
+    assert "Nivel fácil" in said[1]
+    assert [text.split(",")[0] for text in said[2:6]] == [
+        "Nivel medio",
+        "Nivel difícil",
+        "Nivel experto",
+        "Nivel sencillo",
+    ]
+    assert link.sent == [{"type": "add_bot", "level": "simple"}]
+    assert (
+        listed
+        == "Mesa 1, esperando para empezar: Ana y Computadora 1, jugador automático, difícil."
+    )

@@ -56,13 +56,14 @@ def level_name(level: str) -> str:
     >>> level_name("expert"), level_name("mybots:Clever")
     ('expert', 'mybots:Clever')
     """
-    # why literal calls: the extractor reads a context only from a pgettext call
+    # why literal calls: the extractor reads a context only from a pgettext call; the web
+    # page's levelWord (web/app.js) says the same words from the same catalog entries
     names = {
-        "easy": pgettext("computer player level", "easy"),
-        "medium": pgettext("computer player level", "medium"),
-        "hard": pgettext("computer player level", "hard"),
-        "expert": pgettext("computer player level", "expert"),
-        "simple": pgettext("computer player level", "simple"),
+        "easy": pgettext("computer level", "easy"),
+        "medium": pgettext("computer level", "medium"),
+        "hard": pgettext("computer level", "hard"),
+        "expert": pgettext("computer level", "expert"),
+        "simple": pgettext("computer level", "simple"),
     }
     return names.get(level, level)
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from fivecrowns.ai.loader import LEVELS
+from fivecrowns.ai.loader import LEVELS, level_name
 from fivecrowns.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.i18n import N_, join_list, ngettext
@@ -111,7 +111,7 @@ def _seat_words(seat: dict[str, Any]) -> str:
     if seat.get("kind") == "empty" or not seat.get("name"):
         return _(EMPTY_SEAT)
     if seat.get("kind") == "bot":
-        return _(COMPUTER_SEAT).format(name=seat["name"], level=seat.get("level") or "")
+        return _(COMPUTER_SEAT).format(name=seat["name"], level=level_name(seat.get("level") or ""))
     return str(seat["name"])
 
 
@@ -427,7 +427,7 @@ class Lobby(CommandLayer):
     def _create_level(self, seats: int, count: int) -> None:
         items: list[MenuItem] = [
             (
-                _(LEVEL_ITEM).format(level=level),
+                _(LEVEL_ITEM).format(level=level_name(level)),
                 functools.partial(self._create_privacy, seats, [level] * count),
             )
             for level in LEVELS
@@ -492,7 +492,8 @@ class Lobby(CommandLayer):
             self.answer(SENT)
 
         items: list[MenuItem] = [
-            (LEVEL_ITEM.format(level=level), functools.partial(add, level)) for level in LEVELS
+            (_(LEVEL_ITEM).format(level=level_name(level)), functools.partial(add, level))
+            for level in LEVELS
         ]
         self._open_list("menu", _(ADD_BOT_TITLE), items)
 

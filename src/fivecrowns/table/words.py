@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fivecrowns.ai.loader import level_name
 from fivecrowns.cards import Card, Rank
 from fivecrowns.game import Event, LastTurnStarted, TurnStarted
-from fivecrowns.i18n import N_, pgettext
+from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 from fivecrowns.ui.announce import describe_events
 
-__all__ = ["already_started", "event_text", "level_word", "table_event_text"]
+__all__ = ["already_started", "event_text", "table_event_text"]
 
 # Module-level templates are marked with N_ and translated where they are used (a server
 # words one event in each of its players' languages).
@@ -55,19 +56,6 @@ _TABLE_EVENTS = {
 }
 
 
-def level_word(level: str) -> str:
-    """A computer level in the current language ("medium", "medio"); unknown ones as given
-    (the level names themselves are protocol words)."""
-    words = {
-        "easy": pgettext("computer level", "easy"),
-        "medium": pgettext("computer level", "medium"),
-        "hard": pgettext("computer level", "hard"),
-        "expert": pgettext("computer level", "expert"),
-        "simple": pgettext("computer level", "simple"),
-    }
-    return words.get(level, level)
-
-
 def already_started(what: str) -> str:
     """ "The game has started, so you can no longer join.", in the current language."""
     return _(_ALREADY_STARTED[what])
@@ -81,7 +69,7 @@ def table_event_text(kind: str, data: dict[str, Any], viewer: int | None) -> str
     number = seat + 1 if isinstance(seat, int) else 0
     values = dict(data)
     if isinstance(values.get("level"), str):
-        values["level"] = level_word(values["level"])
+        values["level"] = level_name(values["level"])
     return _(template).format(number=number, **values)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from fivecrowns.ai.loader import level_name
 from fivecrowns.cards import Card, Rank, is_wild, spoken_name
 from fivecrowns.game import Phase
 from fivecrowns.i18n import N_, ngettext, pgettext
@@ -30,7 +31,6 @@ __all__ = [
     "counts_words",
     "hand_words",
     "hint_words",
-    "level_words",
     "melds_answer",
     "piles_words",
     "round_words",
@@ -87,19 +87,6 @@ _THEIR_TURN = {
     Phase.LAST_DISCARD: N_("{name}'s last turn: discard a card."),
     Phase.GAME_OVER: N_("{name}'s turn: the game is over."),
 }
-
-#: The built-in levels as a sentence names them; a plug-in's ``module:Class`` stays as typed.
-_LEVELS = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "expert": N_("expert"),
-}
-
-
-def level_words(level: str) -> str:
-    """A computer player's level in the language ("medium", "medio")."""
-    return _(_LEVELS[level]) if level in _LEVELS else level
 
 
 def you_word(capital: bool = False) -> str:
@@ -205,7 +192,7 @@ def counts_words(
             template = COUNT_COMPUTER
         else:
             template = COUNT
-        level_said = level_words(level) if level is not None else ""
+        level_said = level_name(level) if level is not None else ""
         parts.append(_(template).format(who=names[i], count=count, level=level_said))
     return _(COUNTS).format(counts=", ".join(parts), stock=stock)
 

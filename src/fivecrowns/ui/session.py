@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from fivecrowns.ai.loader import level_name
 from fivecrowns.cards import Card, Rank, spoken_name
 from fivecrowns.client.inprocess import InProcessLink
 from fivecrowns.client.link import LinkError, SeatClient, TableLink
@@ -366,7 +367,7 @@ class Session(CommandLayer):
             [
                 seat.name
                 if seat.level is None
-                else _(COMPUTER_SEAT).format(name=seat.name, level=answers.level_words(seat.level))
+                else _(COMPUTER_SEAT).format(name=seat.name, level=level_name(seat.level))
                 for seat in self.seats
             ]
         )
@@ -476,7 +477,7 @@ class Session(CommandLayer):
             if view.went_out == i:
                 note = _(WENT_OUT_NOTE)
             elif seat.level is not None:
-                note = _(COMPUTER_NOTE).format(level=answers.level_words(seat.level))
+                note = _(COMPUTER_NOTE).format(level=level_name(seat.level))
             round_points = game.round_scores[-1][i] if game.round_scores else None
             seats.append(
                 SeatLine(

@@ -72,7 +72,8 @@ const T = {
 };
 /** A template of T translated, then filled. */
 const say = (template, values = {}) => fill(_(template), values);
-/** A computer level in the page's language (the level names are protocol words). */
+/** A computer level in the page's language (the level names are protocol words); the same
+ * catalog entries as the Python side's fivecrowns.ai.loader.level_name. */
 function levelWord(level) {
   switch (level) {
     case "easy": return pgettext("computer level", "easy");
