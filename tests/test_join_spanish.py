@@ -150,15 +150,26 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
     link = _LobbyLink()
     with i18n.speaking("es"):
         lobby = Lobby(link, Output(backend), Keymap(LOBBY_ACTIONS))  # type: ignore[arg-type]
-        lobby.at = ("1", 0)
         actions = {action.name: action for action in LOBBY_ACTIONS}
+        # in the lobby: an invite code begun, Enter with nothing typed, Escape; T
+        lobby.run_action(actions["invite_code"])
+        lobby.press("c-m")
+        lobby.press("escape")
+        lobby.run_action(actions["seats"])
+        in_lobby = list(backend.spoken)
+        lobby.at = ("1", 0)
         lobby.run_action(actions["seats"])
         lobby.run_action(actions["add_bot"])
         for _step in range(4):
             lobby.press("down")
         lobby.press("c-m")
         listed = table_words({"seats": link.last_snapshot["seats"], "started": False}, 1)
-    said = backend.spoken
+    said = backend.spoken[len(in_lobby) :]
+    assert in_lobby[-2:] == [
+        "No se envió nada.",
+        "Estás en la sala, no en una mesa. Pulsa J o Intro para unirte a una.",
+    ]
+    assert {text: english_words(text) for text in in_lobby + said if english_words(text)} == {}
     assert "Computadora 1, jugador automático, difícil" in said[0]
     assert "Nivel fácil" in said[1]
     assert [text.split(",")[0] for text in said[2:6]] == [

@@ -235,19 +235,19 @@ class Lobby(CommandLayer):
         self.start_sent = False
         if now is None:
             if was is not None:
-                self.say(LEFT)
+                self.say(_(LEFT))
             self.lists_wanted += 1
             self.link.send({"type": "list_tables"})
             return
         table, seat = now
         if seat is None:
-            self.say(WATCHING.format(table=table))
+            self.say(_(WATCHING).format(table=table))
         elif self.link.code:
-            self.say(SEATED_CODE.format(seat=seat + 1, table=table, code=self.link.code))
+            self.say(_(SEATED_CODE).format(seat=seat + 1, table=table, code=self.link.code))
         else:
-            self.say(SEATED.format(seat=seat + 1, table=table, seats=self._keys("seats")))
+            self.say(_(SEATED).format(seat=seat + 1, table=table, seats=self._keys("seats")))
         if seat is not None and self.link.creator:
-            self.say(CREATOR_TIP.format(bot=self._keys("add_bot"), start=self._keys("start")))
+            self.say(_(CREATOR_TIP).format(bot=self._keys("add_bot"), start=self._keys("start")))
 
     def _table_news(self) -> None:
         link = self.link
@@ -280,11 +280,11 @@ class Lobby(CommandLayer):
         assert typing is not None
         if key == "escape":
             self.typing = None
-            self.answer(CANCELLED)
+            self.answer(_(CANCELLED))
         elif key == "c-m":
             text = " ".join(typing.text.split())
             if not text:
-                self.refuse(EMPTY_LINE)
+                self.refuse(_(EMPTY_LINE))
                 return
             self.typing = None
             typing.done(text)
@@ -295,7 +295,7 @@ class Lobby(CommandLayer):
 
     def overlay(self) -> ListScreen | None:
         if self.typing is not None:
-            return ListScreen(self.typing.prompt.format(text=self.typing.text), (), 0)
+            return ListScreen(_(self.typing.prompt).format(text=self.typing.text), (), 0)
         return super().overlay()
 
     def help_lines(self) -> list[str]:
@@ -331,22 +331,24 @@ class Lobby(CommandLayer):
                 for index, info in enumerate(self.tables)
             ]
         if action.name == "quit" and self.at is not None:
-            return [(LEAVE_ITEM.format(keys=self._keys("quit")), self._leave)]
+            return [(_(LEAVE_ITEM).format(keys=self._keys("quit")), self._leave)]
         return super().menu_items(action)
 
     # --- the lobby's actions ----------------------------------------------------------------
 
     def _in_lobby(self) -> None:
         if self.at is not None:
-            raise FiveCrownsError(NOT_IN_LOBBY.format(quit=self._keys("quit")))
+            raise FiveCrownsError(_(NOT_IN_LOBBY).format(quit=self._keys("quit")))
 
     def _at_table(self) -> None:
         if self.at is None:
-            raise FiveCrownsError(NOT_AT_TABLE.format(join=self._keys("join")))
+            raise FiveCrownsError(_(NOT_AT_TABLE).format(join=self._keys("join")))
 
     def _say_tables(self) -> None:
         if not self.tables:
-            self.say(NO_TABLES.format(create=self._keys("create"), code=self._keys("invite_code")))
+            self.say(
+                _(NO_TABLES).format(create=self._keys("create"), code=self._keys("invite_code"))
+            )
             return
         for index, info in enumerate(self.tables):
             self.say(table_words(info, index + 1))
@@ -387,7 +389,7 @@ class Lobby(CommandLayer):
             )
         self.focus = index
         self.link.send({"type": what, "table": self.tables[index]["id"]})
-        self.answer(SENT)
+        self.answer(_(SENT))
 
     def _do_join(self, key: str) -> None:
         self._go("join", self.focus)
@@ -400,23 +402,25 @@ class Lobby(CommandLayer):
 
         def join(code: str) -> None:
             self.link.send({"type": "join", "code": code})
-            self.answer(SENT)
+            self.answer(_(SENT))
 
         self.list_state = None
         self.typing = _Typing(CODE_PROMPT, "", CODE_LONGEST, join)
-        self.answer(TYPE_CODE)
+        self.answer(_(TYPE_CODE))
 
     def _do_create(self, key: str) -> None:
         self._in_lobby()
         items: list[MenuItem] = [
-            (SEATS_ITEM.format(count=count), functools.partial(self._create_bots, count))
+            (_(SEATS_ITEM).format(count=count), functools.partial(self._create_bots, count))
             for count in range(2, 8)
         ]
         self._open_list("menu", _(SEATS_TITLE), items)
         self._select(2)  # 4 seats, the usual table
 
     def _create_bots(self, seats: int) -> None:
-        items: list[MenuItem] = [(NO_BOTS_ITEM, functools.partial(self._create_privacy, seats, []))]
+        items: list[MenuItem] = [
+            (_(NO_BOTS_ITEM), functools.partial(self._create_privacy, seats, []))
+        ]
         for count in range(1, seats):
             label = ngettext("{count} computer player", "{count} computer players", count).format(
                 count=count
@@ -440,11 +444,11 @@ class Lobby(CommandLayer):
             self.link.send(
                 {"type": "create_table", "seats": seats, "bots": bots, "private": private}
             )
-            self.answer(SENT)
+            self.answer(_(SENT))
 
         items: list[MenuItem] = [
-            (PUBLIC_ITEM, functools.partial(create, False)),
-            (PRIVATE_ITEM, functools.partial(create, True)),
+            (_(PUBLIC_ITEM), functools.partial(create, False)),
+            (_(PRIVATE_ITEM), functools.partial(create, True)),
         ]
         self._open_list("menu", _(PRIVACY_TITLE), items)
 
@@ -463,7 +467,7 @@ class Lobby(CommandLayer):
             who = _seat_words(seat)
             if index == self.at[1]:
                 who = _(YOU).format(name=who)
-            names.append(SEAT_WORDS.format(number=index + 1, who=who))
+            names.append(_(SEAT_WORDS).format(number=index + 1, who=who))
         text = _(SEATS_WORDS).format(table=self.at[0], count=len(names), seats=join_list(names))
         if self.link.code:
             text += " " + _(CODE_WORDS).format(code=self.link.code)
@@ -477,19 +481,19 @@ class Lobby(CommandLayer):
     def _creator(self) -> None:
         self._at_table()
         if not self.link.creator or self.at is None or self.at[1] is None:
-            raise FiveCrownsError(NOT_CREATOR_HERE)
+            raise FiveCrownsError(_(NOT_CREATOR_HERE))
 
     def _do_start(self, key: str) -> None:
         self._creator()
         self.link.send({"type": "start"})
-        self.answer(SENT)
+        self.answer(_(SENT))
 
     def _do_add_bot(self, key: str) -> None:
         self._creator()
 
         def add(level: str) -> None:
             self.link.send({"type": "add_bot", "level": level})
-            self.answer(SENT)
+            self.answer(_(SENT))
 
         items: list[MenuItem] = [
             (_(LEVEL_ITEM).format(level=level_name(level)), functools.partial(add, level))
@@ -502,7 +506,7 @@ class Lobby(CommandLayer):
 
         def remove(seat: int) -> None:
             self.link.send({"type": "remove_bot", "seat": seat})
-            self.answer(SENT)
+            self.answer(_(SENT))
 
         items: list[MenuItem] = [
             (
@@ -513,7 +517,7 @@ class Lobby(CommandLayer):
             if seat.get("kind") == "bot"
         ]
         if not items:
-            raise FiveCrownsError(NO_BOTS)
+            raise FiveCrownsError(_(NO_BOTS))
         self._open_list("menu", _(REMOVE_BOT_TITLE), items)
 
     def _do_chat(self, key: str) -> None:
@@ -524,11 +528,11 @@ class Lobby(CommandLayer):
 
         self.list_state = None
         self.typing = _Typing(CHAT_PROMPT, "", CHAT_LONGEST, send)
-        self.answer(CHAT_OPEN)
+        self.answer(_(CHAT_OPEN))
 
     def _leave(self) -> None:
         self.link.send({"type": "leave"})
-        self.answer(SENT)
+        self.answer(_(SENT))
 
     def _do_quit(self, key: str) -> None:
         if self.at is not None:
@@ -536,7 +540,7 @@ class Lobby(CommandLayer):
             return
 
         def leave() -> None:
-            self.answer(GOODBYE)
+            self.answer(_(GOODBYE))
             self.exit_requested = True
 
         yes, no = self._keys("confirm_yes"), self._keys("confirm_no")
@@ -546,7 +550,7 @@ class Lobby(CommandLayer):
 
     def _do_confirm_no(self, key: str) -> None:
         self.confirm = None
-        self.answer(STAY)
+        self.answer(_(STAY))
 
     # --- the full screen ------------------------------------------------------------------------
 

@@ -911,7 +911,7 @@ class Session(CommandLayer):
 
     def _do_last_moves(self, key: str) -> None:
         moves = self._others_moves()
-        self.answer(moves or NO_NEWS)
+        self.answer(moves or _(NO_NEWS))
 
     def _do_whose_turn(self, key: str) -> None:
         if self.client.is_over:
