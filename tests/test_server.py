@@ -10,7 +10,6 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +17,16 @@ import pytest
 
 from fivecrowns.cards import Rank, parse_card
 from fivecrowns.melds import best_with_discard
-from server_support import Client, ServerProcess, check_no_leak, play_until, replayed
-
-FAST = ("--bot-delay", "0", "--rate", "1000")
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    return tmp_path / "server"
-
-
-@pytest.fixture
-def server(data: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(data, *FAST, "--grace", "1").start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
+from server_support import (
+    FAST,
+    Client,
+    ServerProcess,
+    check_no_leak,
+    data_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
+    play_until,
+    replayed,
+    server_fixture,  # noqa: F401 (a fixture)
+)
 
 
 async def _table_of_four(url: str, private: bool = False) -> tuple[Client, Client]:

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
-
-import pytest
 
 from fivecrowns import i18n
 from fivecrowns.cards import Rank
@@ -27,24 +24,11 @@ from server_support import (
     Client,
     ServerProcess,
     check_no_leak,
+    data_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     play_until,
     replayed,
+    server_fixture,  # noqa: F401 (a fixture)
 )
-
-FAST = ("--bot-delay", "0", "--rate", "1000")
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    return tmp_path / "server"
-
-
-@pytest.fixture
-def server(data: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(data, *FAST, "--grace", "1").start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
 
 
 async def _hello(url: str, name: str, language: str | None) -> Client:

@@ -10,20 +10,17 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
-
-from server_support import Client, ServerProcess, play_until
-
-FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    return tmp_path / "server"
+from server_support import (
+    FAST,
+    Client,
+    ServerProcess,
+    data_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
+    play_until,
+)
 
 
 def test_the_creator_starts_a_new_game_with_the_same_seats(data: Path) -> None:
-    first = ServerProcess(data, *FAST).start()
+    first = ServerProcess(data, *FAST, "--grace", "30").start()
 
     async def scenario() -> None:
         ann, ben = Client("Ann"), Client("Ben")
@@ -76,7 +73,7 @@ def test_the_creator_starts_a_new_game_with_the_same_seats(data: Path) -> None:
             await ann.close()
             await ben.close()
         # the new game comes back after kill -9: the table was no longer finished
-        second = ServerProcess(data, *FAST).start()
+        second = ServerProcess(data, *FAST, "--grace", "30").start()
         try:
             again = Client("Ann")
             again.token, again.seq = ann.token, ann.seq

@@ -12,35 +12,29 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from server_support import ServerProcess
-from web_support import OUTPUT, SEED, Terminal, WebPlayer, kill_tmux, launch, normalize, page_url
+from web_support import (
+    OUTPUT,
+    SEED,
+    Terminal,
+    WebPlayer,
+    axe_violations,
+    browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
+    kill_tmux,
+    normalize,
+    page_url,
+    server_fixture,  # noqa: F401 (a fixture)
+)
 
 pytestmark = [pytest.mark.real]
 
 GOLDEN = Path(__file__).parent / "golden" / "web"
-AXE = "axe_playwright_python"
 SIZES = {"phone": (375, 740), "laptop": (1366, 768), "large": (2560, 1440), "zoom200": (683, 384)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launch()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        None, "--bot-delay", "0", "--rate", "200", "--seed", SEED, "--grace", "600"
-    ).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
 
 
 def golden(name: str, text: str) -> None:
@@ -53,18 +47,6 @@ def golden(name: str, text: str) -> None:
         f"the accessibility tree at {name} changed; if on purpose: UPDATE_GOLDEN=1 pytest "
         f"{__file__}\n{text}"
     )
-
-
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    import importlib.resources
-
-    source = importlib.resources.files(AXE).joinpath("axe.min.js").read_text(encoding="utf-8")
-    # why evaluate, not add_script_tag: the page's Content-Security-Policy refuses inline scripts
-    page.evaluate(source + "\n;0")
-    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
-    return [
-        {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]} for v in result["violations"]
-    ]
 
 
 def check_phase(player: WebPlayer, name: str) -> None:

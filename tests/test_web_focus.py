@@ -4,32 +4,21 @@ hand, and two tabs holding one seat (real Chromium against a real ``fivecrowns s
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from server_support import ServerProcess
-from web_support import SEED, WebPlayer, launch, page_url
+from web_support import (
+    WebPlayer,
+    browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
+    page_url,
+    server_fixture,  # noqa: F401 (a fixture)
+)
 
 pytestmark = [pytest.mark.real]
 
 REPLACED = "This seat is now open in another window or tab. Reload this page to play here."
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launch()
-
-
-@pytest.fixture
-def server() -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        None, "--bot-delay", "0", "--rate", "200", "--seed", SEED, "--grace", "600"
-    ).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
 
 
 def focused(page: Any) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,8 +19,13 @@ from fivecrowns.game import DrewFromStock
 from fivecrowns.ui.announce import describe_events
 from i18n_support import english_words
 from server_support import ServerProcess
-from test_web_browser import axe_violations
-from web_support import SEED, WebPlayer, launch, page_url
+from web_support import (
+    WebPlayer,
+    axe_violations,
+    browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
+    page_url,
+    server_fixture,  # noqa: F401 (a fixture)
+)
 
 pytestmark = [pytest.mark.real]
 
@@ -68,21 +72,6 @@ def _events_in_spanish() -> bool:
     with i18n.speaking("es"):
         said = describe_events([DrewFromStock(1, None)], ["Ana", "Ben"], 0, Rank.THREE, "normal")
     return all(english_words(a.text) == [] for a in said)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from launch()
-
-
-@pytest.fixture
-def server() -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        None, "--bot-delay", "0", "--rate", "200", "--seed", SEED, "--grace", "600"
-    ).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_a_spanish_browser_gets_the_page_and_the_table_in_spanish(

@@ -17,7 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from output_support import require
+from server_support import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -37,6 +40,7 @@ OUTPUT = (
     / f"python{sys.version_info.major}.{sys.version_info.minor}"
 )
 SEED = "8167234455913"  # long, so finding it in a page or a frame is no accident
+AXE = "axe_playwright_python"
 
 
 def launch() -> Iterator[Any]:
@@ -222,3 +226,35 @@ class Terminal:
 
 def kill_tmux(socket: str) -> None:
     subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """What axe-core finds wrong with the page's accessibility, rule by rule."""
+    import importlib.resources
+
+    source = importlib.resources.files(AXE).joinpath("axe.min.js").read_text(encoding="utf-8")
+    # why evaluate, not add_script_tag: the page's Content-Security-Policy refuses inline scripts
+    page.evaluate(source + "\n;0")
+    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
+    return [
+        {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]} for v in result["violations"]
+    ]
+
+
+# A test module uses these fixtures by importing them (pytest finds fixtures among a module's
+# names); the name= keeps the function's own name free, so a test's argument does not shadow it.
+@pytest.fixture(name="browser", scope="module")
+def browser_fixture() -> Iterator[Any]:
+    """Chromium, launched once for a test module."""
+    yield from launch()
+
+
+@pytest.fixture(name="server")
+def server_fixture() -> Iterator[ServerProcess]:
+    """A server with the fixed seed, no pause before computer moves and a long grace."""
+    process = ServerProcess(
+        None, "--bot-delay", "0", "--rate", "200", "--seed", SEED, "--grace", "600"
+    ).start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
