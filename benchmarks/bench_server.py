@@ -1,41 +1,55 @@
 """The game server under load: many tables of bot-driven WebSocket clients on loopback.
 
-Run: .venv/bin/python benchmarks/bench_server.py [--tables 500] [--seconds 60] [--think 0]
+Run (the committed figures, benchmarks/results/server.txt):
 
-Starts `fivecrowns serve` as its own process on 127.0.0.1 (SQLite store in a temporary
-folder, no move delay, rate limit raised), then from this one process opens 4 WebSocket
-clients per table: the first creates a 4-seat table, three join, the first starts. Every
-client then plays its own turns as fast as it can (go out when it can, else draw from the
-stock and throw the first legal card) for ``--seconds``; a finished game starts again at a
-new table of the same four. ``--think S`` makes every client wait S seconds before each
-of its moves (not counted in the latency), for a load below what the server can take;
-``--jitter`` draws each wait uniformly from 0.5 S to 1.5 S instead (why: with the same S
-everywhere the tables, all dealt at once, keep moving in step, so the server gets every
-table's move in one burst each S seconds and the latency measures the burst, not the load):
-at full speed each table always has one move waiting, so by Little's law the latency is
-about tables / (moves per second) however fast the server is. It reports
+    .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 45
+    .venv/bin/python benchmarks/bench_server.py --tables 100 --seconds 45 --think 1 --jitter
 
-- action -> event latency: from sending an ``act`` to receiving the event it caused
-  (p50, p90, p99, max), measured in the client process;
-- moves per second accepted by the server;
-- server memory per table: the server's resident memory 3 s after every table was dealt
-  (all clients connected, every game under way), less its memory before the first
-  connection, divided by the tables;
-- server CPU per move: the server process's user+system CPU time over the play window,
-  divided by the moves in that window;
-- the machine's load average before and after, and this client's own CPU time.
+What it does. It starts ``fivecrowns serve`` as its own process on 127.0.0.1 (SQLite store
+in a temporary folder, no bot delay, rate limit raised), then ``--workers`` client processes
+(default: one per core), each with its own event loop and a share of the tables. Every table
+has 4 real WebSocket clients (aiohttp): the first creates a 4-seat table, three join, and
+when every table of every worker is seated, the first starts the game. Each client reads
+every frame the server sends it and plays its own turns from the last snapshot's legal
+moves (go out when it can, else draw from the stock, else throw the first legal card), so
+every move is legal and goes through the server's whole path (validation, the game, the
+SQLite log, wording and encoding events, snapshots, sends). A finished game starts again at
+a new table of the same four. The clients decode with msgspec only the fields they read
+(type, seq, the event's player, the snapshot's seat and legal moves) and keep no game
+state: they are as cheap as a real client can be, so that the machine's CPU goes mostly
+to the server.
 
-The clients run on the same 2-core machine as the server (and whatever else runs there),
-so the figures are pessimistic for a server with cores of its own. Every loop is bounded
-in count and time. Output goes to stdout; the committed run is benchmarks/results/server.txt.
+``--think S`` makes every client wait S seconds before each of its moves (not counted in the
+latency); ``--jitter`` draws each wait from 0.5 S to 1.5 S (why: with one S for everyone the
+tables, all dealt at once, move in step and the server gets every table's move in one burst).
+
+It reports, over a window of ``--seconds`` that opens 3 s after the start:
+
+- action -> event latency: from sending an ``act`` to receiving the event it caused (p50,
+  p90, p99, max, mean), measured in the client processes;
+- moves per second accepted by the server, and the Little's-law cycle: at full speed each
+  table always has one move under way, so tables / (moves per second) is the time one
+  move of a table takes, from the act through the server and back to the next act, however
+  fast the server is; p99 <= 50 ms at 500 full-speed tables needs about 10,000 moves a
+  second, whatever the code;
+- server memory per table: the server's resident memory 3 s after the start (every table
+  dealt, all clients connected), less its memory before the first connection, over tables;
+- server CPU per move: the server process's user+system CPU over the window / its moves;
+- client CPU: the client processes' user+system CPU over the window, and per move;
+- the machine's load average before and after; wall, user and system time of the whole
+  run (server, clients and this process, seating included).
+
+The clients run on the same 2-core machine as the server (and whatever else runs there), so
+the figures are pessimistic for a server with cores of its own. Every loop is bounded in
+count and time. Output goes to stdout.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -47,12 +61,35 @@ import subprocess
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import msgspec
 
 LOOPBACK = "127.0.0.1"
+WARM_UP = 3.0  # seconds from the start before the measured window opens (every table dealt)
+
+
+class _Data(msgspec.Struct):
+    player: int | None = None
+
+
+class _Frame(msgspec.Struct):
+    """The fields of a server message a bench client reads; msgspec skips the rest."""
+
+    type: str
+    seq: int = 0
+    kind: str = ""
+    data: _Data | None = None
+    seat: int | None = None
+    table: str | None = None
+    legal: list[dict[str, Any]] = []
+
+
+_decode = msgspec.json.Decoder(_Frame).decode
+_encode = msgspec.json.Encoder().encode
 
 
 def _rss_kib(pid: int) -> int:
@@ -69,91 +106,105 @@ def _cpu_seconds(pid: int) -> float:
 
 
 class Player:
-    def __init__(self, bench: Bench, name: str) -> None:
+    """One WebSocket client: a reader loop that plays its seat's turns as frames arrive."""
+
+    def __init__(self, bench: Worker, name: str) -> None:
         self.bench = bench
         self.name = name
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.seq = 0
-        self.snapshot: dict[str, Any] | None = None
+        self.seat: int | None = None
+        self.legal: list[dict[str, Any]] = []  # the last snapshot's legal moves
+        self.snapshot_seq = -1
         self.table: str | None = None
         self.sent_at: float | None = None
         self.over = False
-        self.waiting = False
+        self.waiting = False  # an act is under way (sent, its event not yet back)
+        self.thinking = False
+        self._waiters: dict[str, asyncio.Future[_Frame]] = {}
+        self.reader: asyncio.Future[None] | None = None
+        self.acting: asyncio.Future[None] | None = None  # a move sent after thinking
 
     async def connect(self) -> None:
-        self.ws = await self.bench.session.ws_connect(self.bench.url, max_msg_size=1 << 20)
+        self.ws = await self.bench.session.ws_connect(
+            self.bench.url, max_msg_size=1 << 20, decode_text=False
+        )
+        self.reader = asyncio.ensure_future(self.read())
         await self.send({"type": "hello", "v": 1, "name": self.name})
         await self.until("welcome")
 
     async def send(self, message: dict[str, Any]) -> None:
         assert self.ws is not None
-        await self.ws.send_str(json.dumps(message))
+        await self.ws.send_frame(_encode(message), aiohttp.WSMsgType.TEXT)
 
-    async def recv(self, timeout: float) -> dict[str, Any]:
+    def until(self, kind: str) -> asyncio.Future[_Frame]:
+        """The next frame of type ``kind`` (the reader resolves it)."""
+        future: asyncio.Future[_Frame] = asyncio.get_running_loop().create_future()
+        self._waiters[kind] = future
+        return future
+
+    async def read(self) -> None:
         assert self.ws is not None
-        message = await asyncio.wait_for(self.ws.receive(), timeout)  # why: see server_support
-        if message.type is not aiohttp.WSMsgType.TEXT:
-            raise ConnectionError(f"{self.name}: connection ended")
-        data: dict[str, Any] = json.loads(message.data)
-        kind = data["type"]
+        ws = self.ws
+        for _ in range(100_000_000):  # bounded; ends when the connection closes
+            message = await ws.receive()
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                return
+            frame = _decode(message.data)
+            self.on_frame(frame)
+            waiter = self._waiters.pop(frame.type, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(frame)
+            if self.my_turn():
+                await self.turn()
+
+    def on_frame(self, frame: _Frame) -> None:
+        kind = frame.type
         if kind == "event":
-            self.seq = data["seq"]
-            if data["kind"] == "game_over":
+            self.seq = frame.seq
+            if frame.kind == "game_over":
                 self.over = True
-            player = data["data"].get("player") if isinstance(data["data"], dict) else None
-            if self.sent_at is not None and player == self.seat_number():
-                if self.bench.measuring(self.sent_at):
-                    self.bench.latencies.append(time.perf_counter() - self.sent_at)
+                self.bench.game_over(self)
+            sent_at, data = self.sent_at, frame.data
+            if sent_at is not None and data is not None and data.player == self.seat is not None:
+                if sent_at >= self.bench.window_start:
+                    self.bench.latencies.append(time.perf_counter() - sent_at)
                 self.sent_at = None
                 self.waiting = False
         elif kind == "snapshot":
-            self.snapshot = data
-            self.seq = data["seq"]
+            self.seq = self.snapshot_seq = frame.seq
+            self.seat = frame.seat
+            self.legal = frame.legal
         elif kind == "seated":
-            self.table = data["table"]
+            self.table = frame.table
         elif kind == "error":
             self.bench.errors += 1
-            self.waiting = False
-            self.sent_at = None
-            self.snapshot = None
-        return data
-
-    def seat_number(self) -> int | None:
-        return self.snapshot["seat"] if self.snapshot else None
-
-    async def until(self, kind: str, timeout: float = 60.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        for _ in range(100_000):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            data = await self.recv(left)
-            if data["type"] == kind:
-                return data
-        raise TimeoutError(f"{self.name}: no {kind} in {timeout} s")
+            self.waiting, self.sent_at, self.legal = False, None, []
 
     def my_turn(self) -> bool:
-        snap = self.snapshot
-        return bool(snap and snap["legal"] and snap["seq"] == self.seq and not self.waiting)
+        return bool(
+            self.legal
+            and self.snapshot_seq == self.seq
+            and not self.waiting
+            and not self.thinking
+            and not self.over
+            and self.bench.playing()
+        )
 
-    async def play(self) -> None:
-        for _ in range(1_000_000):
-            if time.monotonic() >= self.bench.stop_at or self.over:
-                return
-            if self.my_turn():
-                if self.bench.think:
-                    await asyncio.sleep(self.bench.think_time())
-                    if not self.my_turn() or time.monotonic() >= self.bench.stop_at:
-                        continue
-                await self.act()
-            try:
-                await self.recv(timeout=1.0)
-            except TimeoutError:
-                continue
+    async def turn(self) -> None:
+        if self.bench.think:
+            self.thinking = True
+            asyncio.get_running_loop().call_later(self.bench.think_time(), self._thought)
+            return
+        await self.act()
+
+    def _thought(self) -> None:
+        self.thinking = False
+        if self.my_turn():
+            self.acting = asyncio.ensure_future(self.act())
 
     async def act(self) -> None:
-        assert self.snapshot is not None
-        legal = self.snapshot["legal"]
+        legal = self.legal
         move = legal[0]
         for wanted in ("go_out", "lay_down", "draw_stock", "discard"):
             found = [m for m in legal if m["move"] == wanted]
@@ -164,35 +215,45 @@ class Player:
         if "discard" in args:
             args = {"card": args["discard"]}
         self.waiting = True
+        self.legal = []
         self.sent_at = time.perf_counter()
-        await self.send({"type": "act", "action": move["move"], "args": args, "seq": self.seq})
-        if self.bench.measuring(self.sent_at):
+        if self.sent_at >= self.bench.window_start and self.bench.playing():
             self.bench.moves += 1
+        await self.send({"type": "act", "action": move["move"], "args": args, "seq": self.seq})
 
 
-class Bench:
-    def __init__(
-        self, url: str, session: aiohttp.ClientSession, think: float = 0.0, jitter: bool = False
-    ) -> None:
-        self.think = think  # seconds a client waits before each of its moves (0: full speed)
-        self.jitter = jitter  # wait 0.5 to 1.5 times ``think``, at random
-        self.random = random.Random(12)
+class Worker:
+    """One client process's tables."""
+
+    def __init__(self, url: str, session: aiohttp.ClientSession, think: float, jitter: bool):
         self.url = url
         self.session = session
+        self.think = think
+        self.jitter = jitter
+        self.random = random.Random(12)
         self.latencies: list[float] = []
         self.moves = 0
         self.errors = 0
         self.games = 0
         self.window_start = float("inf")  # perf_counter time the measured window opens
-        self.stop_at = float("inf")  # monotonic time every client stops
+        self.stop_at = float("inf")  # perf_counter time every client stops
+        self.started = False
+        self.finished: asyncio.Queue[list[Player]] = asyncio.Queue()
+        self.tables: dict[str, list[Player]] = {}
 
     def think_time(self) -> float:
         if self.jitter:
             return self.think * self.random.uniform(0.5, 1.5)
         return self.think
 
-    def measuring(self, at: float) -> bool:
-        return at >= self.window_start
+    def playing(self) -> bool:
+        return self.started and time.perf_counter() < self.stop_at
+
+    def game_over(self, player: Player) -> None:
+        players = self.tables.get(player.table or "")
+        if players is not None and all(p.over for p in players):
+            del self.tables[player.table or ""]
+            self.finished.put_nowait(players)
 
     async def seat_table(self, number: int) -> list[Player]:
         players = [Player(self, f"T{number}P{seat}") for seat in range(4)]
@@ -204,29 +265,88 @@ class Bench:
     async def sit_down(self, players: list[Player]) -> None:
         """The first player creates a 4-seat table; the others join it."""
         first = players[0]
+        seated = first.until("seated")
         await first.send({"type": "create_table", "seats": 4})
-        await first.until("seated")
+        await seated
         for player in players[1:]:
+            seated = player.until("seated")
             await player.send({"type": "join", "table": first.table})
-            await player.until("seated")
+            await seated
+        assert first.table is not None
+        self.tables[first.table] = players
 
-    async def start(self, players: list[Player]) -> None:
-        await players[0].send({"type": "start"})
-
-    async def run_table(self, players: list[Player]) -> None:
-        for _ in range(1000):  # games at this table, bounded
-            await asyncio.gather(*(player.play() for player in players))
-            if time.monotonic() >= self.stop_at:
-                return
-            if self.measuring(time.perf_counter()):
+    async def new_tables(self) -> None:
+        """A finished game: the same four sit down at a new table (bounded by the window)."""
+        for _ in range(1_000_000):
+            players = await self.finished.get()
+            if not self.playing():
+                continue
+            if players[0].sent_at is None or players[0].sent_at >= self.window_start:
                 self.games += 1
-            for player in players:  # the same four sit down at a new table
-                await player.send({"type": "leave"})
-                player.over, player.snapshot, player.waiting = False, None, False
             for player in players:
-                await player.until("left")
+                left = player.until("left")
+                await player.send({"type": "leave"})
+                await left
+                player.over, player.legal, player.waiting, player.seat = False, [], False, None
             await self.sit_down(players)
-            await self.start(players)
+            await players[0].send({"type": "start"})
+
+
+async def _worker_main(
+    url: str, numbers: list[int], think: float, jitter: bool, pipe: Connection
+) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    connector = aiohttp.TCPConnector(limit=0)
+    timeout = aiohttp.ClientTimeout(total=None)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        bench = Worker(url, session, think, jitter)
+        gate = asyncio.Semaphore(10)  # why: open connections in waves, not all at once
+
+        async def seat(number: int) -> list[Player]:
+            async with gate:
+                return await bench.seat_table(number)
+
+        tables = await asyncio.wait_for(asyncio.gather(*(seat(n) for n in numbers)), 600)
+        pipe.send("seated")
+        ready = asyncio.Event()
+        loop.add_reader(pipe.fileno(), ready.set)
+        await asyncio.wait_for(ready.wait(), 600)
+        loop.remove_reader(pipe.fileno())
+        window_start, stop_at = pipe.recv()
+        # why perf_counter: CLOCK_MONOTONIC on Linux, the same clock in every process
+        bench.window_start, bench.stop_at = window_start, stop_at
+        bench.started = True
+        renew = asyncio.ensure_future(bench.new_tables())
+        for players in tables:
+            await players[0].send({"type": "start"})
+        await asyncio.sleep(max(0.0, window_start - time.perf_counter()))
+        cpu_before = time.process_time()
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        cpu = time.process_time() - cpu_before
+        renew.cancel()
+        everyone = [p for players in tables for p in players]
+        for player in everyone:
+            if player.ws is not None:
+                await player.ws.close()
+        for player in everyone:
+            if player.reader is not None:
+                player.reader.cancel()
+    return {
+        "latencies": bench.latencies,
+        "moves": bench.moves,
+        "errors": bench.errors,
+        "games": bench.games,
+        "cpu_seconds": cpu,
+    }
+
+
+def _worker(url: str, numbers: list[int], think: float, jitter: bool, pipe: Connection) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = len(numbers) * 4 + 100
+    if soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, needed), hard))
+    result = asyncio.run(_worker_main(url, numbers, think, jitter, pipe))
+    pipe.send(result)
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -234,101 +354,94 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def measure(
-    url: str, pid: int, tables: int, seconds: float, think: float = 0.0, jitter: bool = False
+def measure(
+    url: str, pid: int, tables: int, seconds: float, think: float, jitter: bool, workers: int
 ) -> dict[str, Any]:
-    connector = aiohttp.TCPConnector(limit=0)
-    timeout = aiohttp.ClientTimeout(total=None)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        bench = Bench(url, session, think, jitter)
-        rss_before = _rss_kib(pid)
-        started = time.monotonic()
-        gate = asyncio.Semaphore(20)  # why: open connections in waves, not 2,000 at once
-        seated: list[list[Player]] = []
-        all_seated = asyncio.Event()
-
-        go = asyncio.Event()
-
-        async def idle(player: Player) -> None:
-            # why: a seated client must keep reading, or it misses the server's pings
-            for _ in range(100_000):
-                if go.is_set():
-                    return
-                with contextlib.suppress(TimeoutError):
-                    await player.recv(timeout=0.5)
-
-        async def table_life(number: int) -> None:
-            async with gate:
-                players = await bench.seat_table(number)
-            seated.append(players)
-            if len(seated) == tables:
-                all_seated.set()
-            await asyncio.gather(*(idle(player) for player in players))
-            await bench.start(players)
-            await bench.run_table(players)
-
-        lives = asyncio.gather(*(table_life(number) for number in range(tables)))
-        await asyncio.wait_for(all_seated.wait(), timeout=600)
-        seat_seconds = time.monotonic() - started
-        await asyncio.sleep(1.0)
+    context = multiprocessing.get_context("spawn")
+    pipes: list[Connection] = []
+    processes = []
+    rss_before = _rss_kib(pid)
+    started = time.perf_counter()
+    for index in range(workers):
+        mine, theirs = context.Pipe()
+        numbers = list(range(index, tables, workers))
+        process = context.Process(target=_worker, args=(url, numbers, think, jitter, theirs))
+        process.start()
+        pipes.append(mine)
+        processes.append(process)
+    try:
+        for pipe in pipes:
+            if not pipe.poll(600) or pipe.recv() != "seated":
+                raise SystemExit("a client process could not seat its tables")
+        seat_seconds = time.perf_counter() - started
+        time.sleep(1.0)
         rss_seated = _rss_kib(pid)  # every table seated, not yet dealt
-        go.set()
-        await asyncio.sleep(3.0)  # why: let every table deal and make its first moves
-        rss_dealt = _rss_kib(pid)
+        window_start = time.perf_counter() + WARM_UP
+        stop_at = window_start + seconds
+        for pipe in pipes:
+            pipe.send((window_start, stop_at))
+        time.sleep(max(0.0, window_start - time.perf_counter()))
         cpu_before = _cpu_seconds(pid)
-        client_cpu_before = time.process_time()
-        window_start = time.monotonic()
-        bench.window_start = time.perf_counter()
-        bench.stop_at = window_start + seconds
-        await asyncio.wait_for(lives, timeout=seconds + 120)
-        window = time.monotonic() - window_start
+        rss_dealt = _rss_kib(pid)
+        time.sleep(max(0.0, stop_at - time.perf_counter()))
         cpu = _cpu_seconds(pid) - cpu_before
-        client_cpu = time.process_time() - client_cpu_before
-        moves = bench.moves
+        window = time.perf_counter() - window_start
         rss_after = _rss_kib(pid)
-        all_tables = seated
-        for players in all_tables:
-            for player in players:
-                if player.ws is not None:
-                    await player.ws.close()
-        lat = bench.latencies
-        return {
-            "tables": tables,
-            "connections": tables * 4,
-            "think_seconds": think,
-            "think_jitter": jitter,
-            "seat_seconds": seat_seconds,
-            "window_seconds": window,
-            "moves": moves,
-            "moves_per_second": moves / window,
-            "games_finished": bench.games,
-            "errors": bench.errors,
-            "latency_samples": len(lat),
-            "latency_ms": {
-                "p50": 1000 * _percentile(lat, 0.50),
-                "p90": 1000 * _percentile(lat, 0.90),
-                "p99": 1000 * _percentile(lat, 0.99),
-                "max": 1000 * max(lat),
-                "mean": 1000 * statistics.fmean(lat),
-            },
-            "server_rss_mib": {
-                "before": rss_before / 1024,
-                "seated": rss_seated / 1024,
-                "dealt": rss_dealt / 1024,
-                "after": rss_after / 1024,
-            },
-            "server_kib_per_table": (rss_dealt - rss_before) / tables,
-            "server_cpu_seconds": cpu,
-            "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
-            "server_cpu_share": cpu / window,  # of one core, over the play window
-            "client_cpu_seconds": client_cpu,
-        }
+        results = []
+        for pipe in pipes:
+            if not pipe.poll(120):
+                raise SystemExit("a client process did not report")
+            results.append(pipe.recv())
+    finally:
+        for process in processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()
+    lat = [value for result in results for value in result["latencies"]]
+    moves = sum(result["moves"] for result in results)
+    client_cpu = sum(result["cpu_seconds"] for result in results)
+    return {
+        "tables": tables,
+        "connections": tables * 4,
+        "client_processes": workers,
+        "think_seconds": think,
+        "think_jitter": jitter,
+        "seat_seconds": seat_seconds,
+        "window_seconds": window,
+        "moves": moves,
+        "moves_per_second": moves / window,
+        "littles_law_ms": 1000 * tables / max(1e-9, moves / window),
+        "games_finished": sum(result["games"] for result in results),
+        "errors": sum(result["errors"] for result in results),
+        "latency_samples": len(lat),
+        "latency_ms": {
+            "p50": 1000 * _percentile(lat, 0.50),
+            "p90": 1000 * _percentile(lat, 0.90),
+            "p99": 1000 * _percentile(lat, 0.99),
+            "max": 1000 * max(lat),
+            "mean": 1000 * statistics.fmean(lat),
+        },
+        "server_rss_mib": {
+            "before": rss_before / 1024,
+            "seated": rss_seated / 1024,
+            "dealt": rss_dealt / 1024,
+            "after": rss_after / 1024,
+        },
+        "server_kib_per_table": (rss_dealt - rss_before) / tables,
+        "server_cpu_seconds": cpu,
+        "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
+        "server_cpu_share": cpu / window,  # of one core, over the play window
+        "client_cpu_seconds": client_cpu,
+        "client_cpu_ms_per_move": 1000 * client_cpu / max(1, moves),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=500, help="tables of 4 (default 500)")
+    parser.add_argument("--seconds", type=float, default=45.0, help="measured window (45)")
     parser.add_argument(
         "--think",
         type=float,
@@ -341,13 +454,20 @@ def main() -> None:
         help="wait 0.5 to 1.5 times --think before each move, at random (tables out of step)",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="client processes, each with its own event loop (default: one per core)",
+    )
+    parser.add_argument(
         "--memory", action="store_true", help="the server keeps nothing on disk (no SQLite)"
     )
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if args.tables < 1 or args.workers < 1 or args.seconds <= 0:
+        parser.error("--tables, --workers and --seconds must be positive")
+    workers = min(args.workers, args.tables)
     needed = args.tables * 4 + 200
-    if soft < needed:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, needed), hard))
+    wall_start = time.perf_counter()
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
@@ -362,8 +482,8 @@ def main() -> None:
             if found is None:
                 raise SystemExit(f"the server did not start: {line!r}")
             url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-            result = asyncio.run(
-                measure(url, server.pid, args.tables, args.seconds, args.think, args.jitter)
+            result = measure(
+                url, server.pid, args.tables, args.seconds, args.think, args.jitter, workers
             )
         finally:
             server.send_signal(signal.SIGTERM)
@@ -371,28 +491,48 @@ def main() -> None:
                 server.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 server.kill()
+                server.wait()
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     result["store"] = "memory" if args.memory else "sqlite"
     result["load_average_before"] = load_before
     result["load_average_after"] = os.getloadavg()
+    result["whole_run"] = {
+        "wall_seconds": time.perf_counter() - wall_start,
+        "user_seconds": mine.ru_utime + children.ru_utime,
+        "system_seconds": mine.ru_stime + children.ru_stime,
+    }
     result["machine"] = f"{platform.python_implementation()} {platform.python_version()}, "
     result["machine"] += f"{os.cpu_count()} cores, {platform.machine()}"
+    _report(result, args.think, args.jitter)
+
+
+def _report(result: dict[str, Any], think: float, jitter: bool) -> None:
     lat = result["latency_ms"]
-    pace = f", {args.think} s thinking before each move" if args.think else ", full speed"
-    if args.think and args.jitter:
-        pace = f", 0.5 to 1.5 times {args.think} s thinking before each move (at random)"
+    pace = f", {think} s thinking before each move" if think else ", full speed"
+    if think and jitter:
+        pace = f", 0.5 to 1.5 times {think} s thinking before each move (at random)"
     print(
-        f"bench_server: {result['tables']} tables, {result['connections']} WebSocket clients{pace}"
+        f"bench_server: {result['tables']} tables, {result['connections']} WebSocket clients "
+        f"in {result['client_processes']} processes{pace}"
     )
+    load_before, load_after = result["load_average_before"], result["load_average_after"]
     print(f"  machine: {result['machine']}; load average before {load_before[0]:.2f}")
     print(f"  seating all tables took {result['seat_seconds']:.1f} s")
     print(
         f"  action -> event: p50 {lat['p50']:.1f} ms, p90 {lat['p90']:.1f} ms, "
-        f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms ({result['latency_samples']} samples)"
+        f"p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms, mean {lat['mean']:.1f} ms "
+        f"({result['latency_samples']} samples)"
     )
     print(
         f"  moves: {result['moves']} in {result['window_seconds']:.1f} s = "
         f"{result['moves_per_second']:.0f} per second; {result['games_finished']} games finished; "
         f"{result['errors']} errors"
+    )
+    print(
+        f"  Little's law: {result['tables']} tables / {result['moves_per_second']:.0f} moves per "
+        f"second = {result['littles_law_ms']:.1f} ms per move of a table, act to next act "
+        f"(p50 above: {lat['p50']:.1f} ms of it)"
     )
     rss = result["server_rss_mib"]
     print(
@@ -403,10 +543,18 @@ def main() -> None:
     print(
         f"  server CPU: {result['server_cpu_seconds']:.1f} s = "
         f"{result['server_cpu_ms_per_move']:.2f} ms per move, "
-        f"{100 * result['server_cpu_share']:.0f}% of one core; "
-        f"client CPU {result['client_cpu_seconds']:.1f} s"
+        f"{100 * result['server_cpu_share']:.0f}% of one core"
     )
-    print(f"  load average after {result['load_average_after'][0]:.2f}")
+    print(
+        f"  client CPU: {result['client_cpu_seconds']:.1f} s = "
+        f"{result['client_cpu_ms_per_move']:.2f} ms per move"
+    )
+    whole = result["whole_run"]
+    print(
+        f"  whole run: wall {whole['wall_seconds']:.1f} s, user {whole['user_seconds']:.1f} s, "
+        f"system {whole['system_seconds']:.1f} s (server, clients and this process)"
+    )
+    print(f"  load average after {load_after[0]:.2f}")
     print("json: " + json.dumps(result))
 
 

@@ -1,0 +1,173 @@
+"""The game server's own CPU per move, without sockets: where it goes, with cProfile.
+
+Run: .venv/bin/python benchmarks/profile_server.py [--tables 50] [--moves 5000] [--profile]
+
+Builds a :class:`fivecrowns.server.app.Server` with a SQLite store in a temporary folder
+and ``--tables`` tables of 4 connections (real :class:`Connection` objects whose frames
+are taken off their queues, not sent), seated and started through ``server.receive`` of
+the same JSON messages a WebSocket client sends. Then, table after table in turn, the
+player to move sends an ``act`` (``server.receive``, the same path as a WebSocket message:
+decode, validate, apply, log, word and encode the events, snapshots) and every frame
+queued is taken off as the connection's writer would (a store flush first, as there).
+The move chosen is the benchmark client's: go out if it can, else draw from the stock,
+else the first legal discard, read from the snapshot the server sent.
+
+It prints the process CPU time per move (no network, no clients: the server's share
+alone) and the bytes of frames per move; with ``--profile`` the top of cProfile's list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import pstats
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from fivecrowns.server.app import Connection, Limits, Server
+from fivecrowns.server.store import SqliteStore
+
+
+class _FakeSocket:
+    """Stands in for aiohttp's WebSocketResponse: the harness reads the queues itself."""
+
+    async def close(self) -> None:
+        pass
+
+
+class _Seat:
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.snapshot: dict[str, Any] | None = None
+        self.seq = 0
+        self.table: str | None = None
+
+
+def _drain(server: Server, seat: _Seat, counts: list[int]) -> None:
+    queue = seat.conn.queue
+    if not queue.empty():
+        server._save()  # what the connection's writer does before it sends anything
+    while not queue.empty():
+        data = queue.get_nowait()
+        if data is None:
+            raise SystemExit("the server closed a connection")
+        counts[0] += 1
+        counts[1] += len(data)
+        # why only the start of the frame: the harness reads what it needs, cheaply
+        if data.startswith(b'{"type":"event"'):
+            seat.seq = json.loads(data)["seq"]
+        elif data.startswith(b'{"type":"snapshot"'):
+            seat.snapshot = json.loads(data)
+            seat.seq = seat.snapshot["seq"]
+        elif data.startswith(b'{"type":"seated"'):
+            seat.table = json.loads(data)["table"]
+        elif data.startswith(b'{"type":"error"'):
+            raise SystemExit(f"the server refused a message: {data[:200]!r}")
+
+
+def _choose(snapshot: dict[str, Any]) -> dict[str, Any]:
+    legal = snapshot["legal"]
+    move = legal[0]
+    for wanted in ("go_out", "lay_down", "draw_stock", "discard"):
+        found = [m for m in legal if m["move"] == wanted]
+        if found and (wanted != "lay_down" or found[0]["melds"] is None):
+            move = found[0]
+            break
+    args = {k: v for k, v in move.items() if k != "move"}
+    if "discard" in args:
+        args = {"card": args["discard"]}
+    return {"type": "act", "action": move["move"], "args": args, "seq": 0}
+
+
+async def run(tables: int, moves: int, profile: bool, folder: Path) -> dict[str, Any]:
+    limits = Limits(rate=1e6, burst=1_000_000, bot_delay=0.0, max_tables=tables * 4)
+    server = Server(SqliteStore(folder / "server.sqlite"), limits, seed=1)
+    counts = [0, 0]
+    everyone: list[list[_Seat]] = []
+
+    def send(seat: _Seat, message: dict[str, Any]) -> None:
+        server.receive(seat.conn, json.dumps(message).encode())
+
+    def seat_up() -> list[_Seat]:
+        seats = [_Seat(Connection(_FakeSocket(), limits, server._save)) for _ in range(4)]  # type: ignore[arg-type]
+        for index, seat in enumerate(seats):
+            send(seat, {"type": "hello", "v": 1, "name": f"P{len(everyone)}-{index}"})
+        send(seats[0], {"type": "create_table", "seats": 4})
+        _drain(server, seats[0], counts)
+        for seat in seats[1:]:
+            send(seat, {"type": "join", "table": seats[0].table})
+        send(seats[0], {"type": "start"})
+        for seat in seats:
+            _drain(server, seat, counts)
+        return seats
+
+    for _ in range(tables):
+        everyone.append(seat_up())
+    counts[:] = [0, 0]
+    profiler = cProfile.Profile() if profile else None
+    made = 0
+    cpu_start = time.process_time()
+    wall_start = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    for step in range(moves * 10):  # bounded: most steps make a move
+        if made >= moves:
+            break
+        index = step % len(everyone)
+        seats = everyone[index]
+        mover = next((s for s in seats if s.snapshot and s.snapshot["legal"]), None)
+        if mover is None or mover.snapshot is None:  # game over: a new table of four
+            everyone[index] = seat_up()
+            continue
+        message = _choose(mover.snapshot)
+        message["seq"] = mover.seq
+        mover.snapshot = None
+        send(mover, message)
+        made += 1
+        for seat in seats:
+            _drain(server, seat, counts)
+        if step % 64 == 0:
+            await asyncio.sleep(0)  # why: let the store's scheduled saves run, as on a server
+    if profiler is not None:
+        profiler.disable()
+    cpu = time.process_time() - cpu_start
+    wall = time.perf_counter() - wall_start
+    server.store.close()
+    if profiler is not None:
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("cumulative").print_stats(45)
+        stats.sort_stats("tottime").print_stats(30)
+    return {
+        "tables": tables,
+        "moves": made,
+        "cpu_seconds": cpu,
+        "wall_seconds": wall,
+        "cpu_ms_per_move": 1000 * cpu / max(1, made),
+        "frames_per_move": counts[0] / max(1, made),
+        "bytes_per_move": counts[1] / max(1, made),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=5000)
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        result = asyncio.run(run(args.tables, args.moves, args.profile, Path(folder)))
+    print(
+        f"profile_server: {result['tables']} tables, {result['moves']} moves: "
+        f"{result['cpu_ms_per_move']:.3f} ms CPU per move (wall {result['wall_seconds']:.1f} s, "
+        f"CPU {result['cpu_seconds']:.1f} s); {result['frames_per_move']:.1f} frames, "
+        f"{result['bytes_per_move']:.0f} bytes per move"
+    )
+    print("json: " + json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
