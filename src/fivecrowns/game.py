@@ -1088,7 +1088,7 @@ def _decode(kind: Any, value: Any) -> Any:
     if kind is Meld:
         return meld_from_json(value)
     if kind is PlayerResult:
-        hints = typing.get_type_hints(PlayerResult)
+        hints = _type_hints(PlayerResult)
         return PlayerResult(**{name: _decode(hints[name], value[name]) for name in hints})
     if kind is int and isinstance(value, int) and not isinstance(value, bool):
         return value
@@ -1098,12 +1098,24 @@ def _decode(kind: Any, value: Any) -> Any:
 _UnionType = type(int | None)
 
 
+_TYPE_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _type_hints(cls: type) -> dict[str, Any]:
+    # why cached: with string annotations get_type_hints compiles every field's annotation
+    # on each call (55 us an event), and local play reads every event back from its JSON
+    hints = _TYPE_HINTS.get(cls)
+    if hints is None:
+        hints = _TYPE_HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
 def event_from_json(data: Any) -> Event:
     """The inverse of :func:`event_to_json`; raises ``ValueError``/``KeyError`` on bad data."""
     if not isinstance(data, dict):
         raise ValueError("an event is a JSON object")
     cls = _EVENT_TYPES[data["event"]]
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     values = {f.name: _decode(hints[f.name], data[f.name]) for f in fields(cls)}
     event: Event = cls(**values)
     return event
