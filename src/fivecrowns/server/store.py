@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import msgspec
+
 __all__ = ["MemoryStore", "SqliteStore", "Store", "StoredPlayer", "StoredTable"]
 
 
@@ -93,6 +95,8 @@ class MemoryStore:
         pass
 
 
+_encode = msgspec.json.Encoder().encode
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE
@@ -145,7 +149,9 @@ class SqliteStore:
         )
 
     def append_input(self, table_id: str, index: int, command: dict[str, Any]) -> None:
-        self._pending.append((table_id, index, json.dumps(command, separators=(",", ":"))))
+        # why msgspec: it writes the same compact JSON as json.dumps (UTF-8 where json.dumps
+        # wrote \u escapes; json.loads reads both) in a fraction of the time
+        self._pending.append((table_id, index, _encode(command).decode()))
 
     def flush(self) -> None:
         """Commit the kept inputs in one transaction. why: one commit per move was about 40%

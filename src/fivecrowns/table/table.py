@@ -245,6 +245,7 @@ class Table:
         self.inputs: list[dict[str, Any]] = []
         self._record = record
         self._bots: dict[int, Player] = {}
+        self._last_event: tuple[Event, dict[str, Any]] | None = None  # see _event_data
         #: The last computer move's explanation and its seat (local play's why-key says it).
         self.explanation: tuple[int, str] | None = None
         self.sit(creator_name, creator_id)
@@ -536,13 +537,23 @@ class Table:
                 "text": words.table_event_text(entry.kind, entry.data, viewer),
             }
         event = redact(entry.event, viewer)
-        data = event_to_json(event)
-        del data["event"]
+        data = self._event_data(event)
         hand: tuple[Card, ...] = ()
         if isinstance(event, RoundStarted) and viewer is not None and entry.dealt:
             hand = entry.dealt[viewer]
         text = words.event_text(event, self.names(), viewer, entry.wild or Rank.THREE, hand)
         return {"seq": entry.seq, "kind": entry.kind, "data": data, "text": text}
+
+    def _event_data(self, event: Event) -> dict[str, Any]:
+        """``event_to_json(event)`` without its ``event`` key, a fresh dict each time."""
+        # why a one-event memory: a fan-out asks for the same event once per viewer class and
+        # language, and ``redact`` hands back the very same event when it hides nothing
+        last = self._last_event
+        if last is None or last[0] is not event:
+            data = event_to_json(event)
+            del data["event"]
+            last = self._last_event = (event, data)
+        return dict(last[1])
 
     def frames_since(self, last_seq: int, viewer: int | None) -> list[dict[str, Any]]:
         if not 0 <= last_seq <= self.seq:
@@ -596,14 +607,16 @@ class Table:
     # --- inside ----------------------------------------------------------------------
 
     def _apply(self, game: Game, seat: int, move: Move) -> list[Entry]:
+        wild = game.wild_rank
         try:
-            game.check(seat, move)
+            # why no game.check first: apply checks the move itself and changes nothing when
+            # it refuses it, so checking twice only cost time (the server's CPU per move)
+            events = game.apply(seat, move)
         except IllegalMoveError as error:
             raise TableError("illegal", str(error)) from None
-        wild = game.wild_rank
         self._input({"op": "move", "seat": seat, "move": move_to_json(move)})
         before = self.seq
-        self._game_events(game.apply(seat, move), wild)
+        self._game_events(events, wild)
         return self.log[before:]
 
     def _game_events(self, events: list[Event], wild: Rank) -> None:
