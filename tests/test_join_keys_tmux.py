@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 import time
 import uuid
@@ -20,57 +18,22 @@ from pathlib import Path
 
 import pytest
 
-from output_support import require
 from server_support import ServerProcess
+from tmux_support import TmuxWindow, kill_tmux, require_tmux
 
 pytestmark = [pytest.mark.real, pytest.mark.slow]
-
-
-class Window:
-    def __init__(self, socket: str, name: str, transcript: Path) -> None:
-        self.socket, self.name, self.transcript = socket, name, transcript
-
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True
-        )
-        return done.stdout
-
-    def keys(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", self.name, *keys)
-
-    def type(self, line: str) -> None:
-        self.tmux("send-keys", "-t", self.name, "-l", line)
-        self.tmux("send-keys", "-t", self.name, "Enter")
-
-    def said(self) -> str:
-        return self.transcript.read_text(encoding="utf-8") if self.transcript.exists() else ""
-
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-S", "-300", "-t", self.name)
-
-    def wait(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = re.search(pattern, self.said())
-            if found:
-                return found
-            time.sleep(0.05)
-        raise AssertionError(f"{self.name} never said {pattern!r}:\n{self.said()[-3000:]}")
 
 
 def test_two_keys_clients_and_a_spectator_finish_a_game_and_keep_hands_private(
     tmp_path: Path,
 ) -> None:
-    require(shutil.which("tmux") is not None, "tmux is not installed")
+    require_tmux()
     program = shlex.quote(str(Path(sys.executable).parent / "fivecrowns"))
     server = ServerProcess(tmp_path / "server", "--bot-delay", "0.05", "--rate", "100").start()
     socket = f"fivecrowns-keys-{uuid.uuid4().hex[:8]}"
 
-    def start(name: str, command: str, transcript: Path) -> Window:
-        args = ["new-session", "-d", "-s", name, "-x", "110", "-y", "40", command]
-        subprocess.run(["tmux", "-L", socket, *args], check=True)
-        return Window(socket, name, transcript)
+    def start(name: str, command: str, transcript: Path) -> TmuxWindow:
+        return TmuxWindow.start(socket, name, command, transcript, (110, 40))
 
     try:
         cy_file = tmp_path / "Cy.txt"
@@ -138,6 +101,6 @@ def test_two_keys_clients_and_a_spectator_finish_a_game_and_keep_hands_private(
         cy.type("q")
         time.sleep(1.0)
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        kill_tmux(socket)
         errors = server.stop()
     assert "Traceback" not in errors, errors

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 import time
 import uuid
@@ -23,28 +21,25 @@ from pathlib import Path
 
 import pytest
 
-from output_support import require
 from server_support import ServerProcess
-from test_join_keys_tmux import Window
+from tmux_support import TmuxWindow, kill_tmux, require_tmux
 
 pytestmark = [pytest.mark.real, pytest.mark.slow]
 
 
 def test_a_table_made_joined_watched_and_left_from_the_lobby_by_keys(tmp_path: Path) -> None:
-    require(shutil.which("tmux") is not None, "tmux is not installed")
+    require_tmux()
     program = shlex.quote(str(Path(sys.executable).parent / "fivecrowns"))
     server = ServerProcess(tmp_path / "server", "--bot-delay", "0.05", "--rate", "100").start()
     socket = f"fivecrowns-lobby-{uuid.uuid4().hex[:8]}"
 
-    def start(name: str, options: str) -> Window:
+    def start(name: str, options: str) -> TmuxWindow:
         transcript = tmp_path / f"{name}.txt"
         command = (
             f"{program} join {server.url} --name {name} --keys --speech none {options} "
             f"--transcript {shlex.quote(str(transcript))}"
         )
-        args = ["new-session", "-d", "-s", name, "-x", "110", "-y", "40", command]
-        subprocess.run(["tmux", "-L", socket, *args], check=True)
-        return Window(socket, name, transcript)
+        return TmuxWindow.start(socket, name, command, transcript, (110, 40))
 
     try:
         ann = start("Ann", "--line")
@@ -106,6 +101,6 @@ def test_a_table_made_joined_watched_and_left_from_the_lobby_by_keys(tmp_path: P
         ann.keys("y")
         ann.wait(r"Goodbye\.")
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        kill_tmux(socket)
         errors = server.stop()
     assert "Traceback" not in errors, errors

@@ -7,10 +7,7 @@ CI=true this must run (tmux is in scripts/apt-packages.txt); elsewhere it skips 
 
 from __future__ import annotations
 
-import re
 import shlex
-import shutil
-import subprocess
 import sys
 import time
 import uuid
@@ -18,65 +15,26 @@ from pathlib import Path
 
 import pytest
 
-from output_support import require
 from server_support import ServerProcess
+from tmux_support import TmuxWindow, kill_tmux, require_tmux
 
 pytestmark = pytest.mark.real
-
-
-class Window:
-    def __init__(self, socket: str, name: str, transcript: Path) -> None:
-        self.socket, self.name, self.transcript = socket, name, transcript
-        self.acted = 0  # "You can:" lines answered so far
-
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True
-        )
-        return done.stdout
-
-    def type(self, line: str) -> None:
-        self.tmux("send-keys", "-t", self.name, "-l", line)
-        self.tmux("send-keys", "-t", self.name, "Enter")
-
-    def said(self) -> str:
-        return self.transcript.read_text(encoding="utf-8") if self.transcript.exists() else ""
-
-    def wait(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = re.search(pattern, self.said())
-            if found:
-                return found
-            time.sleep(0.05)
-        raise AssertionError(f"{self.name} never printed {pattern!r}:\n{self.said()[-2000:]}")
-
-    def play_one(self) -> bool:
-        """Answer the newest "You can:" line if it is new: draw, else throw the first card."""
-        lines = [line for line in self.said().splitlines() if line.startswith("You can:")]
-        if len(lines) <= self.acted:
-            return False
-        self.acted = len(lines)
-        self.type("d" if lines[-1].startswith("You can: d, draw") else "x 1")
-        return True
 
 
 def test_two_join_clients_in_terminals_play_chat_and_keep_their_hands_private(
     tmp_path: Path,
 ) -> None:
-    require(shutil.which("tmux") is not None, "tmux is not installed")
+    require_tmux()
     program = Path(sys.executable).parent / "fivecrowns"
     server = ServerProcess(tmp_path / "server", "--bot-delay", "0.05", "--rate", "100").start()
     socket = f"fivecrowns-join-{uuid.uuid4().hex[:8]}"
-    windows: list[Window] = []
+    windows: list[TmuxWindow] = []
     try:
         for name in ("Ann", "Ben"):
             transcript = tmp_path / f"{name}.txt"
             command = f"{shlex.quote(str(program))} join {server.url} --name {name}"
             command += f" 2>&1 | tee {shlex.quote(str(transcript))}"
-            args = ["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command]
-            subprocess.run(["tmux", "-L", socket, *args], check=True)
-            windows.append(Window(socket, name, transcript))
+            windows.append(TmuxWindow.start(socket, name, command, transcript, (100, 30)))
         ann, ben = windows
         ann.wait("No open tables")
         ann.type("create 3 easy")
@@ -100,13 +58,11 @@ def test_two_join_clients_in_terminals_play_chat_and_keep_their_hands_private(
             # another player's stock draw is never named, only that it happened
             assert f"{other} drew the" not in text
             assert f"{other} drew from the stock" in text
-            assert "Your hand:" in window.tmux(
-                "capture-pane", "-p", "-S", "-200", "-t", window.name
-            )
+            assert "Your hand:" in window.screen()
         for window in windows:
             window.type("q")
         time.sleep(1.0)
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        kill_tmux(socket)
         errors = server.stop()
     assert "Traceback" not in errors, errors

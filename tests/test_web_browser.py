@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
+from tmux_support import kill_tmux
 from web_support import (
     OUTPUT,
     SEED,
@@ -25,7 +26,6 @@ from web_support import (
     WebPlayer,
     axe_violations,
     browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
-    kill_tmux,
     normalize,
     page_url,
     server_fixture,  # noqa: F401 (a fixture)

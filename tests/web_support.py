@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -21,6 +19,7 @@ import pytest
 
 from output_support import require
 from server_support import ServerProcess
+from tmux_support import TmuxWindow, require_tmux
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -176,56 +175,21 @@ def normalize(text: str) -> str:
     return re.sub(r"\b[0-9a-f]{8}\b", "TABLE", text)
 
 
-class Terminal:
-    """``fivecrowns join`` in a tmux window; what it printed is kept in a transcript file."""
+class Terminal(TmuxWindow):
+    """``fivecrowns join`` in a tmux window beside the browser, in line mode."""
 
     def __init__(self, socket: str, name: str, url: str, folder: Path, extra: str = "") -> None:
-        self.socket, self.name = socket, name
-        self.transcript = folder / f"{name}.txt"
-        self.acted = 0
+        transcript = folder / f"{name}.txt"
         program = Path(os.environ.get("VIRTUAL_ENV", "")) / "bin" / "fivecrowns"
         if not program.exists():
             program = Path(sys.executable).parent / "fivecrowns"
-        command = f"{program} join {url} --name {name} {extra} 2>&1 | tee {self.transcript}"
-        args = ["new-session", "-d", "-s", name, "-x", "120", "-y", "30", command]
-        subprocess.run(["tmux", "-L", socket, *args], check=True, timeout=10)
+        command = f"{program} join {url} --name {name} {extra} 2>&1 | tee {transcript}"
+        super().__init__(socket, name, transcript)
+        self.open(command, (120, 30))
 
     @staticmethod
     def require() -> None:
-        require(shutil.which("tmux") is not None, "tmux is not installed")
-
-    def type(self, line: str) -> None:
-        for args in (("-l", line), ("Enter",)):
-            subprocess.run(
-                ["tmux", "-L", self.socket, "send-keys", "-t", self.name, *args],
-                check=True,
-                timeout=10,
-            )
-
-    def said(self) -> str:
-        return self.transcript.read_text(encoding="utf-8") if self.transcript.exists() else ""
-
-    def wait(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = re.search(pattern, self.said())
-            if found:
-                return found
-            time.sleep(0.05)
-        raise AssertionError(f"{self.name} never printed {pattern!r}:\n{self.said()[-2000:]}")
-
-    def play_one(self) -> bool:
-        """Answer the newest "You can:" line if it is new: draw, else throw the first card."""
-        lines = [line for line in self.said().splitlines() if line.startswith("You can:")]
-        if len(lines) <= self.acted:
-            return False
-        self.acted = len(lines)
-        self.type("d" if lines[-1].startswith("You can: d, draw") else "x 1")
-        return True
-
-
-def kill_tmux(socket: str) -> None:
-    subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)
+        require_tmux()
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:
