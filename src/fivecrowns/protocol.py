@@ -20,7 +20,7 @@ fivecrowns.protocol.ProtocolError: ... protocol: Expected `str`, got `int` - at 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -29,6 +29,7 @@ from fivecrowns.i18n import gettext as _
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
+    "QUESTIONS",
     "Act",
     "ActArgs",
     "AddBot",
@@ -46,6 +47,7 @@ __all__ = [
     "Left",
     "ListTables",
     "ProtocolError",
+    "Question",
     "RemoveBot",
     "Resume",
     "Seated",
@@ -71,6 +73,21 @@ SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=6)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 #: The languages the server words sentences in (fivecrowns.i18n.LANGUAGES; a test checks).
 Language = Literal["en", "es"]
+#: What an ``ask`` may ask about: the settings names of the terminal's information keys.
+Question = Literal[
+    "hand",
+    "hint",
+    "round",
+    "piles",
+    "scores",
+    "round_detail",
+    "melds",
+    "counts",
+    "whose_turn",
+    "why",
+]
+#: The same names in a tuple (:func:`fivecrowns.table.info.answer` answers each).
+QUESTIONS: tuple[str, ...] = get_args(Question)
 
 
 class ProtocolError(ValueError):
@@ -173,18 +190,7 @@ class Ask(_Message, tag="ask"):
     """A question an information key asks (added in version 1, a client may ignore it):
     answered by ``answer`` with the sentence the terminal game would say."""
 
-    what: Literal[
-        "hand",
-        "hint",
-        "round",
-        "piles",
-        "scores",
-        "round_detail",
-        "melds",
-        "counts",
-        "whose_turn",
-        "why",
-    ]
+    what: Question
 
 
 ClientMessage = (

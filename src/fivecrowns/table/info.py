@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from fivecrowns.game import GameOver, RoundScored, RoundStarted
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
+from fivecrowns.protocol import QUESTIONS
 from fivecrowns.ui import answers
 from fivecrowns.ui.announce import game_result, round_detail, round_result
 
@@ -22,19 +23,6 @@ if TYPE_CHECKING:
 
 __all__ = ["QUESTIONS", "answer"]
 
-#: What a client may ask about: the settings names of the terminal's information keys.
-QUESTIONS = (
-    "hand",
-    "hint",
-    "round",
-    "piles",
-    "scores",
-    "round_detail",
-    "melds",
-    "counts",
-    "whose_turn",
-    "why",
-)
 
 NOT_STARTED = N_("The game has not started yet.")
 WATCHING = N_("You are watching: you have no hand.")
