@@ -103,6 +103,7 @@ __all__ = [
     "event_to_json",
     "game_from_json",
     "game_to_json",
+    "last_turn_discard",
     "legal_moves_for",
     "load_game",
     "move_from_json",
@@ -349,6 +350,23 @@ def redact(event: Event, viewer: int | None) -> Event:
     if isinstance(event, LaidDown) and event.player != viewer and event.leftover is not None:
         return LaidDown(event.player, event.melds, None)
     return event
+
+
+def last_turn_discard(phase: Phase, hand: Sequence[Card], wild: Rank) -> Discard | None:
+    """What "go out" plays in a last turn, where nobody can go out any more: the discard
+    that leaves the fewest points (the best melds go down with it). ``None`` in any other
+    phase. The terminal's G and a network client's ``go_out`` both mean this there.
+
+    >>> from fivecrowns.cards import parse_cards
+    >>> last_turn_discard(Phase.LAST_LAY_DOWN, parse_cards("8c 8h 8d Kc"), Rank.THREE)
+    Discard(card=Card('Kc'))
+    >>> last_turn_discard(Phase.DISCARD, parse_cards("8c 8h 8d Kc"), Rank.THREE) is None
+    True
+    """
+    if phase not in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
+        return None
+    best = best_with_discard(hand, wild)
+    return None if best.discard is None else Discard(best.discard)
 
 
 # --- options -------------------------------------------------------------------

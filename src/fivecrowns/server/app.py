@@ -29,10 +29,17 @@ from aiohttp import WSMsgType, web
 
 from fivecrowns.cards import parse_card
 from fivecrowns.errors import FiveCrownsError
-from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, Phase, TakeDiscard
+from fivecrowns.game import (
+    Discard,
+    DrawFromStock,
+    GoOut,
+    LayDown,
+    Move,
+    TakeDiscard,
+    last_turn_discard,
+)
 from fivecrowns.i18n import DEFAULT_LANGUAGE, N_, speaking
 from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import best_with_discard
 from fivecrowns.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -794,10 +801,7 @@ def _last_turn_go_out(table: Table, player_id: str, move: Move) -> Move:
     game, seat = table.game, table.seat_of(player_id)
     if not isinstance(move, GoOut) or game is None or seat != game.current_player:
         return move
-    if game.phase not in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
-        return move
-    best = best_with_discard(game.hand(seat), game.wild_rank)
-    return move if best.discard is None else Discard(best.discard)
+    return last_turn_discard(game.phase, game.hand(seat), game.wild_rank) or move
 
 
 def _move(message: Act) -> Move:

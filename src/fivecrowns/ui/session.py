@@ -38,6 +38,7 @@ from fivecrowns.game import (
     TakeDiscard,
     TurnStarted,
     game_from_json,
+    last_turn_discard,
     move_from_json,
 )
 from fivecrowns.i18n import N_, join_list, ngettext
@@ -595,10 +596,9 @@ class Session(CommandLayer):
         hand = self.hand()
         if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
             raise IllegalMoveError(_(DRAW_BEFORE_OUT))
-        if game.phase in (Phase.LAST_LAY_DOWN, Phase.LAST_DISCARD):
-            best = best_with_discard(hand, wild)
-            assert best.discard is not None
-            self._apply(self.at_keyboard, Discard(best.discard))
+        instead = last_turn_discard(game.phase, hand, wild)
+        if instead is not None:
+            self._apply(self.at_keyboard, instead)
             return
         discards = going_out_discards(hand, wild)
         if not discards:
