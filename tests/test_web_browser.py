@@ -28,6 +28,7 @@ from web_support import (
     browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     normalize,
     page_url,
+    record_speech,
     server_fixture,  # noqa: F401 (a fixture)
 )
 
@@ -537,14 +538,7 @@ def test_built_in_voice_queues_others_and_interrupts_for_you_and_sounds_play(
     """The optional voice (speechSynthesis, recorded here) and the earcons (Web Audio)."""
     page = browser.new_page()
     try:
-        # why a recorder: headless Chromium has no voices; what the page asks of it is the test
-        page.add_init_script(
-            """(() => {
-              window.__spoken = [];
-              speechSynthesis.speak = (u) => window.__spoken.push(['speak', u.text]);
-              speechSynthesis.cancel = () => window.__spoken.push(['cancel']);
-            })()"""
-        )
+        record_speech(page)
         web = WebPlayer(page, page_url(server.url))
         app = "window.fivecrowns"
         page.evaluate(f"() => {{ {app}.log('Ben drew from the stock.'); }}")

@@ -13,6 +13,7 @@ from web_support import (
     WebPlayer,
     browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     page_url,
+    record_speech,
     server_fixture,  # noqa: F401 (a fixture)
 )
 
@@ -189,14 +190,7 @@ def test_the_built_in_voice_says_each_card_the_arrows_move_to(
 ) -> None:
     page = browser.new_page()
     try:
-        # why a recorder: headless Chromium has no voices; what the page asks of it is the test
-        page.add_init_script(
-            """(() => {
-              window.__spoken = [];
-              speechSynthesis.speak = (u) => window.__spoken.push(['speak', u.text]);
-              speechSynthesis.cancel = () => window.__spoken.push(['cancel']);
-            })()"""
-        )
+        record_speech(page)
         web = WebPlayer(page, page_url(server.url))
         web.connect("Ann")
         page.locator("#seats").select_option("2")

@@ -192,6 +192,19 @@ class Terminal(TmuxWindow):
         require_tmux()
 
 
+def record_speech(page: Any) -> None:
+    """The page's built-in voice is recorded in ``window.__spoken`` (["speak", text] and
+    ["cancel"]) from the page's first script on."""
+    # why a recorder: headless Chromium has no voices; what the page asks of it is the test
+    page.add_init_script(
+        """(() => {
+          window.__spoken = [];
+          speechSynthesis.speak = (u) => window.__spoken.push(['speak', u.text]);
+          speechSynthesis.cancel = () => window.__spoken.push(['cancel']);
+        })()"""
+    )
+
+
 def axe_violations(page: Any) -> list[dict[str, Any]]:
     """What axe-core finds wrong with the page's accessibility, rule by rule."""
     import importlib.resources
