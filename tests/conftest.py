@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ def _own_data_and_config_dirs(
 
 
 @pytest.fixture(autouse=True)
-def _english_unless_a_test_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+def _english_unless_a_test_asks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # why: the transcripts the tests compare are English; a developer whose system speaks
     # Spanish must get the same results, and a test that sets the language must not leak it.
     from fivecrowns import i18n
@@ -26,4 +27,8 @@ def _english_unless_a_test_asks(monkeypatch: pytest.MonkeyPatch) -> None:
     # LANGUAGE comes first (fivecrowns.i18n.language_from_environment); LANG stays, since
     # tmux and the terminal need its UTF-8 encoding
     monkeypatch.setenv("LANGUAGE", "en")
+    i18n.set_language("en")
+    yield
+    # why again after: the package's doctests (src/) run without this fixture, so a test
+    # that left Spanish on (set_language, a command's --language es) made them fail
     i18n.set_language("en")
