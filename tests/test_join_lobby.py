@@ -183,7 +183,9 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         ann.keys("y")
         ann.wait(r"You left the table\. You are in the lobby\.", after=mark)
         assert ann.play.game is None
-        ann.wait(r"Table 1, round 1 of 11: .+, computer, .+ and Ben\.", after=mark)
+        # why any round: the deal is random, and a computer player that goes out at once ends
+        # round 1 before Ann leaves (seen in a full run: "round 2 of 11")
+        ann.wait(r"Table 1, round \d+ of 11: .+, computer, .+ and Ben\.", after=mark)
         ben.wait(r"computer player takes|plays for Ann|Ann left", timeout=20)
         # Q in the lobby quits, after a question; N stays
         ann.keys("q")
