@@ -111,6 +111,10 @@ class Hello(_Message, tag="hello"):
     token: Token | None = None
     last_seq: Seq | None = None  # with a token: send every event after this one first
     language: Language = "en"
+    # with a token: the table this connection watched, and its invite code if it is private
+    # (why: a restarted server keeps players and seats, not who watched what)
+    watch: TableId | None = None
+    watch_code: Token | None = None
 
 
 class ListTables(_Message, tag="list_tables"):

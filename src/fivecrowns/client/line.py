@@ -45,7 +45,8 @@ HELP = N_(
 )
 CONNECTED = N_("Connected to {url} as {name}.")
 RECONNECTING = N_("The connection dropped; trying again ({attempt} of {tries}).")
-GAVE_UP = N_("Could not reach the server at {url}: {reason}.")
+# why no reason: aiohttp's own text helps no player; it goes to errors.log
+GAVE_UP = N_("Could not reach the server at {url}. Check the address, and that the server runs.")
 BACK = N_("Connected again; you hear what you missed.")
 FORGOTTEN = N_("The server no longer knows your seat; joining again as a new player.")
 TOO_MANY_DROPS = N_("The connection dropped {count} times; stopping. Start join again to go on.")
@@ -131,7 +132,7 @@ class LineClient:
                 reader.cancel()
 
     async def _connect(self, session: aiohttp.ClientSession, first_time: bool) -> bool:
-        reason = ""
+        failure: BaseException | None = None
         for attempt in range(1, self.tries + 1):
             if not first_time:
                 self.say(_(RECONNECTING).format(attempt=attempt, tries=self.tries))
@@ -147,10 +148,14 @@ class LineClient:
                     self.reconnected()
                 return True
             except (aiohttp.ClientError, OSError) as error:
-                reason = str(error) or type(error).__name__
+                failure = error
                 first_time = False
                 await asyncio.sleep(min(0.5 * attempt, 3.0))
-        self.say(_(GAVE_UP).format(url=self.url, reason=reason))
+        if failure is not None:
+            from fivecrowns.errorlog import log_error
+
+            log_error(f"could not reach the server at {self.url}", failure)
+        self.say(_(GAVE_UP).format(url=self.url))
         return False
 
     def _hello(self) -> dict[str, Any]:

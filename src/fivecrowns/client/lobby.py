@@ -535,7 +535,7 @@ class Lobby(CommandLayer):
         self.answer(_(SENT))
 
     def _do_quit(self, key: str) -> None:
-        if self.at is not None:
+        if self.at is not None and not self.link.offline:  # why offline: quit, the seat is kept
             self._leave()
             return
 

@@ -26,6 +26,7 @@ from fivecrowns.client.link import LinkError
 from fivecrowns.client.lobby import Lobby, render_lobby
 from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import FiveCrownsError
+from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 from fivecrowns.ui.commands import CommandLayer, Speaker
 from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
@@ -34,6 +35,12 @@ from fivecrowns.ui.session import WATCHER, Seat, Session
 from fivecrowns.ui.settings import Settings
 
 __all__ = ["NetworkPlay", "run_keys"]
+
+#: Key groups that ask the server, or tell the game's state, which is old while offline.
+OFFLINE_GROUPS = frozenset({"turn", "info", "lobby", "waiting"})
+OFFLINE_GOODBYE = N_(
+    "Goodbye. The server keeps your seat a while; join the table again to take it."
+)
 
 #: How long a session may run (a ticker checks for news at most this long).
 DAY = 24 * 3600.0
@@ -107,8 +114,21 @@ class NetworkPlay:
     # --- the Controller protocol ---------------------------------------------------------
 
     def press(self, key: str) -> None:
+        if self.link.offline and self._needs_server(key):
+            # why: old state would mislead, and an ask would wait for an answer that cannot come
+            self.current.answer(self.link.offline_text(self.current.keymap.display_keys("quit")))
+            return
         self.current.press(key)
         self.settle()
+
+    def _needs_server(self, key: str) -> bool:
+        """The key asks about the game or the tables, which only the server knows now."""
+        layer = self.current
+        typing = getattr(layer, "typing", None) or getattr(layer, "chat_line", None)
+        if layer.confirm is not None or layer.list_state is not None or typing is not None:
+            return False  # why: a question, a list or a line being typed takes its own keys
+        action = layer.keymap.action_for(layer.plain_key(key, "normal"), "normal")
+        return action is not None and action.group in OFFLINE_GROUPS
 
     def table(self) -> TableModel:
         assert self.game is not None, "the lobby draws its own screen"
@@ -166,6 +186,11 @@ class NetworkPlay:
     def settle(self) -> None:
         """Hand the keyboard to the game when it starts, back to the lobby when it is left."""
         link = self.link
+        if self.game is not None and self.game.exit_requested and link.offline:
+            # why quit, not the lobby: nothing can be asked offline, and the server keeps the seat
+            self.lobby.say(_(OFFLINE_GOODBYE))
+            self.lobby.exit_requested = True
+            return
         if self.game is not None and (self.game.exit_requested or link.table is None):
             if link.table is not None:
                 link.send({"type": "leave"})

@@ -43,11 +43,28 @@ __all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
 WAIT = 10.0
 FRESH_ASKS = 20  # snapshots asked for at most, one after another, to catch up with the events
 NO_ANSWER = N_("The server did not answer in time; press the key again, or wait a moment.")
-NOT_CONNECTED = N_("Could not reach the server at {url}: {reason}.")
+# why no detail: aiohttp's text ("Cannot connect to host ... ssl:default [...]") helps no player;
+# the reason goes to errors.log
+NOT_CONNECTED = N_(
+    "Could not reach the server at {url}. Check the address, and that the server runs."
+)
 NO_REPLY = N_("Could not reach the server at {url}: no answer.")
 # TRANSLATORS: {why} is the parser's own English detail
 UNREADABLE = N_("The server sent a message this client cannot read, so it was left out ({why}).")
 DROPPED = N_("The connection dropped; connecting again.")
+CONNECTED_AGAIN = N_("Connected again.")
+#: Said by a move or any key that needs the server while the connection is down.
+OFFLINE = N_("Offline: connecting again.")
+OFFLINE_KEYS = N_("Offline: connecting again. The server keeps your seat; {quit} quits.")
+GAVE_UP = N_(
+    "Offline: the server did not answer for {minutes} minutes, so this client stopped trying. "
+    "The server keeps your seat a while: quit, then join the table again."
+)
+#: A reconnection keeps trying this long (seconds), with pauses growing up to RETRY_PAUSE.
+RETRY_FOR = 300.0
+RETRY_PAUSE = 5.0
+RETRY_ATTEMPTS = 400  # why a count too: every loop bounded in count as well as in time
+DROPS = 200  # connections taken up again at most in one run of the client
 
 
 def act_message(move: Move, seq: int) -> dict[str, Any]:
@@ -98,6 +115,8 @@ class WebSocketLink:
         self.gave_up: str | None = None
         #: True from the server's ``welcome`` until the connection drops.
         self.connected = False
+        self.retry_for = RETRY_FOR  # seconds a dropped connection is tried again
+        self.retrying = False  # the connection dropped and is being taken up again
 
     # --- the connection's thread ------------------------------------------------------
 
@@ -122,11 +141,25 @@ class WebSocketLink:
         if self._thread is not None:
             self._thread.join(3.0)
 
+    @property
+    def offline(self) -> bool:
+        """The connection dropped (it is being taken up again, or this client gave up)."""
+        return self.token is not None and not self.connected and not self._closing
+
+    def offline_text(self, quit_keys: str | None = None) -> str:
+        """What a key that needs the server says while offline (with the quit key, if given)."""
+        if not self.retrying:
+            return _(GAVE_UP).format(minutes=round(self.retry_for / 60))
+        if quit_keys is None:
+            return _(OFFLINE)
+        return _(OFFLINE_KEYS).format(quit=quit_keys)
+
     async def _main(self, ready: threading.Event, first: list[dict[str, Any]]) -> None:
         self._loop = asyncio.get_running_loop()
         async with aiohttp.ClientSession() as session:
-            for _pass in range(self.tries + 1):  # why bounded: each pass is one connection
-                if not await self._connect(session):
+            connected = await self._connect(session, again=False)
+            for _drop in range(DROPS):  # why bounded: each pass is one connection
+                if not connected:
                     break
                 for message in first:
                     await self._send(message)
@@ -134,14 +167,26 @@ class WebSocketLink:
                 await self._listen(ready)
                 with self._changed:
                     self.connected = False
+                    self.retrying = not self._closing
                 if self._closing:
                     break
                 self._notice(_(DROPPED))
+                connected = await self._connect(session, again=True)
+            with self._changed:
+                self.retrying = False
         ready.set()
+        self._news()
 
-    async def _connect(self, session: aiohttp.ClientSession) -> bool:
-        reason = ""
-        for attempt in range(1, self.tries + 1):
+    async def _connect(self, session: aiohttp.ClientSession, *, again: bool) -> bool:
+        """One connection and its hello. The first one gives up after ``tries`` attempts (a
+        wrong address is said at once); one taken up again keeps trying for ``retry_for``
+        seconds, longer than the server keeps a dropped seat (30 s by default)."""
+        deadline = time.monotonic() + (self.retry_for if again else 0.0)
+        attempts = RETRY_ATTEMPTS if again else self.tries
+        failure: BaseException | None = None
+        for attempt in range(1, attempts + 1):
+            if self._closing:
+                return False
             try:
                 self._ws = await session.ws_connect(self.url, heartbeat=20.0)
                 # why the language: the server words this seat's sentences in it
@@ -153,12 +198,26 @@ class WebSocketLink:
                 }
                 if self.token is not None:
                     hello.update(token=self.token, last_seq=self._last_seq())
+                    if self.table is not None and self.seat is None:
+                        # why: a server restarted since keeps seats, not what one watched
+                        hello["watch"] = self.table
+                        if self.code is not None:
+                            hello["watch_code"] = self.code
                 await self._send(hello)
                 return True
             except (aiohttp.ClientError, OSError) as error:
-                reason = str(error) or type(error).__name__
-                await asyncio.sleep(min(0.5 * attempt, 3.0))
-        self.gave_up = _(NOT_CONNECTED).format(url=self.url, reason=reason)
+                failure = error
+                if again and time.monotonic() >= deadline:
+                    break
+                await asyncio.sleep(min(0.5 * attempt, RETRY_PAUSE))
+        if failure is not None:
+            from fivecrowns.errorlog import log_error
+
+            log_error(f"could not reach the server at {self.url}", failure)
+        if again:
+            self.gave_up = _(GAVE_UP).format(minutes=round(self.retry_for / 60))
+        else:
+            self.gave_up = _(NOT_CONNECTED).format(url=self.url)
         self._notice(self.gave_up)
         return False
 
@@ -206,8 +265,13 @@ class WebSocketLink:
         news = False
         with self._changed:
             if kind == "welcome":
+                again = self.token is not None
                 self.token = data["token"]
                 self.connected = True
+                self.retrying = False
+                if again:
+                    self.notices.append(_(CONNECTED_AGAIN))
+                    news = True
             elif kind == "event":
                 if int(data["seq"]) > self._last_seq():  # why: heard again after a reconnection
                     self.frames.append(data)
@@ -233,6 +297,10 @@ class WebSocketLink:
                 self.frames, self.last_snapshot = [], None
                 news = True
             elif kind == "error":
+                if data.get("code") in ("table_gone", "too_many_spectators") and self.seat is None:
+                    # why: said after a reconnection when the watch could not be taken up again
+                    self.table, self.started = None, False
+                    self.frames, self.last_snapshot = [], None
                 self._errors.append(data)
                 news = True
             self._changed.notify_all()
@@ -285,6 +353,8 @@ class WebSocketLink:
         for _pass in range(FRESH_ASKS):
             if fresh():
                 break
+            if self.offline:  # why: the answer cannot come; say so at once, not in 10 s
+                raise LinkError("offline", self.offline_text())
             asked = self.last_snapshot
 
             def answered(asked: dict[str, Any] | None = asked) -> bool:
@@ -304,6 +374,8 @@ class WebSocketLink:
 
     def act(self, seat: int, move: Move, seq: int) -> None:
         """Send ``move`` and wait for its first event, or the server's refusal."""
+        if self.offline:
+            raise LinkError("offline", self.offline_text())
         self.take_errors()  # why: only an error after this move is its answer
 
         def answered() -> bool:
@@ -331,7 +403,8 @@ class WebSocketLink:
     def leave(self) -> None:
         """Leave the table for good (a computer player takes the seat)."""
         self.send({"type": "leave"})
-        self.wait_for(lambda: self.table is None, 2.0)
+        if not self.offline:  # why: no answer can come; the server keeps the seat meanwhile
+            self.wait_for(lambda: self.table is None, 2.0)
 
     # --- what only a local table does: nothing here ------------------------------------
 

@@ -420,7 +420,7 @@ class Server:
         seat = room.table.seat_of(record.id) if room is not None else None
         if room is None or seat is None:
             record.table_id = None
-            self._watch_again(conn, record, message.last_seq)
+            self._watch_again(conn, record, message)
             return
         record.watching = None
         self._attach(conn, room, seat)
@@ -433,14 +433,21 @@ class Server:
         if room.table.seats[seat].standin:
             self._change(room, lambda: room.table.hand_back(seat))
 
-    def _watch_again(self, conn: Connection, record: PlayerRecord, last_seq: int | None) -> None:
+    def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
         """Put a returning spectator back at the table they watched, or in the lobby."""
         watched = record.watching
         record.watching = None
+        room = None if watched is None else self.rooms.get(watched)
+        if watched is None and hello.watch is not None:
+            # why the hello's word: after a restart only the client remembers what it watched;
+            # a private table only with its invite code, as a first watch would need
+            watched = hello.watch
+            room = self.rooms.get(watched)
+            if room is not None and room.private and hello.watch_code != room.code:
+                room = None
         if watched is None:
             conn.send(self._tables())
             return
-        room = self.rooms.get(watched)
         if room is None or len(room.conns.get(None, ())) >= self.limits.max_spectators:
             if room is None:
                 conn.send(Error("table_gone", _(TABLE_GONE)))
@@ -451,7 +458,7 @@ class Server:
         record.watching = room.id
         self._attach(conn, room, None)
         conn.send(self._seated(room, None, record))
-        self._send_missed(conn, room, None, last_seq)
+        self._send_missed(conn, room, None, hello.last_seq)
         self._send_snapshot(conn, room)
 
     def _send_missed(
