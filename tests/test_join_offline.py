@@ -27,6 +27,7 @@ from fivecrowns.client.websocket import (
     OFFLINE_KEYS,
     WebSocketLink,
 )
+from fivecrowns.ui.session import WATCHING_NO_NEWS
 from server_support import FAST, Client, RecordingLink, ServerProcess, no_leaks
 from test_join import _free_port
 from test_join_lobby import Player, _play_a_turn
@@ -153,6 +154,7 @@ def test_a_spectator_watches_again_after_a_server_restart(tmp_path: Path) -> Non
         assert table is not None
         watcher = RecordingLink(server.url, "Sam")
         sam = Player(server.url, "Sam", link=watcher)
+        sam.wait(r"Table 1, round 1")
         sam.keys("w")
         sam.wait(r"You are watching table")
         _play_a_turn(ann)
@@ -181,6 +183,15 @@ def test_a_spectator_watches_again_after_a_server_restart(tmp_path: Path) -> Non
         assert said.count("Round 1 of 11") <= 1
         assert said.count(CONNECTED_AGAIN) == 1
         no_leaks(None, watcher.received)
+        # L: this round's moves since the last look, then nothing new (playtest item 4)
+        sam.play.news()
+        mark = sam.mark()
+        sam.keys("l")
+        first = sam.said_since(mark)
+        assert first and len(first) < 1500, first
+        mark = sam.mark()
+        sam.keys("l")
+        assert sam.said_since(mark) == WATCHING_NO_NEWS
 
         async def spectators() -> int:
             lobby = await Client("Zoe").connect(server.url)

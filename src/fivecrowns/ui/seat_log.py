@@ -53,8 +53,9 @@ class SeatLog:
     def __init__(self, seat: int, limit: int = 1000) -> None:
         self.seat = seat
         self.history = History(limit)
-        self._since: list[Event] = []  # public events since this seat's last turn, redacted
-        self._since_wild: Rank | None = None  # the wild rank when the first of them happened
+        #: Public events since this seat's last turn, redacted, each with the wild rank of
+        #: its round (why each: a network session may note a round's moves before its start)
+        self._since: list[tuple[Event, Rank]] = []
         self._heard = 0  # how many of them were already spoken to this seat as they happened
         #: The last few announcements of moves and results (the full screen shows them).
         self.recent_news: deque[str] = deque(maxlen=8)
@@ -97,18 +98,18 @@ class SeatLog:
         """
         visible = [redact(event, self.seat) for event in events]
         for event in visible:
+            if isinstance(event, RoundStarted):
+                wild = event.wild_rank
+                if self.seat < 0:
+                    # why: a spectator has no turn to start the news again; its last-moves
+                    # key tells this round only, never every round since it began watching
+                    self.forget_news()
             if isinstance(event, TurnStarted):
                 continue  # says nothing
             if isinstance(event, Discarded | WentOut) and event.player == self.seat:
-                self._since.clear()  # your own turn ended: the news starts again after it
-                self._since_wild = None
-                self._heard = 0
+                self.forget_news()  # your own turn ended: the news starts again after it
             elif not _own_move(event, self.seat):
-                if not self._since:
-                    self._since_wild = wild
-                self._since.append(event)
-            if isinstance(event, RoundStarted):
-                wild = event.wild_rank
+                self._since.append((event, wild))
         return visible
 
     def mark_heard(self) -> None:
@@ -121,21 +122,32 @@ class SeatLog:
         """Every public event since this seat's last turn, as sentences, oldest first;
         with ``unheard``, only those not spoken to it as they happened (hot-seat handoff).
         """
-        if not self._since or self._since_wild is None:
-            return []
-        wild = self._since_wild
         start = self._heard if unheard else 0
-        for event in self._since[:start]:
-            if isinstance(event, RoundStarted):
-                wild = event.wild_rank
-        told = describe_events(self._since[start:], names, self.seat, wild, verbosity)
-        return [announcement.text for announcement in told]
+        told: list[str] = []
+        group: list[Event] = []
+        group_wild: Rank | None = None
+        # why in groups: each round's events are worded with that round's wild rank
+        for event, wild in self._since[start:]:
+            if group and wild != group_wild:
+                told += _worded(group, names, self.seat, group_wild, verbosity)
+                group = []
+            group.append(event)
+            group_wild = wild
+        if group:
+            told += _worded(group, names, self.seat, group_wild, verbosity)
+        return told
 
     def forget_news(self) -> None:
         """A new game at the same table: nothing has happened in it yet."""
         self._since.clear()
-        self._since_wild = None
         self._heard = 0
+
+
+def _worded(
+    events: Sequence[Event], names: Sequence[str], seat: int, wild: Rank | None, verbosity: str
+) -> list[str]:
+    assert wild is not None
+    return [told.text for told in describe_events(events, names, seat, wild, verbosity)]
 
 
 def _own_move(event: Event, seat: int) -> bool:

@@ -191,6 +191,7 @@ CHAT_LONGEST = 300
 WATCHER = -1
 WATCHING_NO_TURN = N_("You are watching this table: you have no turn. Press N to hear whose it is.")
 WATCHING_NO_HAND = N_("You are watching this table: you have no hand.")
+WATCHING_NO_NEWS = N_("Nothing has happened since you last asked.")
 
 #: Quitting at a network table: nothing is saved here; the server seats a computer player.
 REMOTE_QUIT = N_(
@@ -911,6 +912,10 @@ class Session(CommandLayer):
 
     def _do_last_moves(self, key: str) -> None:
         moves = self._others_moves()
+        if self.watching:  # why: a spectator has no turn; its news runs from its last look
+            self.seat_state[self.at_keyboard].log.forget_news()
+            self.answer(moves or _(WATCHING_NO_NEWS))
+            return
         self.answer(moves or _(NO_NEWS))
 
     def _do_whose_turn(self, key: str) -> None:
