@@ -254,7 +254,7 @@ def test_simulate_prints_spanish(
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0] == first
-    assert lines[1].startswith("Asiento 1 (simple): media de puntos ")
+    assert lines[1].startswith("Asiento 1 (sencillo): media de puntos ")  # the level in words
     assert lines[-1].endswith(" partidas por segundo.")
     assert "," in lines[-1] and "." not in lines[-1][:-1]  # the Spanish decimal mark
     assert _spanish_words(out) == []

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fivecrowns.ai.base import BotError, Player
-from fivecrowns.ai.loader import load_bot
+from fivecrowns.ai.loader import level_name, load_bot
 from fivecrowns.errors import IllegalMoveError
 from fivecrowns.game import Discard, DrawFromStock, Game, GameOptions, GoOut, LayDown, TakeDiscard
 from fivecrowns.i18n import gettext as _
@@ -42,7 +42,9 @@ def game_seed(seed: int, game: int) -> int:
 def seat_names(specs: Sequence[str]) -> list[str]:
     # TRANSLATORS: a computer player's name in a simulated game: "Seat 1 (hard)".
     template = _("Seat {number} ({level})")
-    return [template.format(number=seat + 1, level=spec) for seat, spec in enumerate(specs)]
+    return [
+        template.format(number=seat + 1, level=level_name(spec)) for seat, spec in enumerate(specs)
+    ]
 
 
 def play_game(

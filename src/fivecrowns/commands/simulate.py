@@ -141,7 +141,7 @@ TABLE_SIZE = N_(
 
 
 def run(args: argparse.Namespace) -> int:
-    from fivecrowns.ai.loader import load_bot, parse_bot_list
+    from fivecrowns.ai.loader import level_name, load_bot, parse_bot_list
     from fivecrowns.errors import FiveCrownsError
 
     if args.games < 1:
@@ -202,7 +202,10 @@ def run(args: argparse.Namespace) -> int:
         line = _("Seat {seat} ({name}): mean score {mean}, wins {wins}.")
         print(
             line.format(
-                seat=seat, name=name, mean=_decimal(f"{mean:.1f}"), wins=_decimal(f"{won:g}")
+                seat=seat,
+                name=level_name(name),
+                mean=_decimal(f"{mean:.1f}"),
+                wins=_decimal(f"{won:g}"),
             )
         )
     speed = _("{speed} games per second.")
