@@ -189,3 +189,19 @@ def test_without_the_louis_module_lou_translate_gives_the_same_spanish_braille(
     with_program = [render(document, "brf", 40, grade) for grade in (1, 2)]
     with_program.append(render(document, "unicode"))
     assert with_program == with_module
+
+
+def test_every_turn_shape_of_the_log_is_one_whole_sentence_in_each_language(game: Game) -> None:
+    """The log's turn lines are whole messages (no verb phrases glued by code), one per shape."""
+    from fivecrowns.export.content import _LOG_TURNS
+
+    values = {"name": "Ana", "card": "7h", "melds": "familia de 8", "discard": "Kc"}
+    for language in ("en", "es"):
+        with i18n.speaking(language):
+            said = {i18n.gettext(template).format(**values) for template in _LOG_TURNS.values()}
+        assert len(said) == len(_LOG_TURNS), language  # every shape its own sentence
+        assert all(s.startswith("Ana") and s.endswith(".") and "{" not in s for s in said)
+    document = _spanish(game, "log")
+    spanish = "\n".join(b for s in document.sections for b in s.blocks if isinstance(b, str))
+    assert re.search(r"^\w+, último turno: toma (de la pila|el descarte)", spanish, re.M), spanish
+    assert re.search(r"^\w+ toma (de la pila|el descarte) .*, descarta \w+\.$", spanish, re.M)

@@ -34,8 +34,8 @@ from fivecrowns.game import (
     WentOut,
     redact,
 )
+from fivecrowns.i18n import N_, join_list, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.i18n import join_list, ngettext
 from fivecrowns.melds import Meld, MeldKind, best_arrangement, best_with_discard
 from fivecrowns.views import PlayerView, PublicView
 from fivecrowns.words import name_numbers, seats_lowest_first
@@ -372,29 +372,122 @@ def _melds_phrase(melds: Sequence[Meld], wild: Rank) -> str:
     return "; ".join(line[0].lower() + line[1:] for line in lines)
 
 
-# The game log's turn lines are "{name} {actions}.": each action is a verb phrase in the
-# third person ("draws from the stock"), and a turn's actions follow in order, after commas.
-def _turn_phrases(event: Event, wild: Rank) -> list[str]:
-    if isinstance(event, DrewFromStock):
-        # TRANSLATORS: one action of a turn in the game log, after the player's name
-        return [_("draws from the stock")]
-    if isinstance(event, TookDiscard):
-        # TRANSLATORS: one action of a turn in the game log; {card} is a card token (7h)
-        return [_("takes {card}").format(card=event.card.token)]
-    if isinstance(event, WentOut):
-        return [
-            # TRANSLATORS: one action of a turn in the game log; {melds} lists the melds
-            _("goes out with {melds}").format(melds=_melds_phrase(event.melds, wild)),
-            _("discards {card}").format(card=event.discard.token),
-        ]
-    if isinstance(event, LaidDown):
-        if not event.melds:
-            return [_("lays down nothing")]
-        return [_("lays down {melds}").format(melds=_melds_phrase(event.melds, wild))]
-    if isinstance(event, Discarded):
-        # TRANSLATORS: one action of a turn in the game log; {card} is a card token (7h)
-        return [_("discards {card}").format(card=event.card.token)]
-    return []
+# One whole sentence for each shape a turn takes in the game log, keyed by (last turn, how
+# the player drew: "stock", "take" or "" for none seen, what they laid down: "out" went out,
+# "melds", "nothing" or "", whether a discard followed). The placeholders: {name} the player,
+# {card} the card taken, {melds} the melds, {discard} the card discarded (tokens, as 7h).
+_LOG_TURNS: dict[tuple[bool, str, str, bool], str] = {
+    (False, "stock", "", True): N_("{name} draws from the stock, discards {discard}."),
+    (False, "stock", "", False): N_("{name} draws from the stock."),
+    (False, "stock", "out", True): N_(
+        "{name} draws from the stock, goes out with {melds}, discards {discard}."
+    ),
+    (False, "stock", "melds", True): N_(
+        "{name} draws from the stock, lays down {melds}, discards {discard}."
+    ),
+    (False, "stock", "melds", False): N_("{name} draws from the stock, lays down {melds}."),
+    (False, "stock", "nothing", True): N_(
+        "{name} draws from the stock, lays down nothing, discards {discard}."
+    ),
+    (False, "stock", "nothing", False): N_("{name} draws from the stock, lays down nothing."),
+    (False, "take", "", True): N_("{name} takes {card}, discards {discard}."),
+    (False, "take", "", False): N_("{name} takes {card}."),
+    (False, "take", "out", True): N_(
+        "{name} takes {card}, goes out with {melds}, discards {discard}."
+    ),
+    (False, "take", "melds", True): N_(
+        "{name} takes {card}, lays down {melds}, discards {discard}."
+    ),
+    (False, "take", "melds", False): N_("{name} takes {card}, lays down {melds}."),
+    (False, "take", "nothing", True): N_(
+        "{name} takes {card}, lays down nothing, discards {discard}."
+    ),
+    (False, "take", "nothing", False): N_("{name} takes {card}, lays down nothing."),
+    (False, "", "", True): N_("{name} discards {discard}."),
+    (False, "", "out", True): N_("{name} goes out with {melds}, discards {discard}."),
+    (False, "", "melds", True): N_("{name} lays down {melds}, discards {discard}."),
+    (False, "", "melds", False): N_("{name} lays down {melds}."),
+    (False, "", "nothing", True): N_("{name} lays down nothing, discards {discard}."),
+    (False, "", "nothing", False): N_("{name} lays down nothing."),
+    (True, "stock", "", True): N_("{name}, last turn: draws from the stock, discards {discard}."),
+    (True, "stock", "", False): N_("{name}, last turn: draws from the stock."),
+    (True, "stock", "out", True): N_(
+        "{name}, last turn: draws from the stock, goes out with {melds}, discards {discard}."
+    ),
+    (True, "stock", "melds", True): N_(
+        "{name}, last turn: draws from the stock, lays down {melds}, discards {discard}."
+    ),
+    (True, "stock", "melds", False): N_(
+        "{name}, last turn: draws from the stock, lays down {melds}."
+    ),
+    (True, "stock", "nothing", True): N_(
+        "{name}, last turn: draws from the stock, lays down nothing, discards {discard}."
+    ),
+    (True, "stock", "nothing", False): N_(
+        "{name}, last turn: draws from the stock, lays down nothing."
+    ),
+    (True, "take", "", True): N_("{name}, last turn: takes {card}, discards {discard}."),
+    (True, "take", "", False): N_("{name}, last turn: takes {card}."),
+    (True, "take", "out", True): N_(
+        "{name}, last turn: takes {card}, goes out with {melds}, discards {discard}."
+    ),
+    (True, "take", "melds", True): N_(
+        "{name}, last turn: takes {card}, lays down {melds}, discards {discard}."
+    ),
+    (True, "take", "melds", False): N_("{name}, last turn: takes {card}, lays down {melds}."),
+    (True, "take", "nothing", True): N_(
+        "{name}, last turn: takes {card}, lays down nothing, discards {discard}."
+    ),
+    (True, "take", "nothing", False): N_("{name}, last turn: takes {card}, lays down nothing."),
+    (True, "", "", True): N_("{name}, last turn: discards {discard}."),
+    (True, "", "out", True): N_("{name}, last turn: goes out with {melds}, discards {discard}."),
+    (True, "", "melds", True): N_("{name}, last turn: lays down {melds}, discards {discard}."),
+    (True, "", "melds", False): N_("{name}, last turn: lays down {melds}."),
+    (True, "", "nothing", True): N_("{name}, last turn: lays down nothing, discards {discard}."),
+    (True, "", "nothing", False): N_("{name}, last turn: lays down nothing."),
+}
+
+
+@dataclass
+class _Turn:
+    """What one player did in one turn of the game log, so far."""
+
+    who: str
+    last: bool
+    draw: str = ""
+    card: str = ""
+    lay: str = ""
+    melds: str = ""
+    discard: str | None = None
+
+    def take(self, event: Event, wild: Rank) -> bool:
+        """Add ``event`` to this turn; False when it cannot belong to it (a new sentence)."""
+        if isinstance(event, DrewFromStock | TookDiscard):
+            if self.draw or self.lay or self.discard is not None:
+                return False
+            self.draw = "stock" if isinstance(event, DrewFromStock) else "take"
+            self.card = event.card.token if isinstance(event, TookDiscard) else ""
+        elif isinstance(event, WentOut | LaidDown):
+            if self.lay or self.discard is not None:
+                return False
+            if isinstance(event, WentOut):
+                self.lay, self.discard = "out", event.discard.token
+            else:
+                self.lay = "melds" if event.melds else "nothing"
+            self.melds = _melds_phrase(event.melds, wild)
+        elif isinstance(event, Discarded):
+            if self.discard is not None:
+                return False
+            self.discard = event.card.token
+        return True
+
+    def sentence(self) -> str | None:
+        template = _LOG_TURNS.get((self.last, self.draw, self.lay, self.discard is not None))
+        if template is None:
+            return None  # nothing seen of this turn
+        return _(template).format(
+            name=self.who, card=self.card, melds=self.melds, discard=self.discard or ""
+        )
 
 
 def _round_section(players: Sequence[str], played: _Round) -> Section:
@@ -408,26 +501,20 @@ def _round_section(players: Sequence[str], played: _Round) -> Section:
         _("{name} plays first.").format(name=players[start.first_player]),
     )
     lines = [" ".join(deal)]
-    turn: list[str] = []
-    who = ""
-    last = False
+    turn: _Turn | None = None
 
     def flush() -> None:
-        if turn:
-            actions = ", ".join(turn)
-            if last:
-                # TRANSLATORS: the game log; {actions}: "draws from the stock, discards 7h"
-                lines.append(_("{name}, last turn: {actions}.").format(name=who, actions=actions))
-            else:
-                # TRANSLATORS: the game log; {actions}: "draws from the stock, discards 7h"
-                lines.append(_("{name} {actions}.").format(name=who, actions=actions))
-            turn.clear()
+        nonlocal turn
+        if turn is not None:
+            said = turn.sentence()
+            if said is not None:
+                lines.append(said)
+            turn = None
 
     for event in played.events:
         if isinstance(event, TurnStarted | LastTurnStarted):
             flush()
-            last = isinstance(event, LastTurnStarted)
-            who = players[event.player]
+            turn = _Turn(players[event.player], isinstance(event, LastTurnStarted))
         elif isinstance(event, StockReshuffled):
             flush()
             reshuffled = ngettext(
@@ -448,8 +535,15 @@ def _round_section(players: Sequence[str], played: _Round) -> Section:
                 lines.append(" ".join((scores, left)))
         elif isinstance(event, GameOver):
             flush()
-        else:
-            turn += _turn_phrases(event, wild)
+        elif (
+            turn is not None
+            and isinstance(event, DrewFromStock | TookDiscard | WentOut | LaidDown | Discarded)
+            and not turn.take(event, wild)
+        ):
+            last = turn.last
+            flush()
+            turn = _Turn(players[event.player], last)
+            turn.take(event, wild)
     flush()
     return Section(_round_and_wild(start.round, wild), tuple(lines))
 
