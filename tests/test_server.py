@@ -72,7 +72,7 @@ def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks
         history = (data / "history.jsonl").read_text().splitlines()
         assert len(history) == 1
         record = json.loads(history[0])
-        assert record["players"] == ["Ann", "Computer 2", "Computer 3", "Ben"]
+        assert record["players"] == ["Ann", "Bot 2", "Bot 3", "Ben"]
         assert record["totals"] == ann.events[-1]["data"]["totals"]
         for client in (ann, ben, cy):
             await client.close()

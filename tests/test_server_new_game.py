@@ -59,7 +59,7 @@ def test_the_creator_starts_a_new_game_with_the_same_seats(data: Path) -> None:
                 )
                 assert shot["view"]["game_over"] is False
                 assert shot["view"]["totals"] == [0, 0, 0]
-                assert [s["name"] for s in shot["seats"]] == ["Ann", "Computer 2", "Ben"]
+                assert [s["name"] for s in shot["seats"]] == ["Ann", "Bot 2", "Ben"]
             dan = Client("Dan")
             await dan.connect(first.url)
             await dan.send({"type": "list_tables"})

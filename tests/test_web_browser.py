@@ -486,7 +486,7 @@ def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_p
                 terminal.type("create 2")
                 terminal.wait("You sit in seat 1")
                 terminal.type("bot medium")
-                terminal.wait("Computer 2 joined")
+                terminal.wait("Bot 2 joined")
                 terminal.type("start")
                 deadline = time.monotonic() + 120
                 while time.monotonic() < deadline and "Round 2 of 11" not in terminal.said():

@@ -99,8 +99,8 @@ def test_every_information_key_is_answered_for_the_seat_that_asks(
         assert answers["hand"].startswith(f"{len(hand)} cards. ")
         assert answers["round"].startswith("Round 1 of 11. 3s are wild, and jokers. 3 cards each.")
         assert answers["whose_turn"] == "Your turn: draw a card."
-        assert answers["scores"] == "Scores, no rounds yet: you 0, Computer 2 0."
-        assert answers["counts"] == "Cards: You 3, Computer 2 3 (computer, easy). Stock 109."
+        assert answers["scores"] == "Scores, no rounds yet: you 0, Bot 2 0."
+        assert answers["counts"] == "Cards: You 3, Bot 2 3 (computer, easy). Stock 109."
         assert answers["melds"] == "No melds laid down this round."
         assert answers["round_detail"] == "No round has ended yet."
         assert answers["why"] == "No computer player has moved yet."
@@ -128,9 +128,9 @@ def test_every_information_key_is_answered_for_the_seat_that_asks(
         )
         await ann.send({"type": "ask", "what": "why"})
         why = (await ann.until(lambda m: m["type"] == "answer"))["text"]
-        assert why.startswith("Computer 2: ")
+        assert why.startswith("Bot 2: ")
         assert why.endswith("reasons stay private: they tell its cards.")
-        assert ":" not in why.removeprefix("Computer 2: ").split(" At a network")[0]
+        assert ":" not in why.removeprefix("Bot 2: ").split(" At a network")[0]
         for client in (ann, eve):
             await client.close()
 

@@ -51,6 +51,7 @@ __all__ = [
     "RemoveBot",
     "Resume",
     "Seated",
+    "SetLanguage",
     "Snapshot",
     "Start",
     "TableInfo",
@@ -190,6 +191,14 @@ class Resume(_Message, tag="resume"):
     last_seq: Seq
 
 
+class SetLanguage(_Message, tag="language"):
+    """Word this connection's sentences in ``language`` from now on (added to version 1:
+    the player chose another language mid-game; a server that predates it refuses it as
+    ``bad_message``, which changes nothing)."""
+
+    language: Language
+
+
 class Ask(_Message, tag="ask"):
     """A question an information key asks (added in version 1, a client may ignore it):
     answered by ``answer`` with the sentence the terminal game would say."""
@@ -212,6 +221,7 @@ ClientMessage = (
     | Chat
     | Resume
     | Ask
+    | SetLanguage
 )
 
 # --- server to client ------------------------------------------------------------

@@ -250,6 +250,11 @@ class WebSocketLink:
             with contextlib.suppress(RuntimeError):
                 asyncio.run_coroutine_threadsafe(self._send(message), loop)
 
+    def tell_language(self, code: str) -> None:
+        """Ask the server to word this connection's sentences in ``code`` from now on (the
+        player chose another language; a reconnection's hello names it again anyway)."""
+        self.send({"type": "language", "language": code})
+
     def _notice(self, text: str) -> None:
         with self._changed:
             self.notices.append(text)

@@ -62,6 +62,7 @@ from fivecrowns.protocol import (
     RemoveBot,
     Resume,
     Seated,
+    SetLanguage,
     Snapshot,
     Start,
     TableInfo,
@@ -373,6 +374,8 @@ class Server:
         elif isinstance(message, Ask):
             room = self._room_of(conn)
             conn.send(Answer(message.what, answer(room.table, conn.seat, message.what)))
+        elif isinstance(message, SetLanguage):
+            conn.language = message.language  # the next sentence is worded in it
         elif isinstance(message, Resume):
             room = self._room_of(conn)
             for frame in room.table.frames_since(message.last_seq, conn.seat):

@@ -350,8 +350,8 @@ class Table:
     def add_bot(self, level: str, seat: int | None = None, name: str | None = None) -> int:
         """Seat a computer player of a built-in level; returns the seat.
 
-        Its name is worded in the language of whoever adds it ("Computer 2", "Ordenador 2")
-        and kept in the input, so a replay names it the same whatever the server's language.
+        Its name is the same in every language ("Bot 2"; words.BOT_NAME says why) and is
+        kept in the input, so a replay names it the same.
         """
         self._before_start("add computer players")
         if level not in BOT_LEVELS:
@@ -361,7 +361,7 @@ class Table:
             raise TableError("bad_level", text)
         index = self._free_seat(seat)
         if name is None:
-            name = _(words.BOT_NAME).format(number=index + 1, level=level)
+            name = words.BOT_NAME.format(number=index + 1)
         self._check_name(name)
         self._input({"op": "add_bot", "seat": index, "level": level, "name": name})
         self.seats[index] = Seat(SeatKind.BOT, name, level)

@@ -21,7 +21,11 @@ __all__ = ["already_started", "event_text", "table_event_text"]
 
 # Module-level templates are marked with N_ and translated where they are used (a server
 # words one event in each of its players' languages).
-BOT_NAME = N_("Computer {number}")
+# A computer player's name is a name, the same for every listener, not a sentence: a name
+# worded in the creator's language ("Automático 2") reached English players as it was, and
+# wording it per listener would change a name kept in every view, event, save and history.
+# "Bot" reads the same in English and Spanish.
+BOT_NAME = "Bot {number}"
 NOT_OVER = N_("This table's game is not over yet.")
 SEATS_EMPTY = N_("Seat {seat} is empty: add a computer player or wait for someone to join.")
 # One whole sentence for each thing that cannot be done once the game has started.
