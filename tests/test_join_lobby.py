@@ -115,14 +115,16 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         )
 
         # Ben asks for the list and hears Ann's table by its number; 1 then J joins it
-        ben.wait(r"No open tables|Table 1")
+        ben.wait(r"No open tables|Table ")
         mark = ben.mark()
         ben.keys("l")
+        # the lobby names the table by its id, as every other sentence does (playtest item 9)
         ben.wait(
-            r"Table 1, waiting to start: Ann, .+, computer, easy and an empty seat\.", after=mark
+            rf"Table {table}, waiting to start: Ann, .+, computer, easy and an empty seat\.",
+            after=mark,
         )
         ben.keys("1")
-        assert ben.backend.spoken[-1].startswith("Table 1, waiting to start: Ann")
+        assert ben.backend.spoken[-1].startswith(f"Table {table}, waiting to start: Ann")
         ben.keys("j")
         ben.wait(rf"You sit in seat 3 at table {table}\.")
         ann.wait(r"Ben sat down in seat")
@@ -143,7 +145,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         # Cy watches from the lobby: W on table 1, the game's session as a spectator
         cy = Player(server.url, "Cy", link=RecordingLink(server.url, "Cy"))
         try:
-            cy.wait(r"Table 1, round 1 of 11: Ann")
+            cy.wait(rf"Table {table}, round 1 of 11: Ann")
             cy.keys("1", "w")
             cy.wait(rf"You are watching table {table}\.")
             cy.wait(r"New game: Ann, .+ \(easy\) and Ben\.")
@@ -160,7 +162,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
             cy.keys("s")  # the scores, from the public view
             assert "Ann" in cy.backend.spoken[-1] and "Ben" in cy.backend.spoken[-1]
             cy.keys("n")
-            assert re.search(r"(Ann|Ben|Computer \d)", cy.backend.spoken[-1])
+            assert re.search(r"(Ann|Ben|Bot \d)", cy.backend.spoken[-1])
             # the public moves are told to the spectator as they happen
             mark = cy.mark()
             for _ in range(3):
@@ -185,7 +187,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         assert ann.play.game is None
         # why any round: the deal is random, and a computer player that goes out at once ends
         # round 1 before Ann leaves (seen in a full run: "round 2 of 11")
-        ann.wait(r"Table 1, round \d+ of 11: .+, computer, .+ and Ben\.", after=mark)
+        ann.wait(rf"Table {table}, round \d+ of 11: .+, computer, .+ and Ben\.", after=mark)
         ben.wait(r"computer player takes|plays for Ann|Ann left", timeout=20)
         # Q in the lobby quits, after a question; N stays
         ann.keys("q")
@@ -340,18 +342,19 @@ def test_the_lobby_speaks_spanish_when_asked() -> None:
     from fivecrowns.client.lobby import table_words
 
     info = {
+        "id": "71f0a1e1",
         "seats": [{"kind": "human", "name": "Ana"}, {"kind": "empty"}, {"kind": "empty"}],
         "started": False,
         "round": 0,
     }
     with i18n.speaking("es"):
-        assert table_words(info, 1) == (
-            "Mesa 1, esperando para empezar: Ana, un asiento libre y un asiento libre."
+        assert table_words(info) == (
+            "Mesa 71f0a1e1, esperando para empezar: Ana, un asiento libre y un asiento libre."
         )
         playing = {**info, "started": True, "round": 4}
-        assert table_words(playing, 2).startswith("Mesa 2, ronda 4 de 11: Ana")
-    assert table_words(info, 1) == (
-        "Table 1, waiting to start: Ana, an empty seat and an empty seat."
+        assert table_words(playing).startswith("Mesa 71f0a1e1, ronda 4 de 11: Ana")
+    assert table_words(info) == (
+        "Table 71f0a1e1, waiting to start: Ana, an empty seat and an empty seat."
     )
 
 
@@ -374,3 +377,47 @@ def test_t_before_the_tables_seats_arrive_says_they_are_coming(server: ServerPro
         assert f"Table {table}, 4 seats: seat 1, Ann, you" in ann.said_since(mark)
     finally:
         ann.close()
+
+
+def test_the_whole_lobby_in_spanish_says_no_english_word(server: ServerProcess) -> None:
+    """Item 5 of the 2026-11-23 playtest: a Spanish player heard English in the lobby and
+    at a table before its start. Create, list, join, T, chat, leave and watch, in Spanish,
+    against the real server; what each player hears has no English word of the game."""
+    from fivecrowns import i18n
+    from i18n_support import english_words
+
+    i18n.set_language("es")
+    ann = Player(server.url, "Ana")
+    ben = Player(server.url, "Bea")
+    cy: Player | None = None
+    try:
+        ann.wait(r"No hay mesas abiertas")
+        ann.keys("c")  # the create lists: seats, computer players, level, public
+        ann.keys("c-m", "down", "c-m", "c-m", "c-m")  # 4 seats, 1 computer player, medium
+        table = ann.wait(r"Te sientas en el asiento 1 de la mesa (\w+)\.").group(1)
+        ann.keys("t")
+        ann.wait(r"asiento 1, Ana, tú")
+        ben.keys("l")
+        ben.wait(r"Mesa .+, esperando para empezar: Ana")
+        ben.keys("1", "j")
+        ben.wait(r"Te sientas en el asiento 3 de la mesa")
+        ben.keys("t")
+        ben.keys("/", *"hola", "c-m")
+        ann.wait(r"Bea dice: hola")
+        ben.keys("q")
+        ben.wait(r"Dejaste la mesa\. Estás en la sala\.")
+        cy = Player(server.url, "Ciro")
+        cy.keys("l")
+        cy.wait(r"Mesa .+, esperando")
+        cy.keys("1", "w")
+        cy.wait(rf"Observas la mesa {table}")
+        ann.keys("b", "c-m")  # one more computer player, then the escape menu and the create list
+        ann.wait(r"se sienta|se sentó", timeout=10)
+        for player in (ann, ben, cy):
+            player.play.news()
+            said = player.said()
+            assert english_words(said) == [], (player.link.name, english_words(said), said)
+    finally:
+        for player in (ann, ben, cy):
+            if player is not None:
+                player.close()

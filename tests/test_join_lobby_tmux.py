@@ -57,7 +57,7 @@ def test_a_table_made_joined_watched_and_left_from_the_lobby_by_keys(tmp_path: P
         ann.keys("Enter")  # public
         table = ann.wait(r"You sit in seat 1 at table (\w+)\.").group(1)
         ben.keys("l")
-        ben.wait(r"Table 1, waiting to start: Ann, .+, computer, easy and an empty seat\.")
+        ben.wait(rf"Table {table}, waiting to start: Ann, .+, computer, easy and an empty seat\.")
         ben.keys("1", "j")
         ben.wait(rf"You sit in seat 3 at table {table}\.")
         ann.wait(r"Ben sat down in seat 3\.")
@@ -66,7 +66,7 @@ def test_a_table_made_joined_watched_and_left_from_the_lobby_by_keys(tmp_path: P
         for window in players:
             window.wait(r"New game: Ann, .+ \(easy\) and Ben\.")
         cy = start("Cy", "--line")
-        cy.wait(r"Table 1, round 1 of 11: Ann")
+        cy.wait(rf"Table {table}, round 1 of 11: Ann")
         cy.keys("1", "w")
         cy.wait(rf"You are watching table {table}\.")
         cy.wait(r"New game: Ann, .+ \(easy\) and Ben\.")
@@ -87,7 +87,7 @@ def test_a_table_made_joined_watched_and_left_from_the_lobby_by_keys(tmp_path: P
         ann.wait(r"Quit\? You leave the table")
         ann.keys("y")
         ann.wait(r"You left the table\. You are in the lobby\.")
-        ann.wait(r"Table 1, round \d+ of 11: .+ and Ben\.")
+        ann.wait(rf"Table {table}, round \d+ of 11: .+ and Ben\.")
         for window in (ann, ben, cy):
             text = window.said()
             assert "Round 1 over" in text and "Traceback" not in text, text[-3000:]

@@ -163,7 +163,7 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
         for _step in range(4):
             lobby.press("down")
         lobby.press("c-m")
-        listed = table_words({"seats": link.last_snapshot["seats"], "started": False}, 1)
+        listed = table_words({"id": "1", "seats": link.last_snapshot["seats"], "started": False})
     said = backend.spoken[len(in_lobby) :]
     assert in_lobby[-2:] == [
         "No se envió nada.",

@@ -44,8 +44,8 @@ NO_TABLES = N_(
     "No open tables. Press {create} to create one, or {code} to join a private table "
     "by its invite code."
 )
-TABLE_WAITING = N_("Table {number}, waiting to start: {players}.")
-TABLE_PLAYING = N_("Table {number}, round {round} of 11: {players}.")
+TABLE_WAITING = N_("Table {table}, waiting to start: {players}.")
+TABLE_PLAYING = N_("Table {table}, round {round} of 11: {players}.")
 EMPTY_SEAT = N_("an empty seat")
 COMPUTER_SEAT = N_("{name}, computer, {level}")
 NO_TABLE_HERE = N_(
@@ -96,8 +96,8 @@ ADD_BOT_TITLE = N_("The level of the computer player to add")
 REMOVE_BOT_TITLE = N_("The computer player to remove")
 REMOVE_BOT_ITEM = N_("Seat {number}, {name}")
 #: Menu items of the lobby that name a table.
-JOIN_ITEM = N_("Join table {number}: {keys}")
-WATCH_ITEM = N_("Watch table {number}: {keys}")
+JOIN_ITEM = N_("Join table {table}: {keys}")
+WATCH_ITEM = N_("Watch table {table}: {keys}")
 TABLE_ITEM = N_("{item}. {table}")
 LEAVE_ITEM = N_("Leave the table, back to the lobby: {keys}")
 #: The full screen's lines.
@@ -115,17 +115,21 @@ def _seat_words(seat: dict[str, Any]) -> str:
     return str(seat["name"])
 
 
-def table_words(info: dict[str, Any], number: int) -> str:
-    """One table of the list as a sentence, its number first.
+def table_words(info: dict[str, Any]) -> str:
+    """One table of the list as a sentence, its name first.
 
-    >>> table_words({"seats": [{"kind": "human", "name": "Ann"}, {"kind": "empty"}],
-    ...              "started": False, "round": 0}, 1)
-    'Table 1, waiting to start: Ann and an empty seat.'
+    Why the server's id and not the place in the list: the place changes as tables come
+    and go, the id is what every other sentence, ``--table`` and ``--watch`` use.
+
+    >>> table_words({"id": "71f0a1e1", "seats": [{"kind": "human", "name": "Ann"},
+    ...              {"kind": "empty"}], "started": False, "round": 0})
+    'Table 71f0a1e1, waiting to start: Ann and an empty seat.'
     """
     players = join_list([_seat_words(seat) for seat in info.get("seats", ())])
+    table = str(info.get("id", ""))
     if info.get("started"):
-        return _(TABLE_PLAYING).format(number=number, round=info.get("round", 0), players=players)
-    return _(TABLE_WAITING).format(number=number, players=players)
+        return _(TABLE_PLAYING).format(table=table, round=info.get("round", 0), players=players)
+    return _(TABLE_WAITING).format(table=table, players=players)
 
 
 @dataclass
@@ -323,8 +327,8 @@ class Lobby(CommandLayer):
             return [
                 (
                     _(TABLE_ITEM).format(
-                        item=template.format(number=index + 1, keys=keys),
-                        table=table_words(info, index + 1),
+                        item=template.format(table=info.get("id", ""), keys=keys),
+                        table=table_words(info),
                     ),
                     functools.partial(self._go, action.name, index),
                 )
@@ -350,8 +354,8 @@ class Lobby(CommandLayer):
                 _(NO_TABLES).format(create=self._keys("create"), code=self._keys("invite_code"))
             )
             return
-        for index, info in enumerate(self.tables):
-            self.say(table_words(info, index + 1))
+        for info in self.tables:
+            self.say(table_words(info))
 
     def _do_tables(self, key: str) -> None:
         self._in_lobby()
@@ -366,7 +370,7 @@ class Lobby(CommandLayer):
                 _(NO_TABLE_HERE).format(list=self._keys("tables"), create=self._keys("create"))
             )
         self.focus = max(0, min(index, len(self.tables) - 1))
-        self.answer(table_words(self.tables[self.focus], self.focus + 1))
+        self.answer(table_words(self.tables[self.focus]))
 
     def _do_previous_table(self, key: str) -> None:
         self._focus_table(self.focus - 1)
@@ -414,8 +418,7 @@ class Lobby(CommandLayer):
             (_(SEATS_ITEM).format(count=count), functools.partial(self._create_bots, count))
             for count in range(2, 8)
         ]
-        self._open_list("menu", _(SEATS_TITLE), items)
-        self._select(2)  # 4 seats, the usual table
+        self._open_list("menu", _(SEATS_TITLE), items, selected=2)  # 4 seats, the usual table
 
     def _create_bots(self, seats: int) -> None:
         items: list[MenuItem] = [
@@ -436,8 +439,8 @@ class Lobby(CommandLayer):
             )
             for level in LEVELS
         ]
-        self._open_list("menu", _(LEVEL_TITLE).format(bot=self._keys("add_bot")), items)
-        self._select(1)  # medium
+        title = _(LEVEL_TITLE).format(bot=self._keys("add_bot"))
+        self._open_list("menu", title, items, selected=1)  # medium
 
     def _create_privacy(self, seats: int, bots: list[str]) -> None:
         def create(private: bool) -> None:
@@ -567,7 +570,7 @@ class Lobby(CommandLayer):
             for index, info in enumerate(self.tables):
                 marker = "> " if index == self.focus else "  "
                 style = "class:selected" if index == self.focus else ""
-                lines.append((style, marker + table_words(info, index + 1)))
+                lines.append((style, marker + table_words(info)))
         else:
             lines.append(
                 ("class:title", _(SCREEN_TABLE_TITLE).format(table=self.at[0], name=self.link.name))

@@ -206,8 +206,12 @@ class CommandLayer:
         context = self.context()
         key = self.plain_key(key, context)
         action = self.keymap.action_for(key, context)
-        if action is None and context == "menu" and len(key) == 1 and key.isalpha():
-            self._jump_to_letter(key)  # as menus do: the next item starting with the letter
+        # as menus do (ARIA, screen readers): the next item starting with the letter; a
+        # letter no item starts with does its own action (an item may be missing because
+        # the menu was opened before the turn came)
+        letter = action is None and context == "menu" and len(key) == 1 and key.isalpha()
+        own = self.keymap.action_for(key, "normal") if letter else None
+        if letter and self._jump_to_letter(key, refuse=own is None):
             return
         if action is None and context == "menu":
             # Other hotkeys still work with the list open: close it and do the action.
@@ -303,9 +307,12 @@ class CommandLayer:
 
     # --- lists: the action menu and help ------------------------------------------------
 
-    def _open_list(self, kind: str, title: str, items: list[MenuItem]) -> None:
+    def _open_list(self, kind: str, title: str, items: list[MenuItem], selected: int = 0) -> None:
+        """Open a list with focus on ``selected``; the opening sentence names that item."""
         self.list_state = ListState(kind, title, items)
-        self.answer(_(LIST_OPENED).format(title=title, count=len(items), item=items[0][0]))
+        self.list_state.selected = max(0, min(selected, len(items) - 1))
+        item = items[self.list_state.selected][0]
+        self.answer(_(LIST_OPENED).format(title=title, count=len(items), item=item))
 
     def _list_say(self) -> None:
         state = self.list_state
@@ -337,7 +344,9 @@ class CommandLayer:
         state.selected = max(0, min(index, len(state.items) - 1))
         self._list_say()
 
-    def _jump_to_letter(self, letter: str) -> None:
+    def _jump_to_letter(self, letter: str, refuse: bool = True) -> bool:
+        """Move to the next item starting with ``letter``; False if none does (and say so
+        when ``refuse``)."""
         state = self.list_state
         assert state is not None
         count = len(state.items)
@@ -345,8 +354,11 @@ class CommandLayer:
             index = (state.selected + step) % count
             if state.items[index][0][:1].lower() == letter.lower():
                 self._select(index)
-                return
-        self.refuse(_(NO_ITEM).format(letter=letter.upper()))
+                return True
+        if refuse:
+            self.refuse(_(NO_ITEM).format(letter=letter.upper()))
+            return True
+        return False
 
     def _do_menu_previous(self, key: str) -> None:
         assert self.list_state is not None
@@ -473,6 +485,10 @@ class CommandLayer:
         else:
             self.answer(_(LANGUAGE_CHOSEN).format(language=name))
         self._voice_follows(code)
+        # at a network table (or its lobby) the server words its sentences in it too
+        tell = getattr(getattr(self, "link", None), "tell_language", None)
+        if callable(tell):
+            tell(code)
 
     def _voice_follows(self, code: str) -> None:
         """The built-in voice follows the language when the output can re-pick it;
