@@ -111,7 +111,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         ann.wait(r"You made this table: press B to add a computer player, S to start")
         ann.keys("t")
         assert re.search(
-            r"Table \w+, 3 seats: seat 1, Ann, you, seat 2, .+, computer, easy", ann.said()
+            r"Table \w+, 3 seats: seat 1, Ann, you, seat 2, .+ \(computer, easy\)", ann.said()
         )
 
         # Ben asks for the list and hears Ann's table by its number; 1 then J joins it
@@ -120,7 +120,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         ben.keys("l")
         # the lobby names the table by its id, as every other sentence does (playtest item 9)
         ben.wait(
-            rf"Table {table}, waiting to start: Ann, .+, computer, easy and an empty seat\.",
+            rf"Table {table}, waiting to start: Ann, .+ \(computer, easy\) and an empty seat\.",
             after=mark,
         )
         ben.keys("1")
@@ -187,7 +187,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         assert ann.play.game is None
         # why any round: the deal is random, and a computer player that goes out at once ends
         # round 1 before Ann leaves (seen in a full run: "round 2 of 11")
-        ann.wait(rf"Table {table}, round \d+ of 11: .+, computer, .+ and Ben\.", after=mark)
+        ann.wait(rf"Table {table}, round \d+ of 11: .+ \(computer, .+\) and Ben\.", after=mark)
         ben.wait(r"computer player takes|plays for Ann|Ann left", timeout=20)
         # Q in the lobby quits, after a question; N stays
         ann.keys("q")

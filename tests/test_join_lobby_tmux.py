@@ -57,7 +57,9 @@ def test_a_table_made_joined_watched_and_left_from_the_lobby_by_keys(tmp_path: P
         ann.keys("Enter")  # public
         table = ann.wait(r"You sit in seat 1 at table (\w+)\.").group(1)
         ben.keys("l")
-        ben.wait(rf"Table {table}, waiting to start: Ann, .+, computer, easy and an empty seat\.")
+        ben.wait(
+            rf"Table {table}, waiting to start: Ann, .+ \(computer, easy\) and an empty seat\."
+        )
         ben.keys("1", "j")
         ben.wait(rf"You sit in seat 3 at table {table}\.")
         ann.wait(r"Ben sat down in seat 3\.")

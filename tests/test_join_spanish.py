@@ -170,7 +170,7 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
         "Estás en la sala, no en una mesa. Pulsa J o Intro para unirte a una.",
     ]
     assert {text: english_words(text) for text in in_lobby + said if english_words(text)} == {}
-    assert "Computadora 1, jugador automático, difícil" in said[0]
+    assert "Computadora 1 (jugador automático, difícil)" in said[0]
     assert "Nivel fácil" in said[1]
     assert [text.split(",")[0] for text in said[2:6]] == [
         "Nivel medio",
@@ -181,5 +181,5 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
     assert link.sent == [{"type": "add_bot", "level": "simple"}]
     assert (
         listed
-        == "Mesa 1, esperando para empezar: Ana y Computadora 1, jugador automático, difícil."
+        == "Mesa 1, esperando para empezar: Ana y Computadora 1 (jugador automático, difícil)."
     )

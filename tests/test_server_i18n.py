@@ -203,7 +203,7 @@ def test_table_events_are_whole_sentences_in_both_languages() -> None:
     spanish = [f["text"] for f in frames["es"]]
     assert english == [
         "Ana sat down in seat 1.",
-        "Bot 2 joined in seat 2, a medium computer player.",
+        "Bot 2 joined in seat 2: a computer player of level medium.",
         "Ben sat down in seat 3.",
         "Ben says: hola",
     ]

@@ -430,7 +430,7 @@ def test_information_keys_say_what_the_screen_shows() -> None:
         screen = t.session.table()
         t.press("c")
         assert t.spoken()[-1] == (
-            f"Cards: You 3, Ann 3 (computer, medium). Stock {view.stock_count}."
+            f"Cards: You, 3 cards; Ann (computer, medium), 3 cards. Stock {view.stock_count}."
         )
         t.press("p")
         top = view.top_discard
@@ -441,6 +441,6 @@ def test_information_keys_say_what_the_screen_shows() -> None:
         t.press("n")
         assert t.spoken()[-1] == screen.status == "Your turn: draw a card."
         t.press("s")
-        assert t.spoken()[-1] == "Scores, no rounds yet: you 0, Ann 0."
+        assert t.spoken()[-1] == "Scores, no rounds yet: you, 0 points; Ann, 0 points."
         t.press("m")
         assert t.spoken()[-1] == "No melds laid down this round."

@@ -99,8 +99,10 @@ def test_every_information_key_is_answered_for_the_seat_that_asks(
         assert answers["hand"].startswith(f"{len(hand)} cards. ")
         assert answers["round"].startswith("Round 1 of 11. 3s are wild, and jokers. 3 cards each.")
         assert answers["whose_turn"] == "Your turn: draw a card."
-        assert answers["scores"] == "Scores, no rounds yet: you 0, Bot 2 0."
-        assert answers["counts"] == "Cards: You 3, Bot 2 3 (computer, easy). Stock 109."
+        assert answers["scores"] == "Scores, no rounds yet: you, 0 points; Bot 2, 0 points."
+        assert (
+            answers["counts"] == "Cards: You, 3 cards; Bot 2 (computer, easy), 3 cards. Stock 109."
+        )
         assert answers["melds"] == "No melds laid down this round."
         assert answers["round_detail"] == "No round has ended yet."
         assert answers["why"] == "No computer player has moved yet."

@@ -47,7 +47,8 @@ NO_TABLES = N_(
 TABLE_WAITING = N_("Table {table}, waiting to start: {players}.")
 TABLE_PLAYING = N_("Table {table}, round {round} of 11: {players}.")
 EMPTY_SEAT = N_("an empty seat")
-COMPUTER_SEAT = N_("{name}, computer, {level}")
+# why the brackets: in a list of seats "Ann, Bot 2, computer, medium, Bot 3, ..." ran together
+COMPUTER_SEAT = N_("{name} (computer, {level})")
 NO_TABLE_HERE = N_(
     "There is no table here. Press {list} to hear the tables, {create} to create one."
 )
@@ -293,9 +294,11 @@ class Lobby(CommandLayer):
             self.typing = None
             typing.done(text)
         elif key in ("c-h", "backspace"):
-            typing.text = typing.text[:-1]
+            before, typing.text = typing.text, typing.text[:-1]
+            self.echo_typing(before, typing.text)
         elif len(key) == 1 and key.isprintable() and len(typing.text) < typing.longest:
             typing.text += key
+            self.echo_typing(typing.text[:-1], typing.text)
 
     def overlay(self) -> ListScreen | None:
         if self.typing is not None:

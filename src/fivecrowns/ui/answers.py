@@ -56,11 +56,8 @@ PILES = N_("Top discard: {top}. Stock: {stock}. Discard pile: {pile}.")
 PILES_EMPTY = N_("Top discard: empty. Stock: {stock}. Discard pile: {pile}.")
 LAST_ROUND = N_("Last round: {scores}.")
 COUNTS = N_("Cards: {counts}. Stock {stock}.")
-#: A seat in the counts: "Ben 7", "Ben 7 (went out)", "Ben 7 (computer, hard)".
-COUNT = N_("{who} {count}")
-COUNT_OUT = N_("{who} {count} (went out)")
-COUNT_COMPUTER = N_("{who} {count} (computer, {level})")
-COUNT_BOTH = N_("{who} {count} (went out; computer, {level})")
+#: Between players in the scores and the card counts (punctuation, the same in Spanish).
+SEPARATOR = "; "
 MELDS_OF = N_("{who}: {melds}.")
 # why not the computer's reasons, as local play gives: they name cards in its hand, which
 # another player at a network table must not learn
@@ -135,6 +132,16 @@ def turn_words(phase: Phase, name: str | None) -> str:
     return _(_THEIR_TURN[phase]).format(name=name)
 
 
+def _points_list(names: Sequence[str], points: Sequence[int]) -> str:
+    """ "you, 0 points; Bot 2, 12 points": a number never glued to a name ending in one."""
+    return SEPARATOR.join(
+        ngettext("{name}, {count} point", "{name}, {count} points", count).format(
+            name=name, count=count
+        )
+        for name, count in zip(names, points, strict=True)
+    )
+
+
 def scores_words(
     names: Sequence[str], totals: Sequence[int], round_scores: Sequence[Sequence[int]]
 ) -> str:
@@ -142,7 +149,7 @@ def scores_words(
 
     ``names`` are as the listener hears them (their own seat already "You" or "you")."""
     order = sorted(range(len(names)), key=lambda i: (totals[i], i))
-    scores = ", ".join(f"{names[i]} {totals[i]}" for i in order)
+    scores = _points_list([names[i] for i in order], [totals[i] for i in order])
     rounds = len(round_scores)
     if rounds == 0:
         text = _("Scores, no rounds yet: {scores}.").format(scores=scores)
@@ -154,7 +161,9 @@ def scores_words(
         ).format(count=rounds, scores=scores)
     if round_scores:
         final = round_scores[-1]
-        last = _(LAST_ROUND).format(scores=", ".join(f"{names[i]} {final[i]}" for i in order))
+        last = _(LAST_ROUND).format(
+            scores=_points_list([names[i] for i in order], [final[i] for i in order])
+        )
         text = f"{text} {last}"
     return text
 
@@ -180,21 +189,36 @@ def counts_words(
 ) -> str:
     """The C key; ``names`` as the listener hears them, capitalised; a level of None is a
     human (or a computer player whose level this answer leaves out)."""
-    parts = []
+    parts: list[str] = []
     for i, count in enumerate(counts):
         level = levels[i]
         out = went_out == i
+        # a seat: "Ben, 7 cards", "Ben, 7 cards, went out", "Bot 2 (computer, hard), 7 cards";
+        # seats are parted by semicolons (a number glued to "Bot 2" read as "Bot 2 7")
         if out and level is not None:
-            template = COUNT_BOTH
+            said = ngettext(
+                "{who} (computer, {level}), {count} card, went out",
+                "{who} (computer, {level}), {count} cards, went out",
+                count,
+            )
         elif out:
-            template = COUNT_OUT
+            said = ngettext(
+                "{who}, {count} card, went out", "{who}, {count} cards, went out", count
+            )
         elif level is not None:
-            template = COUNT_COMPUTER
+            said = ngettext(
+                "{who} (computer, {level}), {count} card",
+                "{who} (computer, {level}), {count} cards",
+                count,
+            )
         else:
-            template = COUNT
+            said = ngettext("{who}, {count} card", "{who}, {count} cards", count)
         level_said = level_name(level) if level is not None else ""
-        parts.append(_(template).format(who=names[i], count=count, level=level_said))
-    return _(COUNTS).format(counts=", ".join(parts), stock=stock)
+        who = names[i]
+        if parts and who == you_word(capital=True):
+            who = you_word()  # why: "Ben, 3 cards; you, 3 cards", no capital inside a sentence
+        parts.append(said.format(who=who, count=count, level=level_said))
+    return _(COUNTS).format(counts=SEPARATOR.join(parts), stock=stock)
 
 
 def hand_words(hand: Sequence[Card], wild: Rank, size: int, sort: str | None = None) -> str:

@@ -16,11 +16,11 @@ from typing import Protocol
 
 from fivecrowns import i18n
 from fivecrowns.errors import FiveCrownsError
-from fivecrowns.i18n import N_
+from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.output.history import Entry, History
 from fivecrowns.ui import storage
-from fivecrowns.ui.keymap import Action, Keymap, display_key
+from fivecrowns.ui.keymap import Action, Keymap, character_words, display_key
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.ui.settings import VERBOSITIES
 
@@ -53,6 +53,10 @@ CAPS_LOCK_HELP = N_(
     "{keys} do their own actions, so turn Caps Lock off for those letters."
 )
 
+#: A line being typed (chat, an invite code): Backspace says what it deleted.
+TYPED_DELETED = N_("{character} deleted.")
+NOTHING_TO_DELETE = N_("Nothing to delete.")
+
 #: A letter in a list that no item starts with.
 NO_ITEM = N_("No item starts with {letter}.")
 
@@ -72,8 +76,10 @@ VERBOSITY_SAID = N_("Verbosity {verbosity}.")
 VERBOSITY_WORDS = {"brief": N_("brief"), "normal": N_("normal"), "full": N_("full")}
 
 #: Lists: the action menu, help, settings.
-LIST_OPENED = N_("{title}. {count} items. {item}")
+#: The opening sentence is ngettext("{title}. {count} item. {item}", ...) in list_opened.
 LIST_ITEM = N_("{label}, {index} of {count}")
+#: An item that is a sentence (help): no comma after its full stop ("... --resume., 2 of 38").
+LIST_ITEM_SENTENCE = N_("{label} {index} of {count}.")
 MENU_ITEM = N_("{label}: {keys}")
 ACTIONS_TITLE = N_("Actions")
 HELP_TITLE = N_("Help: the keys")
@@ -90,6 +96,13 @@ LANGUAGE_TITLE = N_("Language")
 LANGUAGE_CHOSEN = N_("Language: {language}. Saved for the next games too.")
 LANGUAGE_NOT_SAVED = N_("Language: {language}, for this game only: {why}")
 VOICE_NEXT_START = N_("The built-in voice changes language when the game starts again.")
+
+
+def list_opened(title: str, count: int, item: str) -> str:
+    """A list's opening sentence: its title, how many items, the item that has focus."""
+    return ngettext(
+        "{title}. {count} item. {item}", "{title}. {count} items. {item}", count
+    ).format(title=title, count=count, item=item)
 
 
 class Speaker(Protocol):
@@ -171,6 +184,20 @@ class CommandLayer:
             self.output.play(sound)  # with its words, never alone; it never stops speech
         self.output.speak(text, interrupt=interrupt)
         self.last_message = text
+        for listener in self.listeners:
+            listener(text)
+
+    def echo_typing(self, before: str, after: str) -> None:
+        """Echo one key typed into a line, as a text field does: the character typed, or
+        what Backspace deleted; spoken at once and shown (line mode prints it), not kept
+        in the message history."""
+        if len(after) > len(before):
+            text = character_words(after[-1])
+        elif len(after) < len(before):
+            text = _(TYPED_DELETED).format(character=character_words(before[-1]))
+        else:
+            text = _(NOTHING_TO_DELETE)
+        self.output.resay(text)
         for listener in self.listeners:
             listener(text)
 
@@ -312,15 +339,14 @@ class CommandLayer:
         self.list_state = ListState(kind, title, items)
         self.list_state.selected = max(0, min(selected, len(items) - 1))
         item = items[self.list_state.selected][0]
-        self.answer(_(LIST_OPENED).format(title=title, count=len(items), item=item))
+        self.answer(list_opened(title, len(items), item))
 
     def _list_say(self) -> None:
         state = self.list_state
         assert state is not None
         label = state.items[state.selected][0]
-        self.answer(
-            _(LIST_ITEM).format(label=label, index=state.selected + 1, count=len(state.items))
-        )
+        template = _(LIST_ITEM_SENTENCE) if label.endswith(".") else _(LIST_ITEM)
+        self.answer(template.format(label=label, index=state.selected + 1, count=len(state.items)))
 
     def _do_menu(self, key: str) -> None:
         items: list[MenuItem] = []
@@ -462,11 +488,7 @@ class CommandLayer:
         ]
         self.list_state = ListState("settings", _(LANGUAGE_TITLE), items)
         self.list_state.selected = i18n.LANGUAGES.index(i18n.current_language())
-        self.answer(
-            _(LIST_OPENED).format(
-                title=_(LANGUAGE_TITLE), count=len(items), item=items[self.list_state.selected][0]
-            )
-        )
+        self.answer(list_opened(_(LANGUAGE_TITLE), len(items), items[self.list_state.selected][0]))
 
     def choose_language(self, code: str) -> None:
         """Speak ``code`` from the next sentence on, and keep it in the settings file."""

@@ -39,6 +39,7 @@ __all__ = [
     "Action",
     "Keymap",
     "KeymapError",
+    "character_words",
     "display_key",
     "jump_index",
     "keys_doc_tables",
@@ -562,6 +563,34 @@ _DISPLAY: dict[str, str] = {
     "insert": N_("Insert"),
 }
 _PRINTABLE = set(string.ascii_letters + string.digits + string.punctuation)
+#: A typed character that is a symbol, in words for speech ("comma", not ","): a line being
+#: typed (chat, an invite code) echoes each character.
+_CHARACTER_WORDS: dict[str, str] = {
+    " ": N_("space"),
+    ",": N_("comma"),
+    ".": N_("period"),
+    "/": N_("slash"),
+    "?": N_("question mark"),
+    "!": N_("exclamation mark"),
+    ":": N_("colon"),
+    ";": N_("semicolon"),
+    "'": N_("apostrophe"),
+    '"': N_("quotation mark"),
+    "-": N_("hyphen"),
+    "<": N_("less than"),
+    ">": N_("greater than"),
+}
+
+
+def character_words(character: str) -> str:
+    """A typed character as speech says it: a letter or digit itself, a symbol in words.
+
+    >>> character_words("a"), character_words(","), character_words(" ")
+    ('a', 'comma', 'space')
+    """
+    if character in _CHARACTER_WORDS:
+        return _(_CHARACTER_WORDS[character])
+    return character
 
 
 def normalize_key(text: str) -> str:

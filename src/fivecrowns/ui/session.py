@@ -976,9 +976,11 @@ class Session(CommandLayer):
             if send is not None:
                 send(text)  # everyone there, you too, hears it as "NAME says: ..."
         elif key in ("c-h", "backspace"):
-            self.chat_line = self.chat_line[:-1]
+            before, self.chat_line = self.chat_line, self.chat_line[:-1]
+            self.echo_typing(before, self.chat_line)  # said and, in line mode, printed
         elif len(key) == 1 and key.isprintable() and len(self.chat_line) < CHAT_LONGEST:
             self.chat_line += key
+            self.echo_typing(self.chat_line[:-1], self.chat_line)
 
     def overlay(self) -> ListScreen | None:
         if self.chat_line is not None:
