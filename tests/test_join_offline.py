@@ -154,7 +154,7 @@ def test_a_spectator_watches_again_after_a_server_restart(tmp_path: Path) -> Non
         assert table is not None
         watcher = RecordingLink(server.url, "Sam")
         sam = Player(server.url, "Sam", link=watcher)
-        sam.wait(r"Table 1, round 1")
+        sam.wait(rf"Table {table}, round 1")  # the lobby names a table by its id
         sam.keys("w")
         sam.wait(r"You are watching table")
         _play_a_turn(ann)
