@@ -13,10 +13,16 @@ bootstrap, 2,000 resamples, for the ratio). Writes JSON to --out.
 ``--duplicate`` also replays every deal with the seats swapped (seat 1: the
 second level; seats 2-4: the first) and compares, deal by deal, the lone
 player's points in the two series: the same cards, so most of the luck of the
-deal cancels. Each decision of a seat playing the first level is timed
-(median, p99, max). The report is rewritten after every finished chunk of
-games, so a run stopped early (a deadline, a shared machine) still leaves
-honest figures for the games it played; ``games`` says how many.
+deal cancels. ``--baseline`` also replays every deal with all four seats
+playing the second level and compares, deal by deal, seat 1's points with the
+first level there and with the second level there, the other three seats
+unchanged (a replacement series: the two games are the same until seat 1
+first plays differently, so it is the least noisy of the three; it measures
+what swapping one seat's player saves, against that field). Each decision of
+a seat playing the first level is timed (median, p99, max). The report is
+rewritten after every finished chunk of games, so a run stopped early (a
+deadline, a shared machine) still leaves honest figures for the games it
+played; ``games`` says how many.
 """
 
 from __future__ import annotations
@@ -128,6 +134,35 @@ def _duplicate(
     }
 
 
+def _replacement(
+    straight: list[Row], baseline: list[Row], args: argparse.Namespace
+) -> dict[str, Any] | None:
+    by_game = {game: totals for game, totals, _, _ in baseline}
+    pairs = [(totals, by_game[game]) for game, totals, _, _ in straight if game in by_game]
+    if len(pairs) < 2:
+        return None
+    own = [float(a[0] - b[0]) for a, b in pairs]
+    margin = [(a[0] - statistics.fmean(a[1:])) - (b[0] - statistics.fmean(b[1:])) for a, b in pairs]
+    mean_own, half_own = mean_interval(own, 1.96)
+    mean_margin, half_margin = mean_interval(margin, 1.96)
+    first = [float(a[0]) for a, _ in pairs]
+    second = [float(b[0]) for _, b in pairs]
+    return {
+        "deals": len(pairs),
+        "what": f"per deal: seat 1 points with {args.lone} in seat 1 minus seat 1 points with "
+        f"{args.field} in seat 1, the other three seats {args.field} in both games; "
+        "'margin' is the same for seat 1 points minus the mean of the other three",
+        f"{args.lone}_seat1_mean": statistics.fmean(first),
+        f"{args.field}_seat1_mean": statistics.fmean(second),
+        "mean_difference": mean_own,
+        "difference_ci95": [mean_own - half_own, mean_own + half_own],
+        "fewer_points_fraction": 1 - statistics.fmean(first) / statistics.fmean(second),
+        "fewer_points_ci95": _bootstrap(first, second, random.Random(24680)),
+        "margin_difference": mean_margin,
+        "margin_difference_ci95": [mean_margin - half_margin, mean_margin + half_margin],
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("lone")
@@ -137,11 +172,16 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=10)
     parser.add_argument("--duplicate", action="store_true", help="also the swapped series")
+    parser.add_argument(
+        "--baseline", action="store_true", help="also every deal with four of the second level"
+    )
     parser.add_argument("--out")
     args = parser.parse_args()
     series = {"straight": [args.lone] + [args.field] * 3}
     if args.duplicate:
         series["swapped"] = [args.field] + [args.lone] * 3
+    if args.baseline:
+        series["baseline"] = [args.field] * 4
     jobs = [
         (specs, args.seed, first, min(args.chunk, args.games - first), label, args.lone)
         for first in range(0, args.games, args.chunk)
@@ -186,6 +226,8 @@ def _report(
         report["swapped"] = _series(swapped, args.field, args.lone)
         report["swapped"][f"decision_times_{args.lone}"] = _times(swapped)
         report["duplicate"] = _duplicate(straight, swapped, args.lone, args.field)
+    if "baseline" in rows:
+        report["replacement"] = _replacement(straight, sorted(rows["baseline"]), args)
     report.update(
         {
             "seconds": elapsed,
