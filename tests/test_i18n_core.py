@@ -183,7 +183,7 @@ def test_meld_descriptions_in_spanish(spanish: object) -> None:
     )
     wilds = check_meld(parse_cards("jk jk 5c"), Rank.FIVE)
     assert wilds.describe(Rank.FIVE) == (
-        "una combinación de 3 salvajes: el 5 de tréboles, un comodín y un comodín"
+        "una combinación de 3 salvajes: el 5 de tréboles y 2 comodines"
     )
 
 

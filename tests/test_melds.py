@@ -93,7 +93,7 @@ def test_describe_names_what_each_wild_stands_for() -> None:
         "a book of 8s using a joker"
     )
     assert check_meld(parse_cards("jk Kd jk"), KINGS).describe(KINGS) == (
-        "a meld of 3 wilds: the King of diamonds, a joker and a joker"
+        "a meld of 3 wilds: the King of diamonds and 2 jokers"
     )
 
 

@@ -67,6 +67,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fivecrowns.cards import (
+    JOKER,
     Card,
     Rank,
     card_a,
@@ -243,6 +244,18 @@ def _wild_words(card: Card) -> str:
     return card_a(card) if card.is_joker else card_the(card)
 
 
+def _wilds_words(wilds: Sequence[Card]) -> str:
+    """The wilds of a book or a meld of wilds, jokers counted ("the 3 of spades and 2 jokers",
+    not "a joker and a joker")."""
+    jokers = sum(1 for card in wilds if card.is_joker)
+    words = [card_the(card) for card in wilds if not card.is_joker]
+    if jokers == 1:
+        words.append(_wild_words(JOKER))
+    elif jokers:
+        words.append(ngettext("{count} joker", "{count} jokers", jokers).format(count=jokers))
+    return join_list(words)
+
+
 @dataclass(frozen=True)
 class Meld:
     """A book or a run: its kind and its cards (see :func:`check_meld` for the order)."""
@@ -259,7 +272,7 @@ class Meld:
         naturals = sorted(card for card in self.cards if not is_wild(card, wild_rank))
         wilds = _sort_wilds(card for card in self.cards if is_wild(card, wild_rank))
         if not naturals:
-            counted = join_list([_wild_words(card) for card in wilds])
+            counted = _wilds_words(wilds)
             return ngettext(
                 "a meld of {count} wild: {cards}", "a meld of {count} wilds: {cards}", len(wilds)
             ).format(count=len(wilds), cards=counted)
@@ -267,7 +280,7 @@ class Meld:
         if self.kind is MeldKind.BOOK and rank is not None:
             if not wilds:
                 return _(BOOK).format(rank=rank_plural(rank))
-            using = join_list([_wild_words(card) for card in wilds])
+            using = _wilds_words(wilds)
             return _(BOOK_USING).format(rank=rank_plural(rank), wilds=using)
         places = _run_places(naturals, wilds)
         suit = naturals[0].suit
