@@ -70,6 +70,9 @@ NEXT_ROUND = N_("Round {round} next. Press {keys} to deal it.")
 #: The action menu's item between rounds.
 DEAL_ITEM = N_("Deal round {round}: {keys}")
 
+#: Another human player's turn at a network table (the server's words for it, too).
+THEIR_TURN = N_("{name}'s turn.")
+
 #: The card on the discard pile, said when it is yours to take.
 TOP_DISCARD = N_("Top discard: {card}.")
 
@@ -662,9 +665,15 @@ class Session(CommandLayer):
         events = news[you]  # every seat gets the same events, each redacted for itself
         split = next((i for i, e in enumerate(events) if isinstance(e, RoundStarted)), 0)
         if mover is not None and split > 0:
-            # A round ended: its result stays the last word until the player deals the next.
             self._announce({seat: seen[:split] for seat, seen in news.items()}, wild, mover)
-            self.next_round = ({seat: seen[split:] for seat, seen in news.items()}, mover)
+            rest = {seat: seen[split:] for seat, seen in news.items()}
+            if self.local is None:
+                # why no pause at a network table: its server has dealt the next round and
+                # plays on; the new round is told at once, before the moves that follow it
+                self._announce(rest, self.client.wild_rank, mover=mover)
+                return
+            # A round ended: its result stays the last word until the player deals the next.
+            self.next_round = (rest, mover)
             self.list_state = None
             self.say(self._pause_words())
             return
@@ -707,6 +716,25 @@ class Session(CommandLayer):
             and (resumed or turn_started)
         ):
             self._your_turn()
+        elif self.local is None:
+            self._their_turn(events)
+
+    def _their_turn(self, events: Sequence[Event]) -> None:
+        """At a network table: another human player's turn began and they have not moved yet.
+
+        why not for computer players: their moves are told right after, so it would be noise.
+        """
+        started = [e for e in events if isinstance(e, TurnStarted)]
+        current = self.client.current_player
+        if (
+            started
+            and started[-1].player == current
+            and current != self.at_keyboard
+            and self.seats[current].human
+            and not self.client.is_over
+            and self.client.phase is Phase.DRAW
+        ):
+            self.say(_(THEIR_TURN).format(name=self.seats[current].name))
 
     def _tell_position(self) -> None:
         """Where a resumed game stands: your hand, then whose turn it is and what to do."""

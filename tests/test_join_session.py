@@ -1,0 +1,146 @@
+"""The game session of ``fivecrowns join --keys`` at a network table, against a real server.
+
+Between rounds the server deals at once, so the client tells the new round right after
+the last one's result, with no "press Enter to deal" pause; another human player's turn
+is said once; Y tells the last computer player's moves as the server words them (never
+its cards); help and the after-game tips fit a network seat; Shift+S says where past
+games are kept.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fivecrowns.game import Phase
+from fivecrowns.ui.session import Session
+from server_support import ServerProcess
+from test_join_lobby import Player
+
+FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path / "server", *FAST).start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
+
+
+def _seated_with_a_computer(server: ServerProcess, name: str = "Ann") -> tuple[Player, Session]:
+    """``name`` at a new table of two seats with an easy computer player, the game started."""
+    player = Player(server.url, name)
+    player.wait(r"No open tables")
+    player.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
+    player.wait(r"You sit in seat 1 at table")
+    player.keys("s")
+    player.wait(r"New game: ")
+    game = player.play.game
+    assert game is not None
+    return player, game
+
+
+def _my_turn(game: Session) -> bool:
+    client = game.client
+    return not client.is_over and client.current_player == game.at_keyboard
+
+
+def _until_round(player: Player, game: Session, number: int, timeout: float = 120) -> None:
+    """Play (D, Home, Enter: draw, discard the first card) until it is the player's turn to
+    draw in round ``number``; never presses Enter between rounds."""
+    deadline = time.monotonic() + timeout
+    for _ in range(100_000):
+        assert time.monotonic() < deadline, f"round {number} did not come:\n{player.said()[-2000:]}"
+        player.play.news()
+        client = game.client
+        if client.round == number and _my_turn(game) and client.phase is Phase.DRAW:
+            return
+        if client.round < number and _my_turn(game):
+            player.keys("d", "home", "c-m")
+        else:
+            player.link.wait_for(lambda: False, 0.01)
+
+
+def test_the_next_round_is_told_at_once_after_the_result_with_no_pause(
+    server: ServerProcess,
+) -> None:
+    ann, game = _seated_with_a_computer(server)
+    try:
+        mark = ann.mark()
+        _until_round(ann, game, 2)
+        said = ann.backend.spoken[mark:]
+        assert not any("deal it" in line for line in said), said
+        assert game.next_round is None
+        over = [i for i, line in enumerate(said) if line.startswith("Round 1 over.")]
+        started = [i for i, line in enumerate(said) if line.startswith("Round 2 of 11.")]
+        assert len(over) == 1 and len(started) == 1, said
+        # the result, then the new round, then its moves, in order; each once
+        assert over[0] < started[0]
+        assert "Your hand" in said[started[0]] or "Your hand" in said[started[0] + 1]
+        assert said[-1].startswith("Your turn"), said[-3:]
+        assert sum(line.startswith("Your turn") for line in said[started[0] :]) == 1
+        # N and the screen tell the round being played
+        ann.keys("n")
+        assert ann.backend.spoken[-1] == "Your turn: draw a card."
+        assert game.table().status == "Your turn: draw a card."
+        ann.keys("d")
+        assert ann.backend.spoken[-1].startswith("You drew the ")
+    finally:
+        ann.close()
+
+
+def test_another_human_players_turn_is_said_once_and_queued(server: ServerProcess) -> None:
+    ann = Player(server.url, "Ann")
+    ben = Player(server.url, "Ben")
+    try:
+        ann.link.send({"type": "create_table", "seats": 3, "bots": ["easy"], "private": False})
+        ann.wait(r"You sit in seat 1 at table")
+        assert ann.link.table is not None
+        ben.link.send({"type": "join", "table": ann.link.table})
+        ben.wait(r"You sit in seat \d at table")
+        ann.keys("s")
+        ann.wait(r"New game: ")
+        ben.wait(r"New game: ")
+        assert ben.link.seat is not None
+        players = {0: ann, ben.link.seat: ben}
+        games = {seat: player.play.game for seat, player in players.items()}
+        names = {0: "Ann", ben.link.seat: "Ben"}
+        turns = 0
+        deadline = time.monotonic() + 60
+        while turns < 6:  # three turns each: draw, discard the first card
+            assert time.monotonic() < deadline, ann.said()[-2000:]
+            for seat, player in players.items():
+                player.play.news()
+                game = games[seat]
+                assert game is not None
+                if _my_turn(game) and game.client.phase in (Phase.DRAW, Phase.LAST_DRAW):
+                    player.keys("d", "home", "c-m")
+                    turns += 1
+            ann.link.wait_for(lambda: False, 0.01)
+        for seat, player in players.items():
+            player.play.news()
+            (other_seat,) = set(players) - {seat}
+            other = names[other_seat]
+            said = [c for c in player.backend.calls if c.kind == "speak"]
+            told = [c for c in said if c.text == f"{other}'s turn."]
+            started = [
+                f
+                for f in player.link.frames
+                if f["kind"] == "turn_started" and f["data"]["player"] == other_seat
+            ]
+            # at most once for each of their turns (not when their moves came with it: they
+            # are told), queued: never cutting off what was being said
+            assert 1 <= len(told) <= len(started), [c.text for c in said]
+            assert not any(c.interrupt for c in told)
+            # the computer player's turns are not announced: its moves are told right after
+            game = games[seat]
+            assert game is not None
+            computer = next(s.name for s in game.seats if not s.human)
+            assert not any(c.text in (f"{computer}'s turn.", f"{names[seat]}'s turn.") for c in said)
+    finally:
+        ann.close()
+        ben.close()
