@@ -9,12 +9,14 @@ games are kept.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from fivecrowns.cards import parse_card, spoken_name
 from fivecrowns.game import Phase
 from fivecrowns.ui.session import Session
 from server_support import ServerProcess
@@ -140,7 +142,58 @@ def test_another_human_players_turn_is_said_once_and_queued(server: ServerProces
             game = games[seat]
             assert game is not None
             computer = next(s.name for s in game.seats if not s.human)
-            assert not any(c.text in (f"{computer}'s turn.", f"{names[seat]}'s turn.") for c in said)
+            unsaid = (f"{computer}'s turn.", f"{names[seat]}'s turn.")
+            assert not any(c.text in unsaid for c in said)
     finally:
         ann.close()
         ben.close()
+
+
+_CARD_NAME = re.compile(
+    r"\b(joker|(?:\d+|Jack|Queen|King) of (?:clubs|diamonds|hearts|spades|stars))"
+)
+
+
+def test_why_tells_the_last_computer_players_moves_from_the_server_and_never_its_cards(
+    server: ServerProcess,
+) -> None:
+    ann, game = _seated_with_a_computer(server)
+    try:
+        computer = next(seat.name for seat in game.seats if not seat.human)
+        said_any = 0
+        deadline = time.monotonic() + 120
+        for _ in range(100_000):
+            assert time.monotonic() < deadline, ann.said()[-2000:]
+            ann.play.news()
+            if game.client.is_over or said_any >= 3:
+                break
+            if not (_my_turn(game) and game.client.phase in (Phase.DRAW, Phase.LAST_DRAW)):
+                ann.link.wait_for(lambda: False, 0.01)
+                continue
+            ann.keys("y")
+            answer = ann.backend.spoken[-1]
+            moved = [f for f in ann.link.frames if f["data"].get("player") == 1]
+            if not any(f["kind"] in ("discarded", "went_out") for f in moved):
+                assert answer == "No computer player has moved yet."
+            else:
+                said_any += 1
+                assert answer.startswith(f"{computer}: Drew from the stock.") or answer.startswith(
+                    f"{computer}: Took "
+                ), answer
+                assert "reasons stay private" in answer
+                # the cards it names are those everyone saw: taken or discarded in the open
+                public = {
+                    spoken_name(parse_card(f["data"]["card"]))
+                    for f in moved
+                    if f["kind"] in ("took_discard", "discarded") and f["data"].get("card")
+                } | {
+                    spoken_name(parse_card(f["data"]["discard"]))
+                    for f in moved
+                    if f["kind"] == "went_out"
+                }
+                for name in _CARD_NAME.findall(answer):
+                    assert any(name in card for card in public), (name, answer, public)
+            ann.keys("d", "home", "c-m")
+        assert said_any >= 3
+    finally:
+        ann.close()

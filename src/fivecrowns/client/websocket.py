@@ -117,6 +117,8 @@ class WebSocketLink:
         self.connected = False
         self.retry_for = RETRY_FOR  # seconds a dropped connection is tried again
         self.retrying = False  # the connection dropped and is being taken up again
+        #: The server's ``answer``s not yet taken by :meth:`ask`.
+        self.answers: list[dict[str, Any]] = []
 
     # --- the connection's thread ------------------------------------------------------
 
@@ -308,6 +310,8 @@ class WebSocketLink:
                     self.frames, self.last_snapshot = [], None
                 self._errors.append(data)
                 news = True
+            elif kind == "answer":
+                self.answers.append(data)  # why not news: the key that asked waits for it
             self._changed.notify_all()
         if news:
             self._news()
@@ -420,4 +424,24 @@ class WebSocketLink:
         return None
 
     def explain_last_bot_turn(self) -> str | None:
-        return None
+        """The why-key's answer: the server runs the computer players, so it words it, from
+        their public moves only (their reasons would tell their cards)."""
+        return self.ask("why")
+
+    def ask(self, what: str) -> str:
+        """An information key's question (the protocol's ``ask``); the server's sentence."""
+        if self.offline:  # why: the answer cannot come; say so at once, not in 10 s
+            raise LinkError("offline", self.offline_text())
+        with self._changed:
+            self.answers.clear()  # why: an answer that came too late for its key is stale
+        self.send({"type": "ask", "what": what})
+
+        def answered() -> bool:
+            return any(answer["what"] == what for answer in self.answers)
+
+        if not self.wait_for(answered):
+            raise LinkError("timeout", _(NO_ANSWER))
+        with self._changed:
+            answer = next(answer for answer in self.answers if answer["what"] == what)
+            self.answers.clear()
+        return str(answer["text"])

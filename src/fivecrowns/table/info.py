@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fivecrowns.game import GameOver, RoundScored, RoundStarted
+from fivecrowns.game import GameOver, RoundScored, RoundStarted, TookDiscard
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 from fivecrowns.protocol import QUESTIONS
@@ -107,5 +107,10 @@ def _why(table: Table) -> str:
     first = last
     while first > 0 and moves[first - 1][0] == seat:
         first -= 1
-    said = " ".join(plain_move(move, None) for _, move in moves[first : last + 1])
+    # the card it took is public (everyone saw it on the pile): its last take was this turn's
+    taken = next(
+        (e.card for e in reversed(game.events) if isinstance(e, TookDiscard) and e.player == seat),
+        None,
+    )
+    said = " ".join(plain_move(move, taken) for _, move in moves[first : last + 1])
     return answers.why_words(table.names()[seat], said, private=True)

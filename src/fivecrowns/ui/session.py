@@ -1035,6 +1035,10 @@ class Session(CommandLayer):
         self.answer(question)
 
     def _do_why(self, key: str) -> None:
+        if self.local is None:
+            # why ask: the server runs a network table's computer players; it tells their
+            # moves, never their reasons (those name cards in their hands)
+            self.last_explanation = self.link.explain_last_bot_turn()
         self.answer(self.last_explanation or _(answers.NO_WHY))
 
     def _do_speech(self, key: str) -> None:
