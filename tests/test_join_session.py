@@ -18,7 +18,9 @@ import pytest
 
 from fivecrowns.cards import parse_card, spoken_name
 from fivecrowns.game import Phase
-from fivecrowns.ui.session import Session
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.session import Seat, Session
+from fivecrowns.ui.settings import Settings
 from server_support import ServerProcess
 from test_join_lobby import Player
 
@@ -196,4 +198,113 @@ def test_why_tells_the_last_computer_players_moves_from_the_server_and_never_its
             ann.keys("d", "home", "c-m")
         assert said_any >= 3
     finally:
+        ann.close()
+
+
+def _remote_over_inprocess() -> tuple[Session, RecordingBackend]:
+    """Ann's seat reached through a table link, as at a network table (no local game here):
+    the in-process transport stands in for the server, with an easy computer player."""
+    from fivecrowns.ai import load_bot
+    from fivecrowns.client.inprocess import InProcessLink
+    from fivecrowns.game import Game
+
+    game = Game(["Ann", "Ben"], seed=4, first_dealer=1)
+    link = InProcessLink(game, [("Ann", None), ("Ben", "easy")], {1: load_bot("easy", 1)})
+    backend = RecordingBackend()
+    seats = [Seat("Ann"), Seat("Ben", "easy")]
+    session = Session(
+        None, seats, Output(backend), Settings(delay=0.0), remote=(link, 0), autosave=False
+    )
+    session.start()
+    return session, backend
+
+
+def _help(session: Session) -> list[str]:
+    session.press("f1")
+    assert session.list_state is not None
+    lines = [label for label, _ in session.list_state.items]
+    session.press("escape")
+    return lines
+
+
+def test_help_and_the_tips_fit_a_network_seat() -> None:
+    session, backend = _remote_over_inprocess()
+    lines = _help(session)
+    quit_help = (
+        "Quit. Leave the table, back to the lobby; during the game a computer player takes "
+        "your seat."
+    )
+    assert any(line.endswith(quit_help) for line in lines), lines
+    assert not any("--resume" in line or "privacy screen" in line for line in lines), lines
+    assert not any(line.startswith("Enter: Ready.") for line in lines), lines
+    # past games: kept by the server, not this computer's history
+    session.press("S")
+    assert backend.spoken[-1] == (
+        "At a network table, past games are kept by the server and cannot be heard here."
+    )
+    # to the end of the game, with the keys: no pause between rounds at a network table
+    for _ in range(5000):
+        if session.client.is_over:
+            break
+        assert session.next_round is None
+        if session.bot_due():
+            session.step_bot()
+        elif session.client.current_player == 0:
+            _solver_turn(session)
+    assert session.client.is_over
+    # not the table's creator: N cannot start a new game, so it is not offered
+    after = (
+        "Press S for scores, Q or Ctrl+C to leave. The player who made the table can start "
+        "a new game."
+    )
+    assert backend.spoken[-1] == after
+    assert "Press N for a new game" not in "\n".join(backend.spoken)
+    session.press("H")
+    assert backend.spoken[-1] == f"The game is over. {after}"
+
+
+def _solver_turn(session: Session) -> None:
+    from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+
+    client = session.client
+    wild = client.wild_rank
+    hand = session.hand()
+    if client.phase in (Phase.DRAW, Phase.LAST_DRAW):
+        top = client.top_discard
+        now = best_arrangement(hand, wild).leftover_points
+        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
+        session.press("t" if take else "d")
+        return
+    if client.phase is Phase.DISCARD and going_out_discards(hand, wild):
+        session.press("g")
+        return
+    best = best_with_discard(hand, wild)
+    assert best.discard is not None
+    session.press("home")
+    for _ in range(hand.index(best.discard)):
+        session.press("right")
+    session.press("c-m")
+
+
+def test_a_spectators_help_says_q_stops_watching(server: ServerProcess) -> None:
+    ann, _game = _seated_with_a_computer(server)
+    eve = Player(server.url, "Eve")
+    try:
+        assert ann.link.table is not None
+        eve.link.send({"type": "watch", "table": ann.link.table})
+        eve.wait(r"New game: |You are watching")
+        for _ in range(500):
+            eve.play.news()
+            if eve.play.game is not None:
+                break
+            eve.link.wait_for(lambda: False, 0.01)
+        watching = eve.play.game
+        assert watching is not None and watching.watching
+        lines = _help(watching)
+        assert any(line.endswith("Quit. Stop watching, back to the lobby.") for line in lines)
+        assert not any("--resume" in line or "privacy screen" in line for line in lines)
+        eve.keys("S")
+        assert eve.backend.spoken[-1].startswith("At a network table, past games are kept")
+    finally:
+        eve.close()
         ann.close()

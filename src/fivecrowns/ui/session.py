@@ -11,6 +11,7 @@ its sentence and the invalid-action sound, and changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Callable, Sequence
@@ -60,7 +61,7 @@ from fivecrowns.ui.announce import (
 )
 from fivecrowns.ui.answers import advised_discard
 from fivecrowns.ui.commands import ACTIONS_TITLE, MENU_ITEM, CommandLayer, MenuItem, Speaker
-from fivecrowns.ui.keymap import Action, Keymap, KeymapError, display_key, jump_index
+from fivecrowns.ui.keymap import GROUPS, Action, Keymap, KeymapError, display_key, jump_index
 from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
 from fivecrowns.ui.seat_log import SeatLog
 from fivecrowns.ui.settings import Settings, documents_dir
@@ -167,6 +168,21 @@ __all__ = [
     "game_from_save",
     "new_seed",
 ]
+
+#: Help and tips for a seat at a network table (nothing is saved here; no hot seat).
+NETWORK_QUIT_HELP = N_(
+    "Leave the table, back to the lobby; during the game a computer player takes your seat."
+)
+WATCHING_QUIT_HELP = N_("Stop watching, back to the lobby.")
+#: After the game at a network table, for everyone but the player who made it.
+AFTER_GAME_GUEST = N_(
+    "Press {scores} for scores, {quit} to leave. The player who made the table can start "
+    "a new game."
+)
+#: Shift+S at a network table: the protocol carries no past games.
+REMOTE_PAST_GAMES = N_(
+    "At a network table, past games are kept by the server and cannot be heard here."
+)
 
 #: The new-game key at a network table: the server holds the table, not this keyboard.
 REMOTE_NEW_GAME = N_("This table's game is over. To play again, create a new table in the lobby.")
@@ -849,6 +865,9 @@ class Session(CommandLayer):
 
     def _after_game_words(self) -> str:
         keys = self.keymap.display_keys
+        if self.local is None and not getattr(self.link, "creator", False):
+            # why: only the table's creator may start a new game there (the server says so)
+            return _(AFTER_GAME_GUEST).format(scores=keys("scores"), quit=keys("quit"))
         return _(AFTER_GAME).format(
             new=keys("whose_turn"), scores=keys("scores"), quit=keys("quit")
         )
@@ -1034,6 +1053,27 @@ class Session(CommandLayer):
         self.confirm = (question, leave_table)
         self.answer(question)
 
+    def help_lines(self) -> list[str]:
+        if self.local is None:
+            # a network seat: Q leaves the table (nothing is saved here), and no hot seat
+            quit_help = WATCHING_QUIT_HELP if self.watching else NETWORK_QUIT_HELP
+            actions = tuple(
+                dataclasses.replace(action, help_text=quit_help)
+                if action.name == "quit"
+                else action
+                for action in self.keymap.actions
+                if action.group != "privacy"
+            )
+            groups = {name: title for name, title in GROUPS.items() if name != "privacy"}
+            return [*Keymap(actions).help_lines(groups), self.caps_lock_help()]
+        return super().help_lines()
+
+    def _do_past_games(self, key: str) -> None:
+        if self.local is None:
+            self.answer(_(REMOTE_PAST_GAMES))
+            return
+        super()._do_past_games(key)
+
     def _do_why(self, key: str) -> None:
         if self.local is None:
             # why ask: the server runs a network table's computer players; it tells their
@@ -1063,6 +1103,7 @@ class Session(CommandLayer):
             game.top_discard,
             game.taken_discard,
             None if current == self.at_keyboard else self.seats[current].name,
+            focused=self.hand()[self.focus()] if self.hand() else None,
         )
 
     def _do_sort(self, key: str) -> None:
