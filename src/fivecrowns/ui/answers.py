@@ -335,9 +335,11 @@ def hint_words(
     top: Card | None,
     taken: Card | None,
     waiting_for: str | None,
+    focused: Card | None = None,
 ) -> str:
     """The Shift+H key: the solver's advice for a seat whose turn it is; with
-    ``waiting_for`` (a name), the seat waits for that player's turn."""
+    ``waiting_for`` (a name), the seat waits for that player's turn. ``focused``: the card
+    G throws when it goes out (the terminal's G throws the focused card then)."""
     from fivecrowns.ui.announce import melds_words
 
     if waiting_for is not None:
@@ -370,6 +372,8 @@ def hint_words(
     assert best.discard is not None
     card = spoken_name(best.discard, wild)
     if phase is Phase.DISCARD and best.all_melded:
+        if focused is not None and focused in going_out_discards(hand, wild):
+            card = spoken_name(focused, wild)  # why: the card G will throw, so they agree
         return _(HINT_GO_OUT).format(card=card)
     if phase is Phase.LAST_LAY_DOWN:
         return _points(hint_last, best.leftover_points, card=card)
