@@ -11,6 +11,7 @@ frame or sentence a player received carries another seat's stock draw or hand.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from fivecrowns.cards import parse_card, spoken_name
+from fivecrowns.client.link import LinkError
 from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import IllegalMoveError
 from fivecrowns.game import Discard, Phase
@@ -111,7 +113,10 @@ def test_two_players_with_the_keys_of_local_play_finish_a_game_and_nothing_leaks
         steps += 1
         assert steps < 20_000
         for seat, (session, _) in sessions.items():
-            session.receive_news()
+            # why suppress: while the cut link is offline its news raises at once (join
+            # --keys' controller suppresses it the same way); the link reconnects by itself
+            with contextlib.suppress(LinkError):
+                session.receive_news()
             client = session.client
             if client.is_over:
                 continue
