@@ -52,3 +52,4 @@ class TableModel:
     #: The last few messages before ``message``, oldest first (this seat's own history).
     recent: tuple[str, ...] = field(default_factory=tuple)
     melds_key: str = "M"  # the key that says the melds, when they do not fit the screen
+    watching: bool = False  # a spectator: no hand to show

@@ -74,6 +74,7 @@ def _wrap(text: str, width: int, style: str = "") -> list[Row]:
 #: The screen's words (column headings, the hand's heading, the piles' line).
 SEAT_YOU = N_("{name} (you)")
 TITLE = N_("Five Crowns. Round {round} of 11. {wild} are wild.")
+WATCHING_NO_HAND = N_("You are watching this table: you have no hand.")
 
 
 def _hand_heading(name: str | None, order: str, count: int) -> str:
@@ -143,6 +144,8 @@ def _seat_rows(model: TableModel) -> list[Row]:
 
 
 def _hand_rows(model: TableModel) -> list[Row]:
+    if model.watching:  # why: "Your hand, 0 cards" would say a spectator has an empty hand
+        return [[("class:label", _(WATCHING_NO_HAND))]]
     count = len(model.hand)
     default_name = pgettext("the default name of the only human player", "You")
     heading = _hand_heading(

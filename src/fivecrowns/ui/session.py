@@ -211,6 +211,12 @@ WATCHER = -1
 WATCHING_NO_TURN = N_("You are watching this table: you have no turn. Press N to hear whose it is.")
 WATCHING_NO_HAND = N_("You are watching this table: you have no hand.")
 WATCHING_NO_NEWS = N_("Nothing has happened since you last asked.")
+WATCHING_GAME = N_(
+    "You are watching a game in progress: {names}. {round} Press {help} for help, "
+    "{menu} for the action menu."
+)
+# TRANSLATORS: {scores} lists "name points", e.g. "Ann 0, Ben 23"
+ROUND_BEFORE_WATCHING = N_("Round {round} ended before you began watching: {scores}.")
 
 #: Quitting at a network table: nothing is saved here; the server seats a computer player.
 REMOTE_QUIT = N_(
@@ -392,6 +398,9 @@ class Session(CommandLayer):
                 for seat in self.seats
             ]
         )
+        if self.watching and not any(isinstance(e, RoundStarted) for e in self.client.events):
+            self._start_watching(names)  # why: the game began before this spectator came
+            return
         self.say(
             _(NEW_GAME).format(names=names, help=display_key("f1"), menu=display_key("escape"))
         )
@@ -401,6 +410,28 @@ class Session(CommandLayer):
                 {seat: list(client.round_events) for seat, client in self.clients.items()},
                 self.client.wild_rank,
             )
+
+    def run_action(self, action: Action, key: str = "") -> None:
+        if self.watching and action.group == "hand":
+            self.refuse(_(WATCHING_NO_HAND))  # why: a spectator has no hand to move through
+            return
+        super().run_action(action, key)
+
+    def _start_watching(self, names: str) -> None:
+        """A spectator who came mid-game hears where it stands, as a resumed seat would."""
+        game = self.client
+        for state in self.seat_state.values():
+            state.log.note(game.events, game.wild_rank)
+        help_key, menu = display_key("f1"), display_key("escape")
+        round_words = self._round_words()
+        self.say(_(WATCHING_GAME).format(names=names, round=round_words, help=help_key, menu=menu))
+        text = self._status_words()
+        if game.phase in (Phase.DRAW, Phase.LAST_DRAW) and game.top_discard is not None:
+            top = spoken_name(game.top_discard, game.wild_rank)
+            text = f"{text} {_(TOP_DISCARD).format(card=top)}"
+        self.say(text)
+        if game.round_scores:
+            self.say(answers.scores_words(self._heard_names(), game.totals, game.round_scores))
 
     # --- speech ------------------------------------------------------------------
 
@@ -534,6 +565,7 @@ class Session(CommandLayer):
             recent=self._recent() if privacy is None else (),
             melds_key=self.keymap.display_keys("melds"),
             you="You" if self.watching else self.seats[self.at_keyboard].name,
+            watching=self.watching,
             privacy=privacy,
             overlay=overlay,
             melds=melds,
@@ -925,6 +957,15 @@ class Session(CommandLayer):
 
     def _do_round_detail(self, key: str) -> None:
         scored = [e for e in self.client.events if isinstance(e, RoundScored)]
+        if not scored and self.client.round_scores:
+            # why: a spectator who came later has the points of the rounds before, not their
+            # events; what it has is better than "no round has ended yet"
+            points = self.client.round_scores[-1]
+            names = self._heard_names()
+            scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(points))
+            count = len(self.client.round_scores)
+            self.answer(_(ROUND_BEFORE_WATCHING).format(round=count, scores=scores))
+            return
         if not scored:
             self.answer(_(NO_ROUND_YET))
             return

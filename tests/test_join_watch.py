@@ -1,0 +1,66 @@
+"""A spectator who comes mid-game (playtest items 10 and 18): it first hears where the game
+stands (the round, the wild rank, whose turn, the top discard, the scores), not "New game";
+B tells the last round played before it came; the hand keys say it has no hand, and the
+screen shows no empty hand."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from fivecrowns.ui.session import ROUND_BEFORE_WATCHING, WATCHING_NO_HAND
+from server_support import FAST, RecordingLink, ServerProcess, no_leaks
+from test_join_lobby import Player, _play_a_turn
+
+
+def test_a_spectator_who_comes_in_round_2_hears_where_the_game_stands(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "server", *FAST, "--grace", "30").start()
+    ann: Player | None = None
+    sam: Player | None = None
+    try:
+        ann = Player(server.url, "Ann")
+        ann.wait(r"No open tables")
+        ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
+        ann.wait(r"You sit in seat 1 at table")
+        ann.keys("s")
+        ann.wait(r"New game: Ann and .+ \(easy\)\.")
+        game = ann.play.game
+        assert game is not None
+        deadline = time.monotonic() + 120
+        while game.client.round < 2 or game.next_round is not None:
+            assert time.monotonic() < deadline, "round 2 did not come"
+            _play_a_turn(ann)
+        totals = game.client.totals
+        watcher = RecordingLink(server.url, "Sam")
+        sam = Player(server.url, "Sam", link=watcher)
+        sam.wait(r"Table 1, round 2")
+        sam.keys("w")
+        sam.wait(r"You are watching table")
+        first = sam.wait(r"You are watching a game in progress: .+").group(0)
+        said = sam.said()
+        assert "New game" not in said
+        assert "Round 2 of 11. 4s are wild" in first, first
+        sam.wait(r"(Ann's|Computer 2's) turn")
+        sam.wait(r"Scores, after 1 round")
+        mark = sam.mark()
+        sam.keys("b")
+        answer = sam.said_since(mark)
+        names = ["Ann", "Computer 2"]
+        assert answer.startswith("Round 1 ended before you began watching: "), answer
+        assert ROUND_BEFORE_WATCHING.split("{")[0] in answer
+        for name, total in zip(names, totals, strict=True):
+            assert f"{name} {total}" in answer, (answer, totals)
+        for key in ("o", "f", "1", "right", "h"):
+            mark = sam.mark()
+            sam.keys(key)
+            assert sam.said_since(mark) == WATCHING_NO_HAND, (key, sam.said_since(mark))
+        screen = "".join(text for _style, text in sam.play.render(100, 40))
+        assert "Your hand" not in screen and "You's hand" not in screen, screen
+        assert "you have no hand" in screen, screen
+        no_leaks(None, watcher.received)
+    finally:
+        for player in (ann, sam):
+            if player is not None:
+                player.close()
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
