@@ -71,7 +71,7 @@ def test_a_table_made_joined_watched_and_left_from_the_lobby_by_keys(tmp_path: P
         cy.wait(rf"Table {table}, round 1 of 11: Ann")
         cy.keys("1", "w")
         cy.wait(rf"You are watching table {table}\.")
-        cy.wait(r"New game: Ann, .+ \(easy\) and Ben\.")
+        cy.wait(r"You are watching a game in progress: Ann, .+ \(easy\) and Ben\.")
         # D and Enter in turn until round 1 is over for both (bounded in time)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not all("Round 1 over" in w.said() for w in players):
