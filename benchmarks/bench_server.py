@@ -97,6 +97,22 @@ _decode = msgspec.json.Decoder(_Frame).decode
 _encode = msgspec.json.Encoder().encode
 
 
+def pick_move(legal: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    """The move a benchmark client plays from a snapshot's legal moves, as (action, args):
+    go out if it can, else lay down its best melds, else draw from the stock, else the first
+    legal discard (profile_server.py plays the same)."""
+    move = legal[0]
+    for wanted in ("go_out", "lay_down", "draw_stock", "discard"):
+        found = [m for m in legal if m["move"] == wanted]
+        if found and (wanted != "lay_down" or found[0]["melds"] is None):
+            move = found[0]
+            break
+    args = {k: v for k, v in move.items() if k != "move"}
+    if "discard" in args:
+        args = {"card": args["discard"]}
+    return move["move"], args
+
+
 def _rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -209,22 +225,13 @@ class Player:
             self.acting = asyncio.ensure_future(self.act())
 
     async def act(self) -> None:
-        legal = self.legal
-        move = legal[0]
-        for wanted in ("go_out", "lay_down", "draw_stock", "discard"):
-            found = [m for m in legal if m["move"] == wanted]
-            if found and (wanted != "lay_down" or found[0]["melds"] is None):
-                move = found[0]
-                break
-        args = {k: v for k, v in move.items() if k != "move"}
-        if "discard" in args:
-            args = {"card": args["discard"]}
+        action, args = pick_move(self.legal)
         self.waiting = True
         self.legal = []
         self.sent_at = time.perf_counter()
         if self.sent_at >= self.bench.window_start and self.bench.playing():
             self.bench.moves += 1
-        await self.send({"type": "act", "action": move["move"], "args": args, "seq": self.seq})
+        await self.send({"type": "act", "action": action, "args": args, "seq": self.seq})
 
 
 class Worker:

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench_server import pick_move
 from fivecrowns.server.app import Connection, Limits, Server
 from fivecrowns.server.store import SqliteStore
 
@@ -73,17 +74,8 @@ def _drain(server: Server, seat: _Seat, counts: list[int], spent: list[float]) -
 
 
 def _choose(snapshot: dict[str, Any]) -> dict[str, Any]:
-    legal = snapshot["legal"]
-    move = legal[0]
-    for wanted in ("go_out", "lay_down", "draw_stock", "discard"):
-        found = [m for m in legal if m["move"] == wanted]
-        if found and (wanted != "lay_down" or found[0]["melds"] is None):
-            move = found[0]
-            break
-    args = {k: v for k, v in move.items() if k != "move"}
-    if "discard" in args:
-        args = {"card": args["discard"]}
-    return {"type": "act", "action": move["move"], "args": args, "seq": 0}
+    action, args = pick_move(snapshot["legal"])
+    return {"type": "act", "action": action, "args": args, "seq": 0}
 
 
 async def run(tables: int, moves: int, profile: bool, folder: Path) -> dict[str, Any]:
