@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import pytest
@@ -26,7 +26,12 @@ from aiohttp import web
 
 from fivecrowns import i18n
 from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.game import Phase
+from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
 from fivecrowns.table import Table
+
+if TYPE_CHECKING:
+    from fivecrowns.ui.session import Session
 
 LOOPBACK = "127.0.0.1"
 TABLE_EVENTS = {
@@ -383,3 +388,28 @@ def server_fixture(data: Path) -> Iterator[ServerProcess]:
     yield process
     errors = process.stop()
     assert "Traceback" not in errors, errors
+
+
+def solver_turn(session: Session) -> None:
+    """One step of a turn with the keys a player would press (the solver chooses)."""
+    if session.next_round is not None:
+        session.press("c-m")  # the round's result was said: deal the next round
+        return
+    client = session.client
+    wild = client.wild_rank
+    hand = session.hand()
+    if client.phase in (Phase.DRAW, Phase.LAST_DRAW):
+        top = client.top_discard
+        now = best_arrangement(hand, wild).leftover_points
+        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
+        session.press("t" if take else "d")
+        return
+    if client.phase is Phase.DISCARD and going_out_discards(hand, wild):
+        session.press("g")
+        return
+    best = best_with_discard(hand, wild)
+    assert best.discard is not None
+    session.press("home")
+    for _ in range(hand.index(best.discard)):
+        session.press("right")
+    session.press("c-m")

@@ -23,11 +23,10 @@ from fivecrowns.client.link import LinkError
 from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import IllegalMoveError
 from fivecrowns.game import Discard, Phase
-from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
-from server_support import RecordingLink, ServerProcess, fake_server, no_leaks
+from server_support import RecordingLink, ServerProcess, fake_server, no_leaks, solver_turn
 
 FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
 
@@ -55,31 +54,6 @@ def _session(link: WebSocketLink, seat: int) -> tuple[Session, RecordingBackend]
     )
     session.start()
     return session, backend
-
-
-def _play_turn(session: Session) -> None:
-    """One step of a turn with the keys a player would press (the solver chooses)."""
-    if session.next_round is not None:
-        session.press("c-m")  # the round's result was said: deal the next round
-        return
-    client = session.client
-    wild = client.wild_rank
-    hand = session.hand()
-    if client.phase in (Phase.DRAW, Phase.LAST_DRAW):
-        top = client.top_discard
-        now = best_arrangement(hand, wild).leftover_points
-        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
-        session.press("t" if take else "d")
-        return
-    if client.phase is Phase.DISCARD and going_out_discards(hand, wild):
-        session.press("g")
-        return
-    best = best_with_discard(hand, wild)
-    assert best.discard is not None
-    session.press("home")
-    for _ in range(hand.index(best.discard)):
-        session.press("right")
-    session.press("c-m")
 
 
 def _cut(link: WebSocketLink) -> None:
@@ -121,7 +95,7 @@ def test_two_players_with_the_keys_of_local_play_finish_a_game_and_nothing_leaks
             if client.is_over:
                 continue
             if session.next_round is not None or client.current_player == seat:
-                _play_turn(session)
+                solver_turn(session)
         if not cut and sessions[0][0].client.round == 3:
             _cut(ann)  # mid-game: Ann's connection drops and comes back by itself
             cut = True

@@ -22,7 +22,7 @@ from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui import answers
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
-from server_support import ServerProcess
+from server_support import ServerProcess, solver_turn
 from test_join_lobby import Player
 
 FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
@@ -254,7 +254,7 @@ def test_help_and_the_tips_fit_a_network_seat() -> None:
         if session.bot_due():
             session.step_bot()
         elif session.client.current_player == 0:
-            _solver_turn(session)
+            solver_turn(session)
     assert session.client.is_over
     # not the table's creator: N cannot start a new game, so it is not offered
     after = (
@@ -265,29 +265,6 @@ def test_help_and_the_tips_fit_a_network_seat() -> None:
     assert "Press N for a new game" not in "\n".join(backend.spoken)
     session.press("H")
     assert backend.spoken[-1] == f"The game is over. {after}"
-
-
-def _solver_turn(session: Session) -> None:
-    from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
-
-    client = session.client
-    wild = client.wild_rank
-    hand = session.hand()
-    if client.phase in (Phase.DRAW, Phase.LAST_DRAW):
-        top = client.top_discard
-        now = best_arrangement(hand, wild).leftover_points
-        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
-        session.press("t" if take else "d")
-        return
-    if client.phase is Phase.DISCARD and going_out_discards(hand, wild):
-        session.press("g")
-        return
-    best = best_with_discard(hand, wild)
-    assert best.discard is not None
-    session.press("home")
-    for _ in range(hand.index(best.discard)):
-        session.press("right")
-    session.press("c-m")
 
 
 def test_a_spectators_help_says_q_stops_watching(server: ServerProcess) -> None:
