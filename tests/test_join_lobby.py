@@ -88,6 +88,23 @@ def _play_a_turn(*players: Player) -> None:
         time.sleep(0.01)
 
 
+def play_to_round_2(ann: Player) -> Session:
+    """From the lobby: Ann makes a table of 2 seats with 1 easy computer player, starts it,
+    and plays by keys until round 2 is dealt; returns her game's session."""
+    ann.wait(r"No open tables")
+    ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
+    ann.wait(r"You sit in seat 1 at table")
+    ann.keys("s")
+    ann.wait(r"New game: Ann and .+ \(easy\)\.")
+    game = ann.play.game
+    assert game is not None
+    deadline = time.monotonic() + 120
+    while game.client.round < 2 or game.next_round is not None:
+        assert time.monotonic() < deadline, "round 2 did not come"
+        _play_a_turn(ann)
+    return game
+
+
 def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerProcess) -> None:
     ann = Player(server.url, "Ann")
     ben = Player(server.url, "Ben")
@@ -296,17 +313,7 @@ def test_a_keys_client_reconnects_after_kill_9_and_finishes_the_game(tmp_path: P
     ann: Player | None = None
     try:
         ann = Player(server.url, "Ann")
-        ann.wait(r"No open tables")
-        ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
-        ann.wait(r"You sit in seat 1 at table")
-        ann.keys("s")
-        ann.wait(r"New game: Ann and .+ \(easy\)\.")
-        game = ann.play.game
-        assert game is not None
-        deadline = time.monotonic() + 120
-        while game.client.round < 2 or game.next_round is not None:
-            assert time.monotonic() < deadline, "round 2 did not come"
-            _play_a_turn(ann)
+        game = play_to_round_2(ann)
         server.kill9()
         server.stop()
         ann.wait(r"The connection dropped; connecting again\.")

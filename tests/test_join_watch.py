@@ -5,12 +5,11 @@ screen shows no empty hand."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from fivecrowns.ui.session import ROUND_BEFORE_WATCHING, WATCHING_NO_HAND
 from server_support import FAST, RecordingLink, ServerProcess, no_leaks
-from test_join_lobby import Player, _play_a_turn
+from test_join_lobby import Player, play_to_round_2
 
 
 def test_a_spectator_who_comes_in_round_2_hears_where_the_game_stands(tmp_path: Path) -> None:
@@ -19,17 +18,7 @@ def test_a_spectator_who_comes_in_round_2_hears_where_the_game_stands(tmp_path: 
     sam: Player | None = None
     try:
         ann = Player(server.url, "Ann")
-        ann.wait(r"No open tables")
-        ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
-        ann.wait(r"You sit in seat 1 at table")
-        ann.keys("s")
-        ann.wait(r"New game: Ann and .+ \(easy\)\.")
-        game = ann.play.game
-        assert game is not None
-        deadline = time.monotonic() + 120
-        while game.client.round < 2 or game.next_round is not None:
-            assert time.monotonic() < deadline, "round 2 did not come"
-            _play_a_turn(ann)
+        game = play_to_round_2(ann)
         totals = game.client.totals
         watcher = RecordingLink(server.url, "Sam")
         sam = Player(server.url, "Sam", link=watcher)
