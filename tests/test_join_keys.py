@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -27,17 +25,7 @@ from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
 from server_support import RecordingLink, ServerProcess, fake_server, no_leaks, solver_turn
-
-FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "server", *FAST).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
-
+from test_join_lobby import join_server_fixture  # noqa: F401 (a fixture: pytest finds it here)
 
 Recording = RecordingLink
 

@@ -26,8 +26,10 @@ from server_support import RecordingLink, ServerProcess, no_leaks
 FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
+# name=: other join test modules import this fixture, and a test's argument must not shadow it
+@pytest.fixture(name="server")
+def join_server_fixture(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A fast server with a 30-second grace for a dropped connection."""
     process = ServerProcess(tmp_path / "server", *FAST).start()
     yield process
     errors = process.stop()

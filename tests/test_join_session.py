@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from fivecrowns.cards import parse_card, spoken_name
 from fivecrowns.game import Phase
@@ -23,18 +19,9 @@ from fivecrowns.ui import answers
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
 from server_support import ServerProcess, solver_turn
-from test_join_lobby import Player
+from test_join_lobby import Player, join_server_fixture  # noqa: F401 (a fixture)
 
-FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
 DRAWS = (Phase.DRAW, Phase.LAST_DRAW)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "server", *FAST).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
 
 
 def _seated_with_a_computer(server: ServerProcess, name: str = "Ann") -> tuple[Player, Session]:
