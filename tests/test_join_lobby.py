@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,16 +91,24 @@ def _play_a_turn(*players: Player) -> None:
         time.sleep(0.01)
 
 
+def start_with_an_easy_computer(player: Player) -> Session:
+    """From the lobby: ``player`` makes a table of 2 seats with 1 easy computer player and
+    starts it; returns the game's session."""
+    player.wait(r"No open tables")
+    player.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
+    player.wait(r"You sit in seat 1 at table")
+    player.keys("s")
+    player.wait(r"New game: ")
+    game = player.play.game
+    assert game is not None
+    return game
+
+
 def play_to_round_2(ann: Player) -> Session:
     """From the lobby: Ann makes a table of 2 seats with 1 easy computer player, starts it,
     and plays by keys until round 2 is dealt; returns her game's session."""
-    ann.wait(r"No open tables")
-    ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
-    ann.wait(r"You sit in seat 1 at table")
-    ann.keys("s")
+    game = start_with_an_easy_computer(ann)
     ann.wait(r"New game: Ann and .+ \(easy\)\.")
-    game = ann.play.game
-    assert game is not None
     deadline = time.monotonic() + 120
     while game.client.round < 2 or game.next_round is not None:
         assert time.monotonic() < deadline, "round 2 did not come"
@@ -376,12 +385,26 @@ def test_t_before_the_tables_seats_arrive_says_they_are_coming(server: ServerPro
         ann.wait(r"No open tables")
         ann.keys("c", "c-m", "c-m", "c-m", "c-m")
         table = ann.wait(r"You sit in seat 1 at table (\w+)\.").group(1)
-        ann.link.last_snapshot = None  # the moment between "seated" and the snapshot
+        # the moment between "seated" and the snapshot, held for T's whole wait: snapshots
+        # that come meanwhile are kept back (else one can arrive while T waits, and it did)
+        link = ann.link
+        receive = link._receive
+        held: list[dict[str, Any]] = []
+
+        def hold_snapshots(data: dict[str, Any]) -> None:
+            if data.get("type") == "snapshot":
+                held.append(data)
+            else:
+                receive(data)
+
+        link._receive = hold_snapshots  # type: ignore[method-assign]
+        link.last_snapshot = None
         ann.keys("t")
         assert ann.backend.spoken[-1] == (
             f"Table {table}: the seats are still on their way from the server."
         )
-        ann.link.send({"type": "resume", "last_seq": 0})  # the snapshot comes, T waits for it
+        link._receive = receive  # type: ignore[method-assign]
+        link.send({"type": "resume", "last_seq": 0})  # the snapshot comes, T waits for it
         mark = ann.mark()
         ann.keys("t")
         assert f"Table {table}, 4 seats: seat 1, Ann, you" in ann.said_since(mark)

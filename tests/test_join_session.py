@@ -19,7 +19,11 @@ from fivecrowns.ui import answers
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
 from server_support import ServerProcess, solver_turn
-from test_join_lobby import Player, join_server_fixture  # noqa: F401 (a fixture)
+from test_join_lobby import (
+    Player,
+    join_server_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
+    start_with_an_easy_computer,
+)
 
 DRAWS = (Phase.DRAW, Phase.LAST_DRAW)
 
@@ -27,14 +31,7 @@ DRAWS = (Phase.DRAW, Phase.LAST_DRAW)
 def _seated_with_a_computer(server: ServerProcess, name: str = "Ann") -> tuple[Player, Session]:
     """``name`` at a new table of two seats with an easy computer player, the game started."""
     player = Player(server.url, name)
-    player.wait(r"No open tables")
-    player.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
-    player.wait(r"You sit in seat 1 at table")
-    player.keys("s")
-    player.wait(r"New game: ")
-    game = player.play.game
-    assert game is not None
-    return player, game
+    return player, start_with_an_easy_computer(player)
 
 
 def _my_turn(game: Session) -> bool:
