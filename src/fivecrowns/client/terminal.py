@@ -175,10 +175,9 @@ class NetworkPlay:
                 game.say(text)
             for error in self.link.take_errors():
                 game.refuse(str(error.get("text", "")))
-            # why only when connected: a stale view asks the server for a fresh one, and
-            # while the link reconnects that would block the keyboard until it timed out
-            if self.link.table is not None and self.link.connected:
-                # why quiet: nobody asked; the next news or tick tells it all, once
+            if self.link.table is not None:
+                # why quiet: nobody asked (offline, the link refuses a stale view at once, not
+                # after a wait); the next news or tick tells it all, once
                 with contextlib.suppress(LinkError):
                     game.receive_news()
         self.settle()
