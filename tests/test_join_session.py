@@ -110,6 +110,17 @@ def test_another_human_players_turn_is_said_once_and_queued(server: ServerProces
                 game = games[seat]
                 assert game is not None
                 if _my_turn(game) and game.client.phase in (Phase.DRAW, Phase.LAST_DRAW):
+                    # the other player takes their news between this turn's start and its
+                    # moves, as a waiting player would (else, under load, the start and the
+                    # moves came in one batch every time and the turn was rightly not said)
+                    (other,) = (p for s, p in players.items() if s != seat)
+                    began = max(
+                        int(f["seq"])
+                        for f in player.link.frames
+                        if f["kind"] == "turn_started" and f["data"]["player"] == seat
+                    )
+                    assert other.link.wait_for(lambda o=other, b=began: o.link.last_seq() >= b, 10)
+                    other.play.news()
                     player.keys("d", "home", "c-m")
                     turns += 1
             ann.link.wait_for(lambda: False, 0.01)
