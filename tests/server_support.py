@@ -391,10 +391,8 @@ def server_fixture(data: Path) -> Iterator[ServerProcess]:
 
 
 def solver_turn(session: Session) -> None:
-    """One step of a turn with the keys a player would press (the solver chooses)."""
-    if session.next_round is not None:
-        session.press("c-m")  # the round's result was said: deal the next round
-        return
+    """One step of a turn with the keys a player would press (the solver chooses); a network
+    session has no pause between rounds (the server deals at once)."""
     client = session.client
     wild = client.wild_rank
     hand = session.hand()
