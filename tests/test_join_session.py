@@ -114,11 +114,7 @@ def test_another_human_players_turn_is_said_once_and_queued(server: ServerProces
                     # moves, as a waiting player would (else, under load, the start and the
                     # moves came in one batch every time and the turn was rightly not said)
                     (other,) = (p for s, p in players.items() if s != seat)
-                    began = max(
-                        int(f["seq"])
-                        for f in player.link.frames
-                        if f["kind"] == "turn_started" and f["data"]["player"] == seat
-                    )
+                    began = player.link.last_seq()  # the turn's start (or its round's deal)
                     assert other.link.wait_for(lambda o=other, b=began: o.link.last_seq() >= b, 10)
                     other.play.news()
                     player.keys("d", "home", "c-m")
