@@ -164,7 +164,7 @@ def test_refusals_say_why_with_the_invalid_sound_and_change_nothing() -> None:
     with board(_small_game()) as table:
         before = table.game.to_json()
         table.press("z")
-        assert table.said()[-1] == "Z does nothing here. Press F1 or ? for help."
+        assert table.said()[-1] == "Z does nothing here. Press F1 or question mark for help."
         table.press("enter")
         table.press("up")
         assert table.said()[-1].startswith("Discard a card from the hand of 5 first")
@@ -270,14 +270,14 @@ def test_junk_helper_is_the_hand_of_8s_last_card() -> None:
 
 
 def test_docs_solitaire_lists_every_key_as_the_table_has_it() -> None:
-    from fivecrowns.ui.keymap import Keymap
+    from fivecrowns.ui.keymap import Keymap, capitalized
 
     doc = (Path(__file__).parent.parent / "docs" / "solitaire.md").read_text(encoding="utf-8")
     keymap = Keymap(SOLITAIRE_ACTIONS)
     for action in SOLITAIRE_ACTIONS:
         if action.group in ("menu", "confirm"):
             continue
-        keys = keymap.display_keys(action.name).replace("|", "\\|")
+        keys = capitalized(keymap.display_keys(action.name, shown=True)).replace("|", "\\|")
         assert f"| {keys} | {action.label} | {action.help} |" in doc, action.name
 
 

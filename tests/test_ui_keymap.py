@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import string
 from pathlib import Path
 
 import pytest
 
 from fivecrowns.errors import SaveFileError
 from fivecrowns.ui import storage
+from fivecrowns import i18n
 from fivecrowns.ui.keymap import (
     ACTIONS,
     GROUPS,
+    LOBBY_ACTIONS,
+    LOBBY_GROUPS,
+    SOLITAIRE_ACTIONS,
     Keymap,
     KeymapError,
+    display_key,
     keys_doc_tables,
     normalize_key,
 )
@@ -52,7 +59,8 @@ def test_no_key_does_two_things_in_one_context() -> None:
 @pytest.mark.parametrize(
     ("written", "key"),
     [("Shift+H", "H"), ("ctrl+x", "c-x"), ("Enter", "c-m"), ("space", " "), ("F5", "f5"),
-     (",", ","), ("Escape", "escape"), ("d", "d"), ("Page Up", "pageup")],
+     (",", ","), ("Escape", "escape"), ("d", "d"), ("Page Up", "pageup"),
+     ("comma", ","), ("Question mark", "?"), ("slash", "/"), ("less than", "<")],
 )  # fmt: skip
 def test_keys_are_written_as_players_read_them(written: str, key: str) -> None:
     assert normalize_key(written) == key
@@ -62,6 +70,59 @@ def test_keys_are_written_as_players_read_them(written: str, key: str) -> None:
 def test_a_bad_key_name_is_a_sentence(bad: str) -> None:
     with pytest.raises(KeymapError, match=r"is not a key: use a letter"):
         normalize_key(bad)
+
+
+#: A key name as speech and braille may say it: words, digits, "Shift+H", "Ctrl+X" (no symbol).
+SAID_KEY = re.compile(r"(?:Shift|Ctrl|Mayúsculas|Control)\+[A-Z]|[^\W_]+(?: [^\W_]+)*")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_key_is_said_in_words_never_as_a_bare_symbol(language: str) -> None:
+    with i18n.speaking(language):
+        for actions in (ACTIONS, SOLITAIRE_ACTIONS, LOBBY_ACTIONS):
+            for action in actions:
+                for key in action.keys:
+                    assert SAID_KEY.fullmatch(display_key(key)), (language, key, display_key(key))
+        # a key rebound to any symbol a keyboard types is said in words too
+        for symbol in string.punctuation:
+            said = display_key(normalize_key(symbol))
+            assert SAID_KEY.fullmatch(said), (language, symbol, said)
+            if language == "en":  # the settings file takes the English name help says
+                assert normalize_key(display_key(symbol)) == symbol
+
+
+def test_help_and_the_action_menu_name_symbol_keys_in_words() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=8, first_dealer=1) as t:
+        lines = t.session.help_lines()
+        assert "Comma: Older message. Read the message before this one." in lines
+        assert "F1 or question mark: Help. The list of keys." in lines
+        assert "Greater than: Newest message. Read the latest message." in lines
+        t.press("?")
+        assert t.spoken()[-1].startswith("Help: the keys.")
+        t.press("escape", "escape")
+        t.press("!")
+        assert t.spoken()[-1] == (
+            "Exclamation mark does nothing here. Press F1 or question mark for help."
+        )
+        labels = [label for label, _ in t.session.menu_items(t.session.keymap.get("older"))]
+        assert labels == ["Older message: comma"]
+    with i18n.speaking("es"):
+        keymap = Keymap(LOBBY_ACTIONS)
+        lines = keymap.help_lines({**LOBBY_GROUPS, "messages": GROUPS["messages"]})
+        assert (
+            "Barra: Chat. Escribe una línea para todos en tu mesa, luego Intro; Escape cancela."
+            in (lines)
+        )
+        assert "Coma: Mensaje anterior. Lee el mensaje anterior a este." in lines
+
+
+def test_the_docs_show_a_symbol_key_by_its_name_and_the_symbol() -> None:
+    text = (REPO / "docs" / "keys.md").read_text(encoding="utf-8")
+    assert "| Comma (,) | Older message |" in text
+    assert "| F1 or question mark (?) | Help |" in text
+    spanish = (REPO / "docs" / "es" / "keys.md").read_text(encoding="utf-8")
+    assert "| Coma (,) | Mensaje anterior |" in spanish
+    assert "| F1 o signo de interrogación (?) | Ayuda |" in spanish
 
 
 def test_rebinding_from_the_settings_file_changes_keys_help_and_menu(tmp_path: Path) -> None:
@@ -113,7 +174,7 @@ def test_rebound_keys_work_in_the_game(tmp_path: Path, monkeypatch: pytest.Monke
     with table(seats, seed=8, first_dealer=1) as t:
         t.session.keymap = load_settings().keymap
         t.press("d")
-        assert t.spoken()[-1] == "D does nothing here. Press F1 or ? for help."
+        assert t.spoken()[-1] == "D does nothing here. Press F1 or question mark for help."
         t.press("k")
         assert t.spoken()[-1].startswith("You drew the ")
 

@@ -226,7 +226,7 @@ def test_line_mode_in_tmux(tmp_path: Path) -> None:
         assert after.pop(0).startswith("Top discard: ")  # what a last turn may take
         assert after[0].endswith(", 2 of 3")
         assert after[1].startswith("Round 1 of 11. 3s are wild, and jokers.")
-        assert after[2] == "Z does nothing here. Press F1 or ? for help."
+        assert after[2] == "Z does nothing here. Press F1 or question mark for help."
         said = t.said()
         assert "[sound] invalid" in said and "Z does nothing here." in said
         t.keys("q", "y")

@@ -20,7 +20,7 @@ from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.output.history import Entry, History
 from fivecrowns.ui import storage
-from fivecrowns.ui.keymap import Action, Keymap, character_words, display_key
+from fivecrowns.ui.keymap import Action, Keymap, capitalized, character_words, display_key
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.ui.settings import VERBOSITIES
 
@@ -284,7 +284,7 @@ class CommandLayer:
                 # reach speech, the screen or the transcript, which would fail to encode it
                 self.refuse(_(UNKNOWN_BYTES).format(help=help_keys))
                 return
-            self.refuse(_(UNKNOWN_KEY).format(key=display_key(key), help=help_keys))
+            self.refuse(_(UNKNOWN_KEY).format(key=capitalized(display_key(key)), help=help_keys))
 
     # --- messages and settings ---------------------------------------------------------
 

@@ -6,7 +6,8 @@ be documented one way and work another.
 
 Keys are written the way prompt_toolkit names them (``"left"``, ``"c-m"`` for
 Enter, ``"H"`` for Shift+H, ``"f1"``); players write them in the settings file
-the way they read them in the help ("Enter", "Shift+H", "Ctrl+X", "F1", ",").
+the way they read them in the help ("Enter", "Shift+H", "Ctrl+X", "F1", "comma"), or as
+the key itself (",").
 
 >>> keymap = Keymap.default()
 >>> keymap.action_for("d").name
@@ -39,6 +40,7 @@ __all__ = [
     "Action",
     "Keymap",
     "KeymapError",
+    "capitalized",
     "character_words",
     "display_key",
     "jump_index",
@@ -579,7 +581,32 @@ _CHARACTER_WORDS: dict[str, str] = {
     "-": N_("hyphen"),
     "<": N_("less than"),
     ">": N_("greater than"),
+    "#": N_("number sign"),
+    "$": N_("dollar sign"),
+    "%": N_("percent sign"),
+    "&": N_("ampersand"),
+    "(": N_("left parenthesis"),
+    ")": N_("right parenthesis"),
+    "*": N_("asterisk"),
+    "+": N_("plus sign"),
+    "=": N_("equals sign"),
+    "@": N_("at sign"),
+    "[": N_("left bracket"),
+    "]": N_("right bracket"),
+    "\\": N_("backslash"),
+    "^": N_("caret"),
+    "_": N_("underscore"),
+    "`": N_("backquote"),
+    "{": N_("left brace"),
+    "}": N_("right brace"),
+    "|": N_("vertical bar"),
+    "~": N_("tilde"),
 }
+#: A symbol key as a player may write it in the settings file, from the words help says
+#: ("comma", "question mark", "questionmark"): the English words, as settings are English.
+_NAMED_KEYS.update(
+    {word.replace(" ", ""): character for character, word in _CHARACTER_WORDS.items()}
+)
 
 
 def character_words(character: str) -> str:
@@ -591,6 +618,11 @@ def character_words(character: str) -> str:
     if character in _CHARACTER_WORDS:
         return _(_CHARACTER_WORDS[character])
     return character
+
+
+def capitalized(text: str) -> str:
+    """``text`` with a capital first letter: a key name that begins a line ("Comma: ...")."""
+    return text[:1].upper() + text[1:]
 
 
 def normalize_key(text: str) -> str:
@@ -620,10 +652,21 @@ def normalize_key(text: str) -> str:
     )
 
 
-def display_key(key: str) -> str:
-    """How help and speech name a key: "Enter", "Shift+H", "Ctrl+X", "F1", "D", ","."""
+def display_key(key: str, *, shown: bool = False) -> str:
+    """How help and speech name a key: "Enter", "Shift+H", "Ctrl+X", "F1", "D", "comma".
+
+    A symbol is said in words, never as the bare symbol (speech and braille use words);
+    ``shown`` adds the symbol after the word for a sighted reader (docs/keys.md).
+
+    >>> display_key(","), display_key("?", shown=True), display_key("H")
+    ('comma', 'question mark (?)', 'Shift+H')
+    """
     if key in _DISPLAY:
         return _(_DISPLAY[key])
+    if key in _CHARACTER_WORDS:
+        word = character_words(key)
+        # TRANSLATORS: a symbol key in the docs' tables: its name, then the symbol itself
+        return _("{word} ({symbol})").format(word=word, symbol=key) if shown else word
     if key.startswith("c-") and len(key) == 3:
         # TRANSLATORS: a key pressed with Control, as help names it ("Ctrl+X")
         return _("Ctrl+{letter}").format(letter=key[2].upper())
@@ -700,7 +743,7 @@ class Keymap:
             if clash:
                 raise KeymapError(
                     _("{key} already does '{other}' ({label}); '{name}' keeps {keys}.").format(
-                        key=display_key(clash[0]),
+                        key=capitalized(display_key(clash[0])),
                         other=other.name,
                         label=other.label,
                         name=name,
@@ -718,8 +761,9 @@ class Keymap:
                 return action
         return None
 
-    def display_keys(self, name: str) -> str:
-        keys = [display_key(key) for key in self.get(name).keys]
+    def display_keys(self, name: str, *, shown: bool = False) -> str:
+        """The keys of action ``name`` as help says them (``shown``: with symbols, for docs)."""
+        keys = [display_key(key, shown=shown) for key in self.get(name).keys]
         if len(keys) > 2 and all(k.isdigit() for k in keys):
             # TRANSLATORS: a range of number keys in help: "0 to 9"
             return _("{first} to {last}").format(first=min(keys), last=max(keys))
@@ -743,7 +787,9 @@ class Keymap:
             for action in self.in_group(group):
                 lines.append(
                     _("{keys}: {label}. {help}").format(
-                        keys=self.display_keys(action.name), label=action.label, help=action.help
+                        keys=capitalized(self.display_keys(action.name)),
+                        label=action.label,
+                        help=action.help,
                     )
                 )
         return lines
@@ -757,7 +803,7 @@ class Keymap:
             out += [f"## {_(title)}", "", header]
             out.append("| --- | --- | --- | --- |")
             for action in self.in_group(group):
-                keys = self.display_keys(action.name).replace("|", "\\|")
+                keys = capitalized(self.display_keys(action.name, shown=True)).replace("|", "\\|")
                 # a command in the help is code on the page ("fivecrowns speech --list")
                 what = _COMMAND.sub(r"`\1`", action.help)
                 out.append(f"| {keys} | {action.label} | {what} | `{action.name}` |")

@@ -34,15 +34,15 @@ const ROWS = [
     ["why", "Y", N_("Why"), N_("Why the last computer player did what it did."), ["y", "Y"]],
   ]],
   [N_("Messages and speech"), [
-    ["older", ",", N_("Older message"), N_("Read the message before this one."), [","]],
-    ["newer", ".", N_("Newer message"), N_("Read the message after this one."), ["."]],
-    ["oldest", "<", N_("Oldest message"), N_("Read the first message."), ["<"]],
-    ["newest", ">", N_("Newest message"), N_("Read the latest message."), [">"]],
+    ["older", N_("comma"), N_("Older message"), N_("Read the message before this one."), [","]],
+    ["newer", N_("period"), N_("Newer message"), N_("Read the message after this one."), ["."]],
+    ["oldest", N_("less than"), N_("Oldest message"), N_("Read the first message."), ["<"]],
+    ["newest", N_("greater than"), N_("Newest message"), N_("Read the latest message."), [">"]],
     ["repeat", "R", N_("Repeat"), N_("Say the last message again."), ["r", "R"]],
     ["stop_speech", "X", N_("Stop speech"), N_("Stop the built-in voice now."), ["x", "X"]],
   ]],
   [N_("The game"), [
-    ["help", N_("F1 or ?"), N_("Help"), N_("The list of keys."), []],
+    ["help", N_("F1 or question mark"), N_("Help"), N_("The list of keys."), []],
   ]],
 ];
 
