@@ -20,6 +20,7 @@ import aiohttp
 import pytest
 
 from fivecrowns.client import websocket
+from fivecrowns.client.retry import RECONNECT
 from fivecrowns.client.terminal import OFFLINE_GOODBYE
 from fivecrowns.client.websocket import (
     CONNECTED_AGAIN,
@@ -57,7 +58,7 @@ def test_a_dropped_connection_is_tried_again_for_minutes_and_gives_up_in_plain_w
 
     assert asyncio.run(again()) is False
     assert sum(pauses) >= 120, sum(pauses)  # well past the server's 30-second grace
-    assert max(pauses) <= websocket.RETRY_PAUSE
+    assert max(pauses) <= RECONNECT.longest_pause
     assert link.gave_up is not None
     notices = link.take_notices()
     assert notices == [link.gave_up]

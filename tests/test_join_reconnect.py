@@ -76,3 +76,102 @@ def test_many_drops_end_with_a_sentence_not_in_silence() -> None:
     assert said[-1] == TOO_MANY_DROPS.format(count=25)
     # the old bound ended after tries + 1 = 11 connections, with no word at all
     assert len(connections) == 1 + 25
+
+
+def test_both_join_clients_share_one_reconnection_policy() -> None:
+    """The plain client gave up after ten attempts (22.5 s), before the server's 30-second
+    grace ended; it now follows the same policy as ``--keys``: the same object, not a copy."""
+    from fivecrowns.client.retry import RECONNECT
+    from fivecrowns.client.websocket import WebSocketLink
+
+    line = LineClient("ws://127.0.0.1:1/ws", "Ann")
+    keys = WebSocketLink("ws://127.0.0.1:1/ws", "Ann")
+    assert line.retry is RECONNECT and keys.retry is RECONNECT
+    assert line.max_connections == RECONNECT.drops == 200
+    assert (RECONNECT.window, RECONNECT.longest_pause, RECONNECT.attempts) == (300.0, 5.0, 400)
+
+
+def _fake_clock(monkeypatch: Any, on_sleep: Any = None) -> list[float]:
+    """Minutes of retrying in a moment: the line client's clock and pauses are fake; each
+    pause is kept in the returned list (its last item is the clock)."""
+    from types import SimpleNamespace
+
+    from fivecrowns.client import line
+
+    pauses: list[float] = [1000.0]
+
+    async def sleep(seconds: float) -> None:
+        pauses.insert(-1, seconds)
+        pauses[-1] += seconds
+        if on_sleep is not None:
+            on_sleep(pauses[-1] - 1000.0)
+
+    # why module attributes, not time.monotonic itself: aiohttp's event loop keeps real time
+    monkeypatch.setattr(line, "time", SimpleNamespace(monotonic=lambda: pauses[-1]))
+    monkeypatch.setattr(line, "asyncio", SimpleNamespace(sleep=sleep))
+    return pauses
+
+
+def test_the_line_client_keeps_trying_for_minutes_then_says_so(monkeypatch: Any) -> None:
+    import aiohttp
+
+    from fivecrowns.client.retry import RECONNECT
+    from test_join import _free_port
+
+    pauses = _fake_clock(monkeypatch)
+    said: list[str] = []
+    client = LineClient(f"ws://127.0.0.1:{_free_port()}/ws", "Ann", say=said.append)
+    client.token = "a-token"  # as after a first welcome
+
+    async def again() -> bool:
+        async with aiohttp.ClientSession() as session:
+            return await client._connect(session, first_time=False)
+
+    assert asyncio.run(again()) is False
+    waited = pauses[:-1]
+    assert sum(waited) >= RECONNECT.window - RECONNECT.longest_pause  # not 22.5 s: 5 minutes
+    assert max(waited) <= RECONNECT.longest_pause and len(waited) <= RECONNECT.attempts
+    assert said == [
+        "The connection dropped; trying again for up to 5 minutes.",
+        "The server did not answer for 5 minutes, so this client stopped trying. "
+        "Start join again to take your seat back while the server keeps it.",
+    ]
+
+
+def test_the_line_client_is_back_when_the_server_is_after_the_old_22_seconds(
+    monkeypatch: Any, tmp_path: Any
+) -> None:
+    """The server is down for 40 (fake) seconds, then runs again on the same port: the line
+    client, which used to give up at 22.5 s, is connected again."""
+    import aiohttp
+
+    from server_support import FAST, ServerProcess
+    from test_join import _free_port
+
+    port = _free_port()
+    server = ServerProcess(tmp_path / "server", *FAST, port=port)
+
+    def on_sleep(elapsed: float) -> None:
+        if elapsed >= 40 and server.proc is None:
+            server.start()
+
+    _fake_clock(monkeypatch, on_sleep)
+    said: list[str] = []
+    client = LineClient(f"ws://127.0.0.1:{port}/ws", "Ann", say=said.append)
+
+    async def again() -> bool:
+        async with aiohttp.ClientSession() as session:
+            try:
+                return await client._connect(session, first_time=False)
+            finally:
+                if client.ws is not None:
+                    await client.ws.close()
+
+    try:
+        assert asyncio.run(again()) is True
+    finally:
+        server.stop()
+    assert said == [
+        "The connection dropped; trying again for up to 5 minutes.",
+        BACK,
+    ]

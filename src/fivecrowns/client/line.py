@@ -18,6 +18,7 @@ import contextlib
 import json
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,8 @@ import aiohttp
 
 from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
 from fivecrowns.client.link import read_frame
-from fivecrowns.i18n import N_, current_language, join_list
+from fivecrowns.client.retry import RECONNECT, RetryPolicy
+from fivecrowns.i18n import N_, current_language, join_list, ngettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.protocol import ProtocolError
 
@@ -44,14 +46,12 @@ HELP = N_(
     "say TEXT to chat; help; q to quit."
 )
 CONNECTED = N_("Connected to {url} as {name}.")
-RECONNECTING = N_("The connection dropped; trying again ({attempt} of {tries}).")
+NOT_YET = N_("No answer from the server yet; trying again ({attempt} of {tries}).")
 # why no reason: aiohttp's own text helps no player; it goes to errors.log
 GAVE_UP = N_("Could not reach the server at {url}. Check the address, and that the server runs.")
 BACK = N_("Connected again; you hear what you missed.")
 FORGOTTEN = N_("The server no longer knows your seat; joining again as a new player.")
 TOO_MANY_DROPS = N_("The connection dropped {count} times; stopping. Start join again to go on.")
-# why: reconnecting after a drop is normal, but an endless loop is not; far above any real game
-MAX_CONNECTIONS = 1000
 NO_TABLES = N_("No open tables. Type create 4 medium medium to make one.")
 TABLE_WAITING = N_("Table {id}: {players}, waiting to start.")
 TABLE_PLAYING = N_("Table {id}: {players}, round {round}.")
@@ -95,7 +95,9 @@ class LineClient:
         self.name = name
         self.say = say
         self.tries = tries
-        self.max_connections = MAX_CONNECTIONS
+        self.retry = RECONNECT  # how a dropped connection is tried again (shared by clients)
+        # why: reconnecting after a drop is normal, but an endless loop is not
+        self.max_connections = self.retry.drops
         self.table: str | None = None
         self.token: str | None = None
         self.seq = 0
@@ -132,10 +134,25 @@ class LineClient:
                 reader.cancel()
 
     async def _connect(self, session: aiohttp.ClientSession, first_time: bool) -> bool:
+        """One connection and its hello. The first one gives up after ``tries`` attempts (a
+        wrong address is said soon); one taken up again follows the shared policy
+        (:data:`~fivecrowns.client.retry.RECONNECT`), past the server's grace for a seat."""
+        policy: RetryPolicy = self.retry
+        attempts = self.tries if first_time else policy.attempts
+        deadline = time.monotonic() + policy.window
+        if not first_time:
+            # why said once, not at each attempt: minutes of attempts would be dozens of lines
+            self.say(
+                ngettext(
+                    "The connection dropped; trying again for up to {count} minute.",
+                    "The connection dropped; trying again for up to {count} minutes.",
+                    policy.minutes,
+                ).format(count=policy.minutes)
+            )
         failure: BaseException | None = None
-        for attempt in range(1, self.tries + 1):
-            if not first_time:
-                self.say(_(RECONNECTING).format(attempt=attempt, tries=self.tries))
+        for attempt in range(1, attempts + 1):
+            if first_time and attempt > 1:
+                self.say(_(NOT_YET).format(attempt=attempt, tries=attempts))
             try:
                 self.ws = await session.ws_connect(self.url, heartbeat=20.0)
                 hello = self._hello()
@@ -149,13 +166,25 @@ class LineClient:
                 return True
             except (aiohttp.ClientError, OSError) as error:
                 failure = error
-                first_time = False
-                await asyncio.sleep(min(0.5 * attempt, 3.0))
+                if not first_time and time.monotonic() >= deadline:
+                    break
+                await asyncio.sleep(policy.pause(attempt))
         if failure is not None:
             from fivecrowns.errorlog import log_error
 
             log_error(f"could not reach the server at {self.url}", failure)
-        self.say(_(GAVE_UP).format(url=self.url))
+        if first_time:
+            self.say(_(GAVE_UP).format(url=self.url))
+        else:
+            self.say(
+                ngettext(
+                    "The server did not answer for {count} minute, so this client stopped "
+                    "trying. Start join again to take your seat back while the server keeps it.",
+                    "The server did not answer for {count} minutes, so this client stopped "
+                    "trying. Start join again to take your seat back while the server keeps it.",
+                    policy.minutes,
+                ).format(count=policy.minutes)
+            )
         return False
 
     def _hello(self) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from typing import Any
 import aiohttp
 
 from fivecrowns.client.link import GAME_EVENTS, LinkError, read_frame
+from fivecrowns.client.retry import RECONNECT, RetryPolicy
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.game import Discard, GoOut, LayDown, Move
 from fivecrowns.i18n import N_, current_language
@@ -60,11 +61,6 @@ GAVE_UP = N_(
     "Offline: the server did not answer for {minutes} minutes, so this client stopped trying. "
     "The server keeps your seat a while: quit, then join the table again."
 )
-#: A reconnection keeps trying this long (seconds), with pauses growing up to RETRY_PAUSE.
-RETRY_FOR = 300.0
-RETRY_PAUSE = 5.0
-RETRY_ATTEMPTS = 400  # why a count too: every loop bounded in count as well as in time
-DROPS = 200  # connections taken up again at most in one run of the client
 
 
 def act_message(move: Move, seq: int) -> dict[str, Any]:
@@ -115,7 +111,7 @@ class WebSocketLink:
         self.gave_up: str | None = None
         #: True from the server's ``welcome`` until the connection drops.
         self.connected = False
-        self.retry_for = RETRY_FOR  # seconds a dropped connection is tried again
+        self.retry = RECONNECT  # how a dropped connection is tried again (shared by clients)
         self.retrying = False  # the connection dropped and is being taken up again
         #: The server's ``answer``s not yet taken by :meth:`ask`.
         self.answers: list[dict[str, Any]] = []
@@ -151,7 +147,7 @@ class WebSocketLink:
     def offline_text(self, quit_keys: str | None = None) -> str:
         """What a key that needs the server says while offline (with the quit key, if given)."""
         if not self.retrying:
-            return _(GAVE_UP).format(minutes=round(self.retry_for / 60))
+            return _(GAVE_UP).format(minutes=self.retry.minutes)
         if quit_keys is None:
             return _(OFFLINE)
         return _(OFFLINE_KEYS).format(quit=quit_keys)
@@ -160,7 +156,7 @@ class WebSocketLink:
         self._loop = asyncio.get_running_loop()
         async with aiohttp.ClientSession() as session:
             connected = await self._connect(session, again=False)
-            for _drop in range(DROPS):  # why bounded: each pass is one connection
+            for _drop in range(self.retry.drops):  # why bounded: each pass is one connection
                 if not connected:
                     break
                 for message in first:
@@ -181,10 +177,12 @@ class WebSocketLink:
 
     async def _connect(self, session: aiohttp.ClientSession, *, again: bool) -> bool:
         """One connection and its hello. The first one gives up after ``tries`` attempts (a
-        wrong address is said at once); one taken up again keeps trying for ``retry_for``
-        seconds, longer than the server keeps a dropped seat (30 s by default)."""
-        deadline = time.monotonic() + (self.retry_for if again else 0.0)
-        attempts = RETRY_ATTEMPTS if again else self.tries
+        wrong address is said at once); one taken up again follows the shared policy
+        (:data:`~fivecrowns.client.retry.RECONNECT`): longer than the server keeps a dropped
+        seat (30 s by default)."""
+        policy: RetryPolicy = self.retry
+        deadline = time.monotonic() + (policy.window if again else 0.0)
+        attempts = policy.attempts if again else self.tries
         failure: BaseException | None = None
         for attempt in range(1, attempts + 1):
             if self._closing:
@@ -211,13 +209,13 @@ class WebSocketLink:
                 failure = error
                 if again and time.monotonic() >= deadline:
                     break
-                await asyncio.sleep(min(0.5 * attempt, RETRY_PAUSE))
+                await asyncio.sleep(policy.pause(attempt))
         if failure is not None:
             from fivecrowns.errorlog import log_error
 
             log_error(f"could not reach the server at {self.url}", failure)
         if again:
-            self.gave_up = _(GAVE_UP).format(minutes=round(self.retry_for / 60))
+            self.gave_up = _(GAVE_UP).format(minutes=policy.minutes)
         else:
             self.gave_up = _(NOT_CONNECTED).format(url=self.url)
         self._notice(self.gave_up)
