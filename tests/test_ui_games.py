@@ -251,7 +251,8 @@ def test_hot_seat_privacy_screen_hides_the_hand() -> None:
         before = t.state()
         t.press("h")
         assert t.spoken()[-1] == (
-            "The hand is hidden. Press Enter when ready, F1 or question mark for help, Q or Ctrl+C to quit."
+            "The hand is hidden. Press Enter when ready, F1 or question mark for help, "
+            "Q or Ctrl+C to quit."
         )
         assert t.state() == before
         mark = len(t.spoken())

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from fivecrowns import i18n
 from fivecrowns.errors import SaveFileError
 from fivecrowns.ui import storage
-from fivecrowns import i18n
 from fivecrowns.ui.keymap import (
     ACTIONS,
     GROUPS,

@@ -424,7 +424,9 @@ def test_line_mode_in_spanish_in_tmux(tmp_path: Path) -> None:
     with terminal(tmp_path, "--line", "--language", "es", "--seed", "7", "--delay", "0") as t:
         t.wait_said(r"Partida nueva: Tú, Ann \(medio\) y Ben \(medio\)\. Pulsa F1 para la ayuda")
         t.keys("w", "z")
-        said = t.wait_said(r"Z no hace nada aquí\. Pulsa F1 o signo de interrogación para la ayuda\.")
+        said = t.wait_said(
+            r"Z no hace nada aquí\. Pulsa F1 o signo de interrogación para la ayuda\."
+        )
         assert "Ronda 1 de 11. Salvajes: " in said
         mark = len(t.said())
         t.keys("F1")
