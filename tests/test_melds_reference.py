@@ -2,8 +2,9 @@
 
 Same hands, same answers: the identical arrangement (melds, the wilds in them,
 leftover, discard, all in the same order) and the same numbers, on random and
-dense hands of 1 to 15 cards with up to 8 wilds. The reference itself is checked
-against the brute-force oracle in ``test_melds_oracle.py``.
+dense hands of 1 to 15 cards with up to 8 wilds, through both of the fast solver's searches
+(the compiled one, when this install built it, and the pure-Python one). The reference
+itself is checked against the brute-force oracle in ``test_melds_oracle.py``.
 """
 
 from __future__ import annotations
@@ -22,8 +23,37 @@ IN_CI = os.environ.get("CI") == "true"
 PROFILE = settings(
     max_examples=1500 if IN_CI else 300,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    # why function_scoped_fixture: the fixture picks the search once for every example
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
 )
+
+
+@pytest.fixture(params=["compiled", "python"])
+def search(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each comparison runs through the compiled search and through the pure-Python one."""
+    if request.param == "python":
+        monkeypatch.setattr(melds, "_C", None)
+    else:
+        require_compiled()
+    return str(request.param)
+
+
+def require_compiled() -> None:
+    """The compiled search must be there in CI (scripts/setup builds it); elsewhere a test of
+    it skips with the reason when this install could not build it."""
+    if melds._C is None:
+        if IN_CI:
+            pytest.fail("the compiled search (fivecrowns._melds_c) was not built")
+        pytest.skip("the compiled search was not built here (no C compiler at install)")
+
+
+def python_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For the tests of the pure-Python search's own tables."""
+    monkeypatch.setattr(melds, "_C", None)
 
 
 def assert_same(hand: list[Card], wild_rank: Rank) -> None:
@@ -45,7 +75,9 @@ def assert_same(hand: list[Card], wild_rank: Rank) -> None:
 
 @PROFILE
 @given(hands(min_size=1, max_size=15))
-def test_fast_solver_gives_the_reference_answer(case: tuple[list[Card], Rank]) -> None:
+def test_fast_solver_gives_the_reference_answer(
+    search: str, case: tuple[list[Card], Rank]
+) -> None:
     assert_same(*case)
 
 
@@ -56,7 +88,7 @@ def dealt(rng: random.Random, size: int) -> tuple[list[Card], Rank]:
     return deck[:size], Rank(rng.randint(3, 13))
 
 
-def test_fast_solver_agrees_on_dealt_hands_of_every_size() -> None:
+def test_fast_solver_agrees_on_dealt_hands_of_every_size(search: str) -> None:
     rng = random.Random(15)
     for _ in range(150 if IN_CI else 40):
         for size in range(3, 15):
@@ -66,6 +98,7 @@ def test_fast_solver_agrees_on_dealt_hands_of_every_size() -> None:
 def test_a_bounded_memo_that_is_cleared_mid_game_changes_no_answer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    python_search(monkeypatch)
     monkeypatch.setattr(melds, "_MEMO_LIMIT", 50)
     rng = random.Random(7)
     for _ in range(60):
@@ -75,7 +108,7 @@ def test_a_bounded_memo_that_is_cleared_mid_game_changes_no_answer(
     assert not melds._MEMO and not melds._OPTIONS
 
 
-def test_the_worst_hand_of_issue_15_and_hands_outside_the_fast_form() -> None:
+def test_the_worst_hand_of_issue_15_and_hands_outside_the_fast_form(search: str) -> None:
     worst = parse_cards("3h 6c 7st 7st 7h 7h 7c 7c 7sp 7sp 7d 7d 10c Ksp")
     melds.clear_caches()
     assert_same(worst, Rank.THREE)
@@ -112,6 +145,7 @@ def test_states_met_through_a_swapped_twin_rebuild_the_reference_arrangement(
     """The memo holds each state's choice, except for a state whose value came from its
     twin under swapped suits: there the arrangement is found by searching again. Hands
     share the memo here (as in a game), so that path is taken, and must agree too."""
+    python_search(monkeypatch)
     searched = []
     search_pick = melds._search_pick
 

@@ -468,6 +468,18 @@ _MELDS: dict[tuple[object, ...], Meld] = {}
 _MELDS_LIMIT = 1 << 14
 
 
+# The compiled search (src/fivecrowns/_melds_c.c), when this install built it: the same search
+# and the same answers, card for card; without it the pure-Python search below runs.
+# tests/test_melds_compiled.py compares the two (and CI requires the compiled one).
+try:
+    from fivecrowns import _melds_c as _compiled
+except ImportError:  # why: an install without a C compiler still plays (setup.py: optional)
+    _compiled = None
+else:
+    _compiled.setup(_BY_CODE, lambda kind, cards: Meld(MeldKind.RUN if kind else MeldKind.BOOK, cards))
+_C = _compiled
+
+
 def _build_options(code: int, y: int) -> tuple[_Option, ...]:
     """The melds the lowest card ``code`` can start, in tie-break order.
 
@@ -881,6 +893,8 @@ def clear_caches(tables: bool = True) -> None:
     benchmarks clear the solved states to time a hand as if it were the first.
     """
     _MEMO.clear()
+    if _C is not None:
+        _C.clear(tables)
     if tables:
         _OPTIONS.clear()
         _SYMMETRY.clear()
@@ -895,6 +909,10 @@ def best_arrangement(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
     0
     """
     hand_cards = list(cards)
+    if _C is not None:
+        found = _C.arrange(hand_cards, wild_rank, 0)
+        if found is not None:
+            return Arrangement(wild_rank, *found)
     hand = _hand(hand_cards, wild_rank)
     if hand is None:
         from fivecrowns import melds_reference
@@ -916,6 +934,10 @@ def best_with_discard(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
     hand_cards = list(cards)
     if not hand_cards:
         raise MeldError(_("A hand after drawing has at least one card to discard."))
+    if _C is not None:
+        found = _C.arrange(hand_cards, wild_rank, 1)
+        if found is not None:
+            return Arrangement(wild_rank, *found)
     hand = _hand(hand_cards, wild_rank)
     if hand is None:
         from fivecrowns import melds_reference
@@ -927,6 +949,10 @@ def best_with_discard(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
 def least_leftover(cards: Iterable[Card], wild_rank: Rank) -> int:
     """The least leftover points of these cards, without building the arrangement."""
     hand_cards = list(cards)
+    if _C is not None:
+        least = _C.least(hand_cards, wild_rank, 0)
+        if least is not None:
+            return least
     hand = _hand(hand_cards, wild_rank)
     if hand is None:
         from fivecrowns import melds_reference
@@ -946,6 +972,10 @@ def least_leftover_with_discard(cards: Iterable[Card], wild_rank: Rank) -> int:
     hand_cards = list(cards)
     if not hand_cards:
         raise MeldError(_("A hand after drawing has at least one card to discard."))
+    if _C is not None:
+        least = _C.least(hand_cards, wild_rank, 1)
+        if least is not None:
+            return least
     hand = _hand(hand_cards, wild_rank)
     if hand is None:
         from fivecrowns import melds_reference
@@ -964,6 +994,10 @@ def going_out_discards(cards: Iterable[Card], wild_rank: Rank) -> tuple[Card, ..
     ['3st', '6st']
     """
     hand_cards = list(cards)
+    if _C is not None:
+        going = _C.going_out(hand_cards, wild_rank, 1)
+        if going is not None:
+            return going
     hand = _hand(hand_cards, wild_rank)
     if hand is None:
         from fivecrowns import melds_reference
