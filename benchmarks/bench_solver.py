@@ -15,6 +15,11 @@ The figure per hand is the ratio old time / new time (above 1: the new one is
 faster); rows give its median, 10th percentile, minimum and maximum, and the
 new solver's median, p99 and max in milliseconds, and the "ceiling" (see the header).
 
+"new" is :mod:`fivecrowns.melds` as installed: with its compiled search when the install
+built it (the header says which), and the last columns time the same hands once more with
+the compiled search switched off (``melds._C = None``): the pure-Python search that an
+install without a C compiler runs, against the same old times.
+
 Two settings of the new solver's tables (``fivecrowns.melds`` keeps a bounded
 memo of solved states and a table of meld options between calls; the old one
 starts empty on every call):
@@ -80,13 +85,28 @@ def deal_hand(
     return hand, wild_rank
 
 
+def python_only(solver: Solver) -> Solver:
+    """The same solver with the compiled search switched off for the call."""
+
+    def solve(hand: Sequence[Card], wild_rank: Rank) -> object:
+        compiled, melds._C = melds._C, None
+        try:
+            return solver(hand, wild_rank)
+        finally:
+            melds._C = compiled
+
+    return solve
+
+
 def pair_times(
     old: Solver, new: Solver, hands: Sequence[tuple[list[Card], Rank]], cold: bool
-) -> tuple[list[int], list[int], list[int]]:
-    """(old ns, new ns, new again ns) per hand, each solved once by each, alternating which
-    goes first; then the new solver once more on the same hand, every state now known (the
-    cost of reading the hand, following the choices and building the arrangement)."""
-    old_times, new_times, again_times = [], [], []
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """(old ns, new ns, new again ns, pure-Python ns) per hand, each solved once by old and
+    new, alternating which goes first; then the new solver once more on the same hand, every
+    state now known (the cost of reading the hand, following the choices and building the
+    arrangement); then the pure-Python search on it (its own memo has not seen the hand)."""
+    old_times, new_times, again_times, python_times = [], [], [], []
+    python = python_only(new)
     gc.disable()  # why: a collection in the middle of one call is noise, not the solver
     try:
         for index, (hand, wild_rank) in enumerate(hands):
@@ -102,9 +122,14 @@ def pair_times(
             start = time.perf_counter_ns()
             new(hand, wild_rank)
             again_times.append(time.perf_counter_ns() - start)
+            if cold:
+                melds.clear_caches(tables=False)
+            start = time.perf_counter_ns()
+            python(hand, wild_rank)
+            python_times.append(time.perf_counter_ns() - start)
     finally:
         gc.enable()
-    return old_times, new_times, again_times
+    return old_times, new_times, again_times, python_times
 
 
 def fastest(
@@ -130,7 +155,7 @@ def ms(value: float) -> str:
 
 
 def search_worst(rng: random.Random, candidates: int) -> tuple[list[Card], Rank, int]:
-    """The dense 14-card hand the new solver takes longest on, cold, among ``candidates``."""
+    """The dense 14-card hand the new solver takes longest on (nothing kept), of ``candidates``."""
     worst: tuple[list[Card], Rank, int] = ([], Rank.THREE, -1)
     for _ in range(candidates):
         wild_rank = Rank(rng.randint(3, 13))
@@ -139,7 +164,8 @@ def search_worst(rng: random.Random, candidates: int) -> tuple[list[Card], Rank,
         hand = rng.sample(pool, min(len(pool), rng.randint(9, 14)))
         while len(hand) < 14:
             hand.append(rng.choice([JOKER, Card(wild_rank, hand[0].suit)]))
-        elapsed = fastest(melds.best_with_discard, hand, wild_rank, cold=True, repeat=1)
+        # why nothing kept and the faster of 2: a single short call mostly measures the machine
+        elapsed = fastest(melds.best_with_discard, hand, wild_rank, True, repeat=2, tables=True)
         if elapsed > worst[2]:
             worst = (hand, wild_rank, elapsed)
     return worst
@@ -168,6 +194,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{platform.python_version()}; "
         f"cores allowed {cores}; load average {load:.2f} at start; {args.hands} seeded hands "
         f"per row (seed {args.seed}), 0 to {args.max_wilds} wilds; whole arrangement built.",
+        "new: fivecrowns.melds with "
+        + (
+            f"its compiled search (fivecrowns._melds_c, source {melds._C.SOURCE_SHA256[:12]})"
+            if melds._C is not None
+            else "NO compiled search (this install did not build it): pure Python"
+        )
+        + "; python: the same with the compiled search switched off.",
         "speed-up = old time / new time per hand (median, p10, min, max); "
         "times in ms; new solver tables warm or cold (see the docstring).",
         "ceiling = median of old time / a second call of the new solver on the same hand, every "
@@ -178,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     header = (
         f"{'class':>6} {'size':>4} {'discard':>7} {'tables':>6} | speed-up: {'median':>6} "
         f"{'p10':>6} {'min':>6} {'max':>7} | old median | new: {'median':>8} {'p99':>8} {'max':>8}"
-        " | ceiling"
+        " | ceiling | python: median    p10"
     )
     lines.append(header)
     print(header, flush=True)
@@ -198,17 +231,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                     new: Solver = melds.best_with_discard if discard else melds.best_arrangement
                     warm_up = [deal_hand(rng, size, args.max_wilds, dense) for _ in range(20)]
                     pair_times(old, new, warm_up, cold)  # other hands: none is solved twice
-                    old_times, new_times, again_times = pair_times(old, new, hands, cold)
+                    old_times, new_times, again_times, python_times = pair_times(
+                        old, new, hands, cold
+                    )
                     ratios = [o / n for o, n in zip(old_times, new_times, strict=True)]
+                    python_ratios = [o / n for o, n in zip(old_times, python_times, strict=True)]
                     ceiling = [o / n for o, n in zip(old_times, again_times, strict=True)]
                     summary.setdefault((label, tables), []).append(statistics.median(ratios))
+                    summary.setdefault((label, tables + ", pure Python"), []).append(
+                        statistics.median(python_ratios)
+                    )
                     row = (
                         f"{label:>6} {size:>4} {'yes' if discard else 'no':>7} {tables:>6} | "
                         f"speed-up: {statistics.median(ratios):6.2f} "
                         f"{percentile(ratios, 0.10):6.2f} {min(ratios):6.2f} {max(ratios):7.2f} | "
                         f"{ms(statistics.median(old_times))}   | new: "
                         f"{ms(statistics.median(new_times))} {ms(percentile(new_times, 0.99))} "
-                        f"{ms(max(new_times))} | {statistics.median(ceiling):7.2f}"
+                        f"{ms(max(new_times))} | {statistics.median(ceiling):7.2f} | "
+                        f"python: {statistics.median(python_ratios):6.2f} "
+                        f"{percentile(python_ratios, 0.10):6.2f}"
                     )
                     lines.append(row)
                     print(row, flush=True)
@@ -238,7 +279,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"old {ms(fastest(old, hand, wild, True))} ms, "
                 f"new with nothing kept {ms(fastest(new, hand, wild, True, tables=True))} ms, "
                 f"new cold {ms(fastest(new, hand, wild, True))} ms, "
-                f"new warm {ms(fastest(new, hand, wild, False))} ms (fastest of 5)"
+                f"new warm {ms(fastest(new, hand, wild, False))} ms, "
+                f"pure Python cold {ms(fastest(python_only(new), hand, wild, True))} ms "
+                "(fastest of 5)"
             )
             lines.append(row)
             print(row, flush=True)

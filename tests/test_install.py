@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 import zipfile
 from collections.abc import Iterator
@@ -49,7 +50,7 @@ def _source_copy(destination: Path) -> Path:
         ROOT,
         destination,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*_cache"
+            ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "*.so"
         ),
     )
     return destination
@@ -107,6 +108,59 @@ def test_the_wheel_carries_the_sounds_the_web_client_and_the_license(tmp_path: P
     shipped = sorted(p.name for p in (ROOT / "src" / "fivecrowns" / "web").iterdir())
     assert web == shipped and "index.html" in web and "app.js" in web
     assert f"fivecrowns-{VERSION}.dist-info/licenses/LICENSE" in names
+    # the solver's compiled search, built for this Python, and its types
+    assert any(n.startswith("fivecrowns/_melds_c.") and n.endswith(".so") for n in names)
+    assert "fivecrowns/_melds_c.pyi" in names
+
+
+def test_the_sdist_installs_without_a_c_compiler_and_solves_in_pure_python(
+    tmp_path: Path,
+) -> None:
+    """setup.py's extension is optional: a compiler that fails leaves the pure-Python search."""
+    dist = tmp_path / "dist"
+    source = _source_copy(tmp_path / "source")
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path / "home"),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PIP_CONSTRAINT": str(ROOT / "constraints.txt"),
+        "CC": "false",  # every compile fails at once, as where no C compiler is installed
+    }
+    for name in ("PIP_CACHE_DIR", "XDG_CACHE_HOME"):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    env.setdefault("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip"))
+    _run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(dist), str(source)],
+        tmp_path,
+        env,
+    )
+    (sdist,) = dist.glob("fivecrowns-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        shipped = archive.getnames()
+    assert any(n.endswith("src/fivecrowns/_melds_c.c") for n in shipped)
+    assert not [n for n in shipped if n.endswith(".so")]
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)], tmp_path, env)
+    # why --no-deps: the solver needs only the standard library, and this keeps the test short
+    result = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-v", "--no-deps", str(sdist)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    said = result.stdout + result.stderr
+    assert result.returncode == 0, said
+    assert 'building extension "fivecrowns._melds_c" failed' in said  # tried, and went on
+    code = (
+        "from fivecrowns import melds; from fivecrowns.cards import parse_cards, Rank; "
+        "print(melds._C is None, melds.least_leftover_with_discard("
+        "parse_cards('3h 6c 7st 7st 7h 7h 7c 7c 7sp 7sp 7d 7d 10c Ksp'), Rank.THREE))"
+    )
+    assert _run([str(venv / "bin" / "python"), "-c", code], tmp_path, env) == "True 10\n"
 
 
 def test_version_speech_list_and_solve(

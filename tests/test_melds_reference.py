@@ -75,9 +75,7 @@ def assert_same(hand: list[Card], wild_rank: Rank) -> None:
 
 @PROFILE
 @given(hands(min_size=1, max_size=15))
-def test_fast_solver_gives_the_reference_answer(
-    search: str, case: tuple[list[Card], Rank]
-) -> None:
+def test_fast_solver_gives_the_reference_answer(search: str, case: tuple[list[Card], Rank]) -> None:
     assert_same(*case)
 
 

@@ -15,5 +15,11 @@ def going_out(cards: Sequence[Card], wild_rank: int, owed: int, /) -> tuple[Card
 def clear(tables: bool, /) -> None: ...
 def sizes() -> tuple[int, int, int]: ...
 def limits(
-    memo_limit: int, memo_full: int, table_limit: int, table_full: int, option_limit: int, option_full: int, /
+    memo_limit: int,
+    memo_full: int,
+    table_limit: int,
+    table_full: int,
+    option_limit: int,
+    option_full: int,
+    /,
 ) -> None: ...

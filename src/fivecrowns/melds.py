@@ -41,6 +41,10 @@ shortcuts on thousands of hands, and ``tests/test_melds_reference.py`` checks
 that this solver gives the identical arrangement as the one before it
 (:mod:`fivecrowns.melds_reference`).
 
+The search runs compiled when the install built ``fivecrowns._melds_c`` (the same search in
+C, from ``src/fivecrowns/_melds_c.c``; docs/solver.md) and as the pure Python below otherwise;
+both give the identical arrangement, and the tests run every comparison through both.
+
 Tie-break rule (the same answer every time, whatever the order of the input):
 for the lowest natural card the solver tries the melds it can start in this
 order: fewest wilds needed first, then more natural cards, books before runs,
@@ -472,12 +476,11 @@ _MELDS_LIMIT = 1 << 14
 # and the same answers, card for card; without it the pure-Python search below runs.
 # tests/test_melds_compiled.py compares the two (and CI requires the compiled one).
 try:
-    from fivecrowns import _melds_c as _compiled
+    from fivecrowns import _melds_c as _C
 except ImportError:  # why: an install without a C compiler still plays (setup.py: optional)
-    _compiled = None
+    _C = None  # type: ignore[assignment]  # (the stub types the module; here it is absent)
 else:
-    _compiled.setup(_BY_CODE, lambda kind, cards: Meld(MeldKind.RUN if kind else MeldKind.BOOK, cards))
-_C = _compiled
+    _C.setup(_BY_CODE, lambda kind, cards: Meld((MeldKind.BOOK, MeldKind.RUN)[kind], cards))
 
 
 def _build_options(code: int, y: int) -> tuple[_Option, ...]:
