@@ -35,11 +35,20 @@ def _python(version: str) -> str:
 def _copy_project(tmp_path: Path) -> Path:
     project = tmp_path / "project"
     project.mkdir()
-    for name in ("pyproject.toml", "constraints.txt", "README.md", "LICENSE", "MANIFEST.in"):
+    for name in (
+        "pyproject.toml",
+        "setup.py",
+        "constraints.txt",
+        "README.md",
+        "LICENSE",
+        "MANIFEST.in",
+    ):
         shutil.copy(ROOT / name, project / name)
     shutil.copytree(ROOT / "scripts", project / "scripts")
     shutil.copytree(
-        ROOT / "src", project / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        ROOT / "src",
+        project / "src",
+        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.so"),
     )
     return project
 
