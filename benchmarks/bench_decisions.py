@@ -23,6 +23,7 @@ import statistics
 import time
 
 from _stats import percentile, write_report
+from fivecrowns import melds
 from fivecrowns.ai.arena import game_seed
 from fivecrowns.ai.evaluate import clear_caches
 from fivecrowns.ai.loader import load_bot
@@ -79,9 +80,17 @@ def main() -> int:
     parser.add_argument("--levels", default="medium,hard")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--out")
+    parser.add_argument(
+        "--pure-python",
+        action="store_true",
+        help="switch the solver's compiled search off (what an install without a C compiler runs)",
+    )
     args = parser.parse_args()
+    if args.pure_python:
+        melds._C = None
     report: dict[str, object] = {
         "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "solver": "pure Python" if melds._C is None else "compiled search",
         "games": args.games,
         "seed": args.seed,
         "table": f"the level in seat 1 against medium players, {args.players} players",
