@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -122,3 +124,36 @@ def test_every_dealt_hand_of_a_whole_deck_agrees() -> None:
         size = rng.randint(3, 14)
         for start in range(0, len(deck) - size, size):
             assert_same(deck[start : start + size], Rank(rng.randint(3, 13)))
+
+
+def test_threads_solving_at_once_get_the_reference_answers() -> None:
+    """The server's computer players think in a thread while others solve: cards that are not
+    the deck's objects and new melds run Python code in the middle of a call, where another
+    thread may take its turn."""
+    rng = random.Random(5)
+    cases = []
+    for _ in range(240):
+        hand, wild_rank = dealt(rng, rng.randint(3, 14))
+        cases.append(([Card(card.rank, card.suit) for card in hand], wild_rank))
+    expected = [melds_reference.best_with_discard(hand, wild_rank) for hand, wild_rank in cases]
+    melds.clear_caches()
+    errors: list[str] = []
+
+    def solve(offset: int) -> None:
+        for index in range(len(cases)):
+            hand, wild_rank = cases[(index + offset) % len(cases)]
+            if melds.best_with_discard(hand, wild_rank) != expected[(index + offset) % len(cases)]:
+                errors.append(f"hand {(index + offset) % len(cases)}")
+
+    old_interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # why: switch threads as often as CPython allows
+    try:
+        threads = [threading.Thread(target=solve, args=(offset * 60,)) for offset in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+    finally:
+        sys.setswitchinterval(old_interval)
+    assert not any(thread.is_alive() for thread in threads)
+    assert errors == []

@@ -17,6 +17,12 @@
  * What differs: no symmetry between loose suits (in C the worst hand known is well under a
  * millisecond without it), and the tables are C arrays (bounded; emptied when full, and only
  * between calls, never during one).
+ *
+ * Threads (the server's computer players think in a thread): the search and the walk call no
+ * Python code, so each runs whole while this thread holds the GIL. Reading a card that is not
+ * one of the deck's own objects (Card.code) and making a new Meld do run Python code, when
+ * another thread may solve; so a call reads its cards before it prepares the tables, and the
+ * walk has copied all it needs before it makes melds.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -634,7 +640,7 @@ static PyObject *melds_least(PyObject *module, PyObject *args)
     PyObject *cards;
     int wild_rank, owed;
     Hand hand;
-    if (parse_call(args, &cards, &wild_rank, &owed) < 0 || prepare() < 0) {
+    if (parse_call(args, &cards, &wild_rank, &owed) < 0) {
         return NULL;
     }
     int read = read_hand(cards, parse_low(wild_rank), &hand);
@@ -643,6 +649,9 @@ static PyObject *melds_least(PyObject *module, PyObject *args)
     }
     if (read == 0) {
         Py_RETURN_NONE;
+    }
+    if (prepare() < 0) {
+        return NULL;
     }
     int ok;
     int64_t best = solved_value(hand.x, hand.wilds, owed, 0, hand.cheap, &ok);
@@ -659,7 +668,7 @@ static PyObject *melds_going_out(PyObject *module, PyObject *args)
     PyObject *cards;
     int wild_rank, owed;
     Hand hand;
-    if (parse_call(args, &cards, &wild_rank, &owed) < 0 || prepare() < 0) {
+    if (parse_call(args, &cards, &wild_rank, &owed) < 0) {
         return NULL;
     }
     int read = read_hand(cards, parse_low(wild_rank), &hand);
@@ -668,6 +677,9 @@ static PyObject *melds_going_out(PyObject *module, PyObject *args)
     }
     if (read == 0) {
         Py_RETURN_NONE;
+    }
+    if (prepare() < 0) {
+        return NULL;
     }
     int ok;
     if (hand.x == 0 && hand.wilds == 0) {
@@ -843,7 +855,7 @@ static PyObject *melds_arrange(PyObject *module, PyObject *args)
     PyObject *cards;
     int wild_rank, owed;
     Hand hand;
-    if (parse_call(args, &cards, &wild_rank, &owed) < 0 || prepare() < 0) {
+    if (parse_call(args, &cards, &wild_rank, &owed) < 0) {
         return NULL;
     }
     int read = read_hand(cards, parse_low(wild_rank), &hand);
@@ -852,6 +864,9 @@ static PyObject *melds_arrange(PyObject *module, PyObject *args)
     }
     if (read == 0) {
         Py_RETURN_NONE;
+    }
+    if (prepare() < 0) {
+        return NULL;
     }
     int ok;
     solved_value(hand.x, hand.wilds, owed, 0, hand.cheap, &ok);
