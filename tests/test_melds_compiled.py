@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fivecrowns import melds, melds_reference
-from fivecrowns.cards import Card, Rank, new_deck, parse_cards
+from fivecrowns.cards import JOKER, Card, Rank, Suit, card_from_code, new_deck, parse_cards
 from test_melds_reference import assert_same, dealt, dense, require_compiled
 
 SOURCE = Path(melds.__file__).with_name("_melds_c.c")
@@ -157,3 +157,30 @@ def test_threads_solving_at_once_get_the_reference_answers() -> None:
         sys.setswitchinterval(old_interval)
     assert not any(thread.is_alive() for thread in threads)
     assert errors == []
+
+
+def test_the_largest_hands_the_fast_form_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """3 of every natural card and up to 31 wilds: deep searches, many melds, long walks; the
+    compiled search's fixed arrays must hold them, and it must agree with melds.py's own."""
+    compiled = melds._C
+    assert compiled is not None
+    rng = random.Random(9)
+    for _ in range(12):
+        wild_rank = Rank(rng.randint(3, 13))
+        naturals = [
+            card_from_code(code)
+            for code in range(55)
+            if card_from_code(code).rank != wild_rank
+            for _ in range(rng.randint(0, 3))
+        ]
+        hand = naturals + [JOKER] * rng.randint(0, 31 - 5) + [Card(wild_rank, Suit.STARS)] * 5
+        rng.shuffle(hand)
+        found = [melds.best_with_discard(hand, wild_rank), melds.best_arrangement(hand, wild_rank)]
+        going = melds.going_out_discards(hand, wild_rank)
+        monkeypatch.setattr(melds, "_C", None)
+        assert found == [
+            melds.best_with_discard(hand, wild_rank),
+            melds.best_arrangement(hand, wild_rank),
+        ]
+        assert going == melds.going_out_discards(hand, wild_rank)
+        monkeypatch.setattr(melds, "_C", compiled)

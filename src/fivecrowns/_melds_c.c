@@ -31,7 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* GCC and Clang (__int128, __builtin_ctzll); where the compiler has neither, the build fails
+ * and setup.py goes on without this module: the game then runs melds.py's own search. */
 typedef unsigned __int128 u128;
+#define NOINLINE __attribute__((noinline))
 
 #define TYPES 55
 #define JOKER_CODE 55
@@ -311,24 +314,12 @@ static int build_options(int code, uint64_t y, Ranked *ranked)
     return count;
 }
 
-/* The options of the lowest card of ``x`` (from the tables, built when missing), or NULL when
- * the tables are full (``overflow`` is then set). */
-static const Option *options_of(u128 x, int code, uint32_t *found_count)
+/* A new option table in the arena, filed in table slot ``index``; NULL (and ``overflow``) when
+ * the tables are full. Never inlined: its 10 KB of scratch must not sit in every frame of the
+ * recursive search. */
+static NOINLINE const Option *new_options(uint64_t y, int code, uint64_t key, size_t index,
+                                          uint32_t *found_count)
 {
-    uint64_t y = (uint64_t)(x >> (code * WIDTH)); /* the fields the options read fit 64 bits */
-    uint64_t key = ((y & key_masks[code]) << 6) | (uint64_t)code;
-    size_t index = (size_t)(((key + 1) * 0x9E3779B97F4A7C15ULL) >> (64 - TABLE_BITS));
-    for (;;) {
-        TableSlot *slot = &tables[index];
-        if (slot->gen != table_gen) {
-            break;
-        }
-        if (slot->key == key) {
-            *found_count = slot->count;
-            return &arena[slot->start];
-        }
-        index = (index + 1) & (TABLE_SLOTS - 1);
-    }
     Ranked ranked[MAX_OPTIONS];
     int count = build_options(code, y, ranked);
     if (arena_used + (size_t)count > arena_full || table_count + 1 >= table_full) {
@@ -352,6 +343,27 @@ static const Option *options_of(u128 x, int code, uint32_t *found_count)
     }
     *found_count = (uint32_t)count;
     return options;
+}
+
+/* The options of the lowest card of ``x`` (from the tables, built when missing), or NULL when
+ * the tables are full (``overflow`` is then set). */
+static inline const Option *options_of(u128 x, int code, uint32_t *found_count)
+{
+    uint64_t y = (uint64_t)(x >> (code * WIDTH)); /* the fields the options read fit 64 bits */
+    uint64_t key = ((y & key_masks[code]) << 6) | (uint64_t)code;
+    size_t index = (size_t)(((key + 1) * 0x9E3779B97F4A7C15ULL) >> (64 - TABLE_BITS));
+    for (;;) {
+        TableSlot *slot = &tables[index];
+        if (slot->gen != table_gen) {
+            break;
+        }
+        if (slot->key == key) {
+            *found_count = slot->count;
+            return &arena[slot->start];
+        }
+        index = (index + 1) & (TABLE_SLOTS - 1);
+    }
+    return new_options(y, code, key, index, found_count);
 }
 
 /* No natural card left: what the wilds left cost (melds._terminal). */
@@ -873,9 +885,10 @@ static PyObject *melds_arrange(PyObject *module, PyObject *args)
     if (!ok) {
         Py_RETURN_NONE;
     }
-    Built melds[64];
+    /* at most 3 of each of 55 natural cards and 31 wilds (read_hand): bounds that always hold */
+    Built melds[TYPES + 2];
     int meld_count = 0;
-    int leftover[64];
+    int leftover[TYPES * 3 + MAX_WILDS + 1];
     int leftover_count = 0;
     int discard = -1;
     u128 x = hand.x;
@@ -896,7 +909,7 @@ static PyObject *melds_arrange(PyObject *module, PyObject *args)
         if (pick < LEFT_PICK) {
             uint32_t count;
             const Option *options = options_of(x, code, &count);
-            if (options == NULL || (uint32_t)pick >= count || meld_count >= 64) {
+            if (options == NULL || (uint32_t)pick >= count || meld_count >= TYPES + 1) {
                 overflow = 0;
                 Py_RETURN_NONE;
             }
@@ -917,7 +930,7 @@ static PyObject *melds_arrange(PyObject *module, PyObject *args)
             owed = 0;
             x -= (u128)1 << (code * WIDTH);
         } else {
-            if (leftover_count >= 64) {
+            if (leftover_count >= TYPES * 3) {
                 Py_RETURN_NONE;
             }
             leftover[leftover_count++] = code;
