@@ -27,6 +27,7 @@ import aiohttp
 from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
 from fivecrowns.client.link import read_frame
 from fivecrowns.client.retry import RECONNECT, RetryPolicy
+from fivecrowns.client.seats import NO_LONGER_KEPT, TAKING_BACK, SavedSeat, SavedSeats
 from fivecrowns.i18n import N_, current_language, join_list, ngettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.protocol import ProtocolError
@@ -108,6 +109,29 @@ class LineClient:
         self.fallback_code: str | None = None  # --table: tried as an invite code if no table
         self.outbox: list[dict[str, Any]] = []
         self._said: tuple[Any, ...] = ()
+        #: Where this player's seats are kept for a restart (None: not kept; tests of parts).
+        self.seats: SavedSeats | None = None
+        #: A seat kept by an earlier run, asked back in the first hello (cleared once answered).
+        self.saved: SavedSeat | None = None
+
+    def take_back_from(
+        self, seats: SavedSeats, first: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Keep this player's seats in ``seats``; when an earlier run kept one at this server,
+        ask for it back in the first hello, unless ``first`` (what the command line asks
+        for at once) wants something else. Returns what to send after the hello.
+        """
+        self.seats = seats
+        saved = seats.find(self.url, self.name)
+        for problem in seats.take_problems():
+            self.say(problem)
+        if saved is None or any(
+            message != {"type": "join", "table": saved.table} for message in first
+        ):
+            return first
+        self.saved = saved
+        self.say(_(TAKING_BACK).format(table=saved.table))
+        return []  # why: the hello itself asks for the seat
 
     # --- connection ---------------------------------------------------------------
 
@@ -158,6 +182,9 @@ class LineClient:
                 hello = self._hello()
                 if self.token is not None:
                     hello.update(token=self.token, last_seq=self.seq)
+                elif self.saved is not None:
+                    # why no last_seq: a restarted client wants the seat now, not the whole log
+                    hello.update(token=self.saved.token)
                 await self._send(hello)
                 if first_time:
                     self.say(_(CONNECTED).format(url=self.url, name=self.name))
@@ -248,6 +275,10 @@ class LineClient:
             self.seq = data["seq"]
             if data["text"]:
                 self.say(data["text"])
+            if data["kind"] == "game_over":
+                self._forget_seat()  # why: nothing is left to take back
+            elif data["kind"] == "new_game":
+                self._keep_seat()
         elif kind == "snapshot":
             self.snapshot = data
             self.seq = max(self.seq, data["seq"])
@@ -259,12 +290,19 @@ class LineClient:
                 self.say(self._moves_words())
             self._said = moment
         elif kind == "tables":
+            if self.saved is not None and self.table is None:
+                # why: the server answered the kept seat's hello with the lobby
+                self.say(_(NO_LONGER_KEPT).format(table=self.saved.table))
+                self._forget_seat(self.saved.table)
+                self.saved = None
             self._say_tables(data["tables"])
         elif kind == "seated":
             # why: after a reconnection the server seats us again; a known seat is not said twice
             if self.table is not None and (self.table, self.seat) == (data["table"], data["seat"]):
                 return
             self.seat, self.table = data["seat"], data["table"]
+            self.saved = None
+            self._keep_seat()
             if data["seat"] is None:
                 self.say(_(WATCHING).format(table=data["table"]))
             elif data["code"]:
@@ -276,12 +314,15 @@ class LineClient:
             else:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
         elif kind == "left":
+            self._forget_seat()
             self.seat, self.table, self.snapshot, self.seq = None, None, None, 0
             self.say(_(LEFT))
         elif kind == "error":
             if data["code"] == "bad_token":
                 # why: the server's data was moved or wiped; without this every later command
                 # got "Say hello first" and the player was stuck
+                self._forget_seat(self.saved.table if self.saved is not None else None)
+                self.saved = None
                 self.token, self.seat, self.table = None, None, None
                 self.snapshot, self.seq = None, 0
                 self.say(_(FORGOTTEN))
@@ -292,6 +333,24 @@ class LineClient:
                 self.fallback_code = None
                 return
             self.say(data["text"])
+
+    def _keep_seat(self) -> None:
+        """Write the seat down for a restart (a spectator has no seat to keep)."""
+        if self.seats is None or None in (self.seat, self.table, self.token):
+            return
+        assert self.table is not None and self.token is not None
+        self.seats.keep(self.url, self.table, self.name, self.token)
+        for problem in self.seats.take_problems():
+            self.say(problem)
+
+    def _forget_seat(self, table: str | None = None) -> None:
+        """Cross the seat at ``table`` (this one by default) off the seats kept."""
+        table = table if table is not None else self.table
+        if self.seats is None or table is None:
+            return
+        self.seats.forget(self.url, table, self.name)
+        for problem in self.seats.take_problems():
+            self.say(problem)
 
     def _say_tables(self, tables: list[dict[str, Any]]) -> None:
         if not tables:

@@ -24,6 +24,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from fivecrowns.client.link import LinkError
 from fivecrowns.client.lobby import Lobby, render_lobby
+from fivecrowns.client.seats import SavedSeats
 from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.i18n import N_
@@ -254,7 +255,8 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
         return 1
     link = WebSocketLink(url, name)
     try:
-        link.connect(first_messages(args))
+        # why: a client started again after a crash takes its seat back (seats.json)
+        link.connect(link.take_back_from(SavedSeats(), first_messages(args)))
         settings = load_settings()
         if args.verbosity:
             settings.verbosity = args.verbosity

@@ -32,6 +32,13 @@ import aiohttp
 
 from fivecrowns.client.link import GAME_EVENTS, LinkError, read_frame
 from fivecrowns.client.retry import RECONNECT, RetryPolicy
+from fivecrowns.client.seats import (
+    FORGOTTEN,
+    NO_LONGER_KEPT,
+    TAKING_BACK,
+    SavedSeat,
+    SavedSeats,
+)
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.game import Discard, GoOut, LayDown, Move
 from fivecrowns.i18n import N_, current_language
@@ -115,6 +122,29 @@ class WebSocketLink:
         self.retrying = False  # the connection dropped and is being taken up again
         #: The server's ``answer``s not yet taken by :meth:`ask`.
         self.answers: list[dict[str, Any]] = []
+        #: Where this player's seats are kept for a restart (None: not kept; tests of parts).
+        self.seats: SavedSeats | None = None
+        #: A seat kept by an earlier run, asked back in the first hello (cleared once answered).
+        self.saved: SavedSeat | None = None
+
+    def take_back_from(
+        self, seats: SavedSeats, first: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Keep this player's seats in ``seats``; when an earlier run kept one at this server,
+        ask for it back in the first hello, unless ``first`` (what the command line asks
+        for at once) wants something else. Returns what to send after the hello.
+        Call before :meth:`connect`; what to say is in :attr:`notices`.
+        """
+        self.seats = seats
+        saved = seats.find(self.url, self.name)
+        self.notices.extend(seats.take_problems())
+        if saved is None or any(
+            message != {"type": "join", "table": saved.table} for message in first
+        ):
+            return first
+        self.saved = saved
+        self.notices.append(_(TAKING_BACK).format(table=saved.table))
+        return []  # why: the hello itself asks for the seat
 
     # --- the connection's thread ------------------------------------------------------
 
@@ -196,6 +226,9 @@ class WebSocketLink:
                     "name": self.name,
                     "language": current_language(),
                 }
+                if self.token is None and self.saved is not None:
+                    # why no last_seq: a restarted client wants the seat now, not the whole log
+                    hello.update(token=self.saved.token)
                 if self.token is not None:
                     hello.update(token=self.token, last_seq=self._last_seq())
                     if self.table is not None and self.seat is None:
@@ -283,11 +316,20 @@ class WebSocketLink:
                     news = True
                     if data["kind"] == "game_started":
                         self.started = True
+                    elif data["kind"] == "game_over":
+                        self._forget_seat()  # why: nothing is left to take back
+                    elif data["kind"] == "new_game":
+                        self._keep_seat()
             elif kind == "snapshot":
                 self.last_snapshot = data
                 self.started = self.started or bool(data.get("started"))
                 news = True
             elif kind == "tables":
+                if self.saved is not None and self.table is None:
+                    # why: the server answered the kept seat's hello with the lobby
+                    self.notices.append(_(NO_LONGER_KEPT).format(table=self.saved.table))
+                    self._forget_seat(self.saved.table)
+                    self.saved = None
                 self.tables = list(data["tables"])
                 self.tables_heard += 1
                 news = True
@@ -296,10 +338,21 @@ class WebSocketLink:
                     self.frames, self.last_snapshot, self.started = [], None, False
                 self.table, self.seat = data["table"], data["seat"]
                 self.code, self.creator = data.get("code"), bool(data.get("creator"))
+                self.saved = None
+                self._keep_seat()
                 news = True
             elif kind == "left":
+                self._forget_seat()
                 self.table, self.seat, self.started = None, None, False
                 self.frames, self.last_snapshot = [], None
+                news = True
+            elif kind == "error" and data.get("code") == "bad_token" and self.token is None:
+                # why: a kept seat's token this server does not know (its data was wiped):
+                # cross it off and say hello as a new player, as a first run would
+                self.notices.append(_(FORGOTTEN))
+                self._forget_seat(self.saved.table if self.saved is not None else None)
+                self.saved = None
+                self.send(self._plain_hello())
                 news = True
             elif kind == "error":
                 if data.get("code") in ("table_gone", "too_many_spectators") and self.seat is None:
@@ -313,6 +366,26 @@ class WebSocketLink:
             self._changed.notify_all()
         if news:
             self._news()
+
+    def _plain_hello(self) -> dict[str, Any]:
+        # why the language: the server words this seat's sentences in it
+        return {"type": "hello", "v": 1, "name": self.name, "language": current_language()}
+
+    def _keep_seat(self) -> None:
+        """Write the seat down for a restart (a spectator has no seat to keep)."""
+        seats, table, token = self.seats, self.table, self.token
+        if seats is None or self.seat is None or table is None or token is None:
+            return
+        seats.keep(self.url, table, self.name, token)
+        self.notices.extend(seats.take_problems())
+
+    def _forget_seat(self, table: str | None = None) -> None:
+        """Cross the seat at ``table`` (this one by default) off the seats kept."""
+        table = table if table is not None else self.table
+        if self.seats is None or table is None:
+            return
+        self.seats.forget(self.url, table, self.name)
+        self.notices.extend(self.seats.take_problems())
 
     def _last_seq(self) -> int:
         return int(self.frames[-1]["seq"]) if self.frames else 0

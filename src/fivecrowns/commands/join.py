@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fivecrowns.client.line import HELP, LineClient, stdin_lines
+    from fivecrowns.client.seats import SavedSeats
 
     name = player_name(args.name)
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
@@ -110,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
         print(_(HELP), flush=True)
         client = LineClient(url, name, say=lambda text: print(text, flush=True))
         client.fallback_code = args.table
-        return await client.run(lines, first)
+        # why: a client started again after a crash takes its seat back (seats.json)
+        return await client.run(lines, client.take_back_from(SavedSeats(), first))
 
     try:
         return asyncio.run(main())

@@ -1,0 +1,171 @@
+"""A client restarted after a crash takes its seat back (playtest item 2, its last part).
+
+The seat's token is kept in the user's data folder (``seats.json``, readable by its owner
+only), keyed by the server and the table; ``fivecrowns join`` to the same server says hello
+with it, and the server (the only authority) seats the player again with the same hand.
+Leaving the table or the end of the game removes it. A damaged file is one sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import stat
+from pathlib import Path
+
+import pytest
+
+from fivecrowns.client.seats import SavedSeats, seats_path
+from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.ui.settings import data_dir
+from server_support import FAST, ServerProcess
+from test_join import TypedClient
+from test_join_lobby import Player, start_with_an_easy_computer
+
+
+def _hand(client: TypedClient) -> str:
+    client.type("h")
+    return client.until(lambda line: line.startswith("Your hand:"))
+
+
+def test_a_killed_line_client_started_again_takes_its_seat_and_hand_back(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "server", *FAST, "--grace", "30").start()
+    ann = TypedClient(server.url, "Ann")
+    again: TypedClient | None = None
+    try:
+        ann.until(lambda line: line.startswith("No open tables"))
+        ann.type("create 2 easy")
+        seated = ann.until(lambda line: line.startswith("You sit in seat 1 at table"))
+        table = seated.removeprefix("You sit in seat 1 at table ").rstrip(".")
+        ann.type("start")
+        ann.until(lambda line: line == "The game starts.")
+        hand = _hand(ann)
+        path = seats_path()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        kept = json.loads(path.read_text(encoding="utf-8"))["seats"]
+        assert [(s["server"], s["table"], s["name"]) for s in kept] == [(server.url, table, "Ann")]
+        token = kept[0]["token"]
+        assert all(token not in line for line in ann.transcript)  # a secret: never printed
+
+        ann.proc.send_signal(signal.SIGKILL)  # a crash: no leave, no goodbye
+        ann.proc.wait(timeout=10)
+        again = TypedClient(server.url, "Ann")
+        again.until(
+            lambda line: line == f"You still have a seat at table {table} here; taking it back."
+        )
+        again.until(lambda line: line == f"You sit in seat 1 at table {table}.")
+        assert _hand(again) == hand  # the same seat, the same cards
+        assert not any("No open tables" in line for line in again.transcript)
+
+        again.type("leave")
+        again.until(lambda line: line == "You left the table.")
+        assert not path.exists()  # nothing left to take back
+        assert all(token not in line for line in again.transcript)
+    finally:
+        for client in (ann, again):
+            if client is not None and client.proc.poll() is None:
+                client.proc.kill()
+                client.proc.wait(timeout=10)
+        errors = server.stop()
+    assert "Traceback" not in errors
+
+
+def _keeping_link(url: str) -> WebSocketLink:
+    """A link as ``join --keys`` makes it: its seats kept in the data folder."""
+    link = WebSocketLink(url, "Ann")
+    link.take_back_from(SavedSeats(), [])
+    return link
+
+
+def test_a_keys_client_started_again_takes_its_seat_back(tmp_path: Path) -> None:
+    """``join --keys`` keeps the seat the same way (its link; the server as a real process)."""
+    server = ServerProcess(tmp_path / "server", *FAST, "--grace", "30").start()
+    ann = Player(server.url, "Ann", link=_keeping_link(server.url))
+    again: Player | None = None
+    try:
+        game = start_with_an_easy_computer(ann)
+        table = ann.link.table
+        hand = game.client.view.hand
+        ann.link.close()  # a crash: the connection ends with no leave
+        again = Player(server.url, "Ann", link=_keeping_link(server.url))
+        again.wait(rf"You still have a seat at table {table} here; taking it back\.")
+        again.wait(r"New game: |Round 1 of 11")
+        assert again.link.table == table and again.link.seat == 0
+        assert again.play.game is not None
+        assert again.play.game.client.view.hand == hand
+        assert "already started" not in again.said()
+    finally:
+        ann.close()
+        if again is not None:
+            again.close()
+        errors = server.stop()
+    assert "Traceback" not in errors
+
+
+@pytest.mark.parametrize(
+    "content", [b"{not json", b"\xff\xfe\x00", b'{"seats": [{"server": 3}]}', b"[" * 5000]
+)
+def test_a_damaged_seats_file_is_one_sentence_and_kept_aside(content: bytes) -> None:
+    path = seats_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    seats = SavedSeats()
+    assert seats.find("ws://127.0.0.1:1/ws", "Ann") is None
+    problems = seats.take_problems()
+    assert len(problems) == 1
+    assert problems[0].startswith(f"The file of seats to take back, {path}, could not be read")
+    assert "no seat is taken back this time; it was kept as seats-damaged-" in problems[0]
+    aside = [p for p in data_dir().iterdir() if p.name.startswith("seats-damaged-")]
+    assert [p.read_bytes() for p in aside] == [content]  # nothing lost
+    seats.keep("ws://127.0.0.1:1/ws", "7", "Ann", "a-token")  # a new file is started
+    assert SavedSeats().find("ws://127.0.0.1:1/ws", "Ann") is not None
+
+
+def test_an_unreadable_seats_file_is_a_sentence_and_not_written_over() -> None:
+    """A seats "file" that cannot be opened for reading (here a folder: even root cannot read
+    it as a file) is one sentence, once, and nothing is written in its place."""
+    path = seats_path()
+    path.mkdir(parents=True)
+    (path / "something.txt").write_text("kept", encoding="utf-8")
+    seats = SavedSeats()
+    assert seats.find("ws://127.0.0.1:1/ws", "Ann") is None
+    seats.keep("ws://127.0.0.1:1/ws", "7", "Ann", "a-token")
+    seats.forget("ws://127.0.0.1:1/ws", "7", "Ann")
+    problems = seats.take_problems()
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"The file of seats to take back, {path}, could not be read (")
+    assert problems[0].endswith("so no seat is taken back this time.")
+    assert (path / "something.txt").read_text(encoding="utf-8") == "kept"
+
+
+def test_a_damaged_seats_file_at_join_is_a_sentence_not_a_traceback(tmp_path: Path) -> None:
+    path = seats_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x00garbage")
+    server = ServerProcess(tmp_path / "server", *FAST).start()
+    ann = TypedClient(server.url, "Ann")
+    try:
+        ann.until(lambda line: "could not be read" in line)
+        ann.until(lambda line: line.startswith("No open tables"))
+    finally:
+        ann.proc.kill()
+        ann.proc.wait(timeout=10)
+        server.stop()
+    assert ann.proc.stderr is not None
+    assert "Traceback" not in ann.proc.stderr.read()
+
+
+def test_seats_are_kept_per_server_table_and_name_and_forgotten() -> None:
+    seats = SavedSeats()
+    seats.keep("ws://127.0.0.1:1/ws", "7", "Ann", "t1")
+    seats.keep("ws://127.0.0.1:1/ws", "7", "Ben", "t2")
+    seats.keep("ws://127.0.0.1:2/ws", "9", "Ann", "t3")
+    found = seats.find("ws://127.0.0.1:1/ws", "Ann")
+    assert found is not None and (found.table, found.token) == ("7", "t1")
+    assert "t1" not in repr(found)  # a token never reaches a log through a repr
+    seats.forget("ws://127.0.0.1:1/ws", "7", "Ann")
+    assert seats.find("ws://127.0.0.1:1/ws", "Ann") is None
+    found = seats.find("ws://127.0.0.1:1/ws", "Ben")
+    assert found is not None and found.token == "t2"
+    assert stat.S_IMODE(seats_path().stat().st_mode) == 0o600
+    assert seats.take_problems() == []
