@@ -320,7 +320,7 @@ class Lobby(CommandLayer):
             if self.at[1] is not None and self.link.creator:
                 names += ["start", "add_bot", "remove_bot"]
             names.append("chat")
-        names += ["repeat", "verbosity", "help", "quit"]
+        names += ["repeat", "verbosity", "settings", "help", "quit"]
         return [self.keymap.get(name) for name in names]
 
     def menu_items(self, action: Action) -> list[MenuItem]:

@@ -155,6 +155,16 @@ _MENU_AND_HELP = (
     _A("menu", ("escape",), N_("Action menu"), N_("A list of everything you can do now."), "game"),
     _A("help", ("f1", "?"), N_("Help"), N_("The list of keys."), "game"),
 )
+_SETTINGS = _A(
+    "settings",
+    ("f2",),
+    N_("Settings"),
+    N_(
+        "The language (English or español) and the verbosity. "
+        "The language chosen is kept for the next games."
+    ),
+    "game",
+)
 _QUIT = _A(
     "quit", ("q", "c-c"), N_("Quit"), N_("Leave the game; it stays saved for --resume."), "game"
 )
@@ -299,16 +309,7 @@ ACTIONS: tuple[Action, ...] = (
     ),
     # The game
     *_MENU_AND_HELP,
-    _A(
-        "settings",
-        ("f2",),
-        N_("Settings"),
-        N_(
-            "The language (English or español) and the verbosity. "
-            "The language chosen is kept for the next games."
-        ),
-        "game",
-    ),
+    _SETTINGS,
     _A(
         "export",
         ("e",),
@@ -513,6 +514,7 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
     _A("stop_speech", ("x",), N_("Stop speech"), N_("Stop speaking now."), "messages"),
     _VERBOSITY,
     *_MENU_AND_HELP,
+    _SETTINGS,
     replace(
         _QUIT,
         help_text=N_(
