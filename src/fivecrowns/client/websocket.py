@@ -354,6 +354,11 @@ class WebSocketLink:
                 self.saved = None
                 self.send(self._plain_hello())
                 news = True
+            elif kind == "error" and data.get("code") == "server_stopping":
+                # why a notice, not an error: no key of the player's was refused; the drop
+                # that follows is said next ("connecting again")
+                self.notices.append(str(data.get("text", "")))
+                news = True
             elif kind == "error":
                 if data.get("code") in ("table_gone", "too_many_spectators") and self.seat is None:
                     # why: said after a reconnection when the watch could not be taken up again

@@ -193,7 +193,11 @@ async def _serve(
     server = Server(
         store, limits, history=None if data is None else data / "history.jsonl", seed=args.seed
     )
-    runner = web.AppRunner(make_app(server), handle_signals=False, access_log=None)
+    # why a short shutdown timeout: the server closes every connection itself when it stops
+    # (Server.stop); aiohttp's 60 s wait for handlers is only a last guard
+    runner = web.AppRunner(
+        make_app(server), handle_signals=False, access_log=None, shutdown_timeout=3.0
+    )
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port, backlog=1024)
     await site.start()
