@@ -71,7 +71,8 @@ def test_the_server_stops_at_once_tells_everyone_and_keeps_every_move(
                 assert closing.type is aiohttp.WSMsgType.CLOSE
                 assert closing.data == aiohttp.WSCloseCode.GOING_AWAY
                 assert closing.extra == "server stopping"
-            assert said["Ann"] == "The server is stopping. Its tables come back when it starts again."
+            kept = "The server is stopping. Its tables come back when it starts again."
+            assert said["Ann"] == kept
             assert said["Eve"] == said["Ann"]
             assert said["Ben"].startswith("El servidor se detiene.")
         finally:

@@ -360,8 +360,10 @@ class WebSocketLink:
                 self.notices.append(str(data.get("text", "")))
                 news = True
             elif kind == "error":
-                if data.get("code") in ("table_gone", "too_many_spectators") and self.seat is None:
-                    # why: said after a reconnection when the watch could not be taken up again
+                code = data.get("code")
+                if code == "table_gone" or (code == "too_many_spectators" and self.seat is None):
+                    # why: said after a reconnection when the watch (or the seat: the server
+                    # closed a table nobody was connected to) could not be taken up again
                     self.table, self.started = None, False
                     self.frames, self.last_snapshot = [], None
                 self._errors.append(data)

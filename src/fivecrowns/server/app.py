@@ -84,6 +84,8 @@ log = logging.getLogger(__name__)
 LISTED_TABLES = 50  # tables in one lobby listing
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
+SEAT_GONE = N_("Your table was closed while nobody was connected to it; here are the open tables.")
+SWEEPS = 10_000_000  # passes of the sweep at most (years of a server's life at 5 s a pass)
 SERVER_STOPPING = N_("The server is stopping. Its tables come back when it starts again.")
 SERVER_STOPPING_MEMORY = N_(
     "The server is stopping. It keeps no tables, so the games on it end now."
@@ -107,6 +109,10 @@ class Limits:
     max_spectators: int = 50  # per table
     outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
     grace: float = 30.0  # seconds before a computer stands in for a dropped human
+    # why longer than grace: a table whose seated players all dropped waits for them (their
+    # clients keep trying for 5 minutes, a restarted one may come back later); a table whose
+    # players all left is closed after the grace
+    away: float = 1800.0  # seconds a table with no one connected keeps seats of dropped players
     bot_delay: float = 0.8  # seconds a computer player waits before each move
 
 
@@ -198,6 +204,7 @@ class Room:
     timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     recorded: bool = False
+    deserted_since: float | None = None  # when the sweep first found nobody connected here
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
@@ -438,6 +445,8 @@ class Server:
         room = self.rooms.get(record.table_id or "")
         seat = room.table.seat_of(record.id) if room is not None else None
         if room is None or seat is None:
+            if record.table_id is not None and room is None:
+                conn.send(Error("table_gone", _(SEAT_GONE)))  # the sweep closed it meanwhile
             record.table_id = None
             self._watch_again(conn, record, message)
             return
@@ -749,6 +758,61 @@ class Server:
         if room.code is not None:
             self.by_code[room.code] = room
 
+    def sweep(self, now: float) -> list[str]:
+        """Close the tables nobody is at any more; returns their ids.
+
+        A table with no connection (no player, no spectator) is closed once it has been so
+        for the grace (``limits.grace``) if none of its seats holds a person (everyone left:
+        empty seats and computer players only), or for ``limits.away`` if some seated player
+        only dropped (they may be reconnecting). A finished table with nobody there is
+        forgotten at once. A closed table's moves stay in the store, marked finished (a
+        restart does not bring it back); a finished game is already in the history.
+        Bounded: one pass looks at each table once (at most ``limits.max_tables``)."""
+        closed: list[str] = []
+        for room in list(self.rooms.values()):
+            if any(room.all_conns()):
+                room.deserted_since = None
+                continue
+            table = room.table
+            if table.is_over:
+                self._close(room)
+                closed.append(room.id)
+                continue
+            if room.deserted_since is None:
+                room.deserted_since = now
+                continue
+            seated = any(seat.kind is SeatKind.HUMAN for seat in table.seats)
+            wait = self.limits.away if seated else self.limits.grace
+            if now - room.deserted_since >= wait:
+                self._close(room)
+                closed.append(room.id)
+        return closed
+
+    def _close(self, room: Room) -> None:
+        """Take a table out of the server; its stored moves stay, marked finished."""
+        for timer in room.timers.values():
+            timer.cancel()
+        room.timers.clear()
+        if room.bot_task is not None:
+            room.bot_task.cancel()
+        self.rooms.pop(room.id, None)
+        if room.code is not None:
+            self.by_code.pop(room.code, None)
+        if not room.table.is_over:
+            self.store.finish_table(room.id)
+            log.info("Closed table %s: nobody was at it any more", room.id)
+        self.lobby_dirty = True
+
+    async def sweeps(self) -> None:
+        """Sweep the tables every few seconds (sooner with a short grace, as tests use)."""
+        every = min(5.0, max(0.2, self.limits.grace / 2))
+        for _pass in range(SWEEPS):
+            await asyncio.sleep(every)
+            try:
+                self.sweep(time.monotonic())
+            except Exception:  # why: a store error must not end the sweeping; the log has it
+                log.exception("The tables could not be swept")
+
     def _forget_if_done(self, room: Room) -> None:
         """A finished table with nobody left in it is dropped from memory."""
         if room.table.is_over and not any(room.all_conns()):
@@ -903,8 +967,10 @@ def make_app(server: Server) -> web.Application:
         server.recover()
         server.start_bots()
         lobby = asyncio.create_task(server.lobby_updates())
+        sweeps = asyncio.create_task(server.sweeps())
         yield
         lobby.cancel()
+        sweeps.cancel()
         for room in server.rooms.values():
             for timer in room.timers.values():
                 timer.cancel()

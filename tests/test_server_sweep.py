@@ -1,0 +1,224 @@
+"""Tables nobody is at any more are closed; a table a player is reconnecting to is not.
+
+A table whose people have all left (empty seats and computer players only, waiting or
+mid-game) and that nobody watches is closed after the reconnection grace: it leaves the
+lobby's list, cannot be joined, and a restart does not bring it back; its moves stay in
+the store. A table whose seated players only dropped waits for them much longer
+(``Limits.away``). The real-process tests use a one-second grace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from fivecrowns.server.app import Connection, Limits, Room, Server
+from fivecrowns.table import SeatKind, Table
+from server_support import (
+    FAST,
+    Client,
+    ServerProcess,
+    data_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
+    play_until,
+    replayed,
+)
+
+
+async def _listed(client: Client) -> set[str]:
+    """The tables listed now (the frames that came before the answer are read first)."""
+    for _ in range(1000):  # why: a list sent earlier (after hello, or by itself) is old news
+        try:
+            await client.recv(timeout=0.05)
+        except TimeoutError:
+            break
+    await client.send({"type": "list_tables"})
+    listing = await client.until(lambda m: m["type"] == "tables")
+    return {info["id"] for info in listing["tables"]}
+
+
+async def _until_unlisted(client: Client, ids: set[str], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    for _ in range(1000):
+        if not (await _listed(client)) & ids:
+            return
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.25)
+    raise AssertionError(f"still listed after {timeout} s: {ids}")
+
+
+def _finished(data: Path, table_id: str) -> bool:
+    with sqlite3.connect(data / "tables.sqlite3") as db:
+        (finished,) = db.execute("SELECT finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+    return bool(finished)
+
+
+def test_tables_everyone_left_are_closed_after_the_grace_and_stay_closed(data: Path) -> None:
+    async def scenario() -> None:
+        server = ServerProcess(data, *FAST, "--grace", "1").start()
+        ann, ben, cat, dan = Client("Ann"), Client("Ben"), Client("Cat"), Client("Dan")
+        try:
+            for client in (ann, ben, cat, dan):
+                await client.connect(server.url)
+            # a game played for a while, then both people leave: computer players only
+            await ann.send({"type": "create_table", "seats": 3, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ben.send({"type": "join", "table": ann.table})
+            await ben.until(lambda m: m["type"] == "snapshot")
+            await ann.send({"type": "start"})
+            await play_until([ann, ben], lambda c: c.seq >= 30, 60)
+            played = ann.table
+            # a table still waiting, which its creator leaves: empty seats only
+            await cat.send({"type": "create_table", "seats": 3})
+            await cat.until(lambda m: m["type"] == "snapshot")
+            waiting = cat.table
+            assert played is not None and waiting is not None
+            assert {played, waiting} <= await _listed(dan)
+            for client in (ann, ben, cat):
+                await client.send({"type": "leave"})
+                await client.until(lambda m: m["type"] == "left")
+            await _until_unlisted(dan, {played, waiting})
+            await dan.send({"type": "join", "table": waiting})
+            refused = await dan.until(lambda m: m["type"] == "error")
+            assert refused["code"] == "no_table"
+            await dan.send({"type": "watch", "table": played})
+            refused = await dan.until(lambda m: m["type"] == "error")
+            assert refused["code"] == "no_table"
+        finally:
+            errors = server.stop()
+            for client in (ann, ben, cat, dan):
+                await client.close()
+        assert "Traceback" not in errors, errors
+        # the played game's moves stay in the store; neither table comes back after a restart
+        assert _finished(data, played) and _finished(data, waiting)
+        kept = replayed(data, played)
+        assert kept.game is not None and kept.seq >= 30
+        again = ServerProcess(data, *FAST, "--grace", "1").start()
+        try:
+            eve = Client("Eve")
+            await eve.connect(again.url)
+            assert not (await _listed(eve)) & {played, waiting}
+            await eve.close()
+        finally:
+            errors = again.stop()
+        assert "Traceback" not in errors, errors
+
+    asyncio.run(scenario())
+
+
+def test_a_table_its_players_are_reconnecting_to_stays_open(data: Path) -> None:
+    # why a bot delay: at full speed the stand-in and the computer player would finish the
+    # game within the wait, and a finished game is rightly no longer listed
+    server = ServerProcess(data, "--bot-delay", "0.4", "--rate", "1000", "--grace", "1").start()
+
+    async def scenario() -> None:
+        ann, cat, dan = Client("Ann"), Client("Cat"), Client("Dan")
+        for client in (ann, cat, dan):
+            await client.connect(server.url)
+        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        await ann.send({"type": "start"})
+        await play_until([ann], lambda c: c.seq >= 8, 60)
+        await cat.send({"type": "create_table", "seats": 3})
+        await cat.until(lambda m: m["type"] == "snapshot")
+        playing, waiting = ann.table, cat.table
+        assert playing is not None and waiting is not None
+        # both connections drop: nobody is connected to either table now
+        await ann.close()
+        await cat.close()
+        # many sweeps (every half second with this grace) and past the grace: both stay
+        await asyncio.sleep(4.0)
+        assert {playing, waiting} <= await _listed(dan)
+        # they come back with their tokens and sit where they sat
+        for old in (ann, cat):
+            back = Client(old.name)
+            back.token, back.seq = old.token, old.seq
+            await back.connect(server.url)
+            shot = await back.until(lambda m: m["type"] == "snapshot")
+            assert shot["table"] == old.table and shot["seat"] == 0
+            assert back.errors == []
+            await back.close()
+        await dan.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
+
+
+def _room(server: Server, table_id: str, table: Table) -> Room:
+    room = Room(table_id, table, None, False)
+    server.rooms[table_id] = room
+    return room
+
+
+def test_the_sweep_waits_the_grace_for_a_left_table_and_longer_for_dropped_players() -> None:
+    server = Server(limits=Limits(grace=30.0, away=1800.0))
+    left = Table(2, creator_name="Ann", creator_id="p1")
+    left.add_bot("easy")
+    left.leave("p1")  # before the start: the seat empties; only a computer player is left
+    assert [seat.kind for seat in left.seats] == [SeatKind.EMPTY, SeatKind.BOT]
+    dropped = Table(2, creator_name="Ben", creator_id="p2")  # Ben only dropped: still seated
+    dropped.add_bot("easy")
+    _room(server, "left", left)
+    _room(server, "dropped", dropped)
+    start = 1000.0
+    assert server.sweep(start) == []  # nobody connected: noticed now, closed later
+    assert server.sweep(start + 29.0) == []
+    assert server.sweep(start + 30.0) == ["left"]
+    assert server.sweep(start + 1799.0) == []
+    assert server.sweep(start + 1800.0) == ["dropped"]
+    assert server.rooms == {}
+
+
+def test_someone_at_the_table_resets_the_sweeps_clock() -> None:
+    server = Server(limits=Limits(grace=30.0))
+    table = Table(2, creator_name="Ann", creator_id="p1")
+    table.leave("p1")
+    room = _room(server, "t1", table)
+    assert server.sweep(0.0) == []
+    room.conns[None] = {object()}  # type: ignore[arg-type]  # a spectator watching
+    assert server.sweep(40.0) == []
+    room.conns[None] = set()  # the spectator left: the clock starts again
+    assert server.sweep(41.0) == []
+    assert server.sweep(70.0) == []
+    assert server.sweep(71.0) == ["t1"]
+
+
+def _frames(conn: Connection) -> list[dict[str, Any]]:
+    frames = []
+    for _ in range(conn.queue.qsize()):
+        raw = conn.queue.get_nowait()
+        if raw is not None:
+            frames.append(json.loads(raw))
+    return frames
+
+
+def test_a_player_back_after_their_table_was_closed_hears_so_and_is_in_the_lobby() -> None:
+    async def scenario() -> None:
+        server = Server(limits=Limits(grace=30.0, away=1800.0))
+        first = Connection(None, server.limits)  # type: ignore[arg-type]  # never written to
+        server.receive(first, json.dumps({"type": "hello", "v": 1, "name": "Ann"}))
+        server.receive(first, json.dumps({"type": "create_table", "seats": 3}))
+        token = _frames(first)[0]["token"]
+        server._disconnected(first)  # her connection dropped; she is still seated
+        assert server.sweep(0.0) == []
+        assert len(server.sweep(1800.0)) == 1
+        again = Connection(None, server.limits)  # type: ignore[arg-type]
+        hello = {"type": "hello", "v": 1, "name": "Ann", "token": token, "language": "es"}
+        server.receive(again, json.dumps(hello))
+        frames = _frames(again)
+        assert [frame["type"] for frame in frames] == ["welcome", "error", "tables"]
+        assert frames[1]["code"] == "table_gone"
+        assert frames[1]["text"] == (
+            "Tu mesa se cerró mientras nadie estaba conectado a ella; estas son las mesas abiertas."
+        )
+        assert frames[2]["tables"] == []
+        assert again.room is None
+
+    asyncio.run(scenario())
