@@ -22,7 +22,7 @@ from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import IllegalMoveError
 from fivecrowns.game import Discard, Phase
 from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.ui.session import Seat, Session
+from fivecrowns.ui.session import AFTER_GAME_GUEST, Seat, Session
 from fivecrowns.ui.settings import Settings
 from server_support import RecordingLink, ServerProcess, fake_server, no_leaks, solver_turn
 from test_join_lobby import join_server_fixture  # noqa: F401 (a fixture: pytest finds it here)
@@ -110,8 +110,35 @@ def test_two_players_with_the_keys_of_local_play_finish_a_game_and_nothing_leaks
     assert not any(
         f"Ann drew the {card}" in line for card in ann_cards for line in ben_heard.spoken
     )
+    # after the game only the table's creator is offered a new game (the server would refuse
+    # anyone else): Ben's menu has no such item, and his N tells the result and who may deal
+    _menu_after_the_game_offers_a_new_game_only_to_the_creator(ann_session, ben_session, ben)
+    keys = ben_session.keymap.display_keys
+    assert ben_heard.spoken[-1] == AFTER_GAME_GUEST.format(scores=keys("scores"), quit=keys("quit"))
     for link in (ann, ben):
         link.close()
+
+
+def _menu_labels(session: Session) -> list[str]:
+    session.press("escape")
+    assert session.list_state is not None and session.list_state.kind == "menu"
+    labels = [label for label, _ in session.list_state.items]
+    session.press("escape")
+    assert session.list_state is None
+    return labels
+
+
+def _menu_after_the_game_offers_a_new_game_only_to_the_creator(
+    creator: Session, guest: Session, guest_link: WebSocketLink
+) -> None:
+    assert any(label.startswith("New game, same players") for label in _menu_labels(creator))
+    labels = _menu_labels(guest)
+    assert not any(label.startswith("New game") for label in labels), labels
+    assert any(label.startswith("Whose turn") for label in labels), labels
+    asked: list[str] = []
+    guest_link.new_game = lambda: asked.append("new_game")  # type: ignore[method-assign]
+    guest.press("n")
+    assert asked == []  # the guest's N never asks the server for a new game
 
 
 def _no_leaks(seat: int, link: Recording) -> None:

@@ -48,6 +48,10 @@ def test_the_creator_starts_a_new_game_with_the_same_seats(data: Path) -> None:
             await ben.send({"type": "new_game"})
             error = await ben.until(lambda m: m["type"] == "error")
             assert error["code"] == "not_creator"
+            assert error["text"] == (
+                "Only Ann, who made this table, can start a new game here. To play again "
+                "yourself, create a table in the lobby."
+            )
             before = ann.seq
             await ann.send({"type": "new_game"})
             told = await ben.until(lambda m: m["type"] == "event" and m["kind"] == "new_game")

@@ -85,6 +85,10 @@ LISTED_TABLES = 50  # tables in one lobby listing
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
 SEAT_GONE = N_("Your table was closed while nobody was connected to it; here are the open tables.")
+NEW_GAME_NOT_CREATOR = N_(
+    "Only {name}, who made this table, can start a new game here. To play again yourself, "
+    "create a table in the lobby."
+)
 SWEEPS = 10_000_000  # passes of the sweep at most (years of a server's life at 5 s a pass)
 SERVER_STOPPING = N_("The server is stopping. Its tables come back when it starts again.")
 SERVER_STOPPING_MEMORY = N_(
@@ -599,6 +603,10 @@ class Server:
         room = self._room_of(conn)
         table = room.table
         if conn.seat is None or table.creator_id != player.id:
+            creator = self.players.get(table.creator_id)
+            if isinstance(message, NewGame) and creator is not None:
+                text = _(NEW_GAME_NOT_CREATOR).format(name=creator.name)
+                raise TableError("not_creator", text)
             raise TableError("not_creator", _("Only the player who made the table can do that."))
         if isinstance(message, AddBot):
             self._change(room, lambda: table.add_bot(message.level, message.seat))

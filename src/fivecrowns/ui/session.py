@@ -895,9 +895,14 @@ class Session(CommandLayer):
                 self.say(_(NOT_RECORDED).format(why=error.strerror))
         self.say(self._after_game_words())
 
+    def _may_deal_again(self) -> bool:
+        """Whether this seat may start a new game after this one: always in local play; at
+        a network table only its creator (the server refuses anyone else)."""
+        return self.local is not None or bool(getattr(self.link, "creator", False))
+
     def _after_game_words(self) -> str:
         keys = self.keymap.display_keys
-        if self.local is None and not getattr(self.link, "creator", False):
+        if not self._may_deal_again():
             # why: only the table's creator may start a new game there (the server says so)
             return _(AFTER_GAME_GUEST).format(scores=keys("scores"), quit=keys("quit"))
         return _(AFTER_GAME).format(
@@ -1007,8 +1012,12 @@ class Session(CommandLayer):
         self.answer(moves or _(NO_NEWS))
 
     def _do_whose_turn(self, key: str) -> None:
-        if self.client.is_over:
+        if self.client.is_over and self._may_deal_again():
             self._new_game()  # why this key: "what happens next?" after the game is a new one
+            return
+        if self.client.is_over:  # why: a guest is told the result and who may deal again
+            self.answer(self._status_words())
+            self.say(self._after_game_words())
             return
         self.answer(self._status_words())
 
@@ -1269,7 +1278,7 @@ class Session(CommandLayer):
     def _menu_label(self, action: Action) -> str:
         game = self.client
         wild = game.wild_rank
-        if action.name == "whose_turn" and game.is_over:
+        if action.name == "whose_turn" and game.is_over and self._may_deal_again():
             return _(NEW_GAME_ITEM)
         if action.name == "take" and game.top_discard is not None:
             return _(TAKE_ITEM).format(card=spoken_name(game.top_discard, wild))
