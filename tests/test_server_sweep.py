@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fivecrowns.client.lobby import table_words
 from fivecrowns.server.app import Connection, Limits, Room, Server
 from fivecrowns.table import SeatKind, Table
 from server_support import (
@@ -81,6 +82,16 @@ def test_tables_everyone_left_are_closed_after_the_grace_and_stay_closed(data: P
             for client in (ann, ben, cat):
                 await client.send({"type": "leave"})
                 await client.until(lambda m: m["type"] == "left")
+                if client is ann:  # Ben still plays: the lobby says who plays in Ann's place
+                    await dan.send({"type": "list_tables"})
+                    listing = await dan.until(
+                        lambda m: (
+                            m["type"] == "tables"
+                            and any(any(s["left"] for s in i["seats"]) for i in m["tables"])
+                        )
+                    )
+                    info = next(i for i in listing["tables"] if i["id"] == played)
+                    assert "Ann (left; a computer player plays in their place)" in table_words(info)
             await _until_unlisted(dan, {played, waiting})
             await dan.send({"type": "join", "table": waiting})
             refused = await dan.until(lambda m: m["type"] == "error")

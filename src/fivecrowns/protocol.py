@@ -304,6 +304,7 @@ class SeatData(msgspec.Struct):
     name: str | None = None
     level: str | None = None
     standin: bool = False
+    left: bool = False
 
 
 class MeldData(msgspec.Struct):

@@ -113,6 +113,7 @@ class Seat:
     level: str | None = None  # a bot's level
     player_id: str | None = None  # the human sitting here (an id, never a token)
     standin: bool = False  # a computer player plays for the human for now
+    left: bool = False  # the human ``name`` left mid-game; this computer plays in their place
 
     @property
     def bot_driven(self) -> bool:
@@ -124,6 +125,7 @@ class Seat:
             "name": self.name,
             "level": self.level,
             "standin": self.standin,
+            "left": self.left,
         }
 
 
@@ -340,11 +342,14 @@ class Table:
         self._input({"op": "leave", "player": player_id})
         name = self.seats[index].name
         if self.started:
-            self.seats[index] = Seat(SeatKind.BOT, name, STANDIN_LEVEL)
+            self.seats[index] = Seat(SeatKind.BOT, name, STANDIN_LEVEL, left=True)
         else:
             self.seats[index] = Seat()
         self._bots.pop(index, None)
-        self._table_event("seat_left", seat=index, name=name)
+        if self.started:  # why its own words: "Ann left" alone hid that a computer plays on
+            self._table_event("seat_left", seat=index, name=name, computer=True)
+        else:
+            self._table_event("seat_left", seat=index, name=name)
         return index
 
     def add_bot(self, level: str, seat: int | None = None, name: str | None = None) -> int:

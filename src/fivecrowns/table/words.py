@@ -48,6 +48,7 @@ THEIR_TURN = N_("{name}'s turn.")
 _TABLE_EVENTS = {
     "seat_taken": N_("{name} sat down in seat {number}."),
     "seat_left": N_("{name} left the table."),
+    "seat_left_computer": N_("{name} left the table; a computer player plays in their place."),
     # TRANSLATORS: {level} is a computer player's level: easy, medium, hard, expert or simple
     "bot_added": N_("{name} joined in seat {number}: a computer player of level {level}."),
     "bot_removed": N_("{name} left the table."),
@@ -66,6 +67,8 @@ def already_started(what: str) -> str:
 
 
 def table_event_text(kind: str, data: dict[str, Any], viewer: int | None) -> str:
+    if kind == "seat_left" and data.get("computer"):
+        kind = "seat_left_computer"
     template = _TABLE_EVENTS.get(kind)
     if template is None:
         return ""
