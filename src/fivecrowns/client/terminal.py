@@ -23,7 +23,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from fivecrowns.client.link import LinkError
-from fivecrowns.client.lobby import Lobby, render_lobby
+from fivecrowns.client.lobby import GOODBYE, Lobby, render_lobby
 from fivecrowns.client.seats import SavedSeats
 from fivecrowns.client.websocket import WebSocketLink
 from fivecrowns.errors import FiveCrownsError
@@ -188,7 +188,8 @@ class NetworkPlay:
         link = self.link
         if self.game is not None and self.game.exit_requested and link.offline:
             # why quit, not the lobby: nothing can be asked offline, and the server keeps the seat
-            self.lobby.say(_(OFFLINE_GOODBYE))
+            # (unless it forgot it: then the seat-gone sentence was said, and goodbye is all)
+            self.lobby.say(_(GOODBYE) if link.seat_gone else _(OFFLINE_GOODBYE))
             self.lobby.exit_requested = True
             return
         if self.game is not None and (self.game.exit_requested or link.table is None):

@@ -68,6 +68,13 @@ GAVE_UP = N_(
     "Offline: the server did not answer for {minutes} minutes, so this client stopped trying. "
     "The server keeps your seat a while: quit, then join the table again."
 )
+#: Said once when a reconnection's hello is refused with ``bad_token``: the server forgot
+#: this player (restarted without its tables, as ``serve --memory`` does), so trying again
+#: can never give the seat back.
+SEAT_GONE = N_(
+    "Your seat is gone: the server started again without its tables. "
+    "To play on, quit, then join the server again."
+)
 
 
 def act_message(move: Move, seq: int) -> dict[str, Any]:
@@ -116,6 +123,8 @@ class WebSocketLink:
         self._thread: threading.Thread | None = None
         self._closing = False
         self.gave_up: str | None = None
+        #: The server no longer knows this player's token: no reconnection can help.
+        self.seat_gone = False
         #: True from the server's ``welcome`` until the connection drops.
         self.connected = False
         self.retry = RECONNECT  # how a dropped connection is tried again (shared by clients)
@@ -177,7 +186,7 @@ class WebSocketLink:
     def offline_text(self, quit_keys: str | None = None) -> str:
         """What a key that needs the server says while offline (with the quit key, if given)."""
         if not self.retrying:
-            return _(GAVE_UP).format(minutes=self.retry.minutes)
+            return self.gave_up or _(GAVE_UP).format(minutes=self.retry.minutes)
         if quit_keys is None:
             return _(OFFLINE)
         return _(OFFLINE_KEYS).format(quit=quit_keys)
@@ -195,7 +204,12 @@ class WebSocketLink:
                 await self._listen(ready)
                 with self._changed:
                     self.connected = False
-                    self.retrying = not self._closing
+                    self.retrying = not self._closing and not self.seat_gone
+                if self.seat_gone:  # why: said once already; every retry would be refused
+                    if self._ws is not None:
+                        with contextlib.suppress(aiohttp.ClientError, OSError):
+                            await self._ws.close()
+                    break
                 if self._closing:
                     break
                 self._notice(_(DROPPED))
@@ -267,6 +281,8 @@ class WebSocketLink:
                 self._receive(data)
             if self.token is not None:
                 ready.set()
+            if self.seat_gone:
+                break
 
     async def _send(self, message: dict[str, Any]) -> None:
         ws = self._ws
@@ -353,6 +369,14 @@ class WebSocketLink:
                 self._forget_seat(self.saved.table if self.saved is not None else None)
                 self.saved = None
                 self.send(self._plain_hello())
+                news = True
+            elif kind == "error" and data.get("code") == "bad_token" and self.token is not None:
+                # why not an error: no key was refused; the reconnection's hello was, for good
+                self.seat_gone = True
+                self.retrying = False
+                self.gave_up = _(SEAT_GONE)
+                self.notices.append(self.gave_up)
+                self._forget_seat()  # why: the kept seat can never be taken back
                 news = True
             elif kind == "error" and data.get("code") == "server_stopping":
                 # why a notice, not an error: no key of the player's was refused; the drop
