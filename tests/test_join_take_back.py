@@ -169,3 +169,48 @@ def test_seats_are_kept_per_server_table_and_name_and_forgotten() -> None:
     assert found is not None and found.token == "t2"
     assert stat.S_IMODE(seats_path().stat().st_mode) == 0o600
     assert seats.take_problems() == []
+
+
+def test_the_line_client_crosses_the_seat_off_when_the_game_ends_and_when_it_is_gone() -> None:
+    from fivecrowns.client.line import FORGOTTEN, LineClient
+
+    url = "ws://127.0.0.1:1/ws"
+    said: list[str] = []
+    client = LineClient(url, "Ann", say=said.append)
+    assert client.take_back_from(SavedSeats(), []) == []  # nothing kept yet: nothing asked
+    client.receive({"type": "welcome", "token": "secret-1"})
+    client.receive({"type": "seated", "table": "7", "seat": 0, "code": None, "creator": True})
+    assert SavedSeats().find(url, "Ann") is not None
+    over = {"type": "event", "seq": 5, "kind": "game_over", "text": "Game over.", "data": {}}
+    client.receive(over)
+    assert SavedSeats().find(url, "Ann") is None  # nothing left to take back
+    new = {"type": "event", "seq": 6, "kind": "new_game", "text": "", "data": {}}
+    client.receive(new)
+    assert SavedSeats().find(url, "Ann") is not None  # same players, a new game: kept again
+
+    # a client started again asks for the seat; the server answers with the lobby
+    again: list[str] = []
+    restarted = LineClient(url, "Ann", say=again.append)
+    asked = [{"type": "join", "table": "7"}]
+    assert restarted.take_back_from(SavedSeats(), asked) == []  # the hello asks for it
+    assert again == ["You still have a seat at table 7 here; taking it back."]
+    restarted.receive({"type": "welcome", "token": "secret-2"})
+    restarted.receive({"type": "tables", "tables": []})
+    assert again[1] == "The server no longer keeps your seat at table 7."
+    assert SavedSeats().find(url, "Ann") is None
+
+    # a token the server does not know is crossed off too, and a plain hello follows
+    client.receive(new | {"seq": 7})
+    assert SavedSeats().find(url, "Ann") is not None
+    third: list[str] = []
+    late = LineClient(url, "Ann", say=third.append)
+    late.take_back_from(SavedSeats(), [])
+    late.receive({"type": "error", "code": "bad_token", "text": "That token is not known here."})
+    assert third[-1] == FORGOTTEN and SavedSeats().find(url, "Ann") is None
+    assert late.outbox == [{"type": "hello", "v": 1, "name": "Ann", "language": "en"}]
+    # another table asked for on the command line: the kept seat is not asked back
+    client.receive(new | {"seq": 8})
+    other = LineClient(url, "Ann", say=third.append)
+    wanted = [{"type": "join", "table": "9"}]
+    assert other.take_back_from(SavedSeats(), wanted) == wanted and other.saved is None
+    assert all("secret" not in line for line in said + again + third)
