@@ -41,15 +41,17 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from _stats import commit, mean_interval, percentile, write_report
 from fivecrowns.ai.arena import game_seed, seat_names
 from fivecrowns.ai.base import allowed_discards
-from fivecrowns.ai.evaluate import leftover
-from fivecrowns.ai.hard import HardBot
+from fivecrowns.ai.evaluate import leftover, leftover_with_discard
+from fivecrowns.ai.hard import SLACK, HardBot
 from fivecrowns.ai.loader import load_bot
+from fivecrowns.ai.memory import read_memory
 from fivecrowns.cards import Card, is_wild, points
 from fivecrowns.game import (
     Discard,
@@ -59,6 +61,7 @@ from fivecrowns.game import (
     Move,
     Phase,
     TakeDiscard,
+    redact,
 )
 from fivecrowns.melds import going_out_discards
 
@@ -115,13 +118,41 @@ def margin(scores: Sequence[int], seat: int) -> float:
 OBJECTIVES: dict[str, Objective] = {"own": own, "margin": margin}
 
 
-class Oracle:
-    """Seat 1's perfect-information chooser; counts its play-outs and times its decisions."""
+KNOWLEDGE = ("perfect", "stock", "hands", "fair")
+MAX_WORLDS = 64  # determinisations per decision, a bound on --worlds
 
-    def __init__(self, objective: Objective, width: int, objective_name: str) -> None:
-        self.objective = objective
-        self.objective_name = objective_name
+
+class Oracle:
+    """Seat 1's chooser by play-outs; counts its play-outs and times its decisions.
+
+    ``knowledge`` says what the play-outs may use: ``perfect`` plays out the real game (every
+    hand and the stock order); ``stock`` knows the stock order but deals the other hands' cards
+    (which follow from it as a whole) among the opponents at random; ``hands`` knows every hand
+    but shuffles the stock; ``fair`` knows only its view: the cards it cannot see are dealt at
+    random to the other hands and the stock (cards an opponent took from the pile and still
+    holds stay in that hand). Every knowledge but ``perfect`` averages ``worlds`` such
+    determinisations, the same ones for every candidate move.
+    """
+
+    def __init__(
+        self,
+        knowledge: str,
+        objective: str,
+        *,
+        width: int,
+        worlds: int = 1,
+        prune: bool = False,
+        seed: int = 0,
+    ) -> None:
+        if knowledge not in KNOWLEDGE or objective not in OBJECTIVES:
+            raise ValueError(f"unknown knowledge {knowledge!r} or objective {objective!r}")
+        self.knowledge = knowledge
+        self.objective_name = objective
+        self.objective = OBJECTIVES[objective]
         self.width = width
+        self.worlds = 1 if knowledge == "perfect" else max(1, min(MAX_WORLDS, worlds))
+        self.prune = prune
+        self.seed = seed
         self.rollouts = 0
         self.changed = 0  # decisions where the oracle's move was not hard's
         self.wall: list[float] = []
@@ -134,17 +165,30 @@ class Oracle:
         self.cpu.append(time.process_time() - cpu)
         return move
 
-    def _value(self, game: Game, seat: int, move: Move) -> float:
-        trial = fork(game)
-        trial.apply(seat, move)
-        self.rollouts += 1
-        return self.objective(play_out_round(trial), seat)
+    def _worlds(self, game: Game, seat: int) -> list[Game]:
+        if self.knowledge == "perfect":
+            return [game]
+        view = game.view(seat)
+        hand = " ".join(card.token for card in sorted(view.hand))
+        # why: seeded only from what the view shows, so the same view gives the same worlds.
+        rng = random.Random(f"{self.seed}/{view.round}/{len(view.events)}/{view.phase}/{hand}")
+        return [determinise(game, seat, self.knowledge, rng) for _ in range(self.worlds)]
+
+    def _value(self, worlds: Sequence[Game], seat: int, move: Move) -> float:
+        total = 0.0
+        for world in worlds:
+            trial = fork(world)
+            trial.apply(seat, move)
+            self.rollouts += 1
+            total += self.objective(play_out_round(trial), seat)
+        return total / len(worlds)
 
     def _best(self, game: Game, seat: int, base: Move, others: Sequence[Move]) -> Move:
         candidates = [base, *(move for move in others if move != base)]
         if len(candidates) == 1:
             return base
-        values = [self._value(game, seat, move) for move in candidates]
+        worlds = self._worlds(game, seat)
+        values = [self._value(worlds, seat, move) for move in candidates]
         best = min(range(len(candidates)), key=lambda i: (values[i], i))  # ties keep hard's
         if best:
             self.changed += 1
@@ -153,15 +197,22 @@ class Oracle:
     def _decide(self, game: Game, seat: int) -> Move:
         base = hard_move(game, seat)
         phase = game.phase
-        if phase in (Phase.DRAW, Phase.LAST_DRAW):
-            if game.top_discard is None:
-                return base
-            return self._best(game, seat, base, [TakeDiscard(), DrawFromStock()])
-        if phase is not Phase.DISCARD:
-            return base  # laying down the solver's best, and the last discard: exact already
         view = game.view(seat)
         hand = list(view.hand)
         wild = view.wild_rank
+        if phase in (Phase.DRAW, Phase.LAST_DRAW):
+            top = view.top_discard
+            if top is None:
+                return base
+            if self.prune:
+                # Close decisions only: a wild, a discard that does not lower the leftover now,
+                # or one that lets it go out are left to hard (which takes, draws, takes).
+                after = leftover_with_discard([*hand, top], wild)
+                if is_wild(top, wild) or after >= leftover(hand, wild) or after == 0:
+                    return base
+            return self._best(game, seat, base, [TakeDiscard(), DrawFromStock()])
+        if phase is not Phase.DISCARD:
+            return base  # laying down the solver's best, and the last discard: exact already
         allowed = allowed_discards(view)
         outs = [card for card in going_out_discards(hand, wild) if card in allowed]
         if outs:
@@ -175,26 +226,104 @@ class Oracle:
             rest.remove(card)
             return (leftover(rest, wild), -points(card, wild), card)
 
-        ranked = sorted(natural, key=cost)[: self.width]
-        return self._best(game, seat, base, [Discard(card) for card in ranked])
+        ranked = sorted(natural, key=cost)
+        if self.prune:
+            cheapest = cost(ranked[0])[0]
+            ranked = [card for card in ranked if cost(card)[0] <= cheapest + SLACK]
+        return self._best(game, seat, base, [Discard(card) for card in ranked[: self.width]])
 
 
-def play_deal(seed: int, number: int, oracle: Oracle | None) -> tuple[list[int], int]:
-    """Game ``number`` of series ``seed`` as bench_strength deals it; seat 1 is the oracle
-    (or hard when ``oracle`` is None). Its totals and its moves."""
-    specs = ["hard"] * 4
+def determinise(game: Game, seat: int, knowledge: str, rng: random.Random) -> Game:
+    """A copy of ``game`` whose cards hidden from ``seat`` (as far as ``knowledge`` hides
+    them) are dealt again at random; other seats' stock draws are redacted from its events."""
+    world = fork(game)
+    start = game.round_start_event
+    world.events = game.events[:start] + [redact(event, seat) for event in game.events[start:]]
+    world.rng = random.Random(rng.getrandbits(64))  # future reshuffles are unknown too
+    others = [other for other in range(len(game.players)) if other != seat]
+    if knowledge == "hands":
+        stock = sorted(game.stock)  # why: sorted first, so the shuffle cannot keep any order
+        rng.shuffle(stock)
+        world.stock = stock
+        return world
+    view = game.view(seat)
+    memory = read_memory(view)
+    known = {other: sorted(memory.known[other].elements()) for other in others}
+    if knowledge == "stock":
+        held: Counter[Card] = Counter()
+        for other in others:
+            held.update(game.hands[other])
+        for other in others:
+            held -= Counter(known[other])
+        pool = sorted(held.elements())
+    else:  # fair: only the view (the unseen pool, the hand sizes, the stock's size)
+        pool = sorted(memory.unseen.elements())
+    rng.shuffle(pool)
+    for other in others:
+        need = view.hand_counts[other] - len(known[other])
+        if need < 0:
+            raise RuntimeError(f"seat {other} is known to hold more cards than it has")
+        world.hands[other] = known[other] + pool[:need]
+        pool = pool[need:]
+    if knowledge == "fair":
+        if len(pool) != view.stock_count:
+            raise RuntimeError(f"{len(pool)} unseen cards left for a stock of {view.stock_count}")
+        world.stock = pool
+    elif pool:
+        raise RuntimeError("cards left over after dealing the opponents' hands")
+    return world
+
+
+def play_deal(seed: int, number: int, seat1: Oracle | str) -> list[int]:
+    """Game ``number`` of series ``seed`` as bench_strength deals it, seats 2-4 hard; seat 1 is
+    the oracle or a level (``"hard"``, ``"expert"``). Its totals."""
+    specs = [seat1 if isinstance(seat1, str) else "hard", "hard", "hard", "hard"]
     bots = [load_bot(spec, seed=game_seed(seed, number) * 31 + s) for s, spec in enumerate(specs)]
     game = Game(seat_names(specs), seed=game_seed(seed, number), first_dealer=number % len(specs))
-    for moves in range(100_000):  # a whole game is a few hundred moves; a bound
+    for _step in range(100_000):  # a whole game is a few hundred moves; a bound
         if game.is_over:
-            return list(game.totals), moves
+            return list(game.totals)
         seat = game.current_player
-        if seat == ORACLE_SEAT and oracle is not None:
-            move = oracle.decide(game, seat)
+        if seat == ORACLE_SEAT and isinstance(seat1, Oracle):
+            move = seat1.decide(game, seat)
         else:
             move = bots[seat].decide(game.view(seat)).move
         game.apply(seat, move)
     raise RuntimeError("a game did not finish")
+
+
+def self_check(states: int, worlds: int) -> int:
+    """The fair oracle never reads hidden cards: at ``states`` game states reached by hard play,
+    dealing every card hidden from the mover again (the other hands and the stock) leaves its
+    view and its move unchanged. The number of states where the move changed (0 expected)."""
+    changed = 0
+    oracle = Oracle("fair", "own", width=4, worlds=worlds, prune=False)
+    for number in range(states):
+        rng = random.Random(number)
+        game = Game(["a", "b", "c", "d"], seed=9_000 + number, first_dealer=number % 4)
+        for _step in range(rng.randrange(0, 300)):
+            if game.is_over:
+                break
+            game.apply(game.current_player, hard_move(game, game.current_player))
+        if game.is_over:
+            continue
+        seat = game.current_player
+        other = fork(game)
+        hidden = list(other.stock)
+        for who in range(4):
+            if who != seat:
+                hidden.extend(other.hands[who])
+        rng.shuffle(hidden)
+        for who in range(4):
+            if who != seat:
+                size = len(other.hands[who])
+                other.hands[who], hidden = hidden[:size], hidden[size:]
+        other.stock = hidden
+        if game.view(seat) != other.view(seat):
+            raise RuntimeError("the reshuffle changed the view")
+        if oracle.decide(game, seat) != oracle.decide(other, seat):
+            changed += 1
+    return changed
 
 
 def _interval(values: list[float]) -> dict[str, float]:
@@ -213,78 +342,26 @@ def _bootstrap_fraction(a: list[float], b: list[float]) -> list[float]:
     return [ratios[50], ratios[1949]]
 
 
-def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    oracle_own = [float(row["oracle"][0]) for row in rows]
-    hard_own = [float(row["hard"][0]) for row in rows]
-    own_diff = [a - b for a, b in zip(oracle_own, hard_own, strict=True)]
-    field_diff = [
-        statistics.fmean(row["oracle"][1:]) - statistics.fmean(row["hard"][1:]) for row in rows
-    ]
-    margin_diff = [a - b for a, b in zip(own_diff, field_diff, strict=True)]
+def compare(rows: list[dict[str, Any]], mode: str, base: str) -> dict[str, Any]:
+    """Seat 1 with ``mode`` minus seat 1 with ``base``, deal by deal (a replacement series)."""
+    pairs = [(row[mode], row[base]) for row in rows if mode in row and base in row]
+    first = [float(a[0]) for a, _ in pairs]
+    second = [float(b[0]) for _, b in pairs]
+    own_diff = [a - b for a, b in zip(first, second, strict=True)]
+    field_diff = [statistics.fmean(a[1:]) - statistics.fmean(b[1:]) for a, b in pairs]
     out: dict[str, Any] = {
-        "deals": len(rows),
-        "hard_seat1_mean": statistics.fmean(hard_own),
-        "oracle_seat1_mean": statistics.fmean(oracle_own),
-        "fewer_points_fraction": 1 - statistics.fmean(oracle_own) / statistics.fmean(hard_own),
+        "deals": len(pairs),
+        f"{base}_seat1_mean": statistics.fmean(second) if pairs else None,
+        f"{mode}_seat1_mean": statistics.fmean(first) if pairs else None,
     }
-    if len(rows) > 1:
+    if len(pairs) > 1:
+        out["fewer_points_fraction"] = 1 - statistics.fmean(first) / statistics.fmean(second)
+        out["fewer_points_ci95"] = _bootstrap_fraction(first, second)
         out["own"] = _interval(own_diff)
         out["field"] = _interval(field_diff)
-        out["margin"] = _interval(margin_diff)
+        out["margin"] = _interval([a - b for a, b in zip(own_diff, field_diff, strict=True)])
         out["own_sd"] = statistics.stdev(own_diff)
-        out["fewer_points_ci95"] = _bootstrap_fraction(oracle_own, hard_own)
     return out
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=303)
-    parser.add_argument("--first", type=int, default=0, help="first deal number")
-    parser.add_argument("--objective", choices=sorted(OBJECTIVES), default="own")
-    parser.add_argument("--width", type=int, default=4, help="other discards played out")
-    parser.add_argument("--minutes", type=float, default=0.0, help="stop after this (0: never)")
-    parser.add_argument("--out")
-    args = parser.parse_args()
-    oracle = Oracle(OBJECTIVES[args.objective], args.width, args.objective)
-    rows: list[dict[str, Any]] = []
-    start, cpu_start = time.perf_counter(), time.process_time()
-    report: dict[str, Any] = {}
-    for number in range(args.first, args.first + args.deals):
-        if args.minutes and time.perf_counter() - start > 60 * args.minutes:
-            break
-        hard_totals, _moves = play_deal(args.seed, number, None)
-        oracle_totals, _moves = play_deal(args.seed, number, oracle)
-        rows.append({"deal": number, "oracle": oracle_totals, "hard": hard_totals})
-        elapsed = time.perf_counter() - start
-        report = {
-            "what": "LAB ONLY (reads hidden cards): perfect-information seat 1 against three "
-            "hard, replacement series; own/field/margin are oracle minus hard, points a game",
-            "seed": args.seed,
-            "first_deal": args.first,
-            "deals_asked": args.deals,
-            "objective": args.objective,
-            "width": args.width,
-            **summary(rows),
-            "rollouts": oracle.rollouts,
-            "decisions": len(oracle.wall),
-            "decisions_changed": oracle.changed,
-            "decision_wall_ms": _times(oracle.wall),
-            "decision_cpu_ms": _times(oracle.cpu),
-            "seconds": elapsed,
-            "cpu_seconds": time.process_time() - cpu_start,
-            "load_average": os.getloadavg(),
-            "commit": commit(),
-            "rows": rows,
-        }
-        write_report(args.out, json.dumps(report, indent=1) + "\n")
-        own_text = ""
-        if "own" in report:
-            own_text = f" own {report['own']['mean']:+.2f} ± {report['own']['half']:.2f}"
-        print(f"deal {number}: {len(rows)} done{own_text}; {elapsed:.0f} s", file=sys.stderr)
-    brief = {key: value for key, value in report.items() if key != "rows"}
-    print(json.dumps(brief, indent=2))
-    return 0
 
 
 def _times(values: list[float]) -> dict[str, float]:
@@ -292,6 +369,101 @@ def _times(values: list[float]) -> dict[str, float]:
         return {}
     ms = [value * 1000 for value in values]
     return {"median": statistics.median(ms), "p99": percentile(ms, 0.99), "max": max(ms)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=303)
+    parser.add_argument("--first", type=int, default=0, help="first deal number")
+    parser.add_argument(
+        "--modes",
+        default="perfect",
+        help="comma-separated seat-1 players: perfect, stock, hands, fair (oracles), expert",
+    )
+    parser.add_argument("--objective", choices=sorted(OBJECTIVES), default="own")
+    parser.add_argument("--width", type=int, default=4, help="other discards played out")
+    parser.add_argument("--worlds", type=int, default=8, help="determinisations (not perfect)")
+    parser.add_argument("--prune", action="store_true", help="play out close decisions only")
+    parser.add_argument("--minutes", type=float, default=0.0, help="stop after this (0: never)")
+    parser.add_argument("--self-check", type=int, default=0, metavar="STATES")
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    if args.self_check:
+        changed = self_check(args.self_check, args.worlds)
+        print(f"fair oracle: {changed} of {args.self_check} states changed their move")
+        return 1 if changed else 0
+    modes = [mode.strip() for mode in args.modes.split(",") if mode.strip()]
+    seat1: dict[str, Oracle | str] = {}
+    for mode in modes:
+        if mode == "expert":
+            seat1[mode] = mode
+        else:
+            seat1[mode] = Oracle(
+                mode, args.objective, width=args.width, worlds=args.worlds, prune=args.prune
+            )
+    rows: list[dict[str, Any]] = []
+    start, cpu_start = time.perf_counter(), time.process_time()
+    cpu_by_mode = dict.fromkeys(modes, 0.0)
+    report: dict[str, Any] = {}
+    for number in range(args.first, args.first + args.deals):
+        if args.minutes and time.perf_counter() - start > 60 * args.minutes:
+            break
+        row: dict[str, Any] = {"deal": number, "hard": play_deal(args.seed, number, "hard")}
+        for mode in modes:
+            before = time.process_time()
+            row[mode] = play_deal(args.seed, number, seat1[mode])
+            cpu_by_mode[mode] += time.process_time() - before
+        rows.append(row)
+        elapsed = time.perf_counter() - start
+        versus: dict[str, Any] = {mode: compare(rows, mode, "hard") for mode in modes}
+        if "expert" in modes:
+            versus.update(
+                {f"{m}_vs_expert": compare(rows, m, "expert") for m in modes if m != "expert"}
+            )
+        oracles = {
+            mode: {
+                "rollouts": player.rollouts,
+                "decisions": len(player.wall),
+                "decisions_changed": player.changed,
+                "decision_wall_ms": _times(player.wall),
+                "decision_cpu_ms": _times(player.cpu),
+            }
+            for mode, player in seat1.items()
+            if isinstance(player, Oracle)
+        }
+        report = {
+            "what": "LAB ONLY (the oracles read hidden cards): seat 1 against three hard, "
+            "replacement series; own/field/margin are seat 1's player minus hard (or expert), "
+            "points a game",
+            "seed": args.seed,
+            "first_deal": args.first,
+            "deals_asked": args.deals,
+            "deals": len(rows),
+            "modes": modes,
+            "objective": args.objective,
+            "width": args.width,
+            "worlds": args.worlds,
+            "prune": args.prune,
+            "versus": versus,
+            "oracles": oracles,
+            "cpu_seconds_by_mode": cpu_by_mode,
+            "seconds": elapsed,
+            "cpu_seconds": time.process_time() - cpu_start,
+            "load_average": os.getloadavg(),
+            "commit": commit(),
+            "rows": rows,
+        }
+        write_report(args.out, json.dumps(report, indent=1) + "\n")
+        text = "; ".join(
+            f"{mode} {versus[mode]['own']['mean']:+.1f} ± {versus[mode]['own']['half']:.1f}"
+            for mode in modes
+            if "own" in versus[mode]
+        )
+        print(f"deal {number}: {len(rows)} done; {text}; {elapsed:.0f} s", file=sys.stderr)
+    brief = {key: value for key, value in report.items() if key != "rows"}
+    print(json.dumps(brief, indent=2))
+    return 0
 
 
 if __name__ == "__main__":
