@@ -142,6 +142,7 @@ class Oracle:
         width: int,
         worlds: int = 1,
         prune: bool = False,
+        confidence: float = 0.0,
         seed: int = 0,
     ) -> None:
         if knowledge not in KNOWLEDGE or objective not in OBJECTIVES:
@@ -152,6 +153,7 @@ class Oracle:
         self.width = width
         self.worlds = 1 if knowledge == "perfect" else max(1, min(MAX_WORLDS, worlds))
         self.prune = prune
+        self.confidence = confidence
         self.seed = seed
         self.rollouts = 0
         self.changed = 0  # decisions where the oracle's move was not hard's
@@ -174,22 +176,31 @@ class Oracle:
         rng = random.Random(f"{self.seed}/{view.round}/{len(view.events)}/{view.phase}/{hand}")
         return [determinise(game, seat, self.knowledge, rng) for _ in range(self.worlds)]
 
-    def _value(self, worlds: Sequence[Game], seat: int, move: Move) -> float:
-        total = 0.0
+    def _values(self, worlds: Sequence[Game], seat: int, move: Move) -> list[float]:
+        values = []
         for world in worlds:
             trial = fork(world)
             trial.apply(seat, move)
             self.rollouts += 1
-            total += self.objective(play_out_round(trial), seat)
-        return total / len(worlds)
+            values.append(self.objective(play_out_round(trial), seat))
+        return values
 
     def _best(self, game: Game, seat: int, base: Move, others: Sequence[Move]) -> Move:
         candidates = [base, *(move for move in others if move != base)]
         if len(candidates) == 1:
             return base
         worlds = self._worlds(game, seat)
-        values = [self._value(worlds, seat, move) for move in candidates]
-        best = min(range(len(candidates)), key=lambda i: (values[i], i))  # ties keep hard's
+        values = [self._values(worlds, seat, move) for move in candidates]
+        means = [statistics.fmean(found) for found in values]
+        eligible = [0]
+        for index in range(1, len(candidates)):
+            gain = [a - b for a, b in zip(values[index], values[0], strict=True)]
+            spread = statistics.stdev(gain) / len(gain) ** 0.5 if len(gain) > 1 else 0.0
+            # why: with few sampled worlds, a lucky sample beats hard's move by chance; leave
+            # hard's move only when the paired gain is beyond ``confidence`` standard errors.
+            if statistics.fmean(gain) + self.confidence * spread < 0:
+                eligible.append(index)
+        best = min(eligible, key=lambda i: (means[i], i))  # ties keep hard's
         if best:
             self.changed += 1
         return candidates[best]
@@ -385,6 +396,12 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=4, help="other discards played out")
     parser.add_argument("--worlds", type=int, default=8, help="determinisations (not perfect)")
     parser.add_argument("--prune", action="store_true", help="play out close decisions only")
+    parser.add_argument(
+        "--confidence",
+        type=float,
+        default=0.0,
+        help="leave hard's move only for a paired gain beyond this many standard errors",
+    )
     parser.add_argument("--minutes", type=float, default=0.0, help="stop after this (0: never)")
     parser.add_argument("--self-check", type=int, default=0, metavar="STATES")
     parser.add_argument("--out")
@@ -400,7 +417,12 @@ def main() -> int:
             seat1[mode] = mode
         else:
             seat1[mode] = Oracle(
-                mode, args.objective, width=args.width, worlds=args.worlds, prune=args.prune
+                mode,
+                args.objective,
+                width=args.width,
+                worlds=args.worlds,
+                prune=args.prune,
+                confidence=args.confidence,
             )
     rows: list[dict[str, Any]] = []
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -445,6 +467,7 @@ def main() -> int:
             "width": args.width,
             "worlds": args.worlds,
             "prune": args.prune,
+            "confidence": args.confidence,
             "versus": versus,
             "oracles": oracles,
             "cpu_seconds_by_mode": cpu_by_mode,
