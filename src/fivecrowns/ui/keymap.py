@@ -281,7 +281,10 @@ ACTIONS: tuple[Action, ...] = (
         "whose_turn",
         ("n",),
         N_("Whose turn"),
-        N_("Whose turn it is and what they must do now. After the game: a new game, same players."),
+        N_(
+            "Whose turn it is and what they must do now. After the game: a new game, same "
+            "players (at a network table, only its creator starts one)."
+        ),
         "info",
     ),
     _A("why", ("y",), N_("Why"), N_("Why the last computer player did what it did."), "info"),
