@@ -7,6 +7,7 @@ from __future__ import annotations
 from fivecrowns import i18n
 from fivecrowns.client.lobby import table_words
 from fivecrowns.table import SeatKind, Table
+from fivecrowns.table.info import answer
 from fivecrowns.table.words import table_event_text
 
 
@@ -78,3 +79,20 @@ def test_the_lobby_lists_a_left_seat_as_a_computer_playing_in_the_players_place(
         "hasta que vuelva), Ann (se fue; un jugador automático juega en su lugar) y Bot 3 "
         "(jugador automático, fácil)."
     )
+
+
+def test_the_card_counts_say_a_computer_plays_for_a_player_who_left_or_dropped() -> None:
+    table = _left_mid_game()
+    table.stand_in(0)  # Ben's connection dropped too
+    game = table.game
+    assert game is not None
+    counts = [len(game.hand(i)) for i in range(3)]
+    with i18n.speaking("en"):
+        said = answer(table, None, "counts")
+    assert f"Ben (a computer player plays for them), {counts[0]} cards" in said
+    assert f"Ann (a computer player plays for them), {counts[1]} cards" in said
+    assert f"Bot 3 (computer, easy), {counts[2]} cards" in said
+    assert "Ann (computer" not in said
+    with i18n.speaking("es"):
+        said = answer(table, None, "counts")
+    assert f"Ann (un jugador automático juega en su lugar), {counts[1]} naipes" in said

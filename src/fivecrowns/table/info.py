@@ -72,8 +72,9 @@ def answer(table: Table, seat: int | None, what: str) -> str:
     if what == "counts":
         levels = [seat_.level for seat_ in table.seats]
         counts = [len(game.hand(i)) for i in range(len(names))]
+        in_place = [seat_.left or seat_.standin for seat_ in table.seats]
         return answers.counts_words(
-            heard(capital=True), counts, len(game.stock), game.went_out, levels
+            heard(capital=True), counts, len(game.stock), game.went_out, levels, in_place
         )
     if view is None or seat is None:
         return _(WATCHING)

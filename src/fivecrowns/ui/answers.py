@@ -186,16 +186,32 @@ def counts_words(
     stock: int,
     went_out: int | None,
     levels: Sequence[str | None],
+    in_place: Sequence[bool] = (),
 ) -> str:
     """The C key; ``names`` as the listener hears them, capitalised; a level of None is a
-    human (or a computer player whose level this answer leaves out)."""
+    human (or a computer player whose level this answer leaves out). ``in_place`` marks the
+    seats of people a computer player plays for (they left, or their connection dropped)."""
     parts: list[str] = []
     for i, count in enumerate(counts):
         level = levels[i]
         out = went_out == i
+        standing_in = i < len(in_place) and in_place[i]
         # a seat: "Ben, 7 cards", "Ben, 7 cards, went out", "Bot 2 (computer, hard), 7 cards";
         # seats are parted by semicolons (a number glued to "Bot 2" read as "Bot 2 7")
-        if out and level is not None:
+        # why its own words: "Ann (computer, medium)" sounded as if Ann were a computer player
+        if standing_in and out:
+            said = ngettext(
+                "{who} (a computer player plays for them), {count} card, went out",
+                "{who} (a computer player plays for them), {count} cards, went out",
+                count,
+            )
+        elif standing_in:
+            said = ngettext(
+                "{who} (a computer player plays for them), {count} card",
+                "{who} (a computer player plays for them), {count} cards",
+                count,
+            )
+        elif out and level is not None:
             said = ngettext(
                 "{who} (computer, {level}), {count} card, went out",
                 "{who} (computer, {level}), {count} cards, went out",
