@@ -7,7 +7,10 @@ and SQLite are part of the game), so with CI=true these always run.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -311,6 +314,34 @@ def test_a_thousand_bad_messages_get_errors_and_change_nothing(server: ServerPro
             await client.close()
 
     asyncio.run(scenario())
+
+
+def test_a_client_that_gives_up_during_the_handshake_leaves_no_traceback(data: Path) -> None:
+    """A page that closes a socket still connecting (as the web page does when it connects
+    again) makes the server's reply fall on a closed connection: no traceback, no harm."""
+    server = ServerProcess(data, *FAST).start()
+    try:
+        port = int(server.url.rsplit(":", 1)[1].removesuffix("/ws"))
+        for _ in range(20):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+                key = base64.b64encode(os.urandom(16)).decode()
+                raw.sendall(
+                    (
+                        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                        "Sec-WebSocket-Version: 13\r\n\r\n"
+                    ).encode()
+                )
+
+        async def still_serves() -> None:
+            ann = await Client("Ann").connect(server.url)
+            assert ann.token
+            await ann.close()
+
+        asyncio.run(still_serves())
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
 
 
 def test_a_move_against_a_stale_seq_is_refused(server: ServerProcess) -> None:

@@ -311,7 +311,13 @@ class Server:
         ws = web.WebSocketResponse(
             max_msg_size=self.limits.hard_max_message, heartbeat=20.0, compress=False
         )
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionResetError:
+            # why: the client gave up during the handshake (a page that closed a socket still
+            # connecting); nobody reads the answer, and aiohttp finishes a plain response
+            # quietly where a half-made WebSocket one raises (aiohttp issue 4587)
+            return web.Response()
         conn = Connection(ws, self.limits, self._save)
         if self.stopping:  # why: a connection made while stopping would get no goodbye
             await ws.close(code=WSCloseCode.GOING_AWAY, message=GOING_AWAY_REASON)
