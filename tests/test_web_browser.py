@@ -409,6 +409,11 @@ def test_a_page_reloaded_after_a_round_ended_still_shows_its_result(
 def test_a_spectator_page_whose_connection_drops_misses_nothing(
     browser: Any, server: ServerProcess
 ) -> None:
+    """Dropped with an event on its way, the page hears every event once, in order.
+
+    why frames per socket: an event can reach the old socket after the page closed it (the
+    browser drops it there, Playwright still records it); the new socket must bring it again.
+    That is what once made a check over all sockets together see event 5 twice."""
     page, watcher = browser.new_page(), browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
@@ -423,10 +428,15 @@ def test_a_spectator_page_whose_connection_drops_misses_nothing(
         watcher.wait_for_selector("#table:not([hidden])", timeout=10_000)
         page.locator("#start-button").click()
         ann.wait_turn()
-        # Eve's connection drops and stays down (her page's retry is held) while Ann plays on.
+        # Eve chats, her page is busy while the chat's event comes back, then her connection
+        # drops and stays down (her page's retry is held) while Ann plays on.
         watcher.evaluate(
-            "() => { const app = window.fivecrowns; app.held = app.connect;"
-            " app.connect = () => {}; app.ws.close(); }"
+            """() => { const app = window.fivecrowns; app.held = app.connect;
+              app.connect = () => {};
+              app.send({ type: "chat", text: "still there?" });
+              const end = performance.now() + 300;
+              while (performance.now() < end) {}
+              app.ws.close(); }"""
         )
         watcher.wait_for_function("() => window.fivecrowns.ws.readyState === 3")
         cut_at = eve.state()["seq"]
@@ -440,10 +450,26 @@ def test_a_spectator_page_whose_connection_drops_misses_nothing(
         target = ann.state()["seq"]
         watcher.wait_for_function(f"() => window.fivecrowns.seq >= {target}", timeout=10_000)
         assert target >= cut_at + 8
+        # one socket before the drop, one after: the held retry opened none
+        assert len(eve.sockets) == 2 and eve.live_sockets() == 1
+        (old, _), (new, _) = eve.sockets
+        assert old.is_closed() and not new.is_closed()
+        per_socket = [
+            [json.loads(f) for f in frames if json.loads(f)["type"] == "event"]
+            for _ws, frames in eve.sockets
+        ]
+        for events in per_socket:
+            seqs = [f["seq"] for f in events]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "each once, in order"
+        # the new socket starts right after the last event the page heard: nothing missed,
+        # nothing twice, the chat (never heard on the old socket) among them
+        resent = per_socket[1]
+        assert [f["seq"] for f in resent] == list(range(cut_at + 1, resent[-1]["seq"] + 1))
+        assert resent[0]["kind"] == "chat" and resent[-1]["seq"] >= target
+        heard = watcher.evaluate("() => window.fivecrowns.events.map(e => e.seq)")
+        assert heard == list(range(heard[0], resent[-1]["seq"] + 1))
+        assert (watcher.locator("#log").text_content() or "").count("still there?") == 1
         events = [json.loads(f) for f in eve.frames]
-        seqs = [f["seq"] for f in events if f["type"] == "event"]
-        assert seqs == list(range(seqs[0], seqs[-1] + 1)), "every event once, in order"
-        assert seqs[-1] >= target
         seated = [f for f in events if f["type"] == "seated"]
         assert len(seated) == 2 and all(f["seat"] is None for f in seated)
         assert all("hand" not in (f["view"] or {}) for f in events if f["type"] == "snapshot")
@@ -454,6 +480,39 @@ def test_a_spectator_page_whose_connection_drops_misses_nothing(
     finally:
         page.close()
         watcher.close()
+
+
+def test_a_page_never_keeps_two_sockets(browser: Any, server: ServerProcess) -> None:
+    """Whatever calls connect (the hello form twice, a reconnection while a retry is due),
+    the page keeps one live socket and acts only on that one's frames."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        page.locator("#name").fill("Ann")
+        page.evaluate(
+            "() => { const form = document.getElementById('hello-form');"
+            " form.requestSubmit(); form.requestSubmit(); }"
+        )
+        page.wait_for_selector("#lobby-body:not([hidden])", timeout=10_000)
+        page.wait_for_timeout(300)
+        welcomes = [f for f in ann.frames if json.loads(f)["type"] == "welcome"]
+        assert len(welcomes) == 1 and ann.live_sockets() == 1
+        opened = len(ann.sockets)
+        # the connection drops (a retry is due in half a second) and something connects at once
+        page.evaluate(
+            """async () => { const app = window.fivecrowns, ws = app.ws;
+              await new Promise((done) => { ws.addEventListener("close", done); ws.close(); });
+              app.connect(); }"""
+        )
+        page.wait_for_function("() => window.fivecrowns.ws.readyState === 1")
+        page.wait_for_timeout(1500)  # why: past the retry's 500 ms
+        assert len(ann.sockets) == opened + 1 and ann.live_sockets() == 1
+        assert page.evaluate("() => window.fivecrowns.replaced") is False
+        assert page.locator("#connection").text_content() == "Connected as Ann."
+        assert "elsewhere" not in (page.locator("#alert").text_content() or "")
+        assert ann.errors == []
+    finally:
+        page.close()
 
 
 @pytest.mark.slow

@@ -69,6 +69,8 @@ class WebPlayer:
     def __init__(self, page: Any, url: str) -> None:
         self.page = page
         self.frames: list[str] = []
+        #: every socket the page opened, with the frames it received, oldest first
+        self.sockets: list[tuple[Any, list[str]]] = []
         self.errors: list[str] = []
         page.on("websocket", self._socket)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -76,7 +78,17 @@ class WebPlayer:
         page.wait_for_selector("html[data-ready=true]", timeout=10_000)
 
     def _socket(self, ws: Any) -> None:
-        ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
+        frames: list[str] = []
+        self.sockets.append((ws, frames))
+
+        def received(payload: Any) -> None:
+            self.frames.append(str(payload))
+            frames.append(str(payload))
+
+        ws.on("framereceived", received)
+
+    def live_sockets(self) -> int:
+        return sum(1 for ws, _frames in self.sockets if not ws.is_closed())
 
     def connect(self, name: str) -> None:
         self.page.locator("#name").fill(name)

@@ -118,6 +118,7 @@ export class App {
     this.events = []; // {seq, kind, text, player}
     this.alertToggle = false;
     this.attempts = 0;
+    this.retry = null; // the pending reconnection's timer, if any
     this.speaker = new Speaker();
     this.ready = false;
     this.over = false;
@@ -195,11 +196,18 @@ export class App {
   // --- connection ----------------------------------------------------------------------
 
   connect() {
+    // why: never two live sockets; two hellos with one token make the server replace the
+    // first (its "replaced" would stop reconnecting), and two catch-ups repeat events
+    clearTimeout(this.retry);
+    this.retry = null;
+    const old = this.ws;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws`);
     this.ws = ws;
+    if (old && old.readyState !== WebSocket.CLOSED) old.close(); // its close event is ignored
     $("connection").textContent = say(T.connecting, { name: this.name });
     ws.addEventListener("open", () => {
+      if (this.ws !== ws) return;
       this.attempts = 0;
       const hello = { type: "hello", v: 1, name: this.name, language: language() };
       if (this.token) {
@@ -210,6 +218,7 @@ export class App {
       this.send(hello);
     });
     ws.addEventListener("message", (message) => {
+      if (this.ws !== ws) return; // why: a replaced socket's frames are not this page's news
       let data;
       try {
         data = JSON.parse(message.data);
@@ -234,7 +243,7 @@ export class App {
       const text = say(T.dropped, { attempt: this.attempts, tries: TRIES });
       $("connection").textContent = text;
       this.log(text);
-      setTimeout(() => this.connect(), Math.min(500 * this.attempts, 3000));
+      this.retry = setTimeout(() => this.connect(), Math.min(500 * this.attempts, 3000));
     });
   }
 
