@@ -515,6 +515,39 @@ def test_a_page_never_keeps_two_sockets(browser: Any, server: ServerProcess) -> 
         page.close()
 
 
+def test_a_stopping_server_is_news_without_the_refusal_sound(browser: Any) -> None:
+    """The server's stopping notice is said (assertive region) with no earcon: no earcon
+    fits it, and the refusal's would say the player made a mistake. A refusal keeps it."""
+    server = ServerProcess(None, "--bot-delay", "0").start()
+    page = browser.new_page()
+    try:
+        web = WebPlayer(page, page_url(server.url))
+        web.connect("Ann")
+        # why a stand-in for Speaker.sound: it records the earcon asked for, with or without
+        # a sound card (the real playing is checked by the built-in voice test)
+        page.evaluate(
+            "() => { window.__sounds = [];"
+            " window.fivecrowns.speaker.sound = (name) => window.__sounds.push(name); }"
+        )
+        page.locator("#code").fill("nosuchcode")
+        page.locator("#code").press("Enter")
+        page.wait_for_function("() => window.__sounds.length === 1", timeout=10_000)
+        assert page.evaluate("() => window.__sounds") == ["invalid"]  # a refusal: the earcon
+        errors = server.stop()
+        page.wait_for_function(
+            "() => document.getElementById('alert').textContent.includes('stopping')",
+            timeout=10_000,
+        )
+        page.wait_for_timeout(200)  # why: a sound asked with the notice would be in by now
+        assert page.evaluate("() => window.__sounds") == ["invalid"]
+        alert = (page.locator("#alert").text_content() or "").replace("\u00a0", "")
+        assert alert == "The server is stopping. It keeps no tables, so the games on it end now."
+        assert "Traceback" not in errors and web.errors == []
+    finally:
+        page.close()
+        server.stop()
+
+
 @pytest.mark.slow
 def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_path: Path) -> None:
     """Same seed, same moves: the page's live regions say what `fivecrowns join` prints."""

@@ -301,7 +301,9 @@ export class App {
           this.send({ type: "hello", v: 1, name: this.name, language: language() });
         }
         this.alert(data.text);
-        this.speaker.sound("invalid");
+        // why no earcon: a stopping server is news, not a refusal (none of the earcons fits,
+        // and the terminal says it as a notice too); the sentence says it all
+        if (data.code !== "server_stopping") this.speaker.sound("invalid");
         break;
       default:
         break;
