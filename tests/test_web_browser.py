@@ -515,6 +515,46 @@ def test_a_page_never_keeps_two_sockets(browser: Any, server: ServerProcess) -> 
         page.close()
 
 
+def test_the_lobby_list_sent_again_keeps_a_click_and_the_focus(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The server sends the table list again when any table changes: a click under way still
+    lands, and a player's focus stays on the same table's button (not on the page)."""
+    page, watcher = browser.new_page(), browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        page.locator("#create-form button[type=submit]").click()
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        table = page.evaluate("() => window.fivecrowns.table")
+        eve = WebPlayer(watcher, page_url(server.url))
+        eve.connect("Eve")
+        listing = json.loads(next(f for f in eve.frames if json.loads(f)["type"] == "tables"))
+        other = {**listing["tables"][0], "id": "zz000000"}
+        changed = {**listing, "tables": [other, *listing["tables"]]}
+        receive = "(data) => window.fivecrowns.receive(data)"
+        watch = watcher.get_by_role("button", name=f"Watch table {table}")
+        watch.focus()
+        focused = "() => document.activeElement.getAttribute('aria-label')"
+        watcher.evaluate(receive, changed)  # a new table, listed first
+        assert watcher.locator("#tables li").count() == 2
+        assert watcher.evaluate(focused) == f"Watch table {table}"
+        watcher.evaluate(receive, listing)  # that table went: focus stays on Ann's table
+        assert watcher.locator("#tables li").count() == 1
+        assert watcher.evaluate(focused) == f"Watch table {table}"
+        box = watch.bounding_box()
+        assert box is not None
+        watcher.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        watcher.mouse.down()
+        watcher.evaluate(receive, listing)  # the same list again, between press and release
+        watcher.mouse.up()
+        watcher.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        assert eve.errors == []
+    finally:
+        page.close()
+        watcher.close()
+
+
 def test_a_stopping_server_is_news_without_the_refusal_sound(browser: Any) -> None:
     """The server's stopping notice is said (assertive region) with no earcon: no earcon
     fits it, and the refusal's would say the player made a mistake. A refusal keeps it."""

@@ -403,7 +403,14 @@ export class App {
   // --- lobby -----------------------------------------------------------------------------
 
   showTables(tables) {
+    // why: the server sends the list again whenever any table changes; a list rebuilt with
+    // the same content would take a button from under a click or a player's focus
+    const shown = JSON.stringify([language(), tables]);
+    if (shown === this.tablesShown) return;
+    this.tablesShown = shown;
     const list = $("tables");
+    const active = document.activeElement;
+    const focused = list.contains(active) ? active.getAttribute("aria-label") : null;
     list.replaceChildren();
     $("no-tables").hidden = tables.length > 0;
     for (const info of tables) {
@@ -420,6 +427,14 @@ export class App {
       item.append(this.button(say(T.watchTable, { id: info.id }), _(T.watch), watch));
       list.append(item);
     }
+    if (focused === null) return;
+    // why: the player stays on the button they were on (it is the same table's), or goes to
+    // the lobby's heading when that table left the list, never to the page itself
+    const again = [...list.querySelectorAll("button")].find(
+      (button) => button.getAttribute("aria-label") === focused,
+    );
+    if (again) again.focus();
+    else this.focusView();
   }
 
   button(label, text, action) {
