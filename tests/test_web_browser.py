@@ -462,10 +462,11 @@ def test_a_spectator_page_whose_connection_drops_misses_nothing(
             seqs = [f["seq"] for f in events]
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "each once, in order"
         # the new socket starts right after the last event the page heard: nothing missed,
-        # nothing twice, the chat (never heard on the old socket) among them
+        # nothing twice, the chat (never heard on the old socket) among them; why not first:
+        # the page may also lag behind Ann's (it did: the deal was still on its way)
         resent = per_socket[1]
         assert [f["seq"] for f in resent] == list(range(cut_at + 1, resent[-1]["seq"] + 1))
-        assert resent[0]["kind"] == "chat" and resent[-1]["seq"] >= target
+        assert "chat" in [f["kind"] for f in resent] and resent[-1]["seq"] >= target
         heard = watcher.evaluate("() => window.fivecrowns.events.map(e => e.seq)")
         assert heard == list(range(heard[0], resent[-1]["seq"] + 1))
         assert (watcher.locator("#log").text_content() or "").count("still there?") == 1
