@@ -27,6 +27,7 @@ import aiohttp
 from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
 from fivecrowns.client.link import read_frame
 from fivecrowns.client.retry import RECONNECT, RetryPolicy
+from fivecrowns.client.seat_words import seat_words
 from fivecrowns.client.seats import NO_LONGER_KEPT, TAKING_BACK, SavedSeat, SavedSeats
 from fivecrowns.i18n import N_, current_language, join_list, ngettext
 from fivecrowns.i18n import gettext as _
@@ -357,7 +358,10 @@ class LineClient:
             self.say(_(NO_TABLES))
             return
         for info in tables:
-            names = join_list([seat["name"] or _(EMPTY_SEAT) for seat in info["seats"]])
+            # why the lobby's words: who left, whose connection dropped, and which seats
+            # computer players take, in the words of ``join --keys``
+            empty = _(EMPTY_SEAT)
+            names = join_list([seat_words(seat, empty) for seat in info["seats"]])
             line = TABLE_PLAYING if info["started"] else TABLE_WAITING
             self.say(_(line).format(id=info["id"], players=names, round=info["round"]))
 

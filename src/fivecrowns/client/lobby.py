@@ -26,6 +26,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from fivecrowns.ai.loader import LEVELS, level_name
+from fivecrowns.client.seat_words import seat_words
 from fivecrowns.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.errors import FiveCrownsError
 from fivecrowns.i18n import N_, join_list, ngettext
@@ -47,12 +48,6 @@ NO_TABLES = N_(
 TABLE_WAITING = N_("Table {table}, waiting to start: {players}.")
 TABLE_PLAYING = N_("Table {table}, round {round} of 11: {players}.")
 EMPTY_SEAT = N_("an empty seat")
-# why the brackets: in a list of seats "Ann, Bot 2, computer, medium, Bot 3, ..." ran together
-COMPUTER_SEAT = N_("{name} (computer, {level})")
-# TRANSLATORS: a seat in a list of seats: {name} left the game; a computer plays on for them
-LEFT_SEAT = N_("{name} (left; a computer player plays in their place)")
-# TRANSLATORS: a seat in a list of seats: {name}'s connection dropped
-STANDIN_SEAT = N_("{name} (connection dropped; a computer player plays until they are back)")
 NO_TABLE_HERE = N_(
     "There is no table here. Press {list} to hear the tables, {create} to create one."
 )
@@ -113,15 +108,7 @@ CODE_LONGEST = 40
 
 
 def _seat_words(seat: dict[str, Any]) -> str:
-    if seat.get("kind") == "empty" or not seat.get("name"):
-        return _(EMPTY_SEAT)
-    if seat.get("left"):
-        return _(LEFT_SEAT).format(name=seat["name"])
-    if seat.get("standin"):
-        return _(STANDIN_SEAT).format(name=seat["name"])
-    if seat.get("kind") == "bot":
-        return _(COMPUTER_SEAT).format(name=seat["name"], level=level_name(seat.get("level") or ""))
-    return str(seat["name"])
+    return seat_words(seat, _(EMPTY_SEAT))
 
 
 def table_words(info: dict[str, Any]) -> str:
