@@ -26,6 +26,7 @@ from fivecrowns.client.line import LineClient
 from fivecrowns.client.websocket import WebSocketLink
 from server_support import FAST, ServerProcess
 from test_join import TypedClient
+from test_join_lobby import Player
 
 LEFT = "{name} (left; a computer player plays in their place)"
 DROPPED = "{name} (connection dropped; a computer player plays until they are back)"
@@ -114,3 +115,96 @@ def test_the_line_client_lists_a_seat_left_and_a_dropped_one_as_the_server_says_
         if ann.proc.poll() is None:
             ann.proc.kill()
         ann.proc.wait(timeout=10)
+
+
+def _counts(player: Player) -> str:
+    mark = player.mark()
+    player.keys("c")
+    return player.said_since(mark)
+
+
+def _notes(player: Player) -> dict[str, str]:
+    game = player.play.game
+    assert game is not None
+    return {seat.name: seat.note for seat in game.table().seats}
+
+
+def _until(player: Player, done: Any, what: str, timeout: float = 20.0) -> None:
+    """Take the news until ``done()``; bounded in time."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"{player.link.name}: {what} did not come"
+        player.play.news()
+        player.link.wait_for(lambda: False, 0.02)
+
+
+def test_the_keys_session_follows_the_seats_as_they_change_and_a_late_spectator_hears_them(
+    server: ServerProcess,
+) -> None:
+    ann = Player(server.url, "Ann")
+    ben = WebSocketLink(server.url, "Ben")
+    dee = WebSocketLink(server.url, "Dee")
+    cy: Player | None = None
+    dee_again: WebSocketLink | None = None
+    try:
+        ann.wait(r"No open tables")
+        ann.link.send({"type": "create_table", "seats": 4, "bots": ["easy"], "private": False})
+        table = ann.wait(r"You sit in seat 1 at table (\w+)\.").group(1)
+        ben.connect([{"type": "join", "table": table}])
+        dee.connect([{"type": "join", "table": table}])
+        ann.wait(r"Dee sat down in seat 4\.")
+        ann.keys("s")
+        ann.wait(r"New game: Ann, Bot 2 \(easy\), Ben and Dee\. Press F1")
+        assert re.search(r"Ben, \d+ cards; Dee, \d+ cards", _counts(ann))
+        assert _notes(ann)["Ben"] == ""
+
+        # Ben leaves mid-game: a computer player plays in his place, for good
+        ben.send({"type": "leave"})
+        ann.wait(r"Ben left the table; a computer player plays in their place\.")
+        _until(ann, lambda: "left" in _notes(ann)["Ben"], "Ben's new seat")
+        counts = _counts(ann)
+        assert re.search(r"Ben \(a computer player plays for them\), \d+ cards", counts), counts
+        assert "(computer, medium)" not in counts
+        assert _notes(ann)["Ben"] == "left; a computer player plays in their place"
+
+        # Dee's connection drops: a computer plays for her until she is back
+        token = dee.token
+        dee.close()
+        ann.wait(r"Dee's connection dropped")
+        _until(ann, lambda: _notes(ann)["Dee"] != "", "Dee's stand-in")
+        assert re.search(r"Dee \(a computer player plays for them\), \d+ cards", _counts(ann))
+        assert _notes(ann)["Dee"] == (
+            "connection dropped; a computer player plays until they are back"
+        )
+
+        # Cy comes to watch after that: the game's players, as they are now
+        cy = Player(server.url, "Cy")
+        cy.wait(r"The lobby of")
+        cy.link.send({"type": "watch", "table": table})
+        said = cy.wait(r"You are watching a game in progress: [^\n]*").group(0)
+        assert said.startswith(
+            f"You are watching a game in progress: Ann, Bot 2 (easy), "
+            f"{LEFT.format(name='Ben')} and {DROPPED.format(name='Dee')}."
+        ), said
+        assert "Ben (medium)" not in cy.said()
+
+        # Dee comes back with her token: she plays again, and is said as a person again
+        dee_again = WebSocketLink(server.url, "Dee")
+        dee_again.token = token
+        dee_again.connect()
+        ann.wait(r"Dee is back and plays again\.")
+        _until(ann, lambda: _notes(ann)["Dee"] == "", "Dee's return")
+        counts = _counts(ann)
+        assert re.search(r"Dee, \d+ cards", counts) and "Dee (a computer" not in counts
+        # Ben stays a computer player in his place
+        assert re.search(r"Ben \(a computer player plays for them\), \d+ cards", counts)
+        for player in (ann, cy):
+            assert "Traceback" not in player.said()
+    finally:
+        ann.close()
+        ben.close()
+        dee.close()
+        if dee_again is not None:
+            dee_again.close()
+        if cy is not None:
+            cy.close()

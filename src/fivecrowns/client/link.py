@@ -178,6 +178,9 @@ class SeatClient:
         self.legal: list[Move] = []
         #: The sentences of table events since they were last taken (none from before joining).
         self.notices: list[str] = []
+        #: The table's seats as the newest snapshot has them (``{kind, name, level, standin,
+        #: left}``): who left, whose connection dropped, as the server says now.
+        self.seats: tuple[dict[str, Any], ...] = ()
         self._started = False
         self.sync()
         self._started = True
@@ -268,6 +271,7 @@ class SeatClient:
             new.append(event)
         self.seq = max(self.seq, upto)
         self.legal = [move_from_json(move) for move in snapshot["legal"]]
+        self.seats = tuple(snapshot.get("seats") or ())
         self._view = view_from_snapshot(snapshot["view"], self.seat, self.round_events)
         return new
 

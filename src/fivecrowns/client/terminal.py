@@ -216,10 +216,7 @@ class NetworkPlay:
         shot = link.last_snapshot
         assert shot is not None
         seat = WATCHER if link.seat is None else link.seat
-        seats = [
-            Seat(info["name"] or "", info["level"] if info["kind"] == "bot" else None)
-            for info in shot["seats"]
-        ]
+        seats = [Seat.from_json(info) for info in shot["seats"]]
         game = Session(None, seats, self.output, self.settings, remote=(link, seat))
         game.speech_report = self.speech_report
         for listener in self.listeners:

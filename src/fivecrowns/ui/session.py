@@ -23,6 +23,7 @@ from fivecrowns.ai.loader import level_name
 from fivecrowns.cards import Card, Rank, spoken_name
 from fivecrowns.client.inprocess import InProcessLink
 from fivecrowns.client.link import LinkError, SeatClient, TableLink
+from fivecrowns.client.seat_words import LEFT_SEAT, STANDIN_SEAT
 from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
 from fivecrowns.game import (
     Discard,
@@ -98,6 +99,20 @@ NO_NEWS = N_("Nothing has happened since your last turn.")
 NEW_GAME = N_("New game: {names}. Press {help} for help, {menu} for the action menu.")
 #: A computer player in the list of players at the start: "Ann (medium)".
 COMPUTER_SEAT = N_("{name} ({level})")
+
+
+def _start_words(seat: Seat) -> str:
+    """A seat in the list of players at the start: "Ann", "Bot 2 (medium)", and at a network
+    table the lobby's words for a player who left or whose connection dropped."""
+    if seat.left:
+        return _(LEFT_SEAT).format(name=seat.name)
+    if seat.standin:
+        return _(STANDIN_SEAT).format(name=seat.name)
+    if seat.level is None:
+        return seat.name
+    return _(COMPUTER_SEAT).format(name=seat.name, level=level_name(seat.level))
+
+
 RESUMED = N_("Resumed. {round}")
 THIS_GAME_IS_OVER = N_("This game is over.")
 HAND_HIDDEN = N_("The hand is hidden. Press {ready} when ready, {help} for help, {quit} to quit.")
@@ -154,6 +169,10 @@ def lay_down_best_item(count: int) -> str:
 #: The screen's note beside a seat.
 WENT_OUT_NOTE = N_("went out")
 COMPUTER_NOTE = N_("computer, {level}")
+# TRANSLATORS: the screen's note beside a player who left a network table's game
+LEFT_NOTE = N_("left; a computer player plays in their place")
+# TRANSLATORS: the screen's note beside a player whose connection dropped
+STANDIN_NOTE = N_("connection dropped; a computer player plays until they are back")
 
 #: The keys that work on the hot-seat privacy screen besides Enter: none shows the hand.
 PRIVACY_SAFE = frozenset({"quit", "help", "stop_speech"})
@@ -234,14 +253,37 @@ class Bot(Protocol):
 
 @dataclass(frozen=True)
 class Seat:
-    """Who sits in a seat: a human at this keyboard, or a computer player of ``level``."""
+    """Who sits in a seat: a human at this keyboard, or a computer player of ``level``.
+
+    At a network table also: ``left``, the person ``name`` left and a computer player
+    (``level``) plays in their place for good; ``standin``, their connection dropped and a
+    computer plays for them until they are back.
+    """
 
     name: str
     level: str | None = None  # None: a human
+    left: bool = False
+    standin: bool = False
 
     @property
     def human(self) -> bool:
-        return self.level is None
+        """A person plays this seat now (not a computer player, nor one standing in)."""
+        return self.level is None and not self.standin
+
+    @classmethod
+    def from_json(cls, info: dict[str, Any]) -> Seat:
+        """A seat of a protocol snapshot (``{kind, name, level, standin, left}``).
+
+        >>> Seat.from_json({"kind": "bot", "name": "Ann", "level": "medium", "left": True})
+        Seat(name='Ann', level='medium', left=True, standin=False)
+        """
+        level = info.get("level") if info.get("kind") == "bot" else None
+        return cls(
+            str(info.get("name") or ""),
+            level,
+            left=bool(info.get("left")),
+            standin=bool(info.get("standin")),
+        )
 
 
 @dataclass
@@ -287,7 +329,8 @@ class Session(CommandLayer):
         """A local game (``game``, its computer players from ``bots`` or ``bot_loader``), or
         with ``remote`` = (link, seat) one seat at a table reached through ``link``."""
         super().__init__()
-        self.seats = list(seats)
+        self._seats = list(seats)
+        self._followed: tuple[tuple[dict[str, Any], ...], list[Seat]] | None = None
         self.output = output
         self.settings = settings or Settings()
         self.keymap: Keymap = self.settings.keymap
@@ -296,14 +339,14 @@ class Session(CommandLayer):
         self.save_path = save_path
         self.autosave_enabled = autosave and remote is None
         self.bots: dict[int, Bot] = dict(bots or {})
-        for seat_index, seat in enumerate(self.seats if remote is None else ()):
+        for seat_index, seat in enumerate(self._seats if remote is None else ()):
             if seat.level is not None and seat_index not in self.bots:
                 if bot_loader is None:
                     raise FiveCrownsError(
                         _("No way to start the computer player {name}.").format(name=seat.name)
                     )
                 self.bots[seat_index] = bot_loader(seat.level, seat_index)
-        humans = [i for i, seat in enumerate(self.seats) if seat.human]
+        humans = [i for i, seat in enumerate(self._seats) if seat.human]
         if remote is not None:
             humans = [remote[1]]  # one seat: the others are at their own computers
         #: A spectator at a network table (seat WATCHER): the public view, no hand, no turn.
@@ -317,7 +360,7 @@ class Session(CommandLayer):
         self.link: RemoteLink
         if remote is None:
             assert game is not None
-            seat_list = [(s.name, s.level) for s in self.seats]
+            seat_list = [(s.name, s.level) for s in self._seats]
             self.local = self.link = InProcessLink(game, seat_list, self.bots)
         else:
             self.link = remote[0]
@@ -356,6 +399,18 @@ class Session(CommandLayer):
             self.say(text)  # someone's chat, a stand-in, someone leaving: queued, never lost
 
     @property
+    def seats(self) -> list[Seat]:
+        """Who sits in each seat. At a network table, as the newest snapshot has them: who
+        left and whose connection dropped change during a game, and a seat list made at the
+        start said "Ann (medium)" for a player who had left, or "Ann" for one who left later."""
+        told = self.client.seats if self.local is None else ()
+        if len(told) != len(self._seats):
+            return self._seats  # local play (its seats never change), or no seats told
+        if self._followed is None or self._followed[0] is not told:
+            self._followed = (told, [Seat.from_json(info) for info in told])
+        return self._followed[1]
+
+    @property
     def client(self) -> SeatClient:
         """What the seat at the keyboard knows (its snapshot and its events)."""
         return self.clients[self.at_keyboard]
@@ -390,14 +445,7 @@ class Session(CommandLayer):
             if self.privacy_for is None:
                 self._tell_position()
             return
-        names = join_list(
-            [
-                seat.name
-                if seat.level is None
-                else _(COMPUTER_SEAT).format(name=seat.name, level=level_name(seat.level))
-                for seat in self.seats
-            ]
-        )
+        names = join_list([_start_words(seat) for seat in self.seats])
         if self.watching and not any(isinstance(e, RoundStarted) for e in self.client.events):
             self._start_watching(names)  # why: the game began before this spectator came
             return
@@ -528,6 +576,10 @@ class Session(CommandLayer):
             note = ""
             if view.went_out == i:
                 note = _(WENT_OUT_NOTE)
+            elif seat.left:
+                note = _(LEFT_NOTE)
+            elif seat.standin:
+                note = _(STANDIN_NOTE)
             elif seat.level is not None:
                 note = _(COMPUTER_NOTE).format(level=level_name(seat.level))
             round_points = game.round_scores[-1][i] if game.round_scores else None
@@ -996,10 +1048,17 @@ class Session(CommandLayer):
     def _do_counts(self, key: str) -> None:
         view = self.client.view
         brief = self.verbosity == "brief"
-        levels = [None if brief else seat.level for seat in self.seats]
+        seats = self.seats
+        levels = [None if brief else seat.level for seat in seats]
+        in_place = [seat.left or seat.standin for seat in seats]  # as the server's C says them
         self.answer(
             answers.counts_words(
-                self._heard_names(True), view.hand_counts, view.stock_count, view.went_out, levels
+                self._heard_names(True),
+                view.hand_counts,
+                view.stock_count,
+                view.went_out,
+                levels,
+                in_place,
             )
         )
 
