@@ -38,9 +38,9 @@ NEW_PAGE = {
         "El idioma elegido cambia desde la frase siguiente y se guarda para las próximas "
         "partidas.\n"
         '- Para cambiar una tecla, añade una sección `"keys"` a `settings.json` con los '
-        "nombres de la última columna. En ese archivo las teclas se escriben en inglés, "
-        'como en la versión inglesa de esta página: `"d"`, `"Shift+H"`, `"Ctrl+X"`, '
-        '`"F5"`, `"Enter"`, `"Space"`.\n\n'
+        "nombres de la última columna. En ese archivo las teclas se escriben como en las "
+        'tablas: `"d"`, `"Mayúsculas+H"`, `"Control+X"`, `"F5"`, `"Intro"`, `"Espacio"`, '
+        '`"coma"` o `","`; los nombres ingleses (`"Shift+H"`, `"Enter"`) también valen.\n\n'
         "Los comandos `fivecrowns` de esta página se ejecutan desde la carpeta del juego "
         "como `.venv/bin/fivecrowns ...` una vez que se ha ejecutado `bash scripts/play` o "
         "`bash scripts/setup`; o escribe una vez `source .venv/bin/activate` en esa "

@@ -72,6 +72,46 @@ def test_a_bad_key_name_is_a_sentence(bad: str) -> None:
         normalize_key(bad)
 
 
+def test_a_bad_key_in_spanish_names_keys_as_the_spanish_help_does_and_they_work() -> None:
+    # the message said "Shift+letra", "Ctrl+letra", "Enter, Space, Tab" where the help says
+    # "Mayúsculas+H", "Control+X", "Intro": a player writes what they read, so both work
+    with i18n.speaking("es"), pytest.raises(KeymapError) as refused:
+        normalize_key("Hiper+Q")
+    said = str(refused.value)
+    assert said == (
+        "'Hiper+Q' no es una tecla: usa una letra, una cifra, un signo de puntuación, "
+        "Mayúsculas+letra, Control+letra, F1 a F12, Intro, Espacio, Tabulador, Escape o una "
+        "flecha."
+    )
+    with i18n.speaking("es"):
+        assert display_key("H") == "Mayúsculas+H" and display_key("c-x") == "Control+X"
+    for written, key in [
+        ("Mayúsculas+H", "H"), ("mayusculas+j", "J"), ("Control+X", "c-x"), ("Intro", "c-m"),
+        ("Espacio", " "), ("Tabulador", "c-i"), ("Flecha arriba", "up"), ("coma", ","),
+        ("signo de interrogación", "?"),
+    ]:  # fmt: skip
+        assert normalize_key(written) == key, written  # in any language
+    keymap, problems = Keymap.from_settings({"hint": "Mayúsculas+J", "draw": ["d", "Insertar"]})
+    assert problems == [] and keymap.get("hint").keys == ("J",)
+    assert keymap.get("draw").keys == ("d", "insert")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_key_written_as_its_help_says_it_is_read_back_as_that_key(language: str) -> None:
+    keys = {
+        key
+        for actions in (ACTIONS, SOLITAIRE_ACTIONS, LOBBY_ACTIONS)
+        for a in actions
+        for key in a.keys
+    }
+    keys |= set(string.punctuation) | {"H", "c-x", "pageup", "insert", "delete"}
+    # why not a plain letter: help says "B" for the b key, and "B" in the file is Shift+B
+    keys -= set(string.ascii_lowercase)
+    with i18n.speaking(language):
+        for key in sorted(keys):
+            assert normalize_key(display_key(key)) == key, (language, key, display_key(key))
+
+
 #: A key name as speech and braille may say it: words, digits, "Shift+H", "Ctrl+X" (no symbol).
 SAID_KEY = re.compile(r"(?:Shift|Ctrl|Mayúsculas|Control)\+[A-Z]|[^\W_]+(?: [^\W_]+)*")
 

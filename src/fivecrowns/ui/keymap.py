@@ -6,8 +6,8 @@ be documented one way and work another.
 
 Keys are written the way prompt_toolkit names them (``"left"``, ``"c-m"`` for
 Enter, ``"H"`` for Shift+H, ``"f1"``); players write them in the settings file
-the way they read them in the help ("Enter", "Shift+H", "Ctrl+X", "F1", "comma"), or as
-the key itself (",").
+the way they read them in the help ("Enter", "Shift+H", "Ctrl+X", "F1", "comma"; in any
+of the game's languages: "Intro", "Mayúsculas+H"), or as the key itself (",").
 
 >>> keymap = Keymap.default()
 >>> keymap.action_for("d").name
@@ -16,16 +16,21 @@ the key itself (",").
 'Enter or Space'
 >>> normalize_key("Shift+H"), normalize_key("ctrl+x"), normalize_key("Enter")
 ('H', 'c-x', 'c-m')
+>>> normalize_key("Mayúsculas+H"), normalize_key("Intro"), normalize_key("flecha arriba")
+('H', 'c-m', 'up')
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import re
 import string
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from fivecrowns.i18n import N_, ngettext
+from fivecrowns.i18n import LANGUAGES, N_, CatalogMissing, ngettext, speaking
 from fivecrowns.i18n import gettext as _
 
 __all__ = [
@@ -625,6 +630,42 @@ def character_words(character: str) -> str:
     return character
 
 
+# TRANSLATORS: a key pressed with Control, as help names it ("Ctrl+X")
+_CTRL_KEY = N_("Ctrl+{letter}")
+# TRANSLATORS: a capital letter's key, as help names it ("Shift+H")
+_SHIFT_KEY = N_("Shift+{letter}")
+
+
+def _fold(text: str) -> str:
+    """A key name compared loosely: no capitals, spaces or accents ("mayusculas+h")."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().replace(" ", ""))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class _HelpNames:
+    names: dict[str, str]  # a folded name -> the prompt_toolkit key
+    shift: tuple[str, ...]  # folded prefixes of a capital letter: "shift+", "mayusculas+"
+    ctrl: tuple[str, ...]  # folded prefixes of a Control letter: "ctrl+", "control+"
+
+
+@functools.cache
+def _help_names() -> _HelpNames:
+    """Key names as the help says them in every language, so a settings file may use the
+    words its player reads ("Intro", "Mayúsculas+H") whatever language it is read in."""
+    names: dict[str, str] = {}
+    shift: list[str] = []
+    ctrl: list[str] = []
+    for code in LANGUAGES:
+        # why suppress: a language whose catalog is missing is said once elsewhere
+        with contextlib.suppress(CatalogMissing), speaking(code):
+            names.update({_fold(_(word)): key for key, word in _DISPLAY.items()})
+            names.update({_fold(_(word)): key for key, word in _CHARACTER_WORDS.items()})
+            shift.append(_fold(_(_SHIFT_KEY).split("{letter}")[0]))
+            ctrl.append(_fold(_(_CTRL_KEY).split("{letter}")[0]))
+    return _HelpNames(names, tuple(shift), tuple(ctrl))
+
+
 def capitalized(text: str) -> str:
     """``text`` with a capital first letter: a key name that begins a line ("Comma: ...")."""
     return text[:1].upper() + text[1:]
@@ -643,12 +684,18 @@ def normalize_key(text: str) -> str:
     lowered = raw.lower().replace(" ", "")
     if lowered in _NAMED_KEYS:
         return _NAMED_KEYS[lowered]
-    for prefix in ("shift+", "s-"):
-        if lowered.startswith(prefix) and len(lowered) == len(prefix) + 1 and lowered[-1].isalpha():
-            return lowered[-1].upper()
-    for prefix in ("ctrl+", "control+", "c-"):
-        if lowered.startswith(prefix) and len(lowered) == len(prefix) + 1 and lowered[-1].isalpha():
-            return "c-" + lowered[-1]
+    said = _help_names()
+    folded = _fold(raw)
+    if folded in said.names:
+        return said.names[folded]
+    letter = folded[-1:] if raw[-1:].isascii() else ""
+    if letter and letter in string.ascii_lowercase:
+        for prefix in ("shift+", "s-", *said.shift):
+            if folded == prefix + letter:
+                return letter.upper()
+        for prefix in ("ctrl+", "control+", "c-", *said.ctrl):
+            if folded == prefix + letter:
+                return "c-" + letter
     raise KeymapError(
         _(
             "'{text}' is not a key: use a letter, a digit, a punctuation mark, "
@@ -673,11 +720,9 @@ def display_key(key: str, *, shown: bool = False) -> str:
         # TRANSLATORS: a symbol key in the docs' tables: its name, then the symbol itself
         return _("{word} ({symbol})").format(word=word, symbol=key) if shown else word
     if key.startswith("c-") and len(key) == 3:
-        # TRANSLATORS: a key pressed with Control, as help names it ("Ctrl+X")
-        return _("Ctrl+{letter}").format(letter=key[2].upper())
+        return _(_CTRL_KEY).format(letter=key[2].upper())
     if len(key) == 1 and key.isalpha():
-        # TRANSLATORS: a capital letter's key, as help names it ("Shift+H")
-        return _("Shift+{letter}").format(letter=key) if key.isupper() else key.upper()
+        return _(_SHIFT_KEY).format(letter=key) if key.isupper() else key.upper()
     if len(key) > 1:
         return key[0].upper() + key[1:]
     return key
