@@ -24,6 +24,7 @@ import pytest
 from fivecrowns import i18n
 from fivecrowns.client.line import LineClient
 from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.ui.session import Seat
 from server_support import FAST, ServerProcess
 from test_join import TypedClient
 from test_join_lobby import Player
@@ -123,17 +124,30 @@ def _counts(player: Player) -> str:
     return player.said_since(mark)
 
 
-def _notes(player: Player) -> dict[str, str]:
+def _seat(player: Player, name: str) -> Seat:
+    """The seat ``name`` as the player's game session has it now."""
     game = player.play.game
     assert game is not None
-    return {seat.name: seat.note for seat in game.table().seats}
+    return next(seat for seat in game.seats if seat.name == name)
+
+
+def _note(player: Player, name: str, expected: str) -> None:
+    """The screen's note beside ``name`` is ``expected`` ("went out" if they went out: a
+    computer player playing for them may go out at any time)."""
+    game = player.play.game
+    assert game is not None
+    index, line = next((i, s) for i, s in enumerate(game.table().seats) if s.name == name)
+    went_out = game.client.view.went_out == index
+    assert line.note == ("went out" if went_out else expected), (name, line.note)
 
 
 def _until(player: Player, done: Any, what: str, timeout: float = 20.0) -> None:
     """Take the news until ``done()``; bounded in time."""
     deadline = time.monotonic() + timeout
     while not done():
-        assert time.monotonic() < deadline, f"{player.link.name}: {what} did not come"
+        game = player.play.game
+        seats = game.seats if game is not None else None
+        assert time.monotonic() < deadline, f"{player.link.name}: {what} did not come: {seats}"
         player.play.news()
         player.link.wait_for(lambda: False, 0.02)
 
@@ -156,26 +170,24 @@ def test_the_keys_session_follows_the_seats_as_they_change_and_a_late_spectator_
         ann.keys("s")
         ann.wait(r"New game: Ann, Bot 2 \(easy\), Ben and Dee\. Press F1")
         assert re.search(r"Ben, \d+ cards; Dee, \d+ cards", _counts(ann))
-        assert _notes(ann)["Ben"] == ""
+        _note(ann, "Ben", "")
 
         # Ben leaves mid-game: a computer player plays in his place, for good
         ben.send({"type": "leave"})
         ann.wait(r"Ben left the table; a computer player plays in their place\.")
-        _until(ann, lambda: "left" in _notes(ann)["Ben"], "Ben's new seat")
+        _until(ann, lambda: _seat(ann, "Ben").left, "Ben's new seat")
         counts = _counts(ann)
         assert re.search(r"Ben \(a computer player plays for them\), \d+ cards", counts), counts
         assert "(computer, medium)" not in counts
-        assert _notes(ann)["Ben"] == "left; a computer player plays in their place"
+        _note(ann, "Ben", "left; a computer player plays in their place")
 
         # Dee's connection drops: a computer plays for her until she is back
         token = dee.token
         dee.close()
         ann.wait(r"Dee's connection dropped")
-        _until(ann, lambda: _notes(ann)["Dee"] != "", "Dee's stand-in")
+        _until(ann, lambda: _seat(ann, "Dee").standin, "Dee's stand-in")
         assert re.search(r"Dee \(a computer player plays for them\), \d+ cards", _counts(ann))
-        assert _notes(ann)["Dee"] == (
-            "connection dropped; a computer player plays until they are back"
-        )
+        _note(ann, "Dee", "connection dropped; a computer player plays until they are back")
 
         # Cy comes to watch after that: the game's players, as they are now
         cy = Player(server.url, "Cy")
@@ -193,7 +205,8 @@ def test_the_keys_session_follows_the_seats_as_they_change_and_a_late_spectator_
         dee_again.token = token
         dee_again.connect()
         ann.wait(r"Dee is back and plays again\.")
-        _until(ann, lambda: _notes(ann)["Dee"] == "", "Dee's return")
+        _until(ann, lambda: not _seat(ann, "Dee").standin, "Dee's return")
+        _note(ann, "Dee", "")
         counts = _counts(ann)
         assert re.search(r"Dee, \d+ cards", counts) and "Dee (a computer" not in counts
         # Ben stays a computer player in his place

@@ -99,20 +99,6 @@ NO_NEWS = N_("Nothing has happened since your last turn.")
 NEW_GAME = N_("New game: {names}. Press {help} for help, {menu} for the action menu.")
 #: A computer player in the list of players at the start: "Ann (medium)".
 COMPUTER_SEAT = N_("{name} ({level})")
-
-
-def _start_words(seat: Seat) -> str:
-    """A seat in the list of players at the start: "Ann", "Bot 2 (medium)", and at a network
-    table the lobby's words for a player who left or whose connection dropped."""
-    if seat.left:
-        return _(LEFT_SEAT).format(name=seat.name)
-    if seat.standin:
-        return _(STANDIN_SEAT).format(name=seat.name)
-    if seat.level is None:
-        return seat.name
-    return _(COMPUTER_SEAT).format(name=seat.name, level=level_name(seat.level))
-
-
 RESUMED = N_("Resumed. {round}")
 THIS_GAME_IS_OVER = N_("This game is over.")
 HAND_HIDDEN = N_("The hand is hidden. Press {ready} when ready, {help} for help, {quit} to quit.")
@@ -284,6 +270,18 @@ class Seat:
             left=bool(info.get("left")),
             standin=bool(info.get("standin")),
         )
+
+
+def _start_words(seat: Seat) -> str:
+    """A seat in the list of players at the start: "Ann", "Bot 2 (medium)", and at a network
+    table the lobby's words for a player who left or whose connection dropped."""
+    if seat.left:
+        return _(LEFT_SEAT).format(name=seat.name)
+    if seat.standin:
+        return _(STANDIN_SEAT).format(name=seat.name)
+    if seat.level is None:
+        return seat.name
+    return _(COMPUTER_SEAT).format(name=seat.name, level=level_name(seat.level))
 
 
 @dataclass
