@@ -205,7 +205,7 @@ class Client:
         for wanted in ("go_out", "lay_down", "draw_stock", "discard"):
             for move in legal:
                 if move["move"] == wanted and (wanted != "lay_down" or move["melds"] is None):
-                    return move
+                    return dict(move)
         return dict(legal[0])
 
     async def act(self, move: dict[str, Any]) -> None:
