@@ -11,7 +11,7 @@ import statistics
 import subprocess
 from collections.abc import Sequence
 
-from fivecrowns.atomic import atomic_write_text
+from fivecrowns.storage.atomic import atomic_write_text
 
 __all__ = ["commit", "mean_interval", "percentile", "write_report"]
 

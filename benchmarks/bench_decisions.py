@@ -23,11 +23,12 @@ import statistics
 import time
 
 from _stats import percentile, write_report
-from fivecrowns import melds
 from fivecrowns.ai.arena import game_seed
 from fivecrowns.ai.evaluate import clear_caches
 from fivecrowns.ai.loader import load_bot
-from fivecrowns.game import Game, Phase
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.melds import solver as melds
+from fivecrowns.core.views import player_view
 
 KINDS = {
     Phase.DRAW: "draw",
@@ -61,7 +62,7 @@ def measure(level: str, games: int, seed: int, players: int = 4) -> dict[str, ob
         )
         while not game.is_over:
             seat = game.current_player
-            view = game.view(seat)
+            view = player_view(game, seat)
             start, cpu_start = time.perf_counter(), time.process_time()
             decision = bots[seat].decide(view)
             elapsed = time.perf_counter() - start

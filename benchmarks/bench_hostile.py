@@ -24,13 +24,13 @@ from pathlib import Path
 
 CASES = {
     "history_1m_lines": """
-from fivecrowns.ui.storage import read_history_tail
+from fivecrowns.storage.history import read_history_tail
 found = read_history_tail(PATH)
 print(len(found.games), found.older_not_read)
 """,
     "save_40mb": """
-from fivecrowns.errors import SaveFileError
-from fivecrowns.ui.storage import read_autosave
+from fivecrowns.core.errors import SaveFileError
+from fivecrowns.storage.autosave import read_autosave
 try:
     read_autosave(PATH)
 except SaveFileError as error:

@@ -54,7 +54,9 @@ from prompt_toolkit.output import DummyOutput
 
 from _stats import percentile
 from fivecrowns.ai import load_bot
-from fivecrowns.game import Discard, DrawFromStock, Game, GoOut, LayDown, Phase, TakeDiscard
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, TakeDiscard
+from fivecrowns.core.views import player_view
 from fivecrowns.output import Output
 from fivecrowns.output.base import Backend
 from fivecrowns.ui.app import Presentation
@@ -120,7 +122,7 @@ def round_eleven(seed: int) -> Game:
     bots = [load_bot("medium", seed=seed + seat) for seat in range(3)]
     while not (game.round == 11 and game.current_player == 0 and game.phase is Phase.DRAW):
         seat = game.current_player
-        game.apply(seat, bots[seat].decide(game.view(seat)).move)
+        game.apply(seat, bots[seat].decide(player_view(game, seat)).move)
         if game.is_over:
             raise RuntimeError("the game ended before the position was reached")
     return game
@@ -240,7 +242,7 @@ def play_session(seed: int, idle_on: bool, watch: FullCollections) -> list[float
                     continue
                 for data in ("h", "\x1b[C", "p", "s"):
                     key(data)
-                move = me.decide(game.view(0)).move
+                move = me.decide(player_view(game, 0)).move
                 if isinstance(move, DrawFromStock):
                     key("d")
                 elif isinstance(move, TakeDiscard):

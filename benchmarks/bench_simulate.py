@@ -13,7 +13,8 @@ import platform
 import time
 
 from fivecrowns.ai.simple import SimplePlayer
-from fivecrowns.game import Game
+from fivecrowns.core.game import Game
+from fivecrowns.core.views import player_view
 
 
 def run_table(players: int, games: int, seed: int) -> tuple[float, float, float]:
@@ -26,7 +27,7 @@ def run_table(players: int, games: int, seed: int) -> tuple[float, float, float]
         game = Game(names, seed=seed * 1_000_003 + number)
         while not game.is_over:
             seat = game.current_player
-            game.apply(seat, bot.choose_move(game.view(seat)))
+            game.apply(seat, bot.choose_move(player_view(game, seat)))
         moves += len(game.moves)
     seconds = time.perf_counter() - start
     return seconds, games / seconds, moves / seconds

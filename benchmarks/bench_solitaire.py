@@ -20,8 +20,8 @@ import time
 from datetime import UTC, datetime
 
 from _stats import commit, mean_interval, write_report
-from fivecrowns.solitaire import Phase, Solitaire
-from fivecrowns.solitaire_ai import load_strategy, play_game, wilson_interval
+from fivecrowns.core.solitaire.player import load_strategy, play_game, wilson_interval
+from fivecrowns.core.solitaire.rules import Phase, Solitaire
 
 STRATEGIES = ("greedy", "best")
 

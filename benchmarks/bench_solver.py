@@ -7,20 +7,20 @@ Run it pinned to one core:
 For every hand class (dealt from the 116-card deck, or dense: a few ranks and
 suits, many duplicates), every size from 3 to 14 cards, and without and with
 the mandatory discard, ``--hands`` seeded hands are each solved once by
-:mod:`fivecrowns.melds_reference` (the solver before issue 15) and once by
-:mod:`fivecrowns.melds`, alternating which goes first, with garbage collection
+:mod:`fivecrowns.core.melds.reference` (the solver before issue 15) and once by
+:mod:`fivecrowns.core.melds.solver`, alternating which goes first, with garbage collection
 off and ``time.perf_counter_ns`` around the one public call
 (``best_arrangement`` or ``best_with_discard``: the whole arrangement is built).
 The figure per hand is the ratio old time / new time (above 1: the new one is
 faster); rows give its median, 10th percentile, minimum and maximum, and the
 new solver's median, p99 and max in milliseconds, and the "ceiling" (see the header).
 
-"new" is :mod:`fivecrowns.melds` as installed: with its compiled search when the install
+"new" is :mod:`fivecrowns.core.melds.solver` as installed: with its compiled search when the install
 built it (the header says which), and the last columns time the same hands once more with
 the compiled search switched off (``melds._C = None``): the pure-Python search that an
 install without a C compiler runs, against the same old times.
 
-Two settings of the new solver's tables (``fivecrowns.melds`` keeps a bounded
+Two settings of the new solver's tables (``fivecrowns.core.melds.solver`` keeps a bounded
 memo of solved states and a table of meld options between calls; the old one
 starts empty on every call):
 
@@ -48,8 +48,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from _stats import commit, percentile, write_report
-from fivecrowns import melds, melds_reference
-from fivecrowns.cards import JOKER, Card, Rank, new_deck, parse_cards
+from fivecrowns.core.cards import JOKER, Card, Rank, new_deck, parse_cards
+from fivecrowns.core.melds import reference as melds_reference
+from fivecrowns.core.melds import solver as melds
 
 Solver = Callable[[Sequence[Card], Rank], object]
 WORST_ISSUE_HAND = "3h 6c 7st 7st 7h 7h 7c 7c 7sp 7sp 7d 7d 10c Ksp"
@@ -194,9 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{platform.python_version()}; "
         f"cores allowed {cores}; load average {load:.2f} at start; {args.hands} seeded hands "
         f"per row (seed {args.seed}), 0 to {args.max_wilds} wilds; whole arrangement built.",
-        "new: fivecrowns.melds with "
+        "new: fivecrowns.core.melds.solver with "
         + (
-            f"its compiled search (fivecrowns._melds_c, source {melds._C.SOURCE_SHA256[:12]})"
+            "its compiled search (fivecrowns.core.melds._melds_c, source "
+            f"{melds._C.SOURCE_SHA256[:12]})"
             if melds._C is not None
             else "NO compiled search (this install did not build it): pure Python"
         )

@@ -1,11 +1,11 @@
 """Two versions of ``melds.py`` side by side: is a change to the fast solver faster?
 
-    git show main:src/fivecrowns/melds.py > /tmp/melds_main.py
+    git show main:src/fivecrowns/core/melds/solver.py > /tmp/melds_main.py
     taskset -c 1 .venv/bin/python benchmarks/bench_solver_ab.py /tmp/melds_main.py \
-        src/fivecrowns/melds.py --out benchmarks/results/solver_ab.txt
+        src/fivecrowns/core/melds/solver.py --out benchmarks/results/solver_ab.txt
 
 Both files are loaded the same way, as separate modules (neither is the installed
-``fivecrowns.melds``), and each hand is solved once by each, the order alternating from
+``fivecrowns.core.melds.solver``), and each hand is solved once by each, the order alternating from
 hand to hand: a harness that always ran one version first, or ran the installed module
 against a copy, was measured to favour one side by 15 to 20 percent on identical code.
 Give the same file twice to see the harness's own bias (it should print ratios near 1).

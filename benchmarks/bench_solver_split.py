@@ -5,7 +5,7 @@ within 4 ranks, can share a meld; a group is a connected set of such cards). Thi
 states a memoised search visits on the same random hands three ways, each exact (the values
 are asserted equal):
 
-- ``today``: the order of :mod:`fivecrowns.melds` (the lowest natural card left first);
+- ``today``: the order of :mod:`fivecrowns.core.melds.solver` (the lowest natural card left first);
 - ``groups``: the same search, but each group of the hand is finished before the next one
   starts (the lowest card of the first group with cards left), so a later group is searched
   once per way of leaving the earlier groups rather than once per mix of them;
@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 from _stats import commit, write_report
 from bench_solver import deal_hand
-from fivecrowns import melds
+from fivecrowns.core.melds import solver as melds
 
 Value = Callable[[int, int, int, int], int]
 

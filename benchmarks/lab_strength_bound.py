@@ -52,18 +52,11 @@ from fivecrowns.ai.evaluate import leftover, leftover_with_discard
 from fivecrowns.ai.hard import SLACK, HardBot
 from fivecrowns.ai.loader import load_bot
 from fivecrowns.ai.memory import read_memory
-from fivecrowns.cards import Card, is_wild, points
-from fivecrowns.game import (
-    Discard,
-    DrawFromStock,
-    Game,
-    GoOut,
-    Move,
-    Phase,
-    TakeDiscard,
-    redact,
-)
-from fivecrowns.melds import going_out_discards
+from fivecrowns.core.cards import Card, is_wild, points
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.melds.solver import going_out_discards
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, Move, TakeDiscard, redact
+from fivecrowns.core.views import player_view
 
 ORACLE_SEAT = 0
 MAX_ROLLOUT_MOVES = 4000  # a round of 4 players is far shorter; a bound, never reached
@@ -88,7 +81,7 @@ def fork(game: Game) -> Game:
 
 
 def hard_move(game: Game, seat: int) -> Move:
-    return _HARD.decide(game.view(seat)).move
+    return _HARD.decide(player_view(game, seat)).move
 
 
 def play_out_round(game: Game) -> tuple[int, ...]:
@@ -170,7 +163,7 @@ class Oracle:
     def _worlds(self, game: Game, seat: int) -> list[Game]:
         if self.knowledge == "perfect":
             return [game]
-        view = game.view(seat)
+        view = player_view(game, seat)
         hand = " ".join(card.token for card in sorted(view.hand))
         # why: seeded only from what the view shows, so the same view gives the same worlds.
         rng = random.Random(f"{self.seed}/{view.round}/{len(view.events)}/{view.phase}/{hand}")
@@ -208,7 +201,7 @@ class Oracle:
     def _decide(self, game: Game, seat: int) -> Move:
         base = hard_move(game, seat)
         phase = game.phase
-        view = game.view(seat)
+        view = player_view(game, seat)
         hand = list(view.hand)
         wild = view.wild_rank
         if phase in (Phase.DRAW, Phase.LAST_DRAW):
@@ -257,7 +250,7 @@ def determinise(game: Game, seat: int, knowledge: str, rng: random.Random) -> Ga
         rng.shuffle(stock)
         world.stock = stock
         return world
-    view = game.view(seat)
+    view = player_view(game, seat)
     memory = read_memory(view)
     known = {other: sorted(memory.known[other].elements()) for other in others}
     if knowledge == "stock":
@@ -298,7 +291,7 @@ def play_deal(seed: int, number: int, seat1: Oracle | str) -> list[int]:
         if seat == ORACLE_SEAT and isinstance(seat1, Oracle):
             move = seat1.decide(game, seat)
         else:
-            move = bots[seat].decide(game.view(seat)).move
+            move = bots[seat].decide(player_view(game, seat)).move
         game.apply(seat, move)
     raise RuntimeError("a game did not finish")
 
@@ -330,7 +323,7 @@ def self_check(states: int, worlds: int) -> int:
                 size = len(other.hands[who])
                 other.hands[who], hidden = hidden[:size], hidden[size:]
         other.stock = hidden
-        if game.view(seat) != other.view(seat):
+        if player_view(game, seat) != player_view(other, seat):
             raise RuntimeError("the reshuffle changed the view")
         if oracle.decide(game, seat) != oracle.decide(other, seat):
             changed += 1

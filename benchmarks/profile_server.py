@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/profile_server.py [--tables 50] [--moves 5000] [--profile]
 
-Builds a :class:`fivecrowns.server.app.Server` with a SQLite store in a temporary folder
+Builds a :class:`fivecrowns.net.server.app.Server` with a SQLite store in a temporary folder
 and ``--tables`` tables of 4 connections (real :class:`Connection` objects whose frames
 are taken off their queues, not sent), seated and started through ``server.receive`` of
 the same JSON messages a WebSocket client sends. Then, table after table in turn, the
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from bench_server import pick_move
-from fivecrowns.server.app import Connection, Limits, Server
-from fivecrowns.server.store import SqliteStore
+from fivecrowns.net.server.app import Connection, Limits, Server
+from fivecrowns.net.server.store import SqliteStore
 
 
 class _FakeSocket:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fivecrowns.ai import Decision, load_bot
-from fivecrowns.cards import parse_card, parse_cards
-from fivecrowns.game import Game, arrange_deck
+from fivecrowns.core.cards import parse_card, parse_cards
+from fivecrowns.core.game import Game, arrange_deck
+from fivecrowns.core.views import player_view
 
 
 def table(hands: Sequence[str], turned_up: str, stock_top: str = "", dealer: int = -1) -> Game:
@@ -30,7 +31,7 @@ def table(hands: Sequence[str], turned_up: str, stock_top: str = "", dealer: int
 def step(game: Game, level: str, seed: int = 0) -> Decision:
     """Let a fresh ``level`` bot decide for the player to move, and play it."""
     seat = game.current_player
-    decision = load_bot(level, seed=seed).decide(game.view(seat))
+    decision = load_bot(level, seed=seed).decide(player_view(game, seat))
     game.apply(seat, decision.move)
     return decision
 
@@ -42,7 +43,7 @@ def whole_game(levels: Sequence[str], seed: int) -> tuple[Game, list[tuple[int, 
     log: list[tuple[int, Decision]] = []
     while not game.is_over:
         seat = game.current_player
-        decision = bots[seat].decide(game.view(seat))
+        decision = bots[seat].decide(player_view(game, seat))
         game.apply(seat, decision.move)
         log.append((seat, decision))
     return game, log

@@ -7,16 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 from fivecrowns.ai.simple import SimplePlayer
-from fivecrowns.cards import Card, new_deck, parse_cards
-from fivecrowns.game import (
-    Event,
-    Game,
-    GameOptions,
-    Move,
-    Phase,
-    arrange_deck,
-    game_to_json,
-)
+from fivecrowns.core.cards import Card, new_deck, parse_cards
+from fivecrowns.core.codec import game_to_json
+from fivecrowns.core.game import Game, GameOptions, Phase, arrange_deck
+from fivecrowns.core.moves import Event, Move
+from fivecrowns.core.views import player_view
 
 __all__ = [
     "bot_move",
@@ -59,7 +54,7 @@ def stacked_game(
 
 def bot_move(game: Game) -> Move:
     seat = game.current_player
-    return _BOT.choose_move(game.view(seat))
+    return _BOT.choose_move(player_view(game, seat))
 
 
 def random_move(game: Game, rng: random.Random, greed: float = 0.7) -> Move:

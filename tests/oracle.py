@@ -1,6 +1,6 @@
 """A brute-force oracle for the solver, written from RULES.md and nothing else.
 
-It does not import :mod:`fivecrowns.melds`. It tries every partition of the
+It does not import :mod:`fivecrowns.core.melds.solver`. It tries every partition of the
 physical cards into melds and leftovers: the first card (naturals before
 wilds) is either left over or in a meld with some subset of the other cards
 that could share a meld with it (its rank, or its suit, or wild). There is no

@@ -25,9 +25,9 @@ import pytest
 from aiohttp import web
 
 from fivecrowns import i18n
-from fivecrowns.client.websocket import WebSocketLink
-from fivecrowns.game import Phase
-from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.core.game import Phase
+from fivecrowns.core.melds.solver import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.net.client.websocket import WebSocketLink
 from fivecrowns.table import Table
 
 if TYPE_CHECKING:

@@ -10,8 +10,10 @@ from ai_support import table, whole_game
 from fivecrowns.ai import LEVELS, load_bot
 from fivecrowns.ai.expert import ExpertBot, look_ahead
 from fivecrowns.ai.memory import read_memory
-from fivecrowns.cards import Rank, parse_cards
-from fivecrowns.game import Discard, DrawFromStock, Game, Phase, TakeDiscard
+from fivecrowns.core.cards import Rank, parse_cards
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.moves import Discard, DrawFromStock, TakeDiscard
+from fivecrowns.core.views import player_view
 
 
 def test_expert_is_a_built_in_level_after_hard() -> None:
@@ -32,7 +34,7 @@ def test_the_look_ahead_is_exact_on_the_next_draw_and_plays_out_the_one_after() 
 
 def test_the_same_view_gives_the_same_guesses_and_another_seed_other_guesses() -> None:
     game = Game(["A", "B", "C"], seed=8)
-    view = game.view(game.current_player)
+    view = player_view(game, game.current_player)
     unseen = read_memory(view).unseen
     hand = list(view.hand)
     first = look_ahead(hand, view.wild_rank, unseen, ExpertBot(seed=5)._rng(view))
@@ -71,5 +73,5 @@ def test_expert_explains_a_blind_draw_by_its_play_outs_in_whole_games() -> None:
 def test_expert_takes_a_discard_that_lets_it_go_out() -> None:
     game = table(["5h 6h Kc", "8c 9d 10sp"], turned_up="7h")
     assert game.phase is Phase.DRAW
-    decision = load_bot("expert").decide(game.view(0))
+    decision = load_bot("expert").decide(player_view(game, 0))
     assert decision.move == TakeDiscard()

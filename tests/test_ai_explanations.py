@@ -7,8 +7,9 @@ import re
 import pytest
 
 from ai_support import step, table, whole_game
-from fivecrowns.cards import parse_card
-from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, TakeDiscard
+from fivecrowns.core.cards import parse_card
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, TakeDiscard
+from fivecrowns.core.views import player_view
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
@@ -25,10 +26,10 @@ def test_taking_a_discard_that_completes_a_run_says_so(level: str) -> None:
 
 def _takes(game: object, seed: int) -> bool:
     from fivecrowns.ai import load_bot
-    from fivecrowns.game import Game
+    from fivecrowns.core.game import Game
 
     assert isinstance(game, Game)
-    return load_bot("easy", seed=seed).decide(game.view(0)).move == TakeDiscard()
+    return load_bot("easy", seed=seed).decide(player_view(game, 0)).move == TakeDiscard()
 
 
 @pytest.mark.parametrize("level", ["medium", "hard", "expert"])

@@ -13,9 +13,11 @@ from ai_support import step, table, whole_game
 from fivecrowns.ai import load_bot
 from fivecrowns.ai.hard import blind_draw_value, interest
 from fivecrowns.ai.memory import Memory, read_memory
-from fivecrowns.cards import Card, Rank, card_from_code, is_wild, parse_card, parse_cards
-from fivecrowns.game import Discard, DrawFromStock, Game, GoOut, Phase, TakeDiscard
-from fivecrowns.melds import best_with_discard
+from fivecrowns.core.cards import Card, Rank, card_from_code, is_wild, parse_card, parse_cards
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.melds.solver import best_with_discard
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.core.views import player_view
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "simple"])
@@ -30,7 +32,7 @@ def test_easy_replays_the_same_way_from_the_same_seed_and_differs_between_seeds(
     again = [d.move for _, d in whole_game(["easy", "easy"], seed=6)[1]]
     assert first == again
     game = Game(["A", "B"], seed=11)
-    view = game.view(game.current_player)
+    view = player_view(game, game.current_player)
     # Its answer depends on its own seed and the view only.
     answers = {load_bot("easy", seed=s).decide(view).move for s in range(40)}
     assert answers == {DrawFromStock(), TakeDiscard()} or len(answers) == 1
@@ -43,7 +45,7 @@ def test_easy_makes_mistakes_that_medium_does_not() -> None:
     same = different = 0
     while not game.is_over:
         seat = game.current_player
-        view = game.view(seat)
+        view = player_view(game, seat)
         easy_move = load_bot("easy", seed=seat).decide(view).move
         medium_move = medium.decide(view).move
         if view.phase in (Phase.DRAW, Phase.DISCARD):
@@ -55,7 +57,7 @@ def test_easy_makes_mistakes_that_medium_does_not() -> None:
 
 def test_easy_sometimes_misses_a_useful_discard_on_the_pile() -> None:
     game = table(["5h 6h Kc", "8c 9d 10sp"], turned_up="7h")
-    moves = Counter(load_bot("easy", seed=s).decide(game.view(0)).move for s in range(100))
+    moves = Counter(load_bot("easy", seed=s).decide(player_view(game, 0)).move for s in range(100))
     assert 20 <= moves[TakeDiscard()] <= 90
     assert moves[DrawFromStock()] >= 10
 
@@ -84,7 +86,7 @@ def test_hard_keeps_wilds_whenever_it_discards_in_whole_games() -> None:
         bots = [load_bot("hard")] + [load_bot("medium")] * 3
         while not game.is_over:
             seat = game.current_player
-            view = game.view(seat)
+            view = player_view(game, seat)
             move = bots[seat].decide(view).move
             if seat == 0 and view.phase is Phase.DISCARD:
                 card = move.card if isinstance(move, Discard) else None
@@ -134,7 +136,7 @@ def test_memory_remembers_what_each_opponent_took_and_threw() -> None:
     game.apply(0, Discard(king))
     game.apply(1, TakeDiscard())  # seat 2 takes the King of clubs...
     game.apply(1, Discard(ten))  # ...and throws the 10 of spades
-    view = game.view(2)
+    view = player_view(game, 2)
     memory = read_memory(view)
     assert memory.threw[0][king] == 1
     assert memory.took[1][king] == 1 and memory.threw[1][ten] == 1
@@ -166,7 +168,7 @@ def test_the_number_only_solver_call_agrees_with_the_full_arrangement(
     seed: int, size: int, wild: Rank
 ) -> None:
     """hard asks only for the number; it must be the full solver's leftover exactly."""
-    from fivecrowns.melds import least_leftover_with_discard
+    from fivecrowns.core.melds.solver import least_leftover_with_discard
 
     rng = random.Random(seed)
     deck = [card_from_code(code) for code in range(56)] * 2

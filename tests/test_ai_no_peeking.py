@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fivecrowns.ai import load_bot
-from fivecrowns.game import Game
+from fivecrowns.core.game import Game
+from fivecrowns.core.views import player_view
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
@@ -23,7 +24,7 @@ def reach(seed: int, moves: int, players: int) -> Game:
         if game.is_over:
             break
         seat = game.current_player
-        game.apply(seat, mover.decide(game.view(seat)).move)
+        game.apply(seat, mover.decide(player_view(game, seat)).move)
     return game
 
 
@@ -69,11 +70,11 @@ def test_changing_hidden_cards_never_changes_a_decision(
         c for cards in hidden_after for c in cards
     )
     # ...and the player sees the same thing in both games.
-    assert game.view(viewer) == other.view(viewer)
+    assert player_view(game, viewer) == player_view(other, viewer)
     for level in LEVELS:
         for bot_seed in (0, 1):
-            first = load_bot(level, seed=bot_seed).decide(game.view(viewer))
-            second = load_bot(level, seed=bot_seed).decide(other.view(viewer))
+            first = load_bot(level, seed=bot_seed).decide(player_view(game, viewer))
+            second = load_bot(level, seed=bot_seed).decide(player_view(other, viewer))
             assert first == second, level
 
 
@@ -89,7 +90,7 @@ def test_the_reshuffle_really_moves_hidden_cards() -> None:
 def test_a_bot_that_peeks_would_be_caught() -> None:
     """The check above can fail: a bot that reads a hidden card decides differently."""
     from fivecrowns.ai import Decision
-    from fivecrowns.game import DrawFromStock, TakeDiscard
+    from fivecrowns.core.moves import DrawFromStock, TakeDiscard
 
     def peeking_decision(game: Game) -> Decision:
         # Cheats: takes the discard unless the hidden top of the stock is a high card.
@@ -106,6 +107,7 @@ def test_a_bot_that_peeks_would_be_caught() -> None:
     ]
     assert any(changed)
     assert all(
-        game.view(viewer) == reshuffle_hidden(game, viewer, random.Random(s)).view(viewer)
+        player_view(game, viewer)
+        == player_view(reshuffle_hidden(game, viewer, random.Random(s)), viewer)
         for s in range(20)
     )

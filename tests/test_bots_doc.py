@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fivecrowns.game import Game
+from fivecrowns.core.game import Game
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "bots.md"
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from fivecrowns.cards import (
+from fivecrowns.core.cards import (
     JOKER,
     Card,
     Rank,
@@ -21,7 +21,7 @@ from fivecrowns.cards import (
     spoken_name,
     wild_rank_for_round,
 )
-from fivecrowns.errors import CardParseError, FiveCrownsError
+from fivecrowns.core.errors import CardParseError, FiveCrownsError
 
 
 def test_rules_the_deck_has_116_cards_two_of_each_suited_card_and_six_jokers() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fivecrowns import cli
-from fivecrowns.errorlog import BACKUPS, MAX_BYTES, error_log_path, log_dir, log_error
+from fivecrowns.storage.errorlog import BACKUPS, MAX_BYTES, error_log_path, log_dir, log_error
 
 ROOT = Path(__file__).resolve().parent.parent
 

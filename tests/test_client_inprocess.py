@@ -15,19 +15,12 @@ from typing import Any
 
 import pytest
 
-from fivecrowns.client.inprocess import InProcessLink
-from fivecrowns.client.link import LinkError, SeatClient
-from fivecrowns.errors import IllegalMoveError
-from fivecrowns.game import (
-    Discard,
-    DrawFromStock,
-    DrewFromStock,
-    Game,
-    GoOut,
-    Move,
-    Phase,
-    TakeDiscard,
-)
+from fivecrowns.core.errors import IllegalMoveError
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.moves import Discard, DrawFromStock, DrewFromStock, GoOut, Move, TakeDiscard
+from fivecrowns.core.views import player_view
+from fivecrowns.net.client.inprocess import InProcessLink
+from fivecrowns.net.client.link import LinkError, SeatClient
 from fivecrowns.ui.session import Seat
 from ui_support import table
 
@@ -69,7 +62,7 @@ def test_every_move_of_a_local_game_is_an_input_of_its_table() -> None:
         assert len(played) == len(t.game.moves) > 6  # Ann's and the computers' moves
         assert {i["seat"] for i in played} == {0, 1, 2}
         # the session's view of the game is the seat's snapshot, and agrees with the table
-        mine, real = session.client.view, t.game.view(0)
+        mine, real = session.client.view, player_view(t.game, 0)
         for name in (
             "hand", "hand_counts", "top_discard", "stock_count", "discard_count", "totals",
             "round_scores", "laid_down", "phase", "current_player", "events", "pile_history",

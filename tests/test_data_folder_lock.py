@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fivecrowns.cli import main
-from fivecrowns.ui import storage
+from fivecrowns.storage import autosave as storage
 from test_ui_tmux import program, terminal
 
 
@@ -79,7 +79,7 @@ def test_a_settings_save_waits_for_another_and_keeps_its_change(tmp_path: Path) 
     save waits for it, then keeps both changes (without the lock one was lost)."""
     import time
 
-    from fivecrowns.output.settings import _settings_lock
+    from fivecrowns.storage.settings import _settings_lock
 
     path = tmp_path / "config" / "settings.json"
     path.parent.mkdir(parents=True)

@@ -27,9 +27,14 @@ from export_support import (
     words,
 )
 from fivecrowns.ai.simple import SimplePlayer
-from fivecrowns.cards import JOKER, format_cards
 from fivecrowns.cli import main
 from fivecrowns.commands.export import SEED_NAMES, build_document, play_seeded_game
+from fivecrowns.core.cards import JOKER, format_cards
+from fivecrowns.core.codec import move_to_json
+from fivecrowns.core.game import Game
+from fivecrowns.core.melds.solver import best_arrangement, best_with_discard
+from fivecrowns.core.moves import DrawFromStock, DrewFromStock, Event, LaidDown
+from fivecrowns.core.views import player_view, public_view
 from fivecrowns.export import Document, ExportError, export_text, render
 from fivecrowns.export.braille import Translator
 from fivecrowns.export.content import (
@@ -39,17 +44,7 @@ from fivecrowns.export.content import (
     scores_document,
 )
 from fivecrowns.export.files import write_game_exports
-from fivecrowns.game import (
-    DrawFromStock,
-    DrewFromStock,
-    Event,
-    Game,
-    LaidDown,
-    move_to_json,
-    save_game,
-)
-from fivecrowns.melds import best_arrangement, best_with_discard
-from fivecrowns.views import public_view
+from fivecrowns.storage.saves import save_game
 
 GOLDEN = Path(__file__).parent / "golden" / "export"
 SEED, PLAYERS = 7, 3
@@ -230,7 +225,7 @@ def test_wide_table_falls_back_to_one_round_per_line() -> None:
 
 def test_hand_mid_round_shows_the_solver_arrangement() -> None:
     game = _game_in_round(4, 1)
-    view = game.view(1)
+    view = player_view(game, 1)
     text = export_text(hand_document(view), 80)
     arrangement = best_arrangement(view.hand, view.wild_rank)
     assert text.startswith(f"Hand of {game.players[1]}, round 4.\n")
@@ -371,7 +366,7 @@ def _game_in_round(number: int, seat: int, first_dealer: int | None = None) -> G
     game = Game(SEED_NAMES[:PLAYERS], seed=SEED, first_dealer=first_dealer)
     bot = SimplePlayer()
     while not (game.round == number and game.current_player == seat):
-        game.apply(game.current_player, bot.choose_move(game.view(game.current_player)))
+        game.apply(game.current_player, bot.choose_move(player_view(game, game.current_player)))
     return game
 
 
@@ -381,13 +376,13 @@ def test_command_exports_a_saved_game(capsys: pytest.CaptureFixture[str], tmp_pa
     save_game(game, save)
     code, out, err = _run(["--game", str(save), "--what", "hand", "--player", "cy"], capsys)
     assert (code, err) == (0, "")
-    assert out.decode() == export_text(hand_document(game.view(2)))
+    assert out.decode() == export_text(hand_document(player_view(game, 2)))
     for what in ("melds", "scores", "log"):
         code, out, err = _run(["--game", str(save), "--what", what, "--width", "30"], capsys)
         assert (code, err) == (0, "")
         assert out.decode() == export_text(build_document(game, what), 30), what
     code, out, err = _run(["--game", str(save), "--what", "hand", "--player", "2"], capsys)
-    assert out.decode() == export_text(hand_document(game.view(1)))
+    assert out.decode() == export_text(hand_document(player_view(game, 1)))
 
 
 def test_command_refuses_a_bad_save_and_mixed_sources(
@@ -421,7 +416,7 @@ def test_command_refuses_a_bad_save_and_mixed_sources(
 def test_in_game_export_writes_score_sheet_and_hand(tmp_path: Path) -> None:
     require_liblouis()
     game = _game_in_round(6, 0)
-    view = game.view(0)
+    view = player_view(game, 0)
     written = write_game_exports(view, tmp_path / "Five Crowns", stamp="t1")
     names = sorted(path.name for path in written.paths)
     assert names == [
@@ -442,13 +437,13 @@ def test_in_game_export_without_liblouis_writes_text_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hide_liblouis(monkeypatch, tmp_path)
-    written = write_game_exports(_game_in_round(2, 1).view(1), tmp_path, stamp="t2")
+    written = write_game_exports(player_view(_game_in_round(2, 1), 1), tmp_path, stamp="t2")
     assert sorted(path.suffix for path in written.paths) == [".txt", ".txt"]
     assert written.message.endswith("2 files. No braille files: liblouis is not installed.")
     blocked = tmp_path / "file"
     blocked.write_text("x")
     with pytest.raises(ExportError, match="Could not write exports to"):
-        write_game_exports(_game_in_round(2, 1).view(1), blocked / "sub", formats=("text",))
+        write_game_exports(player_view(_game_in_round(2, 1), 1), blocked / "sub", formats=("text",))
 
 
 def test_score_sheet_mid_game_names_the_leader() -> None:
@@ -467,7 +462,7 @@ def test_score_sheet_mid_game_names_the_leader() -> None:
 def test_hand_after_drawing_names_the_best_discard() -> None:
     game = _game_in_round(7, 1)
     game.apply(1, DrawFromStock())
-    view = game.view(1)
+    view = player_view(game, 1)
     arrangement = best_with_discard(view.hand, view.wild_rank)
     assert arrangement.discard is not None
     text = export_text(hand_document(view), 80)
@@ -516,7 +511,7 @@ def test_command_exports_the_front_end_autosave(
     save.write_text(json.dumps(_front_end_autosave(game, 2)), encoding="utf-8")
     code, out, err = _run(["--game", str(save), "--what", "hand"], capsys)
     assert (code, err) == (0, "")
-    assert out.decode() == export_text(hand_document(game.view(2)))
+    assert out.decode() == export_text(hand_document(player_view(game, 2)))
     code, out, err = _run(["--game", str(save), "--what", "log"], capsys)
     assert out.decode() == export_text(build_document(game, "log"))
     broken = _front_end_autosave(game, 0)
@@ -531,9 +526,9 @@ def test_hand_of_a_player_who_went_out_before_the_scores() -> None:
     game = Game(SEED_NAMES[:PLAYERS], seed=SEED)
     bot = SimplePlayer()
     while game.went_out is None:
-        game.apply(game.current_player, bot.choose_move(game.view(game.current_player)))
+        game.apply(game.current_player, bot.choose_move(player_view(game, game.current_player)))
     out = game.went_out
-    view = game.view(out)
+    view = player_view(game, out)
     text = export_text(hand_document(view), 80)
     assert "Laid down.\n" in text
     for meld in view.laid_down[out]:

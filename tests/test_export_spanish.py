@@ -18,12 +18,12 @@ import pytest
 
 from export_support import BRF_ALLOWED, brf_pages, hide_louis_module, require_liblouis
 from fivecrowns import i18n
-from fivecrowns.cards import Rank, Suit
 from fivecrowns.commands.export import build_document, play_seeded_game
+from fivecrowns.core.cards import Rank, Suit
+from fivecrowns.core.game import Game
 from fivecrowns.export import MAX_WIDTH, Document, Section, export_text, render
 from fivecrowns.export.braille import LANGUAGE_TABLES, Translator
 from fivecrowns.export.files import WrittenExports
-from fivecrowns.game import Game
 from i18n_support import english_words
 
 WHATS = ("hand", "melds", "scores", "log")

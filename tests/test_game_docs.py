@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fivecrowns import game
+from fivecrowns.core import game, moves
 
 DESIGN = (Path(__file__).parent.parent / "docs" / "design.md").read_text(encoding="utf-8")
 RULES = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -18,7 +18,7 @@ def test_the_phase_table_lists_every_phase() -> None:
 def test_every_move_and_event_is_documented() -> None:
     for name in ("DrawFromStock", "TakeDiscard", "Discard", "GoOut", "LayDown"):
         assert f"`{name}(" in DESIGN, name
-    for event in game.Event.__args__:  # type: ignore[attr-defined]
+    for event in moves.Event.__args__:  # type: ignore[attr-defined]
         assert f"| `{event.__name__}` |" in DESIGN, event
 
 

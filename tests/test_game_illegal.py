@@ -14,19 +14,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from fivecrowns.cards import JOKER, card_from_code, spoken_name
-from fivecrowns.errors import IllegalMoveError, MeldError
-from fivecrowns.game import (
-    Discard,
-    DrawFromStock,
-    Game,
-    GoOut,
-    LayDown,
-    Move,
-    Phase,
-    TakeDiscard,
-)
-from fivecrowns.melds import check_meld, going_out_discards
+from fivecrowns.core.cards import JOKER, card_from_code, spoken_name
+from fivecrowns.core.errors import IllegalMoveError, MeldError
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.melds.solver import check_meld, going_out_discards
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
 from gamehelpers import check_invariants, random_move, snapshot
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve"]

@@ -6,20 +6,19 @@ from collections import Counter
 
 import pytest
 
-from fivecrowns.cards import JOKER, Card, Rank, Suit, new_deck, parse_cards, points
-from fivecrowns.errors import FiveCrownsError, IllegalMoveError, MeldError
-from fivecrowns.game import (
+from fivecrowns.core.cards import JOKER, Card, Rank, Suit, new_deck, parse_cards, points
+from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError, MeldError
+from fivecrowns.core.game import Game, GameOptions, Phase
+from fivecrowns.core.melds.solver import MeldKind, check_meld
+from fivecrowns.core.moves import (
     Discard,
     Discarded,
     DrawFromStock,
     DrewFromStock,
-    Game,
-    GameOptions,
     GoOut,
     LaidDown,
     LastTurnStarted,
     LayDown,
-    Phase,
     RoundScored,
     RoundStarted,
     StockReshuffled,
@@ -28,7 +27,6 @@ from fivecrowns.game import (
     TurnStarted,
     WentOut,
 )
-from fivecrowns.melds import MeldKind, check_meld
 from gamehelpers import bot_move, card, check_invariants, events_of, stacked_game
 
 

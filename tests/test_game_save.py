@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.errors import SaveFileError
-from fivecrowns.game import SAVE_FORMAT, SAVE_VERSION, Game, game_to_json, load_game, save_game
+from fivecrowns.core.codec import SAVE_FORMAT, SAVE_VERSION, game_to_json
+from fivecrowns.core.errors import SaveFileError
+from fivecrowns.core.game import Game
+from fivecrowns.storage.saves import load_game, save_game
 from gamehelpers import bot_move, snapshot, write_file
 
 

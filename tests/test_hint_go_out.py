@@ -8,11 +8,11 @@ then "... discarding the King of hearts").
 
 from __future__ import annotations
 
-from fivecrowns.cards import spoken_name
-from fivecrowns.game import Phase
-from fivecrowns.melds import going_out_discards
-from fivecrowns.ui.answers import advised_discard
+from fivecrowns.core.cards import spoken_name
+from fivecrowns.core.game import Phase
+from fivecrowns.core.melds.solver import going_out_discards
 from fivecrowns.ui.session import Seat
+from fivecrowns.words.answers import advised_discard
 from test_ui_games import focus_on, play_turn
 from ui_support import table
 

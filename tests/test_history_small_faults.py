@@ -5,30 +5,30 @@ from __future__ import annotations
 import json
 
 from fivecrowns.cli import main
-from fivecrowns.ui import storage
+from fivecrowns.storage import history as game_history
 
 
 def test_a_history_without_a_final_newline_is_not_glued_to_the_next_result() -> None:
-    path = storage.history_path()
+    path = game_history.history_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"date": "2026", "players": ["A", "B"], "totals": [1, 2]}))
-    storage.append_history(["Ann", "Bo"], [5, 9])
-    games, skipped = storage.read_history_counted()
+    game_history.append_history(["Ann", "Bo"], [5, 9])
+    games, skipped = game_history.read_history_counted()
     assert skipped == 0 and [game["totals"] for game in games] == [[1, 2], [5, 9]]
 
 
 def test_the_same_game_recorded_again_after_a_kill_is_kept_once() -> None:
-    storage.append_history(["Ann", "Bo"], [5, 9], game_id="abc")
-    storage.append_history(["Ann", "Bo"], [5, 9], game_id="abc")  # resumed, finished again
-    storage.append_history(["Ann", "Bo"], [5, 9], game_id="def")  # a new game, same result
-    assert len(storage.read_history()) == 2
+    game_history.append_history(["Ann", "Bo"], [5, 9], game_id="abc")
+    game_history.append_history(["Ann", "Bo"], [5, 9], game_id="abc")  # resumed, finished again
+    game_history.append_history(["Ann", "Bo"], [5, 9], game_id="def")  # a new game, same result
+    assert len(game_history.read_history()) == 2
 
 
 def test_a_huge_history_is_read_from_its_end(monkeypatch, capsys) -> None:
-    monkeypatch.setattr(storage, "HISTORY_TAIL_BYTES", 2_000)
+    monkeypatch.setattr(game_history, "HISTORY_TAIL_BYTES", 2_000)
     for number in range(100):
-        storage.append_history(["Ann", "Bo"], [number, 200])
-    found = storage.read_history_tail()
+        game_history.append_history(["Ann", "Bo"], [number, 200])
+    found = game_history.read_history_tail()
     assert found.older_not_read and found.skipped == 0
     assert found.games[-1]["totals"] == [99, 200] and len(found.games) < 100
     assert main(["history", "--last", "1"]) == 0
@@ -37,7 +37,7 @@ def test_a_huge_history_is_read_from_its_end(monkeypatch, capsys) -> None:
 
 
 def test_an_unreadable_history_is_said_not_taken_for_none(capsys) -> None:
-    path = storage.history_path()
+    path = game_history.history_path()
     path.mkdir(parents=True)  # a folder where the file should be
     assert main(["history"]) == 1
     err = capsys.readouterr().err
@@ -49,7 +49,7 @@ def test_past_games_in_the_game_say_an_unreadable_history_too() -> None:
     from fivecrowns.ui.session import Seat
     from ui_support import table
 
-    path = storage.history_path()
+    path = game_history.history_path()
     path.mkdir(parents=True)  # a folder where the file should be
     with table([Seat("You"), Seat("Ann", "medium")], seed=3) as t:
         before = t.state()

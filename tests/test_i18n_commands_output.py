@@ -17,7 +17,7 @@ import pytest
 
 from fivecrowns import i18n
 from fivecrowns.cli import COMMANDS, build_parser, main
-from fivecrowns.errors import SaveFileError
+from fivecrowns.core.errors import SaveFileError
 from fivecrowns.output import Output, RecordingBackend, create_output, repick_voice
 from fivecrowns.output.base import OutputError
 from fivecrowns.output.factory import _sounds_made_again
@@ -28,7 +28,7 @@ from fivecrowns.output.tts import (
     language_voice,
     split_speech,
 )
-from fivecrowns.savefile import (
+from fivecrowns.storage.saves import (
     MAX_SAVE_BYTES,
     check_autosave,
     load_solitaire,
@@ -446,7 +446,7 @@ def test_speech_writes_a_spanish_wav_with_the_spanish_voice(
 
 @pytest.mark.real
 def test_a_voice_opened_inside_speaking_es_speaks_spanish(espeak: None) -> None:
-    from fivecrowns.output.settings import OutputSettings
+    from fivecrowns.storage.settings import OutputSettings
 
     with i18n.speaking("es"):  # a caller wording for a Spanish player; the process is English
         output, _reason = create_output(
@@ -479,7 +479,7 @@ def test_the_voice_for_a_language_from_a_list() -> None:
 
 @pytest.mark.real
 def test_repick_voice_switches_the_built_in_voice(espeak: None) -> None:
-    from fivecrowns.output.settings import OutputSettings
+    from fivecrowns.storage.settings import OutputSettings
 
     output, _reason = create_output(
         "tts", sounds=False, audio="null", settings=OutputSettings(), fallback=False

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 import test_game_illegal as illegal
 from fivecrowns import i18n
 from fivecrowns.ai.loader import load_level
-from fivecrowns.cards import (
+from fivecrowns.core.cards import (
     ALL_RANKS,
     ALL_SUITS,
     JOKER,
@@ -32,19 +32,24 @@ from fivecrowns.cards import (
     wild_clause,
     wild_sentence,
 )
-from fivecrowns.errors import CardParseError, IllegalMoveError, MeldError
-from fivecrowns.game import (
+from fivecrowns.core.errors import CardParseError, IllegalMoveError, MeldError
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.melds.solver import (
+    best_arrangement,
+    best_with_discard,
+    check_meld,
+    going_out_discards,
+)
+from fivecrowns.core.moves import (
     Discard,
     Discarded,
     DrawFromStock,
     DrewFromStock,
     Event,
-    Game,
     GameOver,
     GoOut,
     LaidDown,
     LayDown,
-    Phase,
     PlayerResult,
     RoundScored,
     RoundStarted,
@@ -53,9 +58,9 @@ from fivecrowns.game import (
     WentOut,
     redact,
 )
-from fivecrowns.melds import best_arrangement, best_with_discard, check_meld, going_out_discards
-from fivecrowns.table.words import event_text
-from fivecrowns.ui.announce import describe_events, game_result, round_detail, turn_summary
+from fivecrowns.core.views import player_view
+from fivecrowns.words.announce import describe_events, game_result, round_detail, turn_summary
+from fivecrowns.words.table import event_text
 from gamehelpers import random_move, snapshot
 from i18n_support import english_words
 
@@ -254,7 +259,7 @@ def _play_spanish_game(
     with i18n.speaking("es"):
         while not game.is_over:
             seat = game.current_player
-            decision = bots[seat].decide(game.view(seat))
+            decision = bots[seat].decide(player_view(game, seat))
             explanations.append(decision.explanation)
             events = game.apply(seat, decision.move)
             if any(isinstance(event, RoundStarted) for event in events):

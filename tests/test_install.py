@@ -109,8 +109,8 @@ def test_the_wheel_carries_the_sounds_the_web_client_and_the_license(tmp_path: P
     assert web == shipped and "index.html" in web and "app.js" in web
     assert f"fivecrowns-{VERSION}.dist-info/licenses/LICENSE" in names
     # the solver's compiled search, built for this Python, and its types
-    assert any(n.startswith("fivecrowns/_melds_c.") and n.endswith(".so") for n in names)
-    assert "fivecrowns/_melds_c.pyi" in names
+    assert any(n.startswith("fivecrowns/core/melds/_melds_c.") and n.endswith(".so") for n in names)
+    assert "fivecrowns/core/melds/_melds_c.pyi" in names
 
 
 def test_the_sdist_installs_without_a_c_compiler_and_solves_in_pure_python(
@@ -138,7 +138,7 @@ def test_the_sdist_installs_without_a_c_compiler_and_solves_in_pure_python(
     (sdist,) = dist.glob("fivecrowns-*.tar.gz")
     with tarfile.open(sdist) as archive:
         shipped = archive.getnames()
-    assert any(n.endswith("src/fivecrowns/_melds_c.c") for n in shipped)
+    assert any(n.endswith("src/fivecrowns/core/melds/_melds_c.c") for n in shipped)
     assert not [n for n in shipped if n.endswith(".so")]
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", str(venv)], tmp_path, env)
@@ -154,9 +154,12 @@ def test_the_sdist_installs_without_a_c_compiler_and_solves_in_pure_python(
     )
     said = result.stdout + result.stderr
     assert result.returncode == 0, said
-    assert 'building extension "fivecrowns._melds_c" failed' in said  # tried, and went on
+    assert (
+        'building extension "fivecrowns.core.melds._melds_c" failed' in said
+    )  # tried, and went on
     code = (
-        "from fivecrowns import melds; from fivecrowns.cards import parse_cards, Rank; "
+        "from fivecrowns.core.melds import solver as melds; "
+        "from fivecrowns.core.cards import parse_cards, Rank; "
         "print(melds._C is None, melds.least_leftover_with_discard("
         "parse_cards('3h 6c 7st 7st 7h 7h 7c 7c 7sp 7sp 7d 7d 10c Ksp'), Rank.THREE))"
     )

@@ -16,11 +16,12 @@ import time
 
 import pytest
 
-from fivecrowns.cards import parse_card, spoken_name
-from fivecrowns.client.link import LinkError
-from fivecrowns.client.websocket import WebSocketLink
-from fivecrowns.errors import IllegalMoveError
-from fivecrowns.game import Discard, Phase
+from fivecrowns.core.cards import parse_card, spoken_name
+from fivecrowns.core.errors import IllegalMoveError
+from fivecrowns.core.game import Phase
+from fivecrowns.core.moves import Discard
+from fivecrowns.net.client.link import LinkError
+from fivecrowns.net.client.websocket import WebSocketLink
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import AFTER_GAME_GUEST, Seat, Session
 from fivecrowns.ui.settings import Settings

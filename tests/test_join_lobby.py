@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from fivecrowns.client.terminal import NetworkPlay
-from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.net.client.websocket import WebSocketLink
 from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.join_keys import NetworkPlay
 from fivecrowns.ui.session import Session
 from fivecrowns.ui.settings import Settings
 from server_support import RecordingLink, ServerProcess, no_leaks
@@ -355,7 +355,7 @@ def test_a_keys_client_reconnects_after_kill_9_and_finishes_the_game(tmp_path: P
 
 def test_the_lobby_speaks_spanish_when_asked() -> None:
     from fivecrowns import i18n
-    from fivecrowns.client.lobby import table_words
+    from fivecrowns.ui.lobby import table_words
 
     info = {
         "id": "71f0a1e1",

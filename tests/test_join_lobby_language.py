@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from fivecrowns import i18n
-from fivecrowns.ui.settings import config_dir
+from fivecrowns.storage.paths import config_dir
 from server_support import ServerProcess
 from test_join_lobby import Player, join_server_fixture  # noqa: F401 (a fixture)
 

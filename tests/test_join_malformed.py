@@ -16,10 +16,10 @@ from typing import Any
 
 from aiohttp import web
 
-from fivecrowns.client.line import LineClient
-from fivecrowns.client.terminal import NetworkPlay
-from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.net.client.websocket import WebSocketLink
 from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.join_keys import NetworkPlay
+from fivecrowns.ui.join_line import LineClient
 from fivecrowns.ui.settings import Settings
 from server_support import fake_server
 

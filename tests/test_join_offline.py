@@ -19,15 +19,15 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from fivecrowns.client import websocket
-from fivecrowns.client.retry import RECONNECT
-from fivecrowns.client.terminal import OFFLINE_GOODBYE
-from fivecrowns.client.websocket import (
+from fivecrowns.net.client import websocket
+from fivecrowns.net.client.retry import RECONNECT
+from fivecrowns.net.client.websocket import (
     CONNECTED_AGAIN,
     NOT_CONNECTED,
     OFFLINE_KEYS,
     WebSocketLink,
 )
+from fivecrowns.ui.join_keys import OFFLINE_GOODBYE
 from fivecrowns.ui.session import WATCHING_NO_NEWS
 from server_support import FAST, Client, RecordingLink, ServerProcess, no_leaks
 from test_join import _free_port

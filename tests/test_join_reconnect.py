@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fivecrowns.client.line import BACK, FORGOTTEN, SEATED, TOO_MANY_DROPS, LineClient
+from fivecrowns.ui.join_line import BACK, FORGOTTEN, SEATED, TOO_MANY_DROPS, LineClient
 
 
 def _snapshot(seq: int) -> dict[str, Any]:
@@ -81,8 +81,8 @@ def test_many_drops_end_with_a_sentence_not_in_silence() -> None:
 def test_both_join_clients_share_one_reconnection_policy() -> None:
     """The plain client gave up after ten attempts (22.5 s), before the server's 30-second
     grace ended; it now follows the same policy as ``--keys``: the same object, not a copy."""
-    from fivecrowns.client.retry import RECONNECT
-    from fivecrowns.client.websocket import WebSocketLink
+    from fivecrowns.net.client.retry import RECONNECT
+    from fivecrowns.net.client.websocket import WebSocketLink
 
     line = LineClient("ws://127.0.0.1:1/ws", "Ann")
     keys = WebSocketLink("ws://127.0.0.1:1/ws", "Ann")
@@ -96,7 +96,7 @@ def _fake_clock(monkeypatch: Any, on_sleep: Any = None) -> list[float]:
     pause is kept in the returned list (its last item is the clock)."""
     from types import SimpleNamespace
 
-    from fivecrowns.client import line
+    from fivecrowns.ui import join_line as line
 
     pauses: list[float] = [1000.0]
 
@@ -115,7 +115,7 @@ def _fake_clock(monkeypatch: Any, on_sleep: Any = None) -> list[float]:
 def test_the_line_client_keeps_trying_for_minutes_then_says_so(monkeypatch: Any) -> None:
     import aiohttp
 
-    from fivecrowns.client.retry import RECONNECT
+    from fivecrowns.net.client.retry import RECONNECT
     from test_join import _free_port
 
     pauses = _fake_clock(monkeypatch)

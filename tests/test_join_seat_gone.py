@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 import time
 
-from fivecrowns.client.lobby import GOODBYE
-from fivecrowns.client.websocket import SEAT_GONE
+from fivecrowns.net.client.websocket import SEAT_GONE
+from fivecrowns.ui.lobby import GOODBYE
 from server_support import FAST, ServerProcess
 from test_join import _free_port
 from test_join_lobby import Player, start_with_an_easy_computer

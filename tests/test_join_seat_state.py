@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from fivecrowns import i18n
-from fivecrowns.client.line import LineClient
-from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.net.client.websocket import WebSocketLink
+from fivecrowns.ui.join_line import LineClient
 from fivecrowns.ui.session import Seat
 from server_support import FAST, ServerProcess
 from test_join import TypedClient

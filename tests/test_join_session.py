@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 import time
 
-from fivecrowns.cards import parse_card, spoken_name
-from fivecrowns.game import Phase
+from fivecrowns.core.cards import parse_card, spoken_name
+from fivecrowns.core.game import Phase
 from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.ui import answers
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
+from fivecrowns.words import answers
 from server_support import ServerProcess, solver_turn
 from test_join_lobby import (
     Player,
@@ -200,8 +200,8 @@ def _remote_over_inprocess() -> tuple[Session, RecordingBackend]:
     """Ann's seat reached through a table link, as at a network table (no local game here):
     the in-process transport stands in for the server, with an easy computer player."""
     from fivecrowns.ai import load_bot
-    from fivecrowns.client.inprocess import InProcessLink
-    from fivecrowns.game import Game
+    from fivecrowns.core.game import Game
+    from fivecrowns.net.client.inprocess import InProcessLink
 
     game = Game(["Ann", "Ben"], seed=4, first_dealer=1)
     link = InProcessLink(game, [("Ann", None), ("Ben", "easy")], {1: load_bot("easy", 1)})

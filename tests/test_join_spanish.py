@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from fivecrowns import i18n
-from fivecrowns.client.line import HELP, LineClient
-from fivecrowns.client.lobby import Lobby, table_words
 from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.ui.join_line import HELP, LineClient
 from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
+from fivecrowns.ui.lobby import Lobby, table_words
 from i18n_support import english_words
 
 #: What the player types: the same words in every language (as the keys stay the same letters).

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.client.seats import SavedSeats, seats_path
-from fivecrowns.client.websocket import WebSocketLink
-from fivecrowns.ui.settings import data_dir
+from fivecrowns.net.client.websocket import WebSocketLink
+from fivecrowns.storage.paths import data_dir
+from fivecrowns.storage.seats import SavedSeats, seats_path
 from server_support import FAST, ServerProcess
 from test_join import TypedClient
 from test_join_lobby import Player, start_with_an_easy_computer
@@ -172,7 +172,7 @@ def test_seats_are_kept_per_server_table_and_name_and_forgotten() -> None:
 
 
 def test_the_line_client_crosses_the_seat_off_when_the_game_ends_and_when_it_is_gone() -> None:
-    from fivecrowns.client.line import FORGOTTEN, LineClient
+    from fivecrowns.ui.join_line import FORGOTTEN, LineClient
 
     url = "ws://127.0.0.1:1/ws"
     said: list[str] = []

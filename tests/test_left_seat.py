@@ -5,10 +5,10 @@ were a computer player)."""
 from __future__ import annotations
 
 from fivecrowns import i18n
-from fivecrowns.client.lobby import table_words
 from fivecrowns.table import SeatKind, Table
 from fivecrowns.table.info import answer
-from fivecrowns.table.words import table_event_text
+from fivecrowns.ui.lobby import table_words
+from fivecrowns.words.table import table_event_text
 
 
 def _left_mid_game() -> Table:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fivecrowns.client.lobby import Lobby
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
+from fivecrowns.ui.lobby import Lobby
 from fivecrowns.ui.session import Seat
 from ui_support import table
 
@@ -134,7 +134,7 @@ def test_the_game_s_chat_line_is_echoed_too() -> None:
 def test_wording_one_item_help_items_and_computer_seats() -> None:
     """Item 16: "1 items"; help items ending ". , 2 of 38"; a seat list that ran computer
     players' words together ("Ann, Bot 2, computer, medium, Bot 3, ...")."""
-    from fivecrowns.client.lobby import table_words
+    from fivecrowns.ui.lobby import table_words
 
     lobby, backend, _link = _lobby()
     lobby._open_list("menu", "Title", [("Only", None)])
@@ -168,7 +168,7 @@ def test_a_computer_player_sitting_down_is_said_without_a_easy() -> None:
 def test_scores_and_counts_never_glue_a_number_to_a_name() -> None:
     """Item 16: "Computer 2 0, Computer 3 0", "Computer 2 3 (computer, medium)" and a capital
     "You" inside a sentence ("... Ben 3, You 3")."""
-    from fivecrowns.ui import answers
+    from fivecrowns.words import answers
 
     names = ["Ben", "Bot 2", "You"]
     said = answers.scores_words(["Ben", "Bot 2", "you"], [5, 0, 1], [[5, 0, 1]])

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import oracle
-from fivecrowns.cards import Card, Rank, parse_cards
-from fivecrowns.errors import FiveCrownsError, MeldError
-from fivecrowns.melds import (
+from fivecrowns.core.cards import Card, Rank, parse_cards
+from fivecrowns.core.errors import FiveCrownsError, MeldError
+from fivecrowns.core.melds.solver import (
     Arrangement,
     MeldKind,
     best_arrangement,

@@ -1,4 +1,4 @@
-"""The compiled search (src/fivecrowns/_melds_c.c): built, current, and giving the same answers.
+"""The compiled search (src/fivecrowns/core/melds/_melds_c.c): built, current, same answers.
 
 ``test_melds_reference.py`` runs every comparison with the reference through both searches;
 this file checks what only the compiled one has: that CI built it from the source it has,
@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns import melds, melds_reference
-from fivecrowns.cards import JOKER, Card, Rank, Suit, card_from_code, new_deck, parse_cards
+from fivecrowns.core.cards import JOKER, Card, Rank, Suit, card_from_code, new_deck, parse_cards
+from fivecrowns.core.melds import reference as melds_reference
+from fivecrowns.core.melds import solver as melds
 from test_melds_reference import assert_same, dealt, dense, require_compiled
 
 SOURCE = Path(melds.__file__).with_name("_melds_c.c")
@@ -34,7 +35,7 @@ def test_the_compiled_module_was_built_from_the_source_beside_it() -> None:
     assert melds._C is not None
     digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()
     assert digest == melds._C.SOURCE_SHA256, (
-        "fivecrowns/_melds_c.c changed after it was built: run bash scripts/setup again"
+        "fivecrowns/core/melds/_melds_c.c changed after it was built: run bash scripts/setup again"
     )
 
 

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import oracle
-from fivecrowns.cards import ALL_SUITS, JOKER, Card, Rank
-from fivecrowns.errors import MeldError
-from fivecrowns.melds import (
+from fivecrowns.core.cards import ALL_SUITS, JOKER, Card, Rank
+from fivecrowns.core.errors import MeldError
+from fivecrowns.core.melds.solver import (
     Arrangement,
     best_arrangement,
     best_with_discard,

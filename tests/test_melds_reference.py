@@ -1,4 +1,4 @@
-"""The fast solver against the solver it replaced (:mod:`fivecrowns.melds_reference`).
+"""The fast solver against the solver it replaced (:mod:`fivecrowns.core.melds.reference`).
 
 Same hands, same answers: the identical arrangement (melds, the wilds in them,
 leftover, discard, all in the same order) and the same numbers, on random and
@@ -15,8 +15,9 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from fivecrowns import melds, melds_reference
-from fivecrowns.cards import JOKER, Card, Rank, Suit, new_deck, parse_cards
+from fivecrowns.core.cards import JOKER, Card, Rank, Suit, new_deck, parse_cards
+from fivecrowns.core.melds import reference as melds_reference
+from fivecrowns.core.melds import solver as melds
 from test_melds_oracle import hands
 
 IN_CI = os.environ.get("CI") == "true"
@@ -47,7 +48,7 @@ def require_compiled() -> None:
     it skips with the reason when this install could not build it."""
     if melds._C is None:
         if IN_CI:
-            pytest.fail("the compiled search (fivecrowns._melds_c) was not built")
+            pytest.fail("the compiled search (fivecrowns.core.melds._melds_c) was not built")
         pytest.skip("the compiled search was not built here (no C compiler at install)")
 
 

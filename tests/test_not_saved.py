@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.ui import storage
+from fivecrowns.storage import autosave as storage
 from fivecrowns.ui.session import Seat
 from test_solitaire_ui import board
 from ui_support import table
@@ -60,7 +60,7 @@ def test_a_full_disk_is_told_and_a_later_save_clears_it(tmp_path, monkeypatch) -
 
 
 def test_solitaire_that_could_not_be_saved_says_so(tmp_path, monkeypatch) -> None:
-    from fivecrowns.solitaire import Solitaire
+    from fivecrowns.core.solitaire.rules import Solitaire
 
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

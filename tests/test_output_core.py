@@ -23,8 +23,8 @@ from fivecrowns.output import (
     save_settings,
 )
 from fivecrowns.output.base import Backend, Call
-from fivecrowns.output.settings import SettingsFileError
 from fivecrowns.output.transcript import Transcript
+from fivecrowns.storage.settings import SettingsFileError
 from output_support import without_speech_dispatcher
 
 STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d"
@@ -297,8 +297,7 @@ def test_sound_names_are_the_contract() -> None:
 def test_the_settings_file_is_the_one_the_game_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from fivecrowns.output.settings import settings_path
-    from fivecrowns.ui.settings import config_dir
+    from fivecrowns.storage.paths import config_dir, settings_path
     from fivecrowns.ui.settings import load_settings as load_game_settings
 
     monkeypatch.delenv("FIVECROWNS_CONFIG_DIR")

@@ -13,7 +13,7 @@ import pytest
 
 from fivecrowns.ai.loader import BotLoadError, load_level
 from fivecrowns.cli import main
-from fivecrowns.ui import storage
+from fivecrowns.storage import autosave as storage
 
 # Each names a module and a zero-argument function that would act if called.
 HOSTILE_LEVELS = [

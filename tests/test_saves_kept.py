@@ -12,8 +12,8 @@ import json
 import pytest
 
 from fivecrowns.cli import main
-from fivecrowns.output.settings import settings_path
-from fivecrowns.ui import storage
+from fivecrowns.storage import autosave as storage
+from fivecrowns.storage.paths import settings_path
 from fivecrowns.ui.solitaire import solitaire_save_path
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from fivecrowns.cards import Rank, parse_card
-from fivecrowns.melds import best_with_discard
+from fivecrowns.core.cards import Rank, parse_card
+from fivecrowns.core.melds.solver import best_with_discard
 from server_support import (
     FAST,
     Client,

@@ -17,8 +17,8 @@ import pytest
 from aiohttp import web
 
 from fivecrowns.ai.base import Decision
-from fivecrowns.server.app import Limits, Server, make_app
-from fivecrowns.views import PlayerView
+from fivecrowns.core.views import PlayerView
+from fivecrowns.net.server.app import Limits, Server, make_app
 from server_support import LOOPBACK, Client
 
 THINK_LIMIT = 20.0  # seconds the slow bot thinks at most, should the test fail to release it

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any, get_args
 
 from fivecrowns import i18n
-from fivecrowns.cards import Rank
-from fivecrowns.game import DrewFromStock
-from fivecrowns.protocol import Hello, Language, decode_client
+from fivecrowns.core.cards import Rank
+from fivecrowns.core.moves import DrewFromStock
+from fivecrowns.net.protocol import Hello, Language, decode_client
 from fivecrowns.table import Table
-from fivecrowns.table.words import table_event_text
-from fivecrowns.ui.announce import describe_events
+from fivecrowns.words.announce import describe_events
+from fivecrowns.words.table import table_event_text
 from i18n_support import english_words
 from server_support import (
     TABLE_EVENTS,
@@ -239,7 +239,7 @@ class _Conn:
 
 
 def test_the_fan_out_words_each_entry_once_per_viewer_class_and_language() -> None:
-    from fivecrowns.server.app import LocalFanout, Room
+    from fivecrowns.net.server.app import LocalFanout, Room
 
     table = Table(3, creator_name="Ana", creator_id="p1")
     table.add_bot("easy")

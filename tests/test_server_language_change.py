@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from fivecrowns import i18n
-from fivecrowns.protocol import SetLanguage, decode_client
+from fivecrowns.net.protocol import SetLanguage, decode_client
 from fivecrowns.ui.commands import CommandLayer
 from server_support import (
     Client,

@@ -16,7 +16,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from fivecrowns.client.websocket import WebSocketLink
+from fivecrowns.net.client.websocket import WebSocketLink
 from server_support import (
     FAST,
     Client,

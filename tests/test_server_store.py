@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from fivecrowns.server.store import SqliteStore, StoredTable
+from fivecrowns.net.server.store import SqliteStore, StoredTable
 
 
 def _stored_inputs(path: Path) -> list[str]:
@@ -76,7 +76,7 @@ def test_the_server_tells_of_no_move_it_could_not_save(tmp_path: Path) -> None:
 
     from aiohttp import web
 
-    from fivecrowns.server.app import Limits, Server, make_app
+    from fivecrowns.net.server.app import Limits, Server, make_app
     from server_support import LOOPBACK, Client
 
     async def scenario() -> None:

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fivecrowns.client.lobby import table_words
-from fivecrowns.server.app import Connection, Limits, Room, Server
+from fivecrowns.net.server.app import Connection, Limits, Room, Server
 from fivecrowns.table import SeatKind, Table
+from fivecrowns.ui.lobby import table_words
 from server_support import (
     FAST,
     Client,

@@ -10,7 +10,8 @@ import pytest
 from fivecrowns.ai import load_bot
 from fivecrowns.cli import DEFAULT_COMMAND, main
 from fivecrowns.commands.simulate import configure, simulate
-from fivecrowns.game import Game
+from fivecrowns.core.game import Game
+from fivecrowns.core.views import player_view
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -38,7 +39,7 @@ def test_simulate_json_reports_real_games(capsys: pytest.CaptureFixture[str]) ->
         assert game.dealer == number % 3
         while not game.is_over:
             seat = game.current_player
-            game.apply(seat, bot.decide(game.view(seat)).move)
+            game.apply(seat, bot.decide(player_view(game, seat)).move)
         totals = [a + b for a, b in zip(totals, game.totals, strict=True)]
     assert [seat["mean_score"] for seat in seats] == [total / 2 for total in totals]
 

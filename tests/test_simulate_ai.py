@@ -17,7 +17,7 @@ import pytest
 
 from fivecrowns.ai import arena
 from fivecrowns.cli import main
-from fivecrowns.game import Game
+from fivecrowns.core.game import Game
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -129,8 +129,8 @@ def test_without_tqdm_simulate_runs_on_a_terminal_without_a_bar(
 
 BROKEN_BOTS = """
 from fivecrowns.ai import Bot, Decision
-from fivecrowns.cards import parse_card
-from fivecrowns.game import Discard
+from fivecrowns.core.cards import parse_card
+from fivecrowns.core.moves import Discard
 
 
 class Crashing(Bot):

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fivecrowns import solitaire
-from fivecrowns.cards import (
+from fivecrowns.cli import main
+from fivecrowns.core.cards import (
     JOKER,
     Card,
     Rank,
@@ -25,10 +25,9 @@ from fivecrowns.cards import (
     parse_cards,
     shuffled_deck,
 )
-from fivecrowns.cli import main
-from fivecrowns.melds import least_leftover
-from fivecrowns.solitaire import Phase, Solitaire
-from fivecrowns.solitaire_ai import (
+from fivecrowns.core.melds.solver import least_leftover
+from fivecrowns.core.solitaire import rules as solitaire
+from fivecrowns.core.solitaire.player import (
     BestStrategy,
     GreedyStrategy,
     Play,
@@ -39,6 +38,7 @@ from fivecrowns.solitaire_ai import (
     play_game,
     wilson_interval,
 )
+from fivecrowns.core.solitaire.rules import Phase, Solitaire
 from test_solitaire_rules import all_closed_but, junk, melded, missing, open_hand
 
 

@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 
 from export_support import BRF_ALLOWED, brf_pages, require_liblouis
-from fivecrowns.cards import parse_card
 from fivecrowns.cli import main
+from fivecrowns.core.cards import parse_card
+from fivecrowns.core.solitaire.rules import DiscardCard, PutCard, Solitaire
 from fivecrowns.export import render
 from fivecrowns.export.solitaire import board_document
-from fivecrowns.solitaire import DiscardCard, PutCard, Solitaire
+from fivecrowns.storage.saves import save_solitaire
 from test_solitaire_rules import all_closed_but, junk, missing
 
 
@@ -63,7 +64,7 @@ def test_the_board_text_is_plain_ascii_within_the_width() -> None:
 def test_cli_exports_a_saved_game_to_a_file(tmp_path: Path) -> None:
     game = Solitaire.deal(seed=4)
     game.apply(PutCard(13))
-    game.save(tmp_path / "s.json")
+    save_solitaire(game, tmp_path / "s.json")
     out = tmp_path / "board.txt"
     assert (
         main(
@@ -78,7 +79,7 @@ def test_cli_export_never_writes_over_its_own_saved_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     saved = tmp_path / "s.json"
-    Solitaire.deal(seed=4).save(saved)
+    save_solitaire(Solitaire.deal(seed=4), saved)
     before = saved.read_bytes()
     argv = ["solitaire", "--export", "text", "--game", str(saved), "--out", str(saved)]
     assert main(argv) == 2

@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from fivecrowns.cards import JOKER, Card, Rank, new_deck, parse_card, parse_cards
-from fivecrowns.errors import IllegalMoveError
-from fivecrowns.melds import least_leftover
-from fivecrowns.solitaire import (
+from fivecrowns.core.cards import JOKER, Card, Rank, new_deck, parse_card, parse_cards
+from fivecrowns.core.errors import IllegalMoveError
+from fivecrowns.core.melds.solver import least_leftover
+from fivecrowns.core.solitaire.rules import (
     DEALT_CARDS,
     HAND_NUMBERS,
     CardDiscarded,

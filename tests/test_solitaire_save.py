@@ -8,9 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.errors import SaveFileError
-from fivecrowns.solitaire import SAVE_FORMAT, SAVE_VERSION, DiscardCard, Phase, PutCard, Solitaire
-from fivecrowns.solitaire_ai import GreedyStrategy
+from fivecrowns.core.errors import SaveFileError
+from fivecrowns.core.solitaire.player import GreedyStrategy
+from fivecrowns.core.solitaire.rules import (
+    SAVE_FORMAT,
+    SAVE_VERSION,
+    DiscardCard,
+    Phase,
+    PutCard,
+    Solitaire,
+)
+from fivecrowns.storage.saves import read_solitaire, save_solitaire
 from gamehelpers import write_file
 
 
@@ -42,11 +50,11 @@ def _finish(game: Solitaire) -> Solitaire:
 def test_a_save_resumes_exactly_and_plays_on_the_same(tmp_path: Path, half: bool) -> None:
     game = _played(seed=3, turns=6, half=half)
     path = tmp_path / "solitaire.json"
-    game.save(path)
+    save_solitaire(game, path)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["format"] == SAVE_FORMAT == "fivecrowns-solitaire"
     assert data["version"] == SAVE_VERSION == 1
-    loaded = Solitaire.load(path)
+    loaded = read_solitaire(path)
     assert loaded.to_json() == game.to_json()
     assert loaded.view() == game.view()
     assert os.listdir(tmp_path) == ["solitaire.json"]  # no temporary file left behind
@@ -55,17 +63,17 @@ def test_a_save_resumes_exactly_and_plays_on_the_same(tmp_path: Path, half: bool
 
 def test_a_finished_game_saves_and_loads(tmp_path: Path) -> None:
     game = _finish(Solitaire.deal(seed=5))
-    game.save(tmp_path / "done.json")
-    loaded = Solitaire.load(tmp_path / "done.json")
+    save_solitaire(game, tmp_path / "done.json")
+    loaded = read_solitaire(tmp_path / "done.json")
     assert loaded.phase is game.phase and loaded.points_left() == game.points_left()
 
 
 def test_saving_again_replaces_the_old_save(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
-    _played(seed=1, turns=1).save(path)
+    save_solitaire(_played(seed=1, turns=1), path)
     later = _played(seed=1, turns=4)
-    later.save(path)
-    assert Solitaire.load(path).turns == later.turns == 5
+    save_solitaire(later, path)
+    assert read_solitaire(path).turns == later.turns == 5
 
 
 def _valid_json() -> dict[str, object]:
@@ -87,7 +95,7 @@ def test_a_damaged_file_gives_a_clear_error(
 ) -> None:
     path = write_file(tmp_path / "bad.json", content)
     with pytest.raises(SaveFileError, match=reason) as raised:
-        Solitaire.load(path)
+        read_solitaire(path)
     assert str(path) in str(raised.value)
 
 
@@ -110,7 +118,7 @@ def test_a_tampered_save_names_what_is_wrong(
     data.update(change)
     path = write_file(tmp_path / "bad.json", json.dumps(data))
     with pytest.raises(SaveFileError, match=reason):
-        Solitaire.load(path)
+        read_solitaire(path)
 
 
 def test_a_hand_of_the_wrong_size_is_refused(tmp_path: Path) -> None:
@@ -120,16 +128,16 @@ def test_a_hand_of_the_wrong_size_is_refused(tmp_path: Path) -> None:
     hands["5"]["cards"] = "3h 4h"
     path = write_file(tmp_path / "bad.json", json.dumps(data))
     with pytest.raises(SaveFileError, match="the hand of 5 has 2 cards, not 5"):
-        Solitaire.load(path)
+        read_solitaire(path)
 
 
 def test_a_missing_save_says_so(tmp_path: Path) -> None:
     with pytest.raises(SaveFileError, match="There is no saved solitaire game at"):
-        Solitaire.load(tmp_path / "nothing.json")
+        read_solitaire(tmp_path / "nothing.json")
 
 
 def test_a_foreign_file_is_never_overwritten(tmp_path: Path) -> None:
     path = write_file(tmp_path / "notes.txt", "my shopping list")
     with pytest.raises(SaveFileError, match="It was not overwritten"):
-        _played(seed=1, turns=1).save(path)
+        save_solitaire(_played(seed=1, turns=1), path)
     assert path.read_text(encoding="utf-8") == "my shopping list"

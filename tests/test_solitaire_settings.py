@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.cards import parse_card
 from fivecrowns.cli import main
-from fivecrowns.solitaire import Phase, Solitaire
+from fivecrowns.core.cards import parse_card
+from fivecrowns.core.solitaire.rules import Phase, Solitaire
+from fivecrowns.storage.history import append_history, read_history
 from fivecrowns.ui.settings import Settings, load_settings
-from fivecrowns.ui.storage import append_history, read_history
 from test_solitaire_rules import all_closed_but, junk
 from test_solitaire_ui import _small_game, board
 

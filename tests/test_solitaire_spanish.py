@@ -20,13 +20,13 @@ import pytest
 
 from export_support import brf_pages, require_liblouis
 from fivecrowns import i18n
-from fivecrowns.cards import Card, Rank, Suit, parse_card, spoken_name
+from fivecrowns.core.cards import Card, Rank, Suit, parse_card, spoken_name
+from fivecrowns.core.melds.solver import best_arrangement
+from fivecrowns.core.solitaire.player import BestStrategy
+from fivecrowns.core.solitaire.rules import CardTurned, Phase, Solitaire
 from fivecrowns.export import MAX_WIDTH, export_text, render
 from fivecrowns.export.braille import Translator
 from fivecrowns.export.solitaire import board_document
-from fivecrowns.melds import best_arrangement
-from fivecrowns.solitaire import CardTurned, Phase, Solitaire
-from fivecrowns.solitaire_ai import BestStrategy
 from fivecrowns.ui.keymap import SOLITAIRE_ACTIONS
 from i18n_support import english_words
 from test_solitaire_rules import all_closed_but, junk
@@ -112,7 +112,7 @@ def test_a_whole_seeded_game_s_own_sentences_are_spanish() -> None:
 
 def _others_speak_spanish() -> bool:
     """Whether the names and key words other areas give are Spanish on this branch."""
-    from fivecrowns.ui.announce import card_list, melds_words
+    from fivecrowns.words.announce import card_list, melds_words
 
     game = Solitaire.deal(seed=7)
     with i18n.speaking("es"):

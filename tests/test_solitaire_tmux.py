@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.solitaire import Phase, Solitaire
+from fivecrowns.core.solitaire.rules import Phase
+from fivecrowns.storage.saves import read_solitaire
 from test_ui_tmux import Terminal, terminal
 
 pytestmark = pytest.mark.real
@@ -46,7 +47,7 @@ def test_solitaire_full_screen_put_discard_quit_and_resume(tmp_path: Path) -> No
         t.wait_said(r"Saved\. Goodbye\.", after=mark)
         t.wait_exit()
         assert "Traceback" not in t.screen()
-    saved = Solitaire.load(tmp_path / "data" / "solitaire.json")
+    saved = read_solitaire(tmp_path / "data" / "solitaire.json")
     assert saved.turns == 2 and saved.phase is Phase.PUT
     with solitaire_terminal(tmp_path, "--resume", "--line") as t:
         screen = t.wait_screen(r"Resumed solitaire\.")

@@ -14,10 +14,11 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from fivecrowns.cards import Card, parse_card
+from fivecrowns.core.cards import Card, parse_card
+from fivecrowns.core.solitaire.player import BestStrategy
+from fivecrowns.core.solitaire.rules import Phase, Solitaire
 from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.solitaire import Phase, Solitaire
-from fivecrowns.solitaire_ai import BestStrategy
+from fivecrowns.storage.saves import read_solitaire, save_solitaire
 from fivecrowns.ui.app import Presentation
 from fivecrowns.ui.settings import Settings
 from fivecrowns.ui.solitaire import SOLITAIRE_ACTIONS, SolitaireSession
@@ -229,14 +230,14 @@ def test_the_game_is_saved_after_each_move_and_resumes(tmp_path: Path) -> None:
     with board(Solitaire.deal(seed=5), save=path) as table:
         table.press("down", "enter", "home", "enter", "enter")
         assert table.game.phase is Phase.DISCARD
-        assert Solitaire.load(path).to_json() == table.game.to_json()
+        assert read_solitaire(path).to_json() == table.game.to_json()
         target = table.game.target
         table.press("q")
         assert table.said()[-1].startswith("Quit? The game stays saved for --resume.")
         table.press("y")
         assert table.session.wants_exit() and table.said()[-1] == "Saved. Goodbye."
         saved = table.game.to_json()
-    resumed = Solitaire.load(path)
+    resumed = read_solitaire(path)
     assert resumed.to_json() == saved
     with board(resumed, resumed=True) as table:
         assert table.said()[0].startswith("Resumed solitaire.")
@@ -288,7 +289,7 @@ def test_the_command_without_a_terminal_is_a_sentence_and_keeps_the_save(
 
     monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
     save = tmp_path / "solitaire.json"
-    Solitaire.deal(5).save(save)
+    save_solitaire(Solitaire.deal(5), save)
     before = save.read_bytes()
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["solitaire"]) == 1  # no terminal: a run-time failure
@@ -347,7 +348,7 @@ def test_focused_card_undo_and_a_new_deal_at_the_end() -> None:
 def test_a_game_finished_again_after_a_kill_is_recorded_once(tmp_path: Path) -> None:
     import copy
 
-    from fivecrowns.ui import storage
+    from fivecrowns.storage import history as game_history
 
     path = tmp_path / "solitaire.json"
     game = Solitaire.from_hands(all_closed_but(6), [parse_card("Kd")])
@@ -362,17 +363,19 @@ def test_a_game_finished_again_after_a_kill_is_recorded_once(tmp_path: Path) -> 
     with board(before_the_end, save=path, resumed=True) as table:
         table.press("enter")
         assert table.game.phase is Phase.LOST
-    assert [(game.get("id"), game["won"]) for game in storage.read_history()] == [("deal-1", False)]
+    assert [(game.get("id"), game["won"]) for game in game_history.read_history()] == [
+        ("deal-1", False)
+    ]
 
 
 def test_a_saved_game_name_that_is_not_short_text_is_refused(tmp_path: Path) -> None:
-    from fivecrowns.errors import SaveFileError
-    from fivecrowns.savefile import load_solitaire
+    from fivecrowns.core.errors import SaveFileError
+    from fivecrowns.storage.saves import load_solitaire
 
     path = tmp_path / "solitaire.json"
     game = Solitaire.deal(seed=5)
     game.game_id = "abc"
-    game.save(path)
+    save_solitaire(game, path)
     assert load_solitaire(path).game_id == "abc"
     for bad in ("x" * 65, 7, ""):
         data = game.to_json()

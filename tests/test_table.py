@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fivecrowns.game import DrawFromStock, DrewFromStock, GoOut, TakeDiscard
+from fivecrowns.core.moves import DrawFromStock, DrewFromStock, GoOut, TakeDiscard
 from fivecrowns.table import SeatKind, Table, TableError
 
 
@@ -31,7 +31,7 @@ def _play_human(table: Table, player_id: str) -> None:
     legal = table.legal(seat)
     going_out = [move for move in legal if move["move"] == "go_out"]
     choice = going_out[0] if going_out else legal[0]
-    from fivecrowns.game import move_from_json
+    from fivecrowns.core.codec import move_from_json
 
     table.act(player_id, move_from_json(choice), table.seq)
 
@@ -160,8 +160,8 @@ def test_a_stand_in_plays_for_a_dropped_human_and_hands_the_seat_back() -> None:
 
 def test_snapshots_hold_exactly_the_view_of_their_seat_at_every_step() -> None:
     """The snapshot's fast view builder gives what views.player_view / public_view give."""
+    from fivecrowns.core.views import player_view, public_view
     from fivecrowns.table import view_to_json
-    from fivecrowns.views import player_view, public_view
 
     table = _table()
     table.start(seed=23)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from fivecrowns.cli import DEFAULT_COMMAND, main
+from fivecrowns.storage.history import append_history
 from fivecrowns.ui.launch import LaunchError, make_seats
-from fivecrowns.ui.storage import append_history
 
 
 @pytest.fixture(autouse=True)
@@ -83,7 +83,7 @@ def test_history_refuses_last_0_on_standard_error(capsys) -> None:
 
 
 def test_history_skips_damaged_lines_and_says_how_many(capsys) -> None:
-    from fivecrowns.ui.storage import history_path
+    from fivecrowns.storage.history import history_path
 
     append_history(["You", "Ann"], [40, 90])
     with history_path().open("a", encoding="utf-8") as handle:
@@ -110,7 +110,7 @@ class _ClosedKeyboard:
 def test_a_new_game_keeps_an_unfinished_save_aside_and_resume_previous_returns_to_it(
     tmp_path, capsys, monkeypatch
 ) -> None:
-    from fivecrowns.ui import storage
+    from fivecrowns.storage import autosave as storage
 
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
@@ -145,8 +145,8 @@ class _ClosedBoard(_ClosedKeyboard):
 
 
 def test_a_new_solitaire_game_keeps_an_unfinished_one_aside(tmp_path, monkeypatch) -> None:
+    from fivecrowns.storage.autosave import kept_games
     from fivecrowns.ui.solitaire import solitaire_save_path
-    from fivecrowns.ui.storage import kept_games
 
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedBoard)

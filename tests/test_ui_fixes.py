@@ -10,13 +10,14 @@ from __future__ import annotations
 from ai_support import table as deal
 from ai_support import whole_game
 from fivecrowns.ai import load_bot
-from fivecrowns.cards import JOKER, Rank, parse_cards
-from fivecrowns.game import DrawFromStock, Game, Phase
+from fivecrowns.core.cards import JOKER, Rank, parse_cards
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.moves import DrawFromStock
 from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
+from fivecrowns.words.announce import card_list
 from test_ui_games import play_turn
 from ui_support import Table, table
 

@@ -10,11 +10,13 @@ import re
 
 import pytest
 
-from fivecrowns.cards import spoken_name
-from fivecrowns.game import Phase
-from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.core.cards import spoken_name
+from fivecrowns.core.game import Phase
+from fivecrowns.core.melds.solver import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.core.views import player_view
+from fivecrowns.storage.autosave import autosave_path, read_autosave
+from fivecrowns.storage.history import read_history
 from fivecrowns.ui.session import Seat
-from fivecrowns.ui.storage import autosave_path, read_autosave, read_history
 from ui_support import Table, table
 
 INFO_KEYS = ["h", "H", "w", "p", "s", "m", "c", "l", "n", "y", "r", ",", ".", "<", ">", "S"]
@@ -345,7 +347,7 @@ def test_real_event_loop_paces_computer_players_and_quits(tmp_path, monkeypatch)
     from prompt_toolkit.output import DummyOutput
 
     from fivecrowns.ai import load_bot
-    from fivecrowns.game import Game
+    from fivecrowns.core.game import Game
     from fivecrowns.output import Output, RecordingBackend
     from fivecrowns.ui.app import Presentation
     from fivecrowns.ui.session import Session
@@ -393,7 +395,7 @@ def test_nothing_happens_before_the_game_starts() -> None:
     from prompt_toolkit.output import DummyOutput
 
     from fivecrowns.ai import load_bot
-    from fivecrowns.game import Game
+    from fivecrowns.core.game import Game
     from fivecrowns.output import Output, RecordingBackend
     from fivecrowns.ui.app import Presentation
     from fivecrowns.ui.session import Session
@@ -427,7 +429,7 @@ def test_what_you_ask_for_interrupts_and_others_moves_queue() -> None:
 def test_information_keys_say_what_the_screen_shows() -> None:
     seats = [Seat("You"), Seat("Ann", "medium")]
     with table(seats, seed=8, first_dealer=1) as t:
-        view = t.game.view(0)
+        view = player_view(t.game, 0)
         screen = t.session.table()
         t.press("c")
         assert t.spoken()[-1] == (

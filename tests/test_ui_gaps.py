@@ -11,9 +11,11 @@ from collections import Counter
 from typing import Any
 
 from fivecrowns.ai import load_bot
-from fivecrowns.cards import spoken_name
-from fivecrowns.game import Discard, Game, Phase
-from fivecrowns.melds import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.core.cards import spoken_name
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.melds.solver import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.core.moves import Discard
+from fivecrowns.core.views import player_view
 from fivecrowns.output.base import Call
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
@@ -196,7 +198,7 @@ def game_at_round(round_number: int, seed: int = 3) -> Game:
         if game.round == round_number and game.current_player == 0 and game.phase is Phase.DRAW:
             return game
         seat = game.current_player
-        decision: Any = bots[seat].decide(game.view(seat))
+        decision: Any = bots[seat].decide(player_view(game, seat))
         move = getattr(decision, "move", decision)
         game.apply(seat, move if game.can(seat, move) else game.legal_moves(seat)[0])
     raise AssertionError("the computer players did not reach the round")

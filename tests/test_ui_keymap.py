@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from fivecrowns import i18n
-from fivecrowns.errors import SaveFileError
-from fivecrowns.ui import storage
+from fivecrowns.core.errors import SaveFileError
+from fivecrowns.storage import autosave as storage
+from fivecrowns.storage import history as game_history
 from fivecrowns.ui.keymap import (
     ACTIONS,
     GROUPS,
@@ -254,13 +255,13 @@ def test_missing_or_damaged_autosave_is_a_sentence(tmp_path: Path) -> None:
 
 def test_history_is_kept_and_told_newest_first(tmp_path: Path) -> None:
     path = tmp_path / "history.jsonl"
-    storage.append_history(["You", "Ann"], [120, 95], path)
-    storage.append_history(["You", "Ann", "Ben"], [80, 80, 99], path)
+    game_history.append_history(["You", "Ann"], [120, 95], path)
+    game_history.append_history(["You", "Ann", "Ben"], [80, 80, 99], path)
     with path.open("a") as handle:
         handle.write("garbage\n")
-    games = storage.read_history(path)
+    games = game_history.read_history(path)
     assert len(games) == 2
-    told = storage.describe_history(games)
+    told = game_history.describe_history(games)
     assert told[0].endswith("You and Ann shared the win with 80. You 80, Ann 80, Ben 99.")
     assert told[1].endswith("Ann won with 95. You 120, Ann 95.")
 
@@ -280,11 +281,11 @@ def test_binary_or_deeply_nested_autosave_is_a_sentence(tmp_path: Path) -> None:
 
 def test_binary_or_deeply_nested_history_lines_are_skipped(tmp_path: Path) -> None:
     path = tmp_path / "history.jsonl"
-    storage.append_history(["You", "Ann"], [120, 95], path)
+    game_history.append_history(["You", "Ann"], [120, 95], path)
     with path.open("ab") as handle:
         handle.write(b"\xff\xfe binary\n" + DEEP.encode() + b"\n")
-    storage.append_history(["You", "Ann"], [70, 90], path)
-    assert [game["totals"] for game in storage.read_history(path)] == [[120, 95], [70, 90]]
+    game_history.append_history(["You", "Ann"], [70, 90], path)
+    assert [game["totals"] for game in game_history.read_history(path)] == [[120, 95], [70, 90]]
 
 
 def test_a_deeply_nested_settings_file_gives_defaults_and_a_sentence(tmp_path: Path) -> None:

@@ -11,15 +11,16 @@ import re
 
 from ai_support import table as deal
 from fivecrowns.ai import load_bot
-from fivecrowns.cards import spoken_name
-from fivecrowns.game import Game, Phase
+from fivecrowns.core.cards import spoken_name
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.views import player_view
 from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.ui.announce import card_list
 from fivecrowns.ui.app import CLEAR_SCREEN_AND_SCROLLBACK
 from fivecrowns.ui.launch import speech_note
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat, Session, game_from_save
 from fivecrowns.ui.settings import Settings
+from fivecrowns.words.announce import card_list
 from test_ui_games import play_turn
 from ui_support import Table, table
 
@@ -228,7 +229,7 @@ def test_game_over_keys_say_what_to_do_and_goodbye() -> None:
     bot = load_bot("easy", seed=1)
     while not game.is_over:
         seat = game.current_player
-        game.apply(seat, bot.decide(game.view(seat)).move)
+        game.apply(seat, bot.decide(player_view(game, seat)).move)
     with table([Seat("You"), Seat("Ann", "medium")], seed=3, game=game) as t:
         t.press("d")
         assert t.spoken()[-1] == (

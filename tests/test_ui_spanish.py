@@ -13,16 +13,16 @@ from pathlib import Path
 import pytest
 
 from fivecrowns import i18n
-from fivecrowns.cards import Rank, parse_card
-from fivecrowns.game import Phase
-from fivecrowns.output.settings import load_settings as load_output_settings
+from fivecrowns.core.cards import Rank, parse_card
+from fivecrowns.core.game import Phase
+from fivecrowns.storage.history import describe_history, skipped_words
+from fivecrowns.storage.settings import load_settings as load_output_settings
 from fivecrowns.table.info import QUESTIONS
 from fivecrowns.table.info import answer as ask_answer
-from fivecrowns.ui import answers
 from fivecrowns.ui.keymap import Keymap, keys_doc_tables
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
-from fivecrowns.ui.storage import describe_history, skipped_words
+from fivecrowns.words import answers
 from i18n_support import english_words as _english_words
 from test_ui_games import play_turn
 from ui_support import Table, table
@@ -40,8 +40,8 @@ def words_of_others_in_english() -> list[str]:
     rank names (cards.py), event sentences (ui/announce.py), computer players' reasons
     (ai/explain.py). Empty once their work is in; then every check below covers them too."""
     from fivecrowns.ai.explain import plain_move
-    from fivecrowns.game import DrawFromStock, DrewFromStock
-    from fivecrowns.ui.announce import describe_events
+    from fivecrowns.core.moves import DrawFromStock, DrewFromStock
+    from fivecrowns.words.announce import describe_events
 
     seven = parse_card("7h")
     drew = [DrewFromStock(1, None)]
@@ -65,13 +65,13 @@ def neutralise_words_of_others(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Until the other helpers' parts speak Spanish, replace their words by neutral ones
     (card tokens, numbers, one letter), so that the checks see this front end's sentences
     alone; returns what was replaced (nothing once their work is in)."""
-    import fivecrowns.client.inprocess as inprocess
+    import fivecrowns.net.client.inprocess as inprocess
     import fivecrowns.table.info as info
-    import fivecrowns.ui.announce as announce
-    import fivecrowns.ui.answers as answers_module
     import fivecrowns.ui.screen as screen
     import fivecrowns.ui.seat_log as seat_log
     import fivecrowns.ui.session as session
+    import fivecrowns.words.announce as announce
+    import fivecrowns.words.answers as answers_module
 
     english = words_of_others_in_english()
     if "card names" in english:

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import random
 
-from fivecrowns.cards import JOKER
-from fivecrowns.game import (
+from fivecrowns.core.cards import JOKER
+from fivecrowns.core.codec import game_from_json, game_to_json
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.moves import (
     DrawFromStock,
     DrewFromStock,
-    Game,
     GoOut,
     LaidDown,
     LayDown,
-    Phase,
     TakeDiscard,
-    game_from_json,
-    game_to_json,
 )
-from fivecrowns.views import PileAction, PlayerView, player_view, public_view
+from fivecrowns.core.views import PileAction, PlayerView, player_view, public_view
 from gamehelpers import card, random_move, stacked_game
 
 
@@ -54,8 +52,8 @@ def test_a_view_does_not_change_when_hidden_cards_change() -> None:
 def test_a_view_shows_what_the_player_may_know() -> None:
     game = stacked_game(["5h 6h 7h", "4d 9d Qc", "Jst Qst 4c"], turned_up="10c", stock_top="Kc")
     game.apply(0, DrawFromStock())
-    mine = game.view(0)
-    theirs = game.view(1)
+    mine = player_view(game, 0)
+    theirs = player_view(game, 1)
     assert isinstance(mine, PlayerView)
     assert mine.events[-1] == DrewFromStock(0, card("Kc"))
     assert theirs.events[-1] == DrewFromStock(0, None)
@@ -69,7 +67,7 @@ def test_a_view_shows_what_the_player_may_know() -> None:
     game.apply(0, GoOut(card("Kc")))
     game.apply(1, TakeDiscard())
     game.apply(1, LayDown(()))
-    view = game.view(2)
+    view = player_view(game, 2)
     assert view.pile_history == (
         PileAction(None, "turned up", card("10c")),
         PileAction(0, "discarded", card("Kc")),
@@ -79,7 +77,7 @@ def test_a_view_shows_what_the_player_may_know() -> None:
     assert [m.cards for m in view.laid_down[0]] == [m.cards for m in game.laid_down[0]]
     laid = view.events[-1]
     assert isinstance(laid, LaidDown) and laid.leftover is None
-    own = game.view(1).events[-1]
+    own = player_view(game, 1).events[-1]
     assert isinstance(own, LaidDown) and own.leftover is not None
     spectator = public_view(game)
     assert not hasattr(spectator, "hand")
@@ -88,7 +86,7 @@ def test_a_view_shows_what_the_player_may_know() -> None:
 
 def test_views_are_snapshots() -> None:
     game = Game(["Ann", "Ben"], seed=1)
-    before = game.view(0)
+    before = player_view(game, 0)
     game.apply(game.current_player, DrawFromStock())
-    assert game.view(0) != before
+    assert player_view(game, 0) != before
     assert before.phase is Phase.DRAW

@@ -4,7 +4,8 @@ only, not every round since it began watching."""
 
 from __future__ import annotations
 
-from fivecrowns.game import Discarded, Game, RoundScored, RoundStarted
+from fivecrowns.core.game import Game
+from fivecrowns.core.moves import Discarded, RoundScored, RoundStarted
 from fivecrowns.ui.seat_log import SeatLog
 from gamehelpers import bot_move
 

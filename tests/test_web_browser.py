@@ -107,7 +107,7 @@ def leaks(frames: list[str], seat: int) -> list[str]:
 
 
 def test_card_names_and_keys_are_the_games(browser: Any, server: ServerProcess) -> None:
-    from fivecrowns.cards import ALL_RANKS, JOKER, Card, Suit, spoken_name
+    from fivecrowns.core.cards import ALL_RANKS, JOKER, Card, Suit, spoken_name
     from fivecrowns.ui.keymap import ACTIONS, Keymap
 
     page = browser.new_page()

@@ -11,7 +11,7 @@ from importlib import resources
 import aiohttp
 import pytest
 
-from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
+from fivecrowns.core.cards import parse_card, spoken_name, wild_rank_for_round
 from fivecrowns.table import Table
 from fivecrowns.table.info import QUESTIONS, answer
 from server_support import Client, ServerProcess

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from fivecrowns import i18n
-from fivecrowns.cards import Rank
-from fivecrowns.game import DrewFromStock
-from fivecrowns.ui.announce import describe_events
+from fivecrowns.core.cards import Rank
+from fivecrowns.core.moves import DrewFromStock
+from fivecrowns.words.announce import describe_events
 from i18n_support import english_words
 from server_support import ServerProcess
 from web_support import (

@@ -22,7 +22,8 @@ from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.output import DummyOutput
 
 from fivecrowns.ai import load_bot
-from fivecrowns.game import Game, game_to_json
+from fivecrowns.core.codec import game_to_json
+from fivecrowns.core.game import Game
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.app import Presentation
 from fivecrowns.ui.session import Seat, Session

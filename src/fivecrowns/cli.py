@@ -10,7 +10,7 @@ save, no terminal, a file that cannot be written, liblouis missing, a bug); 2 a
 usage error (an unknown option, a value out of range, options that do not go
 together); 130 stopped with Control+C. Each failure prints one sentence to
 standard error and no traceback; a bug's traceback goes to errors.log
-(:mod:`fivecrowns.errorlog`).
+(:mod:`fivecrowns.storage.errorlog`).
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 1
     except Exception as error:  # why: a bug gets a sentence and a log entry, not a traceback
-        from fivecrowns.errorlog import error_log_path, log_error
+        from fivecrowns.storage.errorlog import error_log_path, log_error
 
         path = log_error(f"fivecrowns {args.command} failed", error) or error_log_path()
         name = type(error).__name__

@@ -63,7 +63,7 @@ def choose_language(requested: str | None) -> str:
     """The request if the game speaks it, else the setting, else the system's, else English."""
     if requested in i18n.LANGUAGES:
         return requested
-    from fivecrowns.output.settings import load_settings
+    from fivecrowns.storage.settings import load_settings
 
     settings, _problem = load_settings()
     if settings.language in i18n.LANGUAGES:

@@ -1,4 +1,4 @@
-"""Computer players. They read only :mod:`fivecrowns.views` and answer with moves.
+"""Computer players. They read only :mod:`fivecrowns.core.views` and answer with moves.
 
 A bot has ``decide(view) -> Decision`` (a move and a sentence saying why); the
 built-in levels are ``easy``, ``medium``, ``hard`` and ``expert`` (tokens; :func:`level_name`

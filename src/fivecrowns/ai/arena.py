@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 
 from fivecrowns.ai.base import BotError, Player
 from fivecrowns.ai.loader import level_name, load_bot
-from fivecrowns.errors import IllegalMoveError
-from fivecrowns.game import Discard, DrawFromStock, Game, GameOptions, GoOut, LayDown, TakeDiscard
+from fivecrowns.core.errors import IllegalMoveError
+from fivecrowns.core.game import Game, GameOptions
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, TakeDiscard
+from fivecrowns.core.views import player_view
 from fivecrowns.i18n import gettext as _
 
 __all__ = ["GameResult", "game_seed", "play_game", "play_series", "seat_names"]
@@ -70,7 +72,7 @@ def play_game(
     clock = time.perf_counter
     while not game.is_over:
         seat = game.current_player
-        view = game.view(seat)
+        view = player_view(game, seat)
         start = clock()
         try:
             decision = bots[seat].decide(view)

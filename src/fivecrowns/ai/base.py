@@ -1,7 +1,7 @@
 """The bot interface every computer player uses, built-in or plugged in.
 
 A bot is an object with one method, ``decide(view) -> Decision``: it is given
-only its own :class:`~fivecrowns.views.PlayerView` and returns the move to play
+only its own :class:`~fivecrowns.core.views.PlayerView` and returns the move to play
 and a short sentence saying why. :class:`Bot` is a convenient base class that
 hands each phase of a turn to its own method; see ``docs/bots.md``.
 """
@@ -14,12 +14,13 @@ from typing import ClassVar, Protocol, runtime_checkable
 
 from fivecrowns.ai import explain
 from fivecrowns.ai.evaluate import arrangement_with_discard
-from fivecrowns.cards import Card, points
-from fivecrowns.errors import FiveCrownsError
-from fivecrowns.game import Discard, LayDown, Move, Phase
+from fivecrowns.core.cards import Card, points
+from fivecrowns.core.errors import FiveCrownsError
+from fivecrowns.core.game import Phase
+from fivecrowns.core.moves import Discard, LayDown, Move
+from fivecrowns.core.views import PlayerView
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
-from fivecrowns.views import PlayerView
 
 __all__ = ["Bot", "BotError", "Decision", "Player", "allowed_discards"]
 

@@ -16,12 +16,12 @@ from fivecrowns.ai import explain
 from fivecrowns.ai.base import Bot, Decision, allowed_discards
 from fivecrowns.ai.evaluate import arrangement, arrangement_with_discard, leftover
 from fivecrowns.ai.medium import discard_reason, greedy_discard
-from fivecrowns.cards import Card, Rank, is_wild, points
-from fivecrowns.game import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.core.cards import Card, Rank, is_wild, points
+from fivecrowns.core.melds.solver import Arrangement, going_out_discards
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.core.views import PlayerView
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
-from fivecrowns.melds import Arrangement, going_out_discards
-from fivecrowns.views import PlayerView
 
 __all__ = ["EasyBot"]
 

@@ -12,8 +12,8 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from fivecrowns.cards import JOKERS_PER_DECK, Card, Rank, card_from_code
-from fivecrowns.melds import (
+from fivecrowns.core.cards import JOKERS_PER_DECK, Card, Rank, card_from_code
+from fivecrowns.core.melds.solver import (
     Arrangement,
     best_arrangement,
     best_with_discard,

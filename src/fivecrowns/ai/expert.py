@@ -35,11 +35,12 @@ from fivecrowns.ai.base import Decision, allowed_discards
 from fivecrowns.ai.evaluate import arrangement_with_discard, leftover, leftover_with_discard
 from fivecrowns.ai.hard import FEED_WEIGHT, SHORTLIST, SLACK, HardBot, _next_player, interest
 from fivecrowns.ai.memory import read_memory
-from fivecrowns.cards import Card, Rank, is_wild, points
-from fivecrowns.game import Discard, DrawFromStock, Phase, TakeDiscard
+from fivecrowns.core.cards import Card, Rank, is_wild, points
+from fivecrowns.core.game import Phase
+from fivecrowns.core.moves import Discard, DrawFromStock, TakeDiscard
+from fivecrowns.core.views import PlayerView
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
-from fivecrowns.views import PlayerView
 
 __all__ = ["ExpertBot", "look_ahead"]
 

@@ -6,7 +6,7 @@ run of 5, 6, 7 of hearts." / "Discarded the King of clubs: it fits nothing and
 is worth 13." Sentences and reasons are in the current language (:mod:`fivecrowns.i18n`):
 a reason is a whole clause, translated where the player that gives it words it.
 
->>> from fivecrowns.cards import parse_card, Rank
+>>> from fivecrowns.core.cards import parse_card, Rank
 >>> the(parse_card("Kc"), Rank.FIVE)
 'the King of clubs'
 >>> took_discard(parse_card("5c"), Rank.FIVE, 20, None)
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fivecrowns.cards import Card, Rank, card_the, points, wild_clause
-from fivecrowns.game import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
+from fivecrowns.core.cards import Card, Rank, card_the, points, wild_clause
+from fivecrowns.core.melds.solver import Arrangement, Meld
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import join_list, ngettext
-from fivecrowns.melds import Arrangement, Meld
 
 __all__ = [
     "completes_meld",
@@ -49,8 +49,8 @@ def _sentence(text: str) -> str:
 def melds_words(melds: Sequence[Meld], wild_rank: Rank) -> str:
     """The melds in short: which wild stands for what is left out, long runs are "5 to 9".
 
-    >>> from fivecrowns.melds import check_meld
-    >>> from fivecrowns.cards import parse_cards
+    >>> from fivecrowns.core.melds.solver import check_meld
+    >>> from fivecrowns.core.cards import parse_cards
     >>> run = check_meld(parse_cards("5sp jk 7sp 8sp 9sp"), Rank.THREE)
     >>> melds_words([run, check_meld(parse_cards("8c 8h 8d"), Rank.THREE)], Rank.THREE)
     'a run of 5 to 9 of spades and a book of 8s'

@@ -35,12 +35,12 @@ from fivecrowns.ai.evaluate import (
     leftover_with_discard,
 )
 from fivecrowns.ai.memory import Memory, read_memory
-from fivecrowns.cards import Card, Rank, is_wild, points
-from fivecrowns.game import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.core.cards import Card, Rank, is_wild, points
+from fivecrowns.core.melds.solver import Arrangement, going_out_discards
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, TakeDiscard
+from fivecrowns.core.views import PlayerView
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
-from fivecrowns.melds import Arrangement, going_out_discards
-from fivecrowns.views import PlayerView
 
 __all__ = ["HardBot", "blind_draw_value", "interest"]
 

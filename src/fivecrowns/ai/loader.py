@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fivecrowns.ai.base import Player
-from fivecrowns.errors import FiveCrownsError
+from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext, pgettext
 

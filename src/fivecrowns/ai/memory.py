@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from fivecrowns.ai.evaluate import full_pool
-from fivecrowns.cards import Card
-from fivecrowns.game import (
+from fivecrowns.core.cards import Card
+from fivecrowns.core.moves import (
     Discarded,
     LaidDown,
     RoundStarted,
@@ -20,7 +20,7 @@ from fivecrowns.game import (
     TookDiscard,
     WentOut,
 )
-from fivecrowns.views import PlayerView
+from fivecrowns.core.views import PlayerView
 
 __all__ = ["Memory", "read_memory"]
 

@@ -3,14 +3,15 @@
 It takes the top discard when that lowers its best leftover points, otherwise
 draws from the stock; it goes out whenever it can; otherwise it discards the
 card that leaves the fewest leftover points. In a last turn it lays down the
-best arrangement. It reads only its :class:`~fivecrowns.views.PlayerView`.
+best arrangement. It reads only its :class:`~fivecrowns.core.views.PlayerView`.
 
->>> from fivecrowns.game import Game
+>>> from fivecrowns.core.game import Game
+>>> from fivecrowns.core.views import player_view
 >>> game = Game(["Ann", "Ben"], seed=1)
 >>> bot = SimplePlayer()
 >>> while not game.is_over:
 ...     seat = game.current_player
-...     _ = game.apply(seat, bot.choose_move(game.view(seat)))
+...     _ = game.apply(seat, bot.choose_move(player_view(game, seat)))
 >>> len(game.round_scores)
 11
 """
@@ -19,18 +20,16 @@ from __future__ import annotations
 
 from fivecrowns.ai import explain
 from fivecrowns.ai.base import Decision
-from fivecrowns.cards import Card, Rank
-from fivecrowns.game import (
-    Discard,
-    DrawFromStock,
-    GoOut,
-    LayDown,
-    Move,
-    Phase,
-    TakeDiscard,
+from fivecrowns.core.cards import Card, Rank
+from fivecrowns.core.game import Phase
+from fivecrowns.core.melds.solver import (
+    Arrangement,
+    best_with_discard,
+    going_out_discards,
+    least_leftover,
 )
-from fivecrowns.melds import Arrangement, best_with_discard, going_out_discards, least_leftover
-from fivecrowns.views import PlayerView
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
+from fivecrowns.core.views import PlayerView
 
 __all__ = ["SimplePlayer"]
 

@@ -14,12 +14,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fivecrowns.core.views import player_view
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 
 if TYPE_CHECKING:
+    from fivecrowns.core.game import Game
     from fivecrowns.export.document import Document
-    from fivecrowns.game import Game
 
 __all__ = [
     "SEED_NAMES",
@@ -95,8 +96,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def play_seeded_game(seed: int, players: int) -> Game:
     """A whole game between simple computer players; the same seed gives the same game."""
     from fivecrowns.ai.simple import SimplePlayer
-    from fivecrowns.errors import FiveCrownsError
-    from fivecrowns.game import Game
+    from fivecrowns.core.errors import FiveCrownsError
+    from fivecrowns.core.game import Game
 
     if not 2 <= players <= len(SEED_NAMES):
         raise FiveCrownsError(
@@ -108,12 +109,12 @@ def play_seeded_game(seed: int, players: int) -> Game:
     bot = SimplePlayer()
     while not game.is_over:
         seat = game.current_player
-        game.apply(seat, bot.choose_move(game.view(seat)))
+        game.apply(seat, bot.choose_move(player_view(game, seat)))
     return game
 
 
 def _seat(game: Game, player: str | None, default: int = 0) -> int:
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.core.errors import FiveCrownsError
 
     if player is None:
         return default
@@ -141,16 +142,16 @@ def build_document(
 
     ``player`` (a name or seat number from 1) chooses whose hand; else ``default_seat``.
     """
+    from fivecrowns.core.views import public_view
     from fivecrowns.export.content import (
         hand_document,
         log_document,
         melds_document,
         scores_document,
     )
-    from fivecrowns.views import public_view
 
     if what == "hand":
-        return hand_document(game.view(_seat(game, player, default_seat)))
+        return hand_document(player_view(game, _seat(game, player, default_seat)))
     if what == "melds":
         return melds_document(game.players, game.events, round_number)
     if what == "scores":
@@ -161,15 +162,15 @@ def build_document(
 def load_saved_game(path: Path) -> tuple[Game, int]:
     """A saved game and the seat whose hand to show by default.
 
-    Reads the game's own save files (:func:`fivecrowns.game.save_game`) and the
+    Reads the game's own save files (:func:`fivecrowns.core.game.save_game`) and the
     front end's autosave, which keeps the seats, the seed and the moves: that
     one is rebuilt from its full state, else replayed move by move, and its
     player at the keyboard is the default. The file's whole shape is checked
-    first (:func:`fivecrowns.savefile.read_game_file`).
+    first (:func:`fivecrowns.storage.saves.read_game_file`).
     """
-    from fivecrowns.errors import FiveCrownsError, SaveFileError
-    from fivecrowns.game import game_from_json
-    from fivecrowns.savefile import read_game_file
+    from fivecrowns.core.codec import game_from_json
+    from fivecrowns.core.errors import FiveCrownsError, SaveFileError
+    from fivecrowns.storage.saves import read_game_file
 
     data, is_autosave = read_game_file(path)
     if not is_autosave:
@@ -196,7 +197,8 @@ def load_saved_game(path: Path) -> tuple[Game, int]:
 def _replay(data: dict[str, object]) -> tuple[Game, int]:
     from typing import Any
 
-    from fivecrowns.game import Game, GameOptions, move_from_json
+    from fivecrowns.core.codec import move_from_json
+    from fivecrowns.core.game import Game, GameOptions
 
     record: Any = data
     names = [str(seat["name"]) for seat in record["seats"]]
@@ -213,7 +215,7 @@ def _replay(data: dict[str, object]) -> tuple[Game, int]:
 
 
 def _load(args: argparse.Namespace) -> tuple[Game, int]:
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.core.errors import FiveCrownsError
 
     if (args.game is None) == (args.seed is None):
         raise FiveCrownsError(_("Give either --game SAVE.json or --seed S --players N."))
@@ -236,7 +238,7 @@ def _write(data: bytes, out: str | None) -> None:
 
 def _check_options(args: argparse.Namespace) -> None:
     """Refuse bad options before any game is loaded or played (and before any output)."""
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.core.errors import FiveCrownsError
     from fivecrowns.export.braille import Translator
     from fivecrowns.export.layout import check_width
 
@@ -267,7 +269,7 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fivecrowns.errors import FiveCrownsError, SaveFileError
+    from fivecrowns.core.errors import FiveCrownsError, SaveFileError
     from fivecrowns.export import render
     from fivecrowns.export.errors import LiblouisMissingError
 

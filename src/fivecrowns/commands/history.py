@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fivecrowns.ui.storage import (
+    from fivecrowns.storage.history import (
         describe_history,
         history_path,
         read_history_tail,

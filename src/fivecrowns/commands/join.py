@@ -90,13 +90,13 @@ def player_name(given: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from fivecrowns.client.line import HELP, LineClient, stdin_lines
-    from fivecrowns.client.seats import SavedSeats
+    from fivecrowns.storage.seats import SavedSeats
+    from fivecrowns.ui.join_line import HELP, LineClient, stdin_lines
 
     name = player_name(args.name)
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
     if args.keys:
-        from fivecrowns.client.terminal import run_keys
+        from fivecrowns.ui.join_keys import run_keys
 
         return run_keys(args, url, name)
     first: list[dict[str, Any]] = []

@@ -96,9 +96,9 @@ def resume_choice_problem(choice: str | None) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from fivecrowns.ai.loader import BotLoadError
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.core.errors import FiveCrownsError
+    from fivecrowns.storage.autosave import DataFolderBusy
     from fivecrowns.ui.launch import LaunchError, launch, list_unfinished
-    from fivecrowns.ui.storage import DataFolderBusy
 
     problem = resume_choice_problem(args.resume)
     if problem:

@@ -108,7 +108,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from fivecrowns.server.store import MemoryStore, SqliteStore, Store
+    from fivecrowns.net.server.store import MemoryStore, SqliteStore, Store
 
     for name in ("grace", "bot_delay", "rate"):
         if getattr(args, name) < 0:
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         store = MemoryStore()
         where = None  # why: "kept in memory only" is its own sentence (STARTED_IN_MEMORY)
     else:
-        from fivecrowns.ui.settings import data_dir
+        from fivecrowns.storage.paths import data_dir
 
         data = args.data if args.data is not None else data_dir() / "server"
         try:
@@ -180,7 +180,7 @@ async def _serve(
 
     from aiohttp import web
 
-    from fivecrowns.server.app import Limits, Server, make_app
+    from fivecrowns.net.server.app import Limits, Server, make_app
 
     limits = Limits(
         grace=args.grace,

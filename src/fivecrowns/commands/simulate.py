@@ -106,7 +106,7 @@ def simulate(
     """
     from fivecrowns.ai.arena import GameResult, play_series
     from fivecrowns.ai.loader import parse_bot_list
-    from fivecrowns.game import GameOptions
+    from fivecrowns.core.game import GameOptions
 
     specs = parse_bot_list(",".join(ai), players)
     totals = [0] * players
@@ -142,7 +142,7 @@ TABLE_SIZE = N_(
 
 def run(args: argparse.Namespace) -> int:
     from fivecrowns.ai.loader import level_name, load_bot, parse_bot_list
-    from fivecrowns.errors import FiveCrownsError
+    from fivecrowns.core.errors import FiveCrownsError
 
     if args.games < 1:
         problem = _("The number of games must be 1 or more, not {games}.")
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     names = [part.strip() for part in str(args.ai).split(",")]
     players = args.players if args.players is not None else (len(names) if len(names) > 1 else 4)
-    from fivecrowns.game import LARGEST_TABLE, MAX_PLAYERS, MIN_PLAYERS
+    from fivecrowns.core.game import LARGEST_TABLE, MAX_PLAYERS, MIN_PLAYERS
 
     # why here: before --ai is read (it is not to blame) and before any table is dealt
     if not MIN_PLAYERS <= players <= LARGEST_TABLE:

@@ -169,9 +169,9 @@ LIST_LINE = N_(
 def _list_unfinished() -> list[str]:
     import datetime
 
-    from fivecrowns.errors import SaveFileError
-    from fivecrowns.savefile import load_solitaire
-    from fivecrowns.ui import storage
+    from fivecrowns.core.errors import SaveFileError
+    from fivecrowns.storage import autosave as storage
+    from fivecrowns.storage.saves import load_solitaire
     from fivecrowns.ui.launch import LIST_DAMAGED, LIST_DAMAGED_LINE, LIST_EMPTY
     from fivecrowns.ui.solitaire import solitaire_save_path
 
@@ -203,8 +203,8 @@ def _list_unfinished() -> list[str]:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from fivecrowns.errors import FiveCrownsError, UsageError
-    from fivecrowns.ui.storage import DataFolderBusy, data_folder_lock
+    from fivecrowns.core.errors import FiveCrownsError, UsageError
+    from fivecrowns.storage.autosave import DataFolderBusy, data_folder_lock
 
     if args.resume == "list":
         print("\n".join(_list_unfinished()))
@@ -224,10 +224,11 @@ def _play_locked(args: argparse.Namespace) -> int:
     import io
     import random
 
-    from fivecrowns.errors import FiveCrownsError, UsageError
-    from fivecrowns.savefile import load_solitaire
-    from fivecrowns.solitaire import Solitaire
-    from fivecrowns.ui import storage
+    from fivecrowns.core.errors import FiveCrownsError, UsageError
+    from fivecrowns.core.solitaire.rules import Solitaire
+    from fivecrowns.storage import autosave as storage
+    from fivecrowns.storage import history as game_history
+    from fivecrowns.storage.saves import load_solitaire
     from fivecrowns.ui.launch import kept_aside_sentence
     from fivecrowns.ui.solitaire import SolitaireSession, solitaire_save_path
 
@@ -250,7 +251,7 @@ def _play_locked(args: argparse.Namespace) -> int:
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         game = Solitaire.deal(seed)
-        game.game_id = storage.new_game_id()
+        game.game_id = game_history.new_game_id()
         # why keep it aside: starting saves at once, over an unfinished game
         kept = storage.keep_aside_autosave(path, load_solitaire)
         template = _(KEPT_NEW_GAME)
@@ -287,7 +288,7 @@ def _play_locked(args: argparse.Namespace) -> int:
 
 
 def _run_auto(args: argparse.Namespace) -> int:
-    from fivecrowns.solitaire_ai import auto_play, load_strategy
+    from fivecrowns.core.solitaire.player import auto_play, load_strategy
 
     games = 100 if args.games is None else args.games
     if games < 1:
@@ -325,14 +326,14 @@ def _run_auto(args: argparse.Namespace) -> int:
 def _run_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from fivecrowns.errors import FiveCrownsError, SaveFileError
+    from fivecrowns.core.errors import FiveCrownsError, SaveFileError
+    from fivecrowns.core.solitaire.rules import Solitaire
     from fivecrowns.export import render
     from fivecrowns.export.braille import Translator
     from fivecrowns.export.errors import LiblouisMissingError
     from fivecrowns.export.layout import check_width
     from fivecrowns.export.solitaire import board_document
-    from fivecrowns.savefile import load_solitaire
-    from fivecrowns.solitaire import Solitaire
+    from fivecrowns.storage.saves import load_solitaire
 
     try:
         check_width(args.width)

@@ -8,11 +8,23 @@ import sys
 from typing import Any, NoReturn, TextIO
 
 from fivecrowns import i18n
-from fivecrowns.cards import Card, Rank, parse_cards, parse_rank, spoken_name, wild_rank_for_round
-from fivecrowns.errors import FiveCrownsError
+from fivecrowns.core.cards import (
+    Card,
+    Rank,
+    parse_cards,
+    parse_rank,
+    spoken_name,
+    wild_rank_for_round,
+)
+from fivecrowns.core.errors import FiveCrownsError
+from fivecrowns.core.melds.solver import (
+    Arrangement,
+    best_arrangement,
+    best_with_discard,
+    going_out_discards,
+)
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import Arrangement, best_arrangement, best_with_discard, going_out_discards
 
 __all__ = ["configure", "run"]
 

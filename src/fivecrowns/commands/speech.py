@@ -20,7 +20,7 @@ from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 
 if TYPE_CHECKING:
-    from fivecrowns.output.settings import OutputSettings
+    from fivecrowns.storage.settings import OutputSettings
 
 __all__ = ["DEFAULT_TEXT", "configure", "run"]
 
@@ -82,7 +82,8 @@ NOT_CHANGED = N_("Not changed: {reason}.")
 
 def run(args: argparse.Namespace) -> int:
     from fivecrowns.output import OutputError, load_settings
-    from fivecrowns.output.settings import SettingsFileError, settings_path, update_settings
+    from fivecrowns.storage.paths import settings_path
+    from fivecrowns.storage.settings import SettingsFileError, update_settings
 
     settings, problem = load_settings()
     if problem:
@@ -149,8 +150,8 @@ def run(args: argparse.Namespace) -> int:
 def _list(settings: OutputSettings) -> int:
     from fivecrowns.export.braille import liblouis_status
     from fivecrowns.output import backend_statuses
-    from fivecrowns.output.settings import settings_path
     from fivecrowns.output.sounds import sound_files_status
+    from fivecrowns.storage.paths import settings_path
 
     for status in backend_statuses(settings):
         line = _(BACKEND_AVAILABLE) if status.available else _(BACKEND_NOT_AVAILABLE)

@@ -1,7 +1,7 @@
 """The game's exports as documents: a hand, the melds of a round, the score sheet, the log.
 
 Everything here reads only what a player may know: a player's own
-:class:`~fivecrowns.views.PlayerView` for their hand, and otherwise the public
+:class:`~fivecrowns.core.views.PlayerView` for their hand, and otherwise the public
 view or the public record of events (:func:`public_events`, every event as a
 spectator sees it). No hidden card (another hand, the stock, a card drawn
 from the stock) can reach an export.
@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from fivecrowns.cards import Card, Rank, format_cards, is_wild, points
-from fivecrowns.export.document import Document, Section, Table, card_legend
-from fivecrowns.game import (
+from fivecrowns.core.cards import Card, Rank, format_cards, is_wild, points
+from fivecrowns.core.game import Phase
+from fivecrowns.core.melds.solver import Meld, MeldKind, best_arrangement, best_with_discard
+from fivecrowns.core.moves import (
     Discarded,
     DrewFromStock,
     Event,
     GameOver,
     LaidDown,
     LastTurnStarted,
-    Phase,
     RoundScored,
     RoundStarted,
     StockReshuffled,
@@ -34,11 +34,11 @@ from fivecrowns.game import (
     WentOut,
     redact,
 )
+from fivecrowns.core.views import PlayerView, PublicView
+from fivecrowns.export.document import Document, Section, Table, card_legend
 from fivecrowns.i18n import N_, join_list, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import Meld, MeldKind, best_arrangement, best_with_discard
-from fivecrowns.views import PlayerView, PublicView
-from fivecrowns.words import name_numbers, seats_lowest_first
+from fivecrowns.words.lists import name_numbers, seats_lowest_first
 
 __all__ = [
     "cards_text",
@@ -56,7 +56,7 @@ ROUNDS = 11
 def cards_text(cards: Iterable[Card]) -> str:
     """Cards in short form, or "none".
 
-    >>> from fivecrowns.cards import parse_cards
+    >>> from fivecrowns.core.cards import parse_cards
     >>> cards_text(parse_cards("10h Qsp jk")), cards_text([])
     ('10h Qsp jk', 'none')
     """
@@ -68,7 +68,7 @@ def cards_text(cards: Iterable[Card]) -> str:
 def meld_line(meld: Meld, wild_rank: Rank) -> str:
     """ "Book of 8s: 8h 8c jk", "Run of hearts: 5h jk 7h", "Meld of wilds: jk 5h jk".
 
-    >>> from fivecrowns.cards import parse_cards
+    >>> from fivecrowns.core.cards import parse_cards
     >>> meld_line(Meld(MeldKind.RUN, tuple(parse_cards("5h jk 7h"))), Rank.THREE)
     'Run of hearts: 5h jk 7h'
     """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fivecrowns.errors import FiveCrownsError
+from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 

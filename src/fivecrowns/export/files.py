@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from fivecrowns.core.views import PlayerView
 from fivecrowns.export.content import hand_document, scores_document
 from fivecrowns.export.errors import ExportError, LiblouisMissingError
 from fivecrowns.export.layout import DEFAULT_WIDTH, to_ascii
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
-from fivecrowns.views import PlayerView
 
 __all__ = ["SUFFIXES", "WrittenExports", "write_game_exports"]
 

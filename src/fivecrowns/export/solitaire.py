@@ -3,7 +3,7 @@
 Built from the player's view only: the hands, the turned card, the discards and
 what the stock holds (its contents are known, its order is not).
 
->>> from fivecrowns.solitaire import Solitaire
+>>> from fivecrowns.core.solitaire.rules import Solitaire
 >>> document = board_document(Solitaire.deal(seed=1).view())
 >>> document.title, len(document.sections)
 ('Five Crowns Solitaire.', 13)
@@ -11,12 +11,12 @@ what the stock holds (its contents are known, its order is not).
 
 from __future__ import annotations
 
+from fivecrowns.core.melds.solver import best_arrangement
+from fivecrowns.core.solitaire.rules import DEALT_CARDS, Hand, Phase, SolitaireView
 from fivecrowns.export.content import cards_text, meld_line
 from fivecrowns.export.document import Document, Section, card_legend
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
-from fivecrowns.melds import best_arrangement
-from fivecrowns.solitaire import DEALT_CARDS, Hand, Phase, SolitaireView
 
 __all__ = ["board_document", "hand_section"]
 

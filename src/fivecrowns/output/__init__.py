@@ -18,12 +18,12 @@ Tests use ``Output(RecordingBackend())`` and read ``backend.spoken``.
 from __future__ import annotations
 
 from fivecrowns import i18n
+from fivecrowns.storage.settings import SPEECH_CHOICES, OutputSettings, load_settings, save_settings
 
 from .base import Backend, Call, NullBackend, OutputError, PrintBackend, RecordingBackend
 from .core import Output
 from .factory import BackendStatus, backend_statuses, create_output, describe_backend
 from .history import Entry, History
-from .settings import SPEECH_CHOICES, OutputSettings, load_settings, save_settings
 from .sounds import SOUND_NAMES, SOUNDS, Sound
 
 __all__ = [

@@ -16,12 +16,12 @@ from typing import TextIO
 from fivecrowns import i18n
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
+from fivecrowns.storage.settings import SPEECH_CHOICES, OutputSettings, load_settings
 
 from .audio import Mixer, SoundPlayer, open_mixer
 from .base import Backend, NullBackend, OutputError, PrintBackend
 from .core import Output
 from .screenreader import ScreenReaderBackend, running_screen_reader
-from .settings import SPEECH_CHOICES, OutputSettings, load_settings
 from .transcript import Transcript
 from .tts import TtsBackend, make_renderer
 

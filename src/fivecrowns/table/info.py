@@ -3,25 +3,41 @@
 A network client (the web page) presses H, W, P, S, M, C, N, B, Y or Shift+H and
 asks the server; the answer is worded here, on the server, from what that seat
 may know (its own view, never another hand), with the sentences of the terminal
-game's information keys (their one home is :mod:`fivecrowns.ui.answers`), so a blind
+game's information keys (their one home is :mod:`fivecrowns.words.answers`), so a blind
 player in a browser hears what a blind player in a terminal hears.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
-from fivecrowns.game import GameOver, RoundScored, RoundStarted, TookDiscard
+from fivecrowns.core.moves import GameOver, RoundScored, RoundStarted, TookDiscard
+from fivecrowns.core.views import player_view
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
-from fivecrowns.protocol import QUESTIONS
-from fivecrowns.ui import answers
-from fivecrowns.ui.announce import game_result, round_detail, round_result
+from fivecrowns.words import answers
+from fivecrowns.words.announce import game_result, round_detail, round_result
 
 if TYPE_CHECKING:
     from fivecrowns.table.table import Table
 
-__all__ = ["QUESTIONS", "answer"]
+__all__ = ["QUESTIONS", "Question", "answer"]
+
+#: What an ``ask`` may ask about: the settings names of the terminal's information keys.
+Question = Literal[
+    "hand",
+    "hint",
+    "round",
+    "piles",
+    "scores",
+    "round_detail",
+    "melds",
+    "counts",
+    "whose_turn",
+    "why",
+]
+#: The same names in a tuple (:func:`answer` answers each; the protocol's ``ask`` takes them).
+QUESTIONS: tuple[str, ...] = get_args(Question)
 
 
 NOT_STARTED = N_("The game has not started yet.")
@@ -61,7 +77,7 @@ def answer(table: Table, seat: int | None, what: str) -> str:
             return game_result(over[-1], names, seat) if over else _(answers.GAME_IS_OVER)
         current = game.current_player
         return answers.turn_words(game.phase, None if current == seat else names[current])
-    view = game.view(seat) if seat is not None else None
+    view = player_view(game, seat) if seat is not None else None
     wild = game.wild_rank
     if what == "round":
         return answers.round_answer(game.round, wild, game.hand_size, names[game.dealer])

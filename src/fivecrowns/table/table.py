@@ -7,7 +7,7 @@ transport) calls its methods and sends on what they return. It owns
 - the seats: empty, a human, or a computer player chosen by a server-side
   level name; a human who dropped can have a computer stand in, and take the
   seat back;
-- the :class:`~fivecrowns.game.Game`, made with a seed that never leaves it;
+- the :class:`~fivecrowns.core.game.Game`, made with a seed that never leaves it;
 - the log: every game event and table event (someone sat down, chat, a stand-in)
   numbered from 1 (``seq``), and
 - the inputs: every accepted command, in order. Replaying them
@@ -35,15 +35,14 @@ from typing import Any
 
 from fivecrowns.ai.base import Player
 from fivecrowns.ai.loader import LEVELS, load_bot
-from fivecrowns.cards import Card, Rank
-from fivecrowns.errors import FiveCrownsError, IllegalMoveError
-from fivecrowns.game import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+from fivecrowns.core.cards import Card, Rank
+from fivecrowns.core.codec import event_to_json, move_from_json, move_to_json
+from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError
+from fivecrowns.core.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from fivecrowns.core.moves import (
     Discarded,
     DrewFromStock,
     Event,
-    Game,
     GameOver,
     LaidDown,
     LastTurnStarted,
@@ -53,14 +52,11 @@ from fivecrowns.game import (
     TookDiscard,
     TurnStarted,
     WentOut,
-    event_to_json,
-    move_from_json,
-    move_to_json,
     redact,
 )
+from fivecrowns.core.views import PlayerView, PublicView, player_view
 from fivecrowns.i18n import gettext as _
-from fivecrowns.table import words
-from fivecrowns.views import PlayerView, PublicView
+from fivecrowns.words import table as words
 
 __all__ = [
     "BOT_LEVELS",
@@ -191,7 +187,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
 
     why: a view also holds the round's events and pile history, redacted for its viewer, which
     the JSON leaves out; building them for every snapshot was the server's main cost. The same
-    fields are read as in :func:`fivecrowns.views.player_view`, and tests/test_table.py checks
+    fields are read as in :func:`fivecrowns.core.views.player_view`, and tests/test_table.py checks
     that both give the same JSON at every step of whole games, for every seat and a spectator.
     """
     over = game.is_over
@@ -482,7 +478,7 @@ class Table:
         if bot is None:
             level = self.seats[seat].level or STANDIN_LEVEL
             bot = self._bots[seat] = load_bot(level, seed=seat)
-        return BotTurn(seat, self.game_seq, bot, game.view(seat))
+        return BotTurn(seat, self.game_seq, bot, player_view(game, seat))
 
     def play_bot(self, turn: BotTurn, decided: tuple[Move | None, str | None]) -> list[Entry]:
         """Play the move ``decided`` for ``turn`` (with its explanation); nothing if the table
@@ -677,7 +673,7 @@ def bot_move(bot: Any, seat: int, game: Game) -> tuple[Move, str | None]:
 
     A bot may answer with a decision (``move``, ``explanation``) or a bare move.
     """
-    move, explanation = _decide(bot, game.view(seat))
+    move, explanation = _decide(bot, player_view(game, seat))
     if move is None or not game.can(seat, move):
         move = game.legal_moves(seat)[0]
         explanation = None

@@ -7,10 +7,10 @@
 - :mod:`fivecrowns.ui.session`: the main game's command layer (keys -> actions ->
   moves -> events -> announcements), hot seat, autosave.
 - :mod:`fivecrowns.ui.solitaire`: Five Crowns Solitaire's command layer and screen.
-- :mod:`fivecrowns.ui.announce`: the words for the game's events.
+- :mod:`fivecrowns.words.announce`: the words for the game's events.
 - :mod:`fivecrowns.ui.app`: the prompt_toolkit presentations, full screen and line mode.
 - :mod:`fivecrowns.ui.screen`: the full-screen table.
-- :mod:`fivecrowns.ui.storage` and :mod:`fivecrowns.ui.settings`: files in the
+- :mod:`fivecrowns.storage.autosave` and :mod:`fivecrowns.ui.settings`: files in the
   user's folders (autosave, history, settings).
 
 Nothing here is imported by the core; ``fivecrowns play`` imports it when it runs.

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fivecrowns import i18n
-from fivecrowns.errors import FiveCrownsError
+from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.output.history import Entry, History
-from fivecrowns.ui import storage
+from fivecrowns.storage import history as game_history
 from fivecrowns.ui.keymap import Action, Keymap, capitalized, character_words, display_key
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.ui.settings import VERBOSITIES
@@ -262,7 +262,7 @@ class CommandLayer:
             self._report_bug(action, error)
 
     def _report_bug(self, action: Action, error: Exception) -> None:
-        from fivecrowns.errorlog import error_log_path, log_error
+        from fivecrowns.storage.errorlog import error_log_path, log_error
 
         path = log_error(f"the action {action.name} failed", error) or error_log_path()
         self.refuse(
@@ -325,12 +325,12 @@ class CommandLayer:
         self.answer(_(VERBOSITY_SAID).format(verbosity=_(VERBOSITY_WORDS[self.verbosity])))
 
     def _do_past_games(self, key: str) -> None:
-        found = storage.read_history_tail()
+        found = game_history.read_history_tail()
         if found.problem:  # why: an unreadable file is not "no finished games"
             self.answer(found.problem)
             return
-        sentences = storage.describe_history(found.games, last=5)
-        self.answer(" ".join([*sentences, storage.skipped_words(found.skipped)]).strip())
+        sentences = game_history.describe_history(found.games, last=5)
+        self.answer(" ".join([*sentences, game_history.skipped_words(found.skipped)]).strip())
 
     # --- lists: the action menu and help ------------------------------------------------
 
@@ -492,7 +492,7 @@ class CommandLayer:
 
     def choose_language(self, code: str) -> None:
         """Speak ``code`` from the next sentence on, and keep it in the settings file."""
-        from fivecrowns.output.settings import SettingsFileError, update_settings
+        from fivecrowns.storage.settings import SettingsFileError, update_settings
 
         try:
             i18n.set_language(code)

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from fivecrowns import i18n
-from fivecrowns.errors import FiveCrownsError, SaveFileError, UsageError
-from fivecrowns.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from fivecrowns.core.errors import FiveCrownsError, SaveFileError, UsageError
+from fivecrowns.core.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from fivecrowns.i18n import N_, pgettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.savefile import MAX_NAME_LENGTH
-from fivecrowns.ui import storage
+from fivecrowns.storage import autosave as storage
+from fivecrowns.storage.saves import MAX_NAME_LENGTH
 from fivecrowns.ui.session import Seat, Session, game_from_save, new_seed
 from fivecrowns.ui.settings import load_settings
 
@@ -232,7 +232,7 @@ def check_saved_game(path: Path) -> None:
 
 def list_unfinished() -> list[str]:
     """``fivecrowns play --resume list``: one line per unfinished game, numbered for --resume N."""
-    from fivecrowns.words import name_numbers
+    from fivecrowns.words.lists import name_numbers
 
     games = storage.unfinished_games()
     lines: list[str] = []

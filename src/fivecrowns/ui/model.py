@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fivecrowns.cards import Card, Rank
+from fivecrowns.core.cards import Card, Rank
 
 __all__ = ["ListScreen", "SeatLine", "TableModel"]
 

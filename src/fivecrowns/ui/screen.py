@@ -13,7 +13,7 @@ import textwrap
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 
-from fivecrowns.cards import Card, Rank, Suit, spoken_name
+from fivecrowns.core.cards import Card, Rank, Suit, spoken_name
 from fivecrowns.i18n import N_, ngettext, pgettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.ui.model import TableModel

@@ -2,7 +2,7 @@
 
 Each human seat at a table owns one :class:`SeatLog`. Events from the game are
 worded for the seat (:meth:`SeatLog.hear`) after hiding what the seat may not
-know (:func:`fivecrowns.game.redact`), so the same events give each seat its
+know (:func:`fivecrowns.core.game.redact`), so the same events give each seat its
 own sentences ("You drew the 10 of spades" for the drawer, "Ben drew from the
 stock" for the others). The review keys walk only the seat's own history, so
 in hot seat the next player can never page back to the previous player's
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from fivecrowns.cards import Card, Rank
-from fivecrowns.game import (
+from fivecrowns.core.cards import Card, Rank
+from fivecrowns.core.moves import (
     Discarded,
     DrewFromStock,
     Event,
@@ -31,7 +31,7 @@ from fivecrowns.game import (
     redact,
 )
 from fivecrowns.output.history import Entry, History
-from fivecrowns.ui.announce import Announcement, describe_events
+from fivecrowns.words.announce import Announcement, describe_events
 
 __all__ = ["SeatLog"]
 
@@ -39,7 +39,7 @@ __all__ = ["SeatLog"]
 class SeatLog:
     """One seat's messages (with a review cursor) and the events since its last turn.
 
-    >>> from fivecrowns.game import Game
+    >>> from fivecrowns.core.game import Game
     >>> game = Game(["Ann", "Ben"], seed=1, first_dealer=1)
     >>> ann, ben = SeatLog(0), SeatLog(1)
     >>> events = game.apply(0, game.legal_moves(0)[0])  # Ann draws from the stock

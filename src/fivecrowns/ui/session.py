@@ -20,52 +20,52 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fivecrowns.ai.loader import level_name
-from fivecrowns.cards import Card, Rank, spoken_name
-from fivecrowns.client.inprocess import InProcessLink
-from fivecrowns.client.link import LinkError, SeatClient, TableLink
-from fivecrowns.client.seat_words import LEFT_SEAT, STANDIN_SEAT
-from fivecrowns.errors import FiveCrownsError, IllegalMoveError, SaveFileError
-from fivecrowns.game import (
-    Discard,
-    DrawFromStock,
-    Event,
-    Game,
-    GameOver,
-    GoOut,
-    LastTurnStarted,
-    Move,
-    Phase,
-    RoundScored,
-    RoundStarted,
-    TakeDiscard,
-    TurnStarted,
-    game_from_json,
-    last_turn_discard,
-    move_from_json,
-)
-from fivecrowns.i18n import N_, join_list, ngettext
-from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import (
+from fivecrowns.core.cards import Card, Rank, spoken_name
+from fivecrowns.core.codec import game_from_json, move_from_json
+from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError, SaveFileError
+from fivecrowns.core.game import Game, Phase, last_turn_discard
+from fivecrowns.core.melds.solver import (
     best_arrangement,
     best_with_discard,
     going_out_discards,
     least_leftover,
 )
+from fivecrowns.core.moves import (
+    Discard,
+    DrawFromStock,
+    Event,
+    GameOver,
+    GoOut,
+    LastTurnStarted,
+    Move,
+    RoundScored,
+    RoundStarted,
+    TakeDiscard,
+    TurnStarted,
+)
+from fivecrowns.i18n import N_, join_list, ngettext
+from fivecrowns.i18n import gettext as _
+from fivecrowns.net.client.inprocess import InProcessLink
+from fivecrowns.net.client.link import LinkError, SeatClient, TableLink
 from fivecrowns.output.history import History
-from fivecrowns.ui import answers, storage
-from fivecrowns.ui.announce import (
+from fivecrowns.storage import autosave as storage
+from fivecrowns.storage import history as game_history
+from fivecrowns.storage.paths import documents_dir
+from fivecrowns.ui.commands import ACTIONS_TITLE, MENU_ITEM, CommandLayer, MenuItem, Speaker
+from fivecrowns.ui.keymap import GROUPS, Action, Keymap, KeymapError, display_key, jump_index
+from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
+from fivecrowns.ui.seat_log import SeatLog
+from fivecrowns.ui.settings import Settings
+from fivecrowns.words import answers
+from fivecrowns.words.announce import (
     card_list,
     game_result,
     melds_words,
     round_detail,
     round_result,
 )
-from fivecrowns.ui.answers import advised_discard
-from fivecrowns.ui.commands import ACTIONS_TITLE, MENU_ITEM, CommandLayer, MenuItem, Speaker
-from fivecrowns.ui.keymap import GROUPS, Action, Keymap, KeymapError, display_key, jump_index
-from fivecrowns.ui.model import ListScreen, SeatLine, TableModel
-from fivecrowns.ui.seat_log import SeatLog
-from fivecrowns.ui.settings import Settings, documents_dir
+from fivecrowns.words.answers import advised_discard
+from fivecrowns.words.seats import LEFT_SEAT, STANDIN_SEAT
 
 #: Between rounds: the result stays until the player deals the next round.
 NEXT_ROUND = N_("Round {round} next. Press {keys} to deal it.")
@@ -372,7 +372,7 @@ class Session(CommandLayer):
         self.speech_report = ""
         # why an id: a kill between recording the result and deleting the autosave must
         # not record the same game twice when it is resumed (issue 16)
-        self.game_id = storage.new_game_id()
+        self.game_id = game_history.new_game_id()
         self.keyboard_confirmed = False  # hot seat: nobody has pressed Enter on the privacy screen
         #: A round is over and the next is dealt but not yet told: its events and their mover.
         self.next_round: tuple[dict[int, list[Event]], int] | None = None
@@ -934,7 +934,7 @@ class Session(CommandLayer):
         if not self.history_recorded and self.local is not None:
             self.history_recorded = True
             try:
-                storage.append_history(
+                game_history.append_history(
                     [seat.name for seat in self.seats],
                     list(self.client.totals),
                     game_id=self.game_id,
@@ -1101,7 +1101,7 @@ class Session(CommandLayer):
         self.history_recorded = False
         # why an id: a kill between recording the result and deleting the autosave must
         # not record the same game twice when it is resumed (issue 16)
-        self.game_id = storage.new_game_id()
+        self.game_id = game_history.new_game_id()
         self.list_state = None
         self.confirm = None
         self.start()
@@ -1396,7 +1396,7 @@ def game_from_save(data: dict[str, Any]) -> tuple[Game, list[Seat], int]:
     The seats, seed and moves are kept beside the full state so that the game
     can also be replayed from its seed (``fivecrowns export --game`` does that).
     """
-    from fivecrowns.game import GameOptions
+    from fivecrowns.core.game import GameOptions
 
     try:
         seats = [Seat(str(s["name"]), s["level"]) for s in data["seats"]]

@@ -1,4 +1,4 @@
-"""The player's settings file and the folders the game writes to.
+"""The game's own sections of the player's settings file: verbosity, delay and keys.
 
 The settings file is ``settings.json`` in the user's config folder, shared with
 the output layer (which owns its ``"output"`` section). The game reads two
@@ -11,23 +11,21 @@ sections::
 each computer player's move; ``keys`` rebinds any action named in docs/keys.md
 or docs/solitaire.md (solitaire reads the same file: verbosity and keys).
 
-``FIVECROWNS_CONFIG_DIR`` and ``FIVECROWNS_DATA_DIR`` move the folders (tests use them).
+Where the file is: :mod:`fivecrowns.storage.paths`. This module only reads it.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# why: one settings.json for the game and the output layer, so one place decides where it is.
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
-from fivecrowns.output.settings import config_dir, settings_path
+from fivecrowns.storage.paths import settings_path
 from fivecrowns.ui.keymap import Action, Keymap
 
-__all__ = ["VERBOSITIES", "Settings", "config_dir", "data_dir", "documents_dir", "load_settings"]
+__all__ = ["VERBOSITIES", "Settings", "load_settings"]
 
 VERBOSITIES = ("brief", "normal", "full")
 #: More key bindings than there are actions in both games, several times over.
@@ -36,25 +34,6 @@ TOO_MANY_BINDINGS = N_(
     '"keys" in the settings file names {count} actions, more than the {limit} any keymap '
     "could use, so all of them were ignored and the default keys are used."
 )
-
-
-def data_dir() -> Path:
-    override = os.environ.get("FIVECROWNS_DATA_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("fivecrowns"))
-
-
-def documents_dir() -> Path:
-    """Where exports go: the user's documents folder when it exists, else the data folder."""
-    if os.environ.get("FIVECROWNS_DATA_DIR"):
-        return data_dir() / "exports"
-    import platformdirs
-
-    documents = Path(platformdirs.user_documents_dir())
-    return documents / "Five Crowns" if documents.is_dir() else data_dir() / "exports"
 
 
 @dataclass
@@ -81,8 +60,8 @@ def load_settings(path: Path | None = None) -> Settings:
     settings = Settings(path=path)
     if not path.exists():
         return settings
-    from fivecrowns.errors import SaveFileError
-    from fivecrowns.savefile import read_bounded
+    from fivecrowns.core.errors import SaveFileError
+    from fivecrowns.storage.saves import read_bounded
 
     try:
         # why bounded: a FIFO or /dev/zero named as the settings file must not hang the game

@@ -23,12 +23,11 @@ from pathlib import Path
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from fivecrowns.cards import Card, Rank, spoken_name
-from fivecrowns.errors import IllegalMoveError, SaveFileError
-from fivecrowns.i18n import N_, join_list, ngettext
-from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import best_arrangement
-from fivecrowns.solitaire import (
+from fivecrowns.core.cards import Card, Rank, spoken_name
+from fivecrowns.core.errors import IllegalMoveError, SaveFileError
+from fivecrowns.core.melds.solver import best_arrangement
+from fivecrowns.core.solitaire.player import BestStrategy, best_discard, distance
+from fivecrowns.core.solitaire.rules import (
     CardDiscarded,
     CardPut,
     CardTurned,
@@ -42,14 +41,17 @@ from fivecrowns.solitaire import (
     PutCard,
     Solitaire,
 )
-from fivecrowns.solitaire_ai import BestStrategy, best_discard, distance
-from fivecrowns.ui import storage
-from fivecrowns.ui.announce import card_list, melds_words
+from fivecrowns.i18n import N_, join_list, ngettext
+from fivecrowns.i18n import gettext as _
+from fivecrowns.storage import history as game_history
+from fivecrowns.storage.paths import data_dir, documents_dir
+from fivecrowns.storage.saves import save_solitaire
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import SOLITAIRE_ACTIONS, Action, KeymapError, jump_index
 from fivecrowns.ui.model import TableModel
 from fivecrowns.ui.screen import suit_style
-from fivecrowns.ui.settings import Settings, data_dir, documents_dir
+from fivecrowns.ui.settings import Settings
+from fivecrowns.words.announce import card_list, melds_words
 
 __all__ = ["SOLITAIRE_ACTIONS", "SolitaireSession", "render_board", "solitaire_save_path"]
 
@@ -168,7 +170,7 @@ class SolitaireSession(CommandLayer):
             if self.game.phase.is_over:
                 path.unlink(missing_ok=True)  # a finished game is not resumed
             else:
-                self.game.save(path)
+                save_solitaire(self.game, path)
         except (OSError, SaveFileError) as error:
             self.save_problem = str(error)
             self.say(_("The game could not be saved: {reason}").format(reason=error))
@@ -266,7 +268,7 @@ class SolitaireSession(CommandLayer):
             return
         self.history_recorded = True
         try:
-            storage.append_solitaire_history(
+            game_history.append_solitaire_history(
                 won, self.game.points_left(), self.game.seed, game_id=self.game.game_id
             )
         except OSError as error:
@@ -431,7 +433,7 @@ class SolitaireSession(CommandLayer):
         if not self.game.phase.is_over:
             raise IllegalMoveError(_(NEW_DEAL_LATER).format(quit=self.keymap.display_keys("quit")))
         self.game = Solitaire.deal(random.SystemRandom().randrange(2**31))
-        self.game.game_id = storage.new_game_id()
+        self.game.game_id = game_history.new_game_id()
         self._before_last_move = None
         self.history_recorded = False
         self.focus_hand = self.game.open_hands[0].number

@@ -1,4 +1,4 @@
-// Card names, as the game says them (fivecrowns.cards: Card.spoken, spoken_name and
+// Card names, as the game says them (fivecrowns.core.cards: Card.spoken, spoken_name and
 // wild_clause), in the page's language: the same sentences as the game's catalog.
 // A test compares every card and wild rank with the Python names.
 import { _, fill, pgettext } from "./i18n.js";

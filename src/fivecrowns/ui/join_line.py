@@ -7,7 +7,7 @@ retried by itself with the token, asking for every event after the last one it
 had, so nothing is missed or said twice.
 
 ``fivecrowns join --keys`` plays instead with the session and presentations of
-``fivecrowns play`` (:mod:`fivecrowns.client.terminal`); this client also does
+``fivecrowns play`` (:mod:`fivecrowns.ui.join_keys`); this client also does
 the lobby and watching.
 """
 
@@ -24,14 +24,14 @@ from typing import Any
 
 import aiohttp
 
-from fivecrowns.cards import parse_card, spoken_name, wild_rank_for_round
-from fivecrowns.client.link import read_frame
-from fivecrowns.client.retry import RECONNECT, RetryPolicy
-from fivecrowns.client.seat_words import seat_words
-from fivecrowns.client.seats import NO_LONGER_KEPT, TAKING_BACK, SavedSeat, SavedSeats
+from fivecrowns.core.cards import parse_card, spoken_name, wild_rank_for_round
 from fivecrowns.i18n import N_, current_language, join_list, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.protocol import ProtocolError
+from fivecrowns.net.client.link import read_frame
+from fivecrowns.net.client.retry import RECONNECT, RetryPolicy
+from fivecrowns.net.protocol import ProtocolError
+from fivecrowns.storage.seats import NO_LONGER_KEPT, TAKING_BACK, SavedSeat, SavedSeats
+from fivecrowns.words.seats import seat_words
 
 __all__ = ["HELP", "LineClient"]
 
@@ -161,7 +161,7 @@ class LineClient:
     async def _connect(self, session: aiohttp.ClientSession, first_time: bool) -> bool:
         """One connection and its hello. The first one gives up after ``tries`` attempts (a
         wrong address is said soon); one taken up again follows the shared policy
-        (:data:`~fivecrowns.client.retry.RECONNECT`), past the server's grace for a seat."""
+        (:data:`~fivecrowns.net.client.retry.RECONNECT`), past the server's grace for a seat."""
         policy: RetryPolicy = self.retry
         attempts = self.tries if first_time else policy.attempts
         deadline = time.monotonic() + policy.window
@@ -198,7 +198,7 @@ class LineClient:
                     break
                 await asyncio.sleep(policy.pause(attempt))
         if failure is not None:
-            from fivecrowns.errorlog import log_error
+            from fivecrowns.storage.errorlog import log_error
 
             log_error(f"could not reach the server at {self.url}", failure)
         if first_time:

@@ -47,7 +47,7 @@ def log_error(what: str, error: BaseException) -> Path | None:
     except OSError:
         return None
     handler.setFormatter(logging.Formatter(_FORMAT))
-    logger = logging.getLogger("fivecrowns.errors")
+    logger = logging.getLogger("fivecrowns.core.errors")
     logger.propagate = False  # why: never onto the player's screen through a root handler
     logger.setLevel(logging.ERROR)
     # why: a handler for this one entry, closed at once: errors are rare, and the folder

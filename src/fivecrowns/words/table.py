@@ -1,6 +1,6 @@
 """The sentences a table sends with its events (whole sentences, named placeholders).
 
-Game events are worded by :mod:`fivecrowns.ui.announce`, exactly as local play
+Game events are worded by :mod:`fivecrowns.words.announce`, exactly as local play
 speaks them; the table's own events (someone sat down, chat, a stand-in) are
 worded here.
 """
@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from fivecrowns.ai.loader import level_name
-from fivecrowns.cards import Card, Rank
-from fivecrowns.game import Event, LastTurnStarted, TurnStarted
+from fivecrowns.core.cards import Card, Rank
+from fivecrowns.core.moves import Event, LastTurnStarted, TurnStarted
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
-from fivecrowns.ui.announce import describe_events
+from fivecrowns.words.announce import describe_events
 
 __all__ = ["already_started", "event_text", "table_event_text"]
 

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import msgspec
 
-from fivecrowns.atomic import atomic_write_text
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
+from fivecrowns.storage.atomic import atomic_write_text
 
 __all__ = ["FORGOTTEN", "NO_LONGER_KEPT", "TAKING_BACK", "SavedSeat", "SavedSeats", "seats_path"]
 
@@ -53,7 +53,7 @@ FORGOTTEN = N_("The server no longer knows your seat; joining again as a new pla
 
 def seats_path() -> Path:
     """``seats.json`` in the user's data folder."""
-    from fivecrowns.ui.settings import data_dir
+    from fivecrowns.storage.paths import data_dir
 
     return data_dir() / FILE_NAME
 

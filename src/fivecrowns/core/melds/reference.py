@@ -1,20 +1,21 @@
 """Today's solver before issue 15, kept unchanged as the reference the fast one is checked against.
 
-:mod:`fivecrowns.melds` must give the identical :class:`~fivecrowns.melds.Arrangement`
-(the same melds, wilds, leftover and discard) and the same numbers as this module on
-every hand; ``tests/test_melds_reference.py`` compares them on thousands of random and
-dense hands, and ``benchmarks/bench_solver.py`` times both on the same hands. The
-solver here is the memoised search described in ``docs/solver.md`` ("Before issue 15").
-Nothing in the game imports it.
+:mod:`fivecrowns.core.melds.solver` must give the identical
+:class:`~fivecrowns.core.melds.solver.Arrangement` (the same melds, wilds, leftover and
+discard) and the same numbers as this module on every hand; ``tests/test_melds_reference.py``
+compares them on thousands of random and dense hands, and ``benchmarks/bench_solver.py`` times
+both on the same hands. The solver here is the memoised search described in ``docs/solver.md``
+("Before issue 15"). The game uses it only as the solver's fallback for a hand its fast form
+cannot hold (more than 3 of one card, or more than 31 wilds).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from fivecrowns.cards import Card, Rank, card_from_code, is_wild
-from fivecrowns.errors import MeldError
-from fivecrowns.melds import Arrangement, MeldKind, check_meld
+from fivecrowns.core.cards import Card, Rank, card_from_code, is_wild
+from fivecrowns.core.errors import MeldError
+from fivecrowns.core.melds.solver import Arrangement, MeldKind, check_meld
 
 __all__ = [
     "best_arrangement",
@@ -229,7 +230,7 @@ def _rebuild(search: _Search, wilds: Sequence[Card], wild_rank: Rank, owed: int)
 def best_arrangement(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
     """(a) The arrangement of these cards with the least leftover points.
 
-    >>> from fivecrowns.cards import parse_cards, Rank
+    >>> from fivecrowns.core.cards import parse_cards, Rank
     >>> best_arrangement(parse_cards("3st 4st 5st"), Rank.KING).leftover_points
     0
     """
@@ -243,7 +244,7 @@ def best_with_discard(cards: Iterable[Card], wild_rank: Rank) -> Arrangement:
 
     The solver picks the discard too; the discard does not count.
 
-    >>> from fivecrowns.cards import parse_cards, Rank
+    >>> from fivecrowns.core.cards import parse_cards, Rank
     >>> found = best_with_discard(parse_cards("3st 4st 5st"), Rank.KING)
     >>> found.discard.token, found.leftover_points
     ('5st', 7)
@@ -266,7 +267,7 @@ def least_leftover_with_discard(cards: Iterable[Card], wild_rank: Rank) -> int:
     """(b) as a number only: the least leftover points of a hand after drawing, once the
     best card is discarded, without building the arrangement (computer players ask it often).
 
-    >>> from fivecrowns.cards import parse_cards, Rank
+    >>> from fivecrowns.core.cards import parse_cards, Rank
     >>> least_leftover_with_discard(parse_cards("3st 4st 5st"), Rank.KING)
     7
     """
@@ -282,7 +283,7 @@ def going_out_discards(cards: Iterable[Card], wild_rank: Rank) -> tuple[Card, ..
 
     Empty when the hand cannot go out. In card order.
 
-    >>> from fivecrowns.cards import parse_cards, Rank
+    >>> from fivecrowns.core.cards import parse_cards, Rank
     >>> [card.token for card in going_out_discards(parse_cards("3st 4st 5st 6st"), Rank.KING)]
     ['3st', '6st']
     """

@@ -2,7 +2,7 @@
 
 ``fivecrowns play`` drives its table through this link: the human seats at this
 keyboard send moves to the table and hear its events exactly as a network
-client would (:class:`fivecrowns.client.link.SeatClient`), only without a port.
+client would (:class:`fivecrowns.net.client.link.SeatClient`), only without a port.
 What only a local table does stays here, on the table's side of the link:
 pacing its computer players one move at a time, its save file (the same save
 format as always, so old saves load), a new game at the same table, and the
@@ -15,9 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fivecrowns.ai.base import Player
-from fivecrowns.client.link import LinkError
-from fivecrowns.errors import FiveCrownsError
-from fivecrowns.game import Game, Move, game_to_json, move_to_json
+from fivecrowns.core.codec import game_to_json, move_to_json
+from fivecrowns.core.errors import FiveCrownsError
+from fivecrowns.core.game import Game
+from fivecrowns.core.moves import Move
+from fivecrowns.net.client.link import LinkError
 from fivecrowns.table.table import Table, TableError, bot_move
 
 __all__ = ["InProcessLink"]
@@ -28,7 +30,7 @@ def _player_id(seat: int) -> str:
 
 
 class InProcessLink:
-    """One local table: the :class:`~fivecrowns.client.link.TableLink` of local play."""
+    """One local table: the :class:`~fivecrowns.net.client.link.TableLink` of local play."""
 
     def __init__(
         self,

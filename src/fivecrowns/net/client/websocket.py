@@ -1,4 +1,4 @@
-"""The WebSocket transport: a :class:`~fivecrowns.client.link.TableLink` to a game server.
+"""The WebSocket transport: a :class:`~fivecrowns.net.client.link.TableLink` to a game server.
 
 The terminal session is synchronous (a key runs an action to its end), so this
 link gives it a synchronous face over an asyncio connection that runs in a
@@ -30,20 +30,20 @@ from typing import Any
 
 import aiohttp
 
-from fivecrowns.client.link import GAME_EVENTS, LinkError, read_frame
-from fivecrowns.client.retry import RECONNECT, RetryPolicy
-from fivecrowns.client.seats import (
+from fivecrowns.core.errors import FiveCrownsError
+from fivecrowns.core.moves import Discard, GoOut, LayDown, Move
+from fivecrowns.i18n import N_, current_language
+from fivecrowns.i18n import gettext as _
+from fivecrowns.net.client.link import GAME_EVENTS, LinkError, read_frame
+from fivecrowns.net.client.retry import RECONNECT, RetryPolicy
+from fivecrowns.net.protocol import ProtocolError
+from fivecrowns.storage.seats import (
     FORGOTTEN,
     NO_LONGER_KEPT,
     TAKING_BACK,
     SavedSeat,
     SavedSeats,
 )
-from fivecrowns.errors import FiveCrownsError
-from fivecrowns.game import Discard, GoOut, LayDown, Move
-from fivecrowns.i18n import N_, current_language
-from fivecrowns.i18n import gettext as _
-from fivecrowns.protocol import ProtocolError
 
 __all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
 
@@ -80,7 +80,7 @@ SEAT_GONE = N_(
 def act_message(move: Move, seq: int) -> dict[str, Any]:
     """The protocol's ``act`` for ``move``.
 
-    >>> from fivecrowns.cards import parse_card
+    >>> from fivecrowns.core.cards import parse_card
     >>> act_message(GoOut(parse_card("7h")), 12)
     {'type': 'act', 'action': 'go_out', 'args': {'card': '7h'}, 'seq': 12}
     """
@@ -222,7 +222,7 @@ class WebSocketLink:
     async def _connect(self, session: aiohttp.ClientSession, *, again: bool) -> bool:
         """One connection and its hello. The first one gives up after ``tries`` attempts (a
         wrong address is said at once); one taken up again follows the shared policy
-        (:data:`~fivecrowns.client.retry.RECONNECT`): longer than the server keeps a dropped
+        (:data:`~fivecrowns.net.client.retry.RECONNECT`): longer than the server keeps a dropped
         seat (30 s by default)."""
         policy: RetryPolicy = self.retry
         deadline = time.monotonic() + (policy.window if again else 0.0)
@@ -258,7 +258,7 @@ class WebSocketLink:
                     break
                 await asyncio.sleep(policy.pause(attempt))
         if failure is not None:
-            from fivecrowns.errorlog import log_error
+            from fivecrowns.storage.errorlog import log_error
 
             log_error(f"could not reach the server at {self.url}", failure)
         if again:

@@ -24,10 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from fivecrowns.cards import Card, Rank, is_wild, points
-from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import best_with_discard, least_leftover
-from fivecrowns.solitaire import (
+from fivecrowns.core.cards import Card, Rank, is_wild, points
+from fivecrowns.core.melds.solver import best_with_discard, least_leftover
+from fivecrowns.core.solitaire.rules import (
     DiscardCard,
     Hand,
     Phase,
@@ -35,6 +34,7 @@ from fivecrowns.solitaire import (
     Solitaire,
     SolitaireView,
 )
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "STRATEGIES",
@@ -183,7 +183,7 @@ def _distance_after_discard(frontier: tuple[int, ...], wilds: int) -> int:
 def distance(cards: Sequence[Card], wild_rank: Rank) -> int:
     """The fewest turns that could close this hand (0: every card is melded already).
 
-    >>> from fivecrowns.cards import parse_cards
+    >>> from fivecrowns.core.cards import parse_cards
     >>> distance(parse_cards("5h 6h 7h"), Rank.THREE)
     0
     >>> distance(parse_cards("5h 6h 9c"), Rank.THREE)
@@ -273,7 +273,7 @@ def _outs(naturals: tuple[int, ...], wilds: int, wild_value: int, stock: Counter
 def outs(cards: Sequence[Card], wild_rank: Rank, stock: Iterable[Card]) -> int:
     """How many cards of ``stock`` would bring this hand one turn closer to closing.
 
-    >>> from fivecrowns.cards import parse_cards
+    >>> from fivecrowns.core.cards import parse_cards
     >>> outs(parse_cards("5h 6h 9c"), Rank.THREE, parse_cards("7h 4h 5c 3d jk Kc"))
     4
     """

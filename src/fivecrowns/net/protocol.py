@@ -11,20 +11,21 @@ Hello(v=1, name='Ann', token=None, last_seq=None, language='en', ...)
 >>> decode_client(b'{"type": "hello", "v": 1, "name": "A", "language": "fr"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-fivecrowns.protocol.ProtocolError: ... protocol: Invalid enum value 'fr' - at `$.language`.
+fivecrowns.net.protocol.ProtocolError: ... protocol: Invalid enum value 'fr' - at `$.language`.
 >>> decode_client(b'{"type": "chat", "text": 7}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-fivecrowns.protocol.ProtocolError: ... protocol: Expected `str`, got `int` - at `$.text`.
+fivecrowns.net.protocol.ProtocolError: ... protocol: Expected `str`, got `int` - at `$.text`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from fivecrowns.i18n import gettext as _
+from fivecrowns.table.info import QUESTIONS, Question
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -74,21 +75,6 @@ SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=6)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 #: The languages the server words sentences in (fivecrowns.i18n.LANGUAGES; a test checks).
 Language = Literal["en", "es"]
-#: What an ``ask`` may ask about: the settings names of the terminal's information keys.
-Question = Literal[
-    "hand",
-    "hint",
-    "round",
-    "piles",
-    "scores",
-    "round_detail",
-    "melds",
-    "counts",
-    "whose_turn",
-    "why",
-]
-#: The same names in a tuple (:func:`fivecrowns.table.info.answer` answers each).
-QUESTIONS: tuple[str, ...] = get_args(Question)
 
 
 class ProtocolError(ValueError):

@@ -13,17 +13,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from fivecrowns.ai.loader import level_name
-from fivecrowns.cards import Card, Rank, is_wild, spoken_name
-from fivecrowns.game import Phase
-from fivecrowns.i18n import N_, ngettext, pgettext
-from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import (
+from fivecrowns.core.cards import Card, Rank, is_wild, spoken_name
+from fivecrowns.core.game import Phase
+from fivecrowns.core.melds.solver import (
     Arrangement,
     Meld,
     best_arrangement,
     best_with_discard,
     going_out_discards,
 )
+from fivecrowns.i18n import N_, ngettext, pgettext
+from fivecrowns.i18n import gettext as _
 
 __all__ = [
     "advised_discard",
@@ -170,7 +170,7 @@ def scores_words(
 
 def melds_answer(names: Sequence[str], laid_down: Sequence[Sequence[Meld]], wild: Rank) -> str:
     """The M key; ``names`` as the listener hears them, capitalised."""
-    from fivecrowns.ui.announce import melds_words
+    from fivecrowns.words.announce import melds_words
 
     parts = [
         _(MELDS_OF).format(who=names[i], melds=melds_words(melds, wild))
@@ -240,7 +240,7 @@ def counts_words(
 def hand_words(hand: Sequence[Card], wild: Rank, size: int, sort: str | None = None) -> str:
     """The H key: the hand grouped as it would meld; ``sort`` ("rank" or "suit") says the
     terminal's order (a network client sorts its own hand, so it leaves it out)."""
-    from fivecrowns.ui.announce import card_list, melds_words
+    from fivecrowns.words.announce import card_list, melds_words
 
     if not hand:
         return _(EMPTY_HAND)
@@ -356,7 +356,7 @@ def hint_words(
     """The Shift+H key: the solver's advice for a seat whose turn it is; with
     ``waiting_for`` (a name), the seat waits for that player's turn. ``focused``: the card
     G throws when it goes out (the terminal's G throws the focused card then)."""
-    from fivecrowns.ui.announce import melds_words
+    from fivecrowns.words.announce import melds_words
 
     if waiting_for is not None:
         text = _(HINT_WAIT).format(name=waiting_for)

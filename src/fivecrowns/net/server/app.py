@@ -7,7 +7,7 @@ computer stand in for a human whose connection dropped (after a grace period)
 and hands the seat back when they return with their token.
 
 Two small interfaces keep the lobby independent of where things live:
-:class:`~fivecrowns.server.store.Store` (tables, players, inputs) and
+:class:`~fivecrowns.net.server.store.Store` (tables, players, inputs) and
 :class:`Fanout` (who gets which frame). See docs/protocol.md and docs/network.md.
 """
 
@@ -27,20 +27,13 @@ from typing import Any, Protocol
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from fivecrowns.cards import parse_card
-from fivecrowns.errors import FiveCrownsError
-from fivecrowns.game import (
-    Discard,
-    DrawFromStock,
-    GoOut,
-    LayDown,
-    Move,
-    TakeDiscard,
-    last_turn_discard,
-)
+from fivecrowns.core.cards import parse_card
+from fivecrowns.core.errors import FiveCrownsError
+from fivecrowns.core.game import last_turn_discard
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
 from fivecrowns.i18n import DEFAULT_LANGUAGE, N_, speaking
 from fivecrowns.i18n import gettext as _
-from fivecrowns.protocol import (
+from fivecrowns.net.protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     Act,
@@ -72,8 +65,8 @@ from fivecrowns.protocol import (
     decode_client,
     encode,
 )
-from fivecrowns.server.store import MemoryStore, Store, StoredPlayer, StoredTable
-from fivecrowns.server.web import accepted_language, add_web_routes
+from fivecrowns.net.server.store import MemoryStore, Store, StoredPlayer, StoredTable
+from fivecrowns.net.server.web import accepted_language, add_web_routes
 from fivecrowns.table import Entry, SeatKind, Table, TableError
 from fivecrowns.table.info import answer
 
@@ -710,7 +703,7 @@ class Server:
         assert game is not None
         self.store.finish_table(room.id)
         if self.history is not None:
-            from fivecrowns.ui.storage import append_history
+            from fivecrowns.storage.history import append_history
 
             with contextlib.suppress(OSError):  # why: a full disk must not stop the server
                 append_history(list(game.players), list(game.totals), self.history)

@@ -8,42 +8,25 @@ A missing or damaged file gives the defaults and a sentence saying why.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, cast
 
-from fivecrowns.atomic import atomic_write_text
 from fivecrowns.i18n import LANGUAGES, N_
 from fivecrowns.i18n import gettext as _
+from fivecrowns.storage.atomic import atomic_write_text
+from fivecrowns.storage.paths import settings_path
 
 __all__ = [
     "SPEECH_CHOICES",
     "OutputSettings",
     "SettingsFileError",
-    "config_dir",
     "load_settings",
     "save_settings",
-    "settings_path",
     "update_settings",
 ]
 
 SPEECH_CHOICES = ("auto", "screenreader", "tts", "print", "none")
-
-
-def config_dir() -> Path:
-    """The user's config directory; ``FIVECROWNS_CONFIG_DIR`` overrides it (tests, portable use)."""
-    override = os.environ.get("FIVECROWNS_CONFIG_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    # why: fivecrowns.ui.settings uses this same function: one shared settings.json everywhere.
-    return Path(platformdirs.user_config_dir("fivecrowns"))
-
-
-def settings_path() -> Path:
-    return config_dir() / "settings.json"
 
 
 @dataclass(frozen=True)
@@ -127,8 +110,8 @@ def _from_dict(data: dict[str, Any]) -> OutputSettings:
 
 def load_settings(path: Path | None = None) -> tuple[OutputSettings, str | None]:
     """Read the settings; returns (settings, problem sentence or None). Never raises."""
-    from fivecrowns.errors import SaveFileError
-    from fivecrowns.savefile import read_bounded
+    from fivecrowns.core.errors import SaveFileError
+    from fivecrowns.storage.saves import read_bounded
 
     path = path or settings_path()
     try:
@@ -220,7 +203,7 @@ def _settings_lock(path: Path) -> Any:
 
 def _current_settings(path: Path) -> dict[str, Any]:
     """The settings file as it is, or {} when there is none; refuses a file it cannot read."""
-    from fivecrowns.savefile import read_bounded
+    from fivecrowns.storage.saves import read_bounded
 
     try:
         raw = read_bounded(path, "settings file", limit=1_000_000)

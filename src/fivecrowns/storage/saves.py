@@ -13,12 +13,13 @@ Formats:
 - the terminal game's autosave (``autosave.json``): ``version``, ``seats``
   (name and computer-player level), ``seed``, ``first_dealer``, ``decks``,
   ``moves``, ``at_keyboard``, ``verbosity`` and the full ``game`` state;
-- the full game state of :func:`fivecrowns.game.game_to_json` (``export --game``);
-- the solitaire save of :meth:`fivecrowns.solitaire.Solitaire.to_json`.
+- the full game state of :func:`fivecrowns.core.game.game_to_json` (``export --game``);
+- the solitaire save of :meth:`fivecrowns.core.solitaire.rules.Solitaire.to_json`.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -27,9 +28,13 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from fivecrowns.errors import SaveFileError
+from fivecrowns.core.codec import SAVE_FORMAT, game_from_json, game_to_json
+from fivecrowns.core.errors import SaveFileError
+from fivecrowns.core.game import Game
+from fivecrowns.core.solitaire.rules import Solitaire
 from fivecrowns.i18n import N_, format_number
 from fivecrowns.i18n import gettext as _
+from fivecrowns.storage.atomic import atomic_write_text
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -37,9 +42,13 @@ __all__ = [
     "check_autosave",
     "check_game_state",
     "check_solitaire_save",
+    "load_game",
     "load_solitaire",
     "read_bounded",
     "read_game_file",
+    "read_solitaire",
+    "save_game",
+    "save_solitaire",
 ]
 
 #: A save larger than this is refused: a whole 11-round game with its events is about 0.2 MB.
@@ -391,7 +400,7 @@ def _decode(raw: bytes, schema: type[Any], what: str, where: str) -> dict[str, A
 
 
 def check_game_state(raw: bytes, where: str = "file") -> dict[str, Any]:
-    """A full game state (:func:`fivecrowns.game.game_to_json`) from JSON bytes, its shape
+    """A full game state (:func:`fivecrowns.core.game.game_to_json`) from JSON bytes, its shape
     checked; raises :class:`SaveFileError` naming ``where`` and the problem."""
     data = _decode(raw, _GameState, _SAVED_GAME, where)
     _check_counts(data, len(data["players"]), where)
@@ -456,12 +465,10 @@ def check_solitaire_save(raw: bytes, where: str = "file") -> dict[str, Any]:
 
 
 def load_solitaire(path: str | os.PathLike[str]) -> Any:
-    """A :class:`fivecrowns.solitaire.Solitaire` from ``path``: size, shape, then the rules.
+    """A :class:`~fivecrowns.core.solitaire.rules.Solitaire` from ``path``: size, shape, rules.
 
     Raises :class:`SaveFileError` with a sentence naming the file.
     """
-    from fivecrowns.solitaire import Solitaire
-
     target = Path(path)
     try:
         raw = read_bounded(target, _SAVED_SOLITAIRE)
@@ -506,3 +513,133 @@ def read_game_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], bool]:
         not_ours = _("{path} is not a Five Crowns saved game.")
         raise SaveFileError(not_ours.format(path=target))
     return check_game_state(raw, target), False
+
+
+def save_game(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write ``game`` to ``path`` atomically (a temporary file, then a rename).
+
+    An existing file is replaced only if it loads as a saved game: a foreign,
+    truncated or corrupted file is never overwritten.
+    """
+    target = os.fspath(path)
+    if os.path.exists(target):
+        try:
+            load_game(target)
+        except SaveFileError as error:
+            raise SaveFileError(_("{error} It was not overwritten.").format(error=error)) from error
+    atomic_write_text(target, json.dumps(game_to_json(game), separators=(",", ":")))
+
+
+def load_game(path: str | os.PathLike[str]) -> Game:
+    """Read a game saved by :func:`save_game`; raises :class:`SaveFileError` naming the problem."""
+    target = os.fspath(path)
+    try:
+        with open(target, encoding="utf-8") as source:
+            text = source.read()
+    except FileNotFoundError as error:
+        raise SaveFileError(_("There is no saved game at {path}.").format(path=target)) from error
+    except UnicodeDecodeError as error:
+        raise SaveFileError(
+            _("{path} is not a Five Crowns saved game: it is not text.").format(path=target)
+        ) from error
+    except OSError as error:
+        raise SaveFileError(
+            _("{path} cannot be read: {error}.").format(path=target, error=error.strerror)
+        ) from error
+    try:
+        data = json.loads(text)
+    except RecursionError as error:
+        # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
+        raise SaveFileError(
+            _("{path} is not a Five Crowns saved game: its JSON is nested too deeply.").format(
+                path=target
+            )
+        ) from error
+    except ValueError as error:
+        if not isinstance(error, json.JSONDecodeError):
+            # why: a number of over 4,300 digits raises a plain ValueError, not a JSON error
+            raise SaveFileError(
+                _("{path} is damaged: {error}.").format(path=target, error=error)
+            ) from error
+        if SAVE_FORMAT not in text[:200]:
+            raise SaveFileError(
+                _("{path} is not a Five Crowns saved game: it is not a saved game's JSON.").format(
+                    path=target
+                )
+            ) from error
+        raise SaveFileError(
+            _(
+                "{path} is not a complete saved game: it is cut short or corrupted "
+                "(line {line}, column {column})."
+            ).format(path=target, line=error.lineno, column=error.colno)
+        ) from error
+    try:
+        return game_from_json(data)
+    except SaveFileError as error:
+        raise SaveFileError(f"{target}: {error}") from error
+
+
+def save_solitaire(game: Solitaire, path: str | os.PathLike[str]) -> None:
+    """Write the game to ``path`` atomically: a crash leaves the old file or the new one.
+
+    An existing file is replaced only if it is a solitaire save: a foreign or
+    damaged file is never overwritten."""
+    target = Path(path)
+    if target.exists():
+        try:
+            read_solitaire(target)
+        except SaveFileError as error:
+            # two whole sentences
+            kept = _("It was not overwritten.")
+            raise SaveFileError(f"{error} {kept}") from error
+    text = json.dumps(game.to_json(), indent=1) + "\n"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(target, text)
+    except OSError as error:
+        raise SaveFileError(
+            _("Could not save the game to {path}: {reason}.").format(
+                path=target, reason=error.strerror
+            )
+        ) from error
+
+
+def read_solitaire(path: str | os.PathLike[str]) -> Solitaire:
+    """Read a game saved by :func:`save_solitaire`; a missing or damaged file: SaveFileError."""
+    source = Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError as error:
+        raise SaveFileError(
+            _("There is no saved solitaire game at {path}.").format(path=source)
+        ) from error
+    except (OSError, UnicodeDecodeError) as error:
+        raise SaveFileError(
+            _("Could not read the saved game {path}: {reason}.").format(path=source, reason=error)
+        ) from error
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SaveFileError(
+            _(
+                "The saved game {path} is damaged: it is not complete JSON "
+                "(line {line}, column {column})."
+            ).format(path=source, line=error.lineno, column=error.colno)
+        ) from error
+    except ValueError as error:
+        # why: a number of over 4,300 digits raises a plain ValueError, not a JSON error
+        raise SaveFileError(
+            _("The saved game {path} is damaged: {reason}.").format(path=source, reason=error)
+        ) from error
+    except RecursionError as error:
+        # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
+        raise SaveFileError(
+            _("The saved game {path} is damaged: its JSON is nested too deeply.").format(
+                path=source
+            )
+        ) from error
+    try:
+        return Solitaire.from_json(data)
+    except SaveFileError as error:
+        file = _("File: {path}.").format(path=source)
+        raise SaveFileError(f"{error} {file}") from error  # two whole sentences

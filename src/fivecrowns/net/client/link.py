@@ -5,15 +5,15 @@ It speaks the table's own words, as the protocol carries them
 (``docs/protocol.md``): a seat's ``snapshot`` (its view and legal moves as JSON),
 its numbered events (``{seq, kind, data, text}``), and moves sent with the
 ``seq`` they were made against. Two transports implement it: in-process
-(:class:`fivecrowns.client.inprocess.InProcessLink`, a local ``Table``, no
+(:class:`fivecrowns.net.client.inprocess.InProcessLink`, a local ``Table``, no
 network) and the WebSocket one of ``fivecrowns join``.
 
 A :class:`SeatClient` keeps what one seat knows, rebuilt only from what its
 link sends it: the last snapshot and every event as that seat may see it. The
 terminal session reads a seat's state from here and never from a ``Game``.
 
->>> from fivecrowns.client.inprocess import InProcessLink
->>> from fivecrowns.game import DrawFromStock, Game
+>>> from fivecrowns.net.client.inprocess import InProcessLink
+>>> from fivecrowns.core.game import DrawFromStock, Game
 >>> game = Game(["Ann", "Ben"], seed=1, first_dealer=1)
 >>> link = InProcessLink(game, [("Ann", None), ("Ben", None)])
 >>> ann, ben = SeatClient(link, 0), SeatClient(link, 1)
@@ -30,23 +30,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from fivecrowns.cards import Card, Rank, parse_card
-from fivecrowns.errors import FiveCrownsError, IllegalMoveError
-from fivecrowns.game import (
+from fivecrowns.core.cards import Card, Rank, parse_card
+from fivecrowns.core.codec import event_from_json, meld_from_json, move_from_json
+from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError
+from fivecrowns.core.game import Phase
+from fivecrowns.core.moves import (
     Discarded,
     DrewFromStock,
     Event,
     Move,
-    Phase,
     RoundStarted,
     TookDiscard,
     WentOut,
-    event_from_json,
-    meld_from_json,
-    move_from_json,
 )
-from fivecrowns.protocol import ProtocolError, read_server_message
-from fivecrowns.views import PlayerView, pile_history
+from fivecrowns.core.views import PlayerView, pile_history
+from fivecrowns.net.protocol import ProtocolError, read_server_message
 
 __all__ = [
     "GAME_EVENTS",
@@ -147,7 +145,7 @@ def event_of(frame: dict[str, Any]) -> Event | None:
 
 
 def read_frame(raw: str | bytes) -> dict[str, Any]:
-    """A server message, checked through: its shape (msgspec, :mod:`fivecrowns.protocol`), and
+    """A server message, checked through: its shape (msgspec, :mod:`fivecrowns.net.protocol`), and
     the cards, moves and events in it against the game. :class:`ProtocolError` says what is
     wrong, so a client leaves the message out with one sentence, never a traceback."""
     data = read_server_message(raw)

@@ -1,12 +1,12 @@
 """``fivecrowns join --keys``: the lobby and the terminal session of ``fivecrowns play``.
 
-Without a table option the player lands in a spoken lobby (:class:`~fivecrowns.client.lobby.Lobby`):
+Without a table option the player lands in a spoken lobby (:class:`~fivecrowns.ui.lobby.Lobby`):
 the tables, creating, joining and watching, by key and from the Escape menu.
 ``--create SEATS --bots LEVEL,... [--private] [--start]``, ``--table ID|CODE`` and
 ``--watch ID`` do the first of those from the command line. Once a table's game
 starts, the seat is played with the same session, keys, speech, braille and
 sounds as local play, full screen or (``--line``) line mode, over the WebSocket
-transport (:class:`~fivecrowns.client.websocket.WebSocketLink`). Leaving the table
+transport (:class:`~fivecrowns.net.client.websocket.WebSocketLink`). Leaving the table
 (Q) comes back to the lobby; Q in the lobby quits.
 """
 
@@ -22,15 +22,15 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from fivecrowns.client.link import LinkError
-from fivecrowns.client.lobby import GOODBYE, Lobby, render_lobby
-from fivecrowns.client.seats import SavedSeats
-from fivecrowns.client.websocket import WebSocketLink
-from fivecrowns.errors import FiveCrownsError
+from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
+from fivecrowns.net.client.link import LinkError
+from fivecrowns.net.client.websocket import WebSocketLink
+from fivecrowns.storage.seats import SavedSeats
 from fivecrowns.ui.commands import CommandLayer, Speaker
 from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
+from fivecrowns.ui.lobby import GOODBYE, Lobby, render_lobby
 from fivecrowns.ui.model import TableModel
 from fivecrowns.ui.session import WATCHER, Seat, Session
 from fivecrowns.ui.settings import Settings

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fivecrowns.cards import Card, Rank, card_the, spoken_name, wild_sentence
-from fivecrowns.game import (
+from fivecrowns.core.cards import Card, Rank, card_the, spoken_name, wild_sentence
+from fivecrowns.core.melds.solver import Meld
+from fivecrowns.core.moves import (
     Discarded,
     DrewFromStock,
     Event,
@@ -29,8 +30,7 @@ from fivecrowns.game import (
 )
 from fivecrowns.i18n import N_, join_list, ngettext, pgettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.melds import Meld
-from fivecrowns.words import name_numbers, seats_lowest_first
+from fivecrowns.words.lists import name_numbers, seats_lowest_first
 
 __all__ = [
     "Announcement",
@@ -58,7 +58,7 @@ class Announcement:
 def card_list(cards: Sequence[Card], wild: Rank | None) -> str:
     """Cards in a list; a card of the wild rank is "wild 5 of clubs" (no inner comma).
 
-    >>> from fivecrowns.cards import parse_cards
+    >>> from fivecrowns.core.cards import parse_cards
     >>> card_list(parse_cards("5c 7h jk"), Rank.FIVE)
     'wild 5 of clubs, 7 of hearts and joker'
     """

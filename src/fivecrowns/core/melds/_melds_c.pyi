@@ -1,8 +1,9 @@
-# The compiled search's functions (src/fivecrowns/_melds_c.c); fivecrowns.melds wraps them.
+# The compiled search's functions (src/fivecrowns/core/melds/_melds_c.c);
+# fivecrowns.core.melds.solver wraps them.
 from collections.abc import Callable, Sequence
 
-from fivecrowns.cards import Card
-from fivecrowns.melds import Meld
+from fivecrowns.core.cards import Card
+from fivecrowns.core.melds.solver import Meld
 
 SOURCE_SHA256: str
 

@@ -2,7 +2,7 @@
 
 A :class:`Lobby` is a command layer like the game's session (the same Escape
 menu, help list, message history, speech and sounds) over one
-:class:`~fivecrowns.client.websocket.WebSocketLink`. It serves two screens:
+:class:`~fivecrowns.net.client.websocket.WebSocketLink`. It serves two screens:
 
 - the lobby itself: the open tables (number, players, round), Up and Down or a
   number key to move through them, J (or Enter) to join, W to watch, I to type an
@@ -11,7 +11,7 @@ menu, help list, message history, speech and sounds) over one
 - a table before its game starts: who sits there, what happens there (people
   sitting down, chat), and for the creator computer players and the start.
 
-When the game starts, :mod:`fivecrowns.client.terminal` hands the keyboard to the
+When the game starts, :mod:`fivecrowns.ui.join_keys` hands the keyboard to the
 game's session; leaving the table comes back here. Every sentence is a whole
 sentence with named placeholders (issue 14 translates them).
 """
@@ -26,14 +26,14 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from fivecrowns.ai.loader import LEVELS, level_name
-from fivecrowns.client.seat_words import seat_words
-from fivecrowns.client.websocket import GAME_EVENTS, WebSocketLink
-from fivecrowns.errors import FiveCrownsError
+from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.i18n import N_, join_list, ngettext
 from fivecrowns.i18n import gettext as _
+from fivecrowns.net.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import GROUPS, LOBBY_GROUPS, Action, Keymap
 from fivecrowns.ui.model import ListScreen
+from fivecrowns.words.seats import seat_words
 
 __all__ = ["Lobby", "render_lobby", "table_words"]
 

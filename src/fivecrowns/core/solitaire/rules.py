@@ -41,17 +41,13 @@ Edge cases, decided:
 from __future__ import annotations
 
 import enum
-import json
-import os
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-from fivecrowns.atomic import atomic_write_text
-from fivecrowns.cards import (
+from fivecrowns.core.cards import (
     JOKER,
     JOKERS_PER_DECK,
     Card,
@@ -62,10 +58,10 @@ from fivecrowns.cards import (
     shuffled_deck,
     spoken_name,
 )
-from fivecrowns.errors import CardParseError, IllegalMoveError, SaveFileError
+from fivecrowns.core.errors import CardParseError, IllegalMoveError, SaveFileError
+from fivecrowns.core.melds.solver import Arrangement, best_arrangement, least_leftover
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
-from fivecrowns.melds import Arrangement, best_arrangement, least_leftover
 
 __all__ = [
     "DEALT_CARDS",
@@ -446,73 +442,6 @@ class Solitaire:
             raise SaveFileError(
                 _("The solitaire save is damaged: {reason}").format(reason=_reason(error))
             ) from error
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the game to ``path`` atomically: a crash leaves the old file or the new one.
-
-        An existing file is replaced only if it is a solitaire save: a foreign or
-        damaged file is never overwritten."""
-        target = Path(path)
-        if target.exists():
-            try:
-                Solitaire.load(target)
-            except SaveFileError as error:
-                # two whole sentences
-                kept = _("It was not overwritten.")
-                raise SaveFileError(f"{error} {kept}") from error
-        text = json.dumps(self.to_json(), indent=1) + "\n"
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(target, text)
-        except OSError as error:
-            raise SaveFileError(
-                _("Could not save the game to {path}: {reason}.").format(
-                    path=target, reason=error.strerror
-                )
-            ) from error
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Solitaire:
-        """Read a game saved by :meth:`save`; a missing or damaged file raises SaveFileError."""
-        source = Path(path)
-        try:
-            text = source.read_text(encoding="utf-8")
-        except FileNotFoundError as error:
-            raise SaveFileError(
-                _("There is no saved solitaire game at {path}.").format(path=source)
-            ) from error
-        except (OSError, UnicodeDecodeError) as error:
-            raise SaveFileError(
-                _("Could not read the saved game {path}: {reason}.").format(
-                    path=source, reason=error
-                )
-            ) from error
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise SaveFileError(
-                _(
-                    "The saved game {path} is damaged: it is not complete JSON "
-                    "(line {line}, column {column})."
-                ).format(path=source, line=error.lineno, column=error.colno)
-            ) from error
-        except ValueError as error:
-            # why: a number of over 4,300 digits raises a plain ValueError, not a JSON error
-            raise SaveFileError(
-                _("The saved game {path} is damaged: {reason}.").format(path=source, reason=error)
-            ) from error
-        except RecursionError as error:
-            # why: json.loads raises RecursionError, not JSONDecodeError, on deeply nested arrays.
-            raise SaveFileError(
-                _("The saved game {path} is damaged: its JSON is nested too deeply.").format(
-                    path=source
-                )
-            ) from error
-        try:
-            return cls.from_json(data)
-        except SaveFileError as error:
-            file = _("File: {path}.").format(path=source)
-            raise SaveFileError(f"{error} {file}") from error  # two whole sentences
 
     # internals
 

@@ -1,4 +1,4 @@
-/* The exact solver's search, compiled: the same search as fivecrowns/melds.py, in C.
+/* The exact solver's search, compiled: the same search as fivecrowns/core/melds/solver.py, in C.
  *
  * melds.py uses this module when it was built (setup.py builds it where a C compiler is
  * found, and an install without one still works: the module is optional), and falls back to
@@ -502,7 +502,7 @@ static int compare_ints(const void *a, const void *b)
 static int read_hand(PyObject *cards, int low, Hand *hand)
 {
     if (by_code == NULL || meld_cache == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "fivecrowns._melds_c.setup was not called");
+        PyErr_SetString(PyExc_RuntimeError, "fivecrowns.core.melds._melds_c.setup was not called");
         return -1;
     }
     PyObject *sequence = PySequence_Fast(cards, "the cards are a sequence");
@@ -1076,8 +1076,8 @@ static void module_free(void *unused)
 }
 
 static struct PyModuleDef module_definition = {
-    PyModuleDef_HEAD_INIT, "fivecrowns._melds_c",
-    "The exact solver's search, compiled (see fivecrowns.melds and docs/solver.md).", -1,
+    PyModuleDef_HEAD_INIT, "fivecrowns.core.melds._melds_c",
+    "The exact solver's search, compiled (see fivecrowns.core.melds.solver and docs/solver.md).", -1,
     methods, NULL, NULL, NULL, module_free,
 };
 
