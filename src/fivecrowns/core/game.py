@@ -1,3 +1,4 @@
+# One file (~800 lines): the phase dispatcher and one check per move read best side by side.
 """The Five Crowns state machine: phases, moves, events, scoring.
 
 A :class:`Game` holds the whole state of one game. Players act by applying

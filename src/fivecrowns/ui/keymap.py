@@ -1,3 +1,4 @@
+# One file (~900 lines): one table of action -> keys -> help that help, menus and docs read.
 """The keymap, kept as data: one table of action -> keys -> help text.
 
 The help key, the Escape action menu, ``docs/keys.md`` and rebinding in the

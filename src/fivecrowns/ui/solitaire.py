@@ -1,3 +1,4 @@
+# One file (~750 lines): Solitaire's command layer and screen share one state and one keymap.
 """Five Crowns Solitaire with keys and speech: its command layer over the shared front end.
 
 Keys -> actions (the :data:`SOLITAIRE_ACTIONS` table, data like the main keymap)

@@ -1,3 +1,4 @@
+// One file (~1,000 lines): the lobby and the table share one socket, one state and one set of live regions.
 // The web client: the lobby and the table over the game server's WebSocket protocol
 // (docs/protocol.md). Every sentence it announces comes from the server (event frames'
 // text, error text, answers to information keys), worded in the language the page's hello

@@ -1,3 +1,4 @@
+/* One file (~1,100 lines): one search, mirrored function for function by solver.py. */
 /* The exact solver's search, compiled: the same search as fivecrowns/core/melds/solver.py, in C.
  *
  * melds.py uses this module when it was built (setup.py builds it where a C compiler is
