@@ -21,13 +21,13 @@ from fivecrowns.core.cards import (
     parse_card,
 )
 from fivecrowns.core.errors import FiveCrownsError, SaveFileError
-from fivecrowns.core.game import ROUNDS, Game, GameOptions, Phase, _check_table
+from fivecrowns.core.game import ROUNDS, Game, GameOptions, Phase, check_table
 from fivecrowns.core.melds.solver import (
     Meld,
     MeldKind,
 )
 from fivecrowns.core.moves import (
-    _EVENT_TYPES,
+    EVENT_TYPES,
     Discard,
     DrawFromStock,
     Event,
@@ -167,7 +167,7 @@ def event_from_json(data: Any) -> Event:
     """The inverse of :func:`event_to_json`; raises ``ValueError``/``KeyError`` on bad data."""
     if not isinstance(data, dict):
         raise ValueError("an event is a JSON object")
-    cls = _EVENT_TYPES[data["event"]]
+    cls = EVENT_TYPES[data["event"]]
     hints = _type_hints(cls)
     values = {f.name: _decode(hints[f.name], data[f.name]) for f in fields(cls)}
     event: Event = cls(**values)
@@ -287,7 +287,7 @@ def _game_from_json(data: dict[str, Any]) -> Game:
         decks=_int(options, "decks", 1, 100),
         forbid_return_discard=bool(options["forbid_return_discard"]),
     )
-    _check_table(len(players), game.options)
+    check_table(len(players), game.options)
     count = len(players)
     game.players = tuple(players)
     seed = data["seed"]

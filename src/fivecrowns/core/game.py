@@ -90,6 +90,7 @@ __all__ = [
     "GameOptions",
     "Phase",
     "arrange_deck",
+    "check_table",
     "last_turn_discard",
     "legal_moves_for",
 ]
@@ -162,7 +163,8 @@ class GameOptions:
     forbid_return_discard: bool = False
 
 
-def _check_table(players: int, options: GameOptions) -> None:
+def check_table(players: int, options: GameOptions) -> None:
+    """Refuse, with a sentence, a table these options cannot deal for (a new game or a save)."""
     if not MIN_PLAYERS <= players <= LARGEST_TABLE:
         raise FiveCrownsError(
             _(
@@ -217,7 +219,7 @@ class Game:
     ) -> None:
         self.options = options or GameOptions()
         names = [str(name).strip() for name in players]
-        _check_table(len(names), self.options)
+        check_table(len(names), self.options)
         if any(not name for name in names):
             raise FiveCrownsError(_("Every player needs a name."))
         if len({name.lower() for name in names}) != len(names):

@@ -19,6 +19,7 @@ from fivecrowns.core.melds.solver import (
 )
 
 __all__ = [
+    "EVENT_TYPES",
     "Discard",
     "Discarded",
     "DrawFromStock",
@@ -95,9 +96,6 @@ class LayDown:
 
 
 Move = DrawFromStock | TakeDiscard | Discard | GoOut | LayDown
-_MOVE_TYPES: dict[str, type[Move]] = {
-    cls.kind: cls for cls in (DrawFromStock, TakeDiscard, Discard, GoOut, LayDown)
-}
 
 
 # --- events --------------------------------------------------------------------
@@ -220,7 +218,8 @@ Event = (
     | RoundScored
     | GameOver
 )
-_EVENT_TYPES: dict[str, type[Any]] = {
+#: Each event class by its ``kind``, for :func:`fivecrowns.core.codec.event_from_json`.
+EVENT_TYPES: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (
         RoundStarted,
