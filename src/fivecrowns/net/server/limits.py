@@ -1,0 +1,29 @@
+"""What one game server allows: message sizes and rates, connections, tables, spectators, waits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fivecrowns.net.protocol import MAX_MESSAGE_BYTES
+
+__all__ = ["Limits"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one server allows; ``fivecrowns serve`` options change some of them."""
+
+    max_message: int = MAX_MESSAGE_BYTES  # bytes in one client message; more is refused
+    hard_max_message: int = 65536  # bigger frames close the connection (aiohttp's own limit)
+    rate: float = 20.0  # messages per second per connection, on average
+    burst: int = 40  # messages a connection may send at once
+    max_connections: int = 2500
+    max_tables: int = 1000
+    max_spectators: int = 50  # per table
+    outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
+    grace: float = 30.0  # seconds before a computer stands in for a dropped human
+    # why longer than grace: a table whose seated players all dropped waits for them (their
+    # clients keep trying for 5 minutes, a restarted one may come back later); a table whose
+    # players all left is closed after the grace
+    away: float = 1800.0  # seconds a table with no one connected keeps seats of dropped players
+    bot_delay: float = 0.8  # seconds a computer player waits before each move

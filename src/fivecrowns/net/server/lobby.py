@@ -1,0 +1,352 @@
+"""The game server's lobby: the players it knows, the list of open tables, invite codes, and
+sitting down at, watching and leaving a table.
+
+A player is known by a token from ``secrets``, kept only as its SHA-256 hash; a hello with
+the token puts a returning player back in their seat (or at the table they watched).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Callable, Collection
+from typing import Any
+
+from fivecrowns.i18n import N_, speaking
+from fivecrowns.i18n import gettext as _
+from fivecrowns.net.protocol import (
+    PROTOCOL_VERSION,
+    CreateTable,
+    Error,
+    EventFrame,
+    Hello,
+    Join,
+    Left,
+    Seated,
+    TableInfo,
+    Tables,
+    Watch,
+    Welcome,
+    encode,
+)
+from fivecrowns.net.server.connection import Connection
+from fivecrowns.net.server.limits import Limits
+from fivecrowns.net.server.pacing import Pacing
+from fivecrowns.net.server.rooms import (
+    PlayerRecord,
+    Room,
+    Rooms,
+    attach,
+    detach,
+    send_snapshot,
+)
+from fivecrowns.net.server.store import Store, StoredPlayer, StoredTable
+from fivecrowns.table import SeatKind, Table, TableError
+
+__all__ = ["LISTED_TABLES", "Lobby", "Recorder", "room_of"]
+
+LISTED_TABLES = 50  # tables in one lobby listing
+TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
+TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
+SEAT_GONE = N_("Your table was closed while nobody was connected to it; here are the open tables.")
+
+#: What keeps each input a table accepts (``Table(record=...)``): the store, then a save.
+Recorder = Callable[[int, dict[str, Any]], None]
+
+
+class Lobby:
+    """The players of this server and its tables, as the lobby sees them.
+
+    ``recorder`` gives the input keeper of a new or recovered table; every change at a
+    table goes through ``pacing`` (so the computer players are woken)."""
+
+    def __init__(
+        self,
+        rooms: Rooms,
+        store: Store,
+        limits: Limits,
+        pacing: Pacing,
+        recorder: Callable[[Room], Recorder],
+    ) -> None:
+        self.rooms = rooms
+        self.store = store
+        self.limits = limits
+        self.pacing = pacing
+        self._recorder = recorder
+        self.players: dict[str, PlayerRecord] = {}
+        self.by_token: dict[str, PlayerRecord] = {}
+        self.dirty = False  # why: the table list changed since it was last sent
+
+    def recover(self) -> None:
+        """Bring back every player and unfinished table from the store."""
+        players, tables = self.store.load()
+        for stored in players:
+            record = PlayerRecord(stored.id, stored.name, stored.token_hash)
+            self.players[stored.id] = record
+            self.by_token[stored.token_hash] = record
+        for stored_table in tables:
+            room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
+            room.table = Table.replay(
+                stored_table.seats,
+                stored_table.creator_name,
+                stored_table.creator_id,
+                stored_table.inputs,
+                record=self._recorder(room),
+            )
+            self.rooms.add(room)
+            for seat in room.table.seats:
+                if seat.kind is SeatKind.HUMAN and seat.player_id in self.players:
+                    self.players[seat.player_id].table_id = room.id
+            for index, seat in enumerate(room.table.seats):
+                if seat.kind is SeatKind.HUMAN and not seat.standin:
+                    self.pacing.start_grace(room, index)
+
+    # --- hello: who is this --------------------------------------------------------------
+
+    def hello(self, conn: Connection, message: Hello) -> None:
+        if conn.player is not None:
+            raise TableError("already_hello", _("You have already said hello on this connection."))
+        if message.v != PROTOCOL_VERSION:
+            text = _(
+                "This server speaks protocol version {version}, not {asked}; update the game."
+            ).format(version=PROTOCOL_VERSION, asked=message.v)
+            raise TableError("version", text)
+        if message.token is not None:
+            record = self.by_token.get(_hash(message.token))
+            if record is None:
+                raise TableError(
+                    "bad_token", _("That token is not known here; say hello without it.")
+                )
+            token = message.token
+            if record.conn is not None and record.conn is not conn:
+                old = record.conn
+                detach(old)
+                with speaking(old.language):
+                    replaced = _("You connected again from elsewhere; this one closes.")
+                old.send(Error("replaced", replaced))
+                old.close()
+        else:
+            name = " ".join(message.name.split())
+            if not name:
+                raise TableError("bad_name", _("Every player needs a name."))
+            token = secrets.token_urlsafe(24)
+            record = PlayerRecord(secrets.token_hex(8), name, _hash(token))
+            self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
+            self.players[record.id] = record
+            self.by_token[record.token_hash] = record
+        record.conn = conn
+        conn.player = record
+        conn.language = message.language  # why here: a refused hello changes nothing
+        conn.send(Welcome(PROTOCOL_VERSION, record.id, record.name, token))
+        room = self.rooms.get(record.table_id or "")
+        seat = room.table.seat_of(record.id) if room is not None else None
+        if room is None or seat is None:
+            if record.table_id is not None and room is None:
+                conn.send(Error("table_gone", _(SEAT_GONE)))  # the sweep closed it meanwhile
+            record.table_id = None
+            self._watch_again(conn, record, message)
+            return
+        record.watching = None
+        attach(conn, room, seat)
+        conn.send(_seated(room, seat, record))
+        _send_missed(conn, room, seat, message.last_seq)
+        send_snapshot(conn, room)
+        self.pacing.end_grace(room, seat)
+        if room.table.seats[seat].standin:
+            self.pacing.change(room, lambda: room.table.hand_back(seat))
+
+    def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
+        """Put a returning spectator back at the table they watched, or in the lobby."""
+        watched = record.watching
+        record.watching = None
+        room = None if watched is None else self.rooms.get(watched)
+        if watched is None and hello.watch is not None:
+            # why the hello's word: after a restart only the client remembers what it watched;
+            # a private table only with its invite code, as a first watch would need
+            watched = hello.watch
+            room = self.rooms.get(watched)
+            if room is not None and room.private and hello.watch_code != room.code:
+                room = None
+        if watched is None:
+            conn.send(self.tables())
+            return
+        if room is None or room.spectators() >= self.limits.max_spectators:
+            if room is None:
+                conn.send(Error("table_gone", _(TABLE_GONE)))
+            else:
+                conn.send(Error("too_many_spectators", _(TOO_MANY_SPECTATORS)))
+            conn.send(self.tables())
+            return
+        record.watching = room.id
+        attach(conn, room, None)
+        conn.send(_seated(room, None, record))
+        _send_missed(conn, room, None, hello.last_seq)
+        send_snapshot(conn, room)
+
+    # --- the list of tables ------------------------------------------------------------------
+
+    def tables(self) -> Tables:
+        """The open public tables, those still waiting for players first, at most
+        ``LISTED_TABLES`` of them (why: a longer list helps nobody and costs every lobby)."""
+        rooms = [r for r in self.rooms.values() if not r.private and not r.table.is_over]
+        rooms.sort(key=lambda room: room.table.started)
+        infos = [
+            TableInfo(
+                room.id,
+                [seat.to_json() for seat in room.table.seats],
+                room.table.game.round if room.table.game else 0,
+                room.table.started,
+                room.table.is_over,
+                room.spectators(),
+            )
+            for room in rooms[:LISTED_TABLES]
+        ]
+        return Tables(infos)
+
+    async def updates(self, connections: Collection[Connection]) -> None:
+        """Send the table list to everyone in the lobby at most once a second, when it changed."""
+        while True:
+            await asyncio.sleep(1.0)
+            if not self.dirty:
+                continue
+            self.dirty = False
+            listing = encode(self.tables())
+            for conn in connections:
+                if conn.player is not None and conn.room is None:
+                    conn.send_raw(listing)
+
+    # --- to a table and away from it ---------------------------------------------------------
+
+    def create(self, conn: Connection, player: PlayerRecord, message: CreateTable) -> None:
+        _not_at_table(conn)
+        if len(self.rooms) >= self.limits.max_tables:
+            raise TableError("too_many_tables", _("The server has as many tables as it allows."))
+        if len(message.bots) >= message.seats:
+            raise TableError(
+                "too_many_bots", _("Leave a seat for yourself: fewer computer players.")
+            )
+        for level in message.bots:
+            Table(2, creator_name="x", creator_id="x").add_bot(level)  # the level check only
+        table_id = self._new_id()
+        code = secrets.token_urlsafe(6) if message.private else None
+        self.store.add_table(
+            StoredTable(table_id, message.seats, player.id, player.name, code, message.private)
+        )
+        room = Room(table_id, None, code, message.private)  # type: ignore[arg-type]
+        room.table = Table(
+            message.seats,
+            creator_name=player.name,
+            creator_id=player.id,
+            record=self._recorder(room),
+        )
+        for level in message.bots:
+            room.table.add_bot(level)
+        self.rooms.add(room)
+        player.table_id = room.id
+        attach(conn, room, 0)
+        conn.send(_seated(room, 0, player))
+        send_snapshot(conn, room)
+        self.dirty = True
+
+    def join(self, conn: Connection, player: PlayerRecord, message: Join) -> None:
+        _not_at_table(conn)
+        room = self._find(message.table, message.code)
+        seat = room.table.seat_of(player.id)
+        if seat is None:
+            seat = self.pacing.change(
+                room, lambda: room.table.sit(player.name, player.id, message.seat)
+            )
+        player.table_id = room.id
+        attach(conn, room, seat)
+        conn.send(_seated(room, seat, player))
+        send_snapshot(conn, room)
+        self.dirty = True
+
+    def watch(self, conn: Connection, message: Watch) -> None:
+        _not_at_table(conn)
+        room = self._find(message.table, message.code)
+        if room.spectators() >= self.limits.max_spectators:
+            raise TableError("too_many_spectators", _(TOO_MANY_SPECTATORS))
+        attach(conn, room, None)
+        assert conn.player is not None
+        conn.player.watching = room.id
+        conn.send(_seated(room, None, conn.player))
+        send_snapshot(conn, room)
+
+    def leave(self, conn: Connection, player: PlayerRecord) -> None:
+        room = room_of(conn)
+        if conn.seat is not None:
+            seat = conn.seat
+            self.pacing.end_grace(room, seat)
+            if room.table.seat_of(player.id) is not None:
+                self.pacing.change(room, lambda: room.table.leave(player.id))
+            player.table_id = None
+            for other in list(room.conns.get(seat, ())):
+                detach(other)
+                other.send(Left())
+        else:
+            player.watching = None
+            detach(conn)
+            conn.send(Left())
+        self.dirty = True
+        self.rooms.forget_if_done(room)
+
+    def disconnected(self, conn: Connection) -> None:
+        """``conn`` is gone: a computer stands in for its player after the grace."""
+        player = conn.player
+        room = conn.room
+        seat = conn.seat
+        detach(conn)
+        if player is not None and player.conn is conn:
+            player.conn = None
+            if room is not None and seat is not None and room.id in self.rooms:
+                self.pacing.start_grace(room, seat)
+        # why for spectators too: a finished table whose last spectator drops is forgotten
+        if room is not None and room.id in self.rooms:
+            self.rooms.forget_if_done(room)
+
+    def _find(self, table_id: str | None, code: str | None) -> Room:
+        if code is not None:
+            room = self.rooms.by_code.get(code)
+            if room is None:
+                raise TableError("no_table", _("No table has that invite code."))
+            return room
+        room = self.rooms.get(table_id or "")
+        if room is None or room.private:
+            raise TableError("no_table", _("There is no such table; list the tables to see them."))
+        return room
+
+    def _new_id(self) -> str:
+        for _attempt in range(100):
+            table_id = secrets.token_hex(4)
+            if table_id not in self.rooms:
+                return table_id
+        raise TableError("busy", _("Could not find a free table number; try again."))
+
+
+def room_of(conn: Connection) -> Room:
+    """The table ``conn`` is at; a sentence saying so if it is at none."""
+    if conn.room is None:
+        raise TableError("no_table", _("You are not at a table: create, join or watch one first."))
+    return conn.room
+
+
+def _not_at_table(conn: Connection) -> None:
+    if conn.room is not None:
+        raise TableError("at_table", _("You are already at a table; leave it first."))
+
+
+def _seated(room: Room, seat: int | None, player: PlayerRecord) -> Seated:
+    return Seated(room.id, seat, room.code, room.table.creator_id == player.id)
+
+
+def _send_missed(conn: Connection, room: Room, seat: int | None, last_seq: int | None) -> None:
+    """The events after ``last_seq``, as ``seat`` may see them (a returning connection)."""
+    if last_seq is not None and last_seq <= room.table.seq:
+        for frame in room.table.frames_since(last_seq, seat):
+            conn.send(EventFrame(**frame))
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

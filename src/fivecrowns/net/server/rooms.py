@@ -1,0 +1,156 @@
+"""The game server's rooms (one table each, with who is connected to which seat), the
+players it knows, and the fan-out: who hears what when something happens at a table.
+
+:class:`Fanout` is one of the server's two small interfaces (with
+:class:`~fivecrowns.net.server.store.Store`): :class:`LocalFanout` reaches connections in
+this process; a later one can reach those of other server processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from fivecrowns.i18n import speaking
+from fivecrowns.net.protocol import EventFrame, Snapshot, encode
+from fivecrowns.net.server.connection import Connection
+from fivecrowns.table import Entry, Table
+
+__all__ = [
+    "Fanout",
+    "LocalFanout",
+    "PlayerRecord",
+    "Room",
+    "Rooms",
+    "attach",
+    "detach",
+    "send_snapshot",
+    "send_snapshots",
+]
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    id: str
+    name: str
+    token_hash: str
+    conn: Connection | None = None
+    table_id: str | None = None
+    # why: a spectator whose connection drops is put back at the table they watched
+    watching: str | None = None
+
+
+@dataclass(slots=True)
+class Room:
+    id: str
+    table: Table
+    code: str | None
+    private: bool
+    conns: dict[int | None, set[Connection]] = field(default_factory=dict)
+    timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    recorded: bool = False
+    deserted_since: float | None = None  # when the sweep first found nobody connected here
+
+    def all_conns(self) -> Iterable[Connection]:
+        for conns in self.conns.values():
+            yield from conns
+
+    def spectators(self) -> int:
+        return len(self.conns.get(None, ()))
+
+    def snapshot_frame(self, seat: int | None) -> bytes:
+        return encode(Snapshot(table=self.id, **self.table.snapshot(seat)))
+
+
+class Rooms(dict[str, Room]):
+    """The tables this server holds, by id, and the private ones by invite code too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_code: dict[str, Room] = {}
+
+    def add(self, room: Room) -> None:
+        self[room.id] = room
+        if room.code is not None:
+            self.by_code[room.code] = room
+
+    def remove(self, room: Room) -> None:
+        self.pop(room.id, None)
+        if room.code is not None:
+            self.by_code.pop(room.code, None)
+
+    def forget_if_done(self, room: Room) -> None:
+        """A finished table with nobody left in it is dropped from memory."""
+        if room.table.is_over and not any(room.all_conns()):
+            self.remove(room)
+
+
+def attach(conn: Connection, room: Room, seat: int | None) -> None:
+    """``conn`` is now at ``room``, in ``seat`` (``None``: watching)."""
+    conn.room = room
+    conn.seat = seat
+    room.conns.setdefault(seat, set()).add(conn)
+
+
+def detach(conn: Connection) -> None:
+    """``conn`` is at no table any more (back in the lobby, or gone)."""
+    if conn.room is not None:
+        conns = conn.room.conns.get(conn.seat)
+        if conns is not None:
+            conns.discard(conn)
+    conn.room = None
+    conn.seat = None
+
+
+def send_snapshot(conn: Connection, room: Room) -> None:
+    conn.send_raw(room.snapshot_frame(conn.seat))
+
+
+class Fanout(Protocol):
+    """Sends a table's new entries to everyone there, each as their seat may see them."""
+
+    def publish(self, room: Room, entries: list[Entry]) -> None: ...
+
+
+class LocalFanout:
+    """Everyone is connected to this process."""
+
+    def publish(self, room: Room, entries: list[Entry]) -> None:
+        table = room.table
+        viewers = [(viewer, conns) for viewer, conns in room.conns.items() if conns]
+        for entry in entries:
+            # why per class and language: most events read the same for every seat but the one
+            # who made them, so each is worded and encoded once per (class, language) at the
+            # table, not once per seat; every connection still gets exactly one frame per entry
+            encoded: dict[tuple[Hashable, str], bytes] = {}
+            for viewer, conns in viewers:
+                viewer_class = table.frame_class(entry, viewer)
+                for conn in conns:
+                    key = (viewer_class, conn.language)
+                    frame = encoded.get(key)
+                    if frame is None:
+                        with speaking(conn.language):
+                            frame = encode(EventFrame(**table.frame(entry, viewer)))
+                        encoded[key] = frame
+                    conn.send_raw(frame)
+
+
+def send_snapshots(room: Room, entries: list[Entry]) -> None:
+    """A fresh snapshot, after ``entries``, to each seat that needs one: every seat when the
+    seats change, at a new deal and at the end of the game, else only the seat now to play."""
+    game_moved = any(entry.event is not None for entry in entries)
+    new_round = any(entry.kind == "round_started" for entry in entries)
+    # why after game over too: the last scores and "game over" must be in a snapshot,
+    # so a client need not ask for one with resume
+    ended = any(entry.kind == "game_over" for entry in entries)
+    game = room.table.game
+    current = game.current_player if game is not None and not game.is_over else None
+    for seat, conns in room.conns.items():
+        turn = seat is not None and seat == current
+        if conns and (not game_moved or new_round or ended or turn):
+            frame = room.snapshot_frame(seat)  # why once: all of a seat's connections
+            for conn in conns:
+                conn.send_raw(frame)
