@@ -5,10 +5,13 @@ information keys' sentences have one home for the terminal and the server's answ
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -74,8 +77,17 @@ def neutralise_words_of_others(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     import fivecrowns.words.answers as answers_module
 
     english = words_of_others_in_english()
+    # why each part: the session is a package; a name is patched where a part imported it
+    parts = [
+        importlib.import_module(f"{session.__name__}.{part.name}")
+        for part in pkgutil.iter_modules(session.__path__)
+    ]
+
+    def parts_with(name: str) -> list[ModuleType]:
+        return [part for part in parts if hasattr(part, name)]
+
     if "card names" in english:
-        for module in (session, answers_module, screen, announce):
+        for module in (*parts_with("spoken_name"), answers_module, screen, announce):
             monkeypatch.setattr(module, "spoken_name", lambda card, wild=None: card.token)
     if "rank names" in english:
         monkeypatch.setattr(Rank, "plural", property(lambda rank: str(int(rank))))
@@ -93,12 +105,13 @@ def neutralise_words_of_others(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         for module in (announce, seat_log):
             monkeypatch.setattr(module, "describe_events", neutral_events)
-        for module in (announce, session, info):
+        for module in (announce, *parts, info):
             for name in ("round_result", "round_detail", "game_result"):
                 if hasattr(module, name):
                     monkeypatch.setattr(module, name, lambda *args: "R.")
-        for module in (announce, session):
+        for module in (announce, *parts_with("card_list")):
             monkeypatch.setattr(module, "card_list", tokens)
+        for module in (announce, *parts_with("melds_words")):
             monkeypatch.setattr(module, "melds_words", meld_tokens)
     if "computer reasons" in english:
         real_step = inprocess.InProcessLink.step_bot

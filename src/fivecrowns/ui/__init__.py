@@ -5,7 +5,8 @@
 - :mod:`fivecrowns.ui.commands`: what both games' command layers share (key
   dispatch, speech, the action menu and help list, messages, quitting).
 - :mod:`fivecrowns.ui.session`: the main game's command layer (keys -> actions ->
-  moves -> events -> announcements), hot seat, autosave.
+  moves -> events -> announcements), hot seat, autosave; a package of parts, with one
+  mode for local play, a network seat and watching.
 - :mod:`fivecrowns.ui.solitaire`: Five Crowns Solitaire's command layer and screen.
 - :mod:`fivecrowns.words.announce`: the words for the game's events.
 - :mod:`fivecrowns.ui.app`: the prompt_toolkit presentations, full screen and line mode.

@@ -322,11 +322,10 @@ def _launch(args: argparse.Namespace) -> int:
         kept = None
     output, reason = _open_output(args)
     try:
-        session = Session(game, seats, output, settings, bots=bots)
+        game_id = str(data["id"]) if args.resume and data.get("id") else None
+        session = Session(game, seats, output, settings, bots=bots, game_id=game_id)
         if args.resume and at_keyboard in session.seat_state:
             session.at_keyboard = at_keyboard
-        if args.resume and data.get("id"):
-            session.game_id = str(data["id"])
         from fivecrowns.ui.app import Presentation
 
         presentation = Presentation(session, line_mode=args.line)
