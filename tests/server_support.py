@@ -250,9 +250,9 @@ class RecordingLink(WebSocketLink):
         super().__init__(url, name)
         self.received: list[dict[str, Any]] = []
 
-    def _receive(self, data: dict[str, Any]) -> None:
+    def receive(self, data: dict[str, Any]) -> None:
         self.received.append(data)
-        super()._receive(data)
+        super().receive(data)
 
 
 def no_leaks(seat: int | None, received: list[dict[str, Any]]) -> None:

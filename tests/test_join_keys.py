@@ -47,8 +47,9 @@ def _session(link: WebSocketLink, seat: int) -> tuple[Session, RecordingBackend]
 
 def _cut(link: WebSocketLink) -> None:
     """Drop the connection as a network would (the link takes it up again by itself)."""
-    assert link._loop is not None and link._ws is not None
-    asyncio.run_coroutine_threadsafe(link._ws.close(), link._loop).result(5)
+    ws = link.connection.ws
+    assert link._loop is not None and ws is not None
+    asyncio.run_coroutine_threadsafe(ws.close(), link._loop).result(5)
 
 
 def test_two_players_with_the_keys_of_local_play_finish_a_game_and_nothing_leaks(

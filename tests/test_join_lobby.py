@@ -385,7 +385,7 @@ def test_t_before_the_tables_seats_arrive_says_they_are_coming(server: ServerPro
         # the moment between "seated" and the snapshot, held for T's whole wait: snapshots
         # that come meanwhile are kept back (else one can arrive while T waits, and it did)
         link = ann.link
-        receive = link._receive
+        receive = link.receive
         held: list[dict[str, Any]] = []
 
         def hold_snapshots(data: dict[str, Any]) -> None:
@@ -394,13 +394,13 @@ def test_t_before_the_tables_seats_arrive_says_they_are_coming(server: ServerPro
             else:
                 receive(data)
 
-        link._receive = hold_snapshots  # type: ignore[method-assign]
+        link.receive = hold_snapshots  # type: ignore[method-assign]
         link.last_snapshot = None
         ann.keys("t")
         assert ann.backend.spoken[-1] == (
             f"Table {table}: the seats are still on their way from the server."
         )
-        link._receive = receive  # type: ignore[method-assign]
+        link.receive = receive  # type: ignore[method-assign]
         link.send({"type": "resume", "last_seq": 0})  # the snapshot comes, T waits for it
         mark = ann.mark()
         ann.keys("t")

@@ -50,11 +50,11 @@ def test_a_dropped_connection_is_tried_again_for_minutes_and_gives_up_in_plain_w
     monkeypatch.setattr(websocket.time, "monotonic", lambda: clock[0])
     url = f"ws://127.0.0.1:{_free_port()}/ws"
     link = WebSocketLink(url, "Ann")
-    link.token = "a-token"  # as after a first welcome
+    link.connection.token = "a-token"  # as after a first welcome
 
     async def again() -> bool:
         async with aiohttp.ClientSession() as session:
-            return await link._connect(session, again=True)
+            return await link.connection.connect(session, again=True)
 
     assert asyncio.run(again()) is False
     assert sum(pauses) >= 120, sum(pauses)  # well past the server's 30-second grace

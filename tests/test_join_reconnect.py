@@ -4,6 +4,7 @@ seat given back only once, joins again when its token is forgotten, and says why
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from fivecrowns.ui.join_line import BACK, FORGOTTEN, SEATED, TOO_MANY_DROPS, LineClient
@@ -51,25 +52,26 @@ def test_a_token_the_server_forgot_leads_to_a_new_hello_not_a_dead_end() -> None
     client.receive({"type": "seated", "table": "3", "seat": 0, "code": None, "creator": True})
     client.receive({"type": "error", "code": "bad_token", "text": "That token is not known here."})
     assert said[-1] == FORGOTTEN
-    assert client.outbox == [{"type": "hello", "v": 1, "name": "Ann", "language": "en"}]
-    assert (client.token, client.seat, client.table, client.seq) == (None, None, None, 0)
+    link = client.connection
+    assert link.outbox == [{"type": "hello", "v": 1, "name": "Ann", "language": "en"}]
+    assert (link.token, link.seat, link.table, client.seq) == (None, None, None, 0)
 
 
 def test_many_drops_end_with_a_sentence_not_in_silence() -> None:
     said: list[str] = []
     client = LineClient("ws://127.0.0.1:1/ws", "Ann", say=said.append)
-    client.max_connections = 25
+    client.connection.retry = dataclasses.replace(client.connection.retry, drops=25)
     connections: list[bool] = []
 
-    async def connect(session: object, first_time: bool) -> bool:
-        connections.append(first_time)
+    async def connect(session: object, *, again: bool, then: object = None) -> bool:
+        connections.append(not again)
         return True
 
     async def listen() -> None:  # the connection drops at once, every time
         return None
 
-    client._connect = connect  # type: ignore[method-assign]
-    client._listen = listen  # type: ignore[method-assign]
+    client.connection.connect = connect  # type: ignore[method-assign]
+    client.connection.listen = listen  # type: ignore[method-assign]
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     status = asyncio.run(client.run(lines, []))
     assert status == 1
@@ -86,8 +88,8 @@ def test_both_join_clients_share_one_reconnection_policy() -> None:
 
     line = LineClient("ws://127.0.0.1:1/ws", "Ann")
     keys = WebSocketLink("ws://127.0.0.1:1/ws", "Ann")
-    assert line.retry is RECONNECT and keys.retry is RECONNECT
-    assert line.max_connections == RECONNECT.drops == 200
+    assert line.connection.retry is RECONNECT and keys.connection.retry is RECONNECT
+    assert line.connection.retry.drops == RECONNECT.drops == 200
     assert (RECONNECT.window, RECONNECT.longest_pause, RECONNECT.attempts) == (300.0, 5.0, 400)
 
 
@@ -96,7 +98,7 @@ def _fake_clock(monkeypatch: Any, on_sleep: Any = None) -> list[float]:
     pause is kept in the returned list (its last item is the clock)."""
     from types import SimpleNamespace
 
-    from fivecrowns.ui import join_line as line
+    from fivecrowns.net.client import connection as line
 
     pauses: list[float] = [1000.0]
 
@@ -121,11 +123,11 @@ def test_the_line_client_keeps_trying_for_minutes_then_says_so(monkeypatch: Any)
     pauses = _fake_clock(monkeypatch)
     said: list[str] = []
     client = LineClient(f"ws://127.0.0.1:{_free_port()}/ws", "Ann", say=said.append)
-    client.token = "a-token"  # as after a first welcome
+    client.connection.token = "a-token"  # as after a first welcome
 
     async def again() -> bool:
         async with aiohttp.ClientSession() as session:
-            return await client._connect(session, first_time=False)
+            return await client.connection.reconnect(session)
 
     assert asyncio.run(again()) is False
     waited = pauses[:-1]
@@ -162,10 +164,10 @@ def test_the_line_client_is_back_when_the_server_is_after_the_old_22_seconds(
     async def again() -> bool:
         async with aiohttp.ClientSession() as session:
             try:
-                return await client._connect(session, first_time=False)
+                return await client.connection.reconnect(session)
             finally:
-                if client.ws is not None:
-                    await client.ws.close()
+                if client.connection.ws is not None:
+                    await client.connection.ws.close()
 
     try:
         assert asyncio.run(again()) is True

@@ -202,7 +202,7 @@ def test_the_keys_session_follows_the_seats_as_they_change_and_a_late_spectator_
 
         # Dee comes back with her token: she plays again, and is said as a person again
         dee_again = WebSocketLink(server.url, "Dee")
-        dee_again.token = token
+        dee_again.connection.token = token
         dee_again.connect()
         ann.wait(r"Dee is back and plays again\.")
         _until(ann, lambda: not _seat(ann, "Dee").standin, "Dee's return")

@@ -80,7 +80,7 @@ def test_the_line_client_speaks_spanish_and_asks_the_server_for_it() -> None:
         # the typed commands (list, create, medium ...) stay the same words in every language
         words = [w for w in english_words(line) if w not in COMMAND_WORDS]
         assert words == [], line
-    assert client.outbox == [{"type": "hello", "v": 1, "name": "Ana", "language": "es"}]
+    assert client.connection.outbox == [{"type": "hello", "v": 1, "name": "Ana", "language": "es"}]
     with i18n.speaking("es"):
         assert i18n.gettext(HELP).startswith("Órdenes: list; create ASIENTOS")
 

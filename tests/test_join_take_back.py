@@ -207,10 +207,10 @@ def test_the_line_client_crosses_the_seat_off_when_the_game_ends_and_when_it_is_
     late.take_back_from(SavedSeats(), [])
     late.receive({"type": "error", "code": "bad_token", "text": "That token is not known here."})
     assert third[-1] == FORGOTTEN and SavedSeats().find(url, "Ann") is None
-    assert late.outbox == [{"type": "hello", "v": 1, "name": "Ann", "language": "en"}]
+    assert late.connection.outbox == [{"type": "hello", "v": 1, "name": "Ann", "language": "en"}]
     # another table asked for on the command line: the kept seat is not asked back
     client.receive(new | {"seq": 8})
     other = LineClient(url, "Ann", say=third.append)
     wanted = [{"type": "join", "table": "9"}]
-    assert other.take_back_from(SavedSeats(), wanted) == wanted and other.saved is None
+    assert other.take_back_from(SavedSeats(), wanted) == wanted and other.connection.saved is None
     assert all("secret" not in line for line in said + again + third)

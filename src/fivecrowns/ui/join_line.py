@@ -2,9 +2,11 @@
 
 Every line it prints is a whole sentence a screen reader reads as it comes; the
 server words the events (the same sentences as local play). It holds only what
-its seat may know: the last snapshot and the events. A dropped connection is
-retried by itself with the token, asking for every event after the last one it
-had, so nothing is missed or said twice.
+its seat may know: the last snapshot and the events. Its connection is the one
+``join --keys`` uses too (:class:`~fivecrowns.net.client.connection.ServerConnection`,
+in this client's event loop): a dropped connection is retried by itself with the
+token, asking for every event after the last one it had, so nothing is missed or
+said twice. This module keeps the typed commands and the words it prints.
 
 ``fivecrowns join --keys`` plays instead with the session and presentations of
 ``fivecrowns play`` (:mod:`fivecrowns.ui.join_keys`); this client also does
@@ -14,23 +16,16 @@ the lobby and watching.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import sys
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
-import aiohttp
-
 from fivecrowns.core.cards import parse_card, spoken_name, wild_rank_for_round
-from fivecrowns.i18n import N_, current_language, join_list, ngettext
+from fivecrowns.i18n import N_, join_list, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.net.client.link import read_frame
-from fivecrowns.net.client.retry import RECONNECT, RetryPolicy
-from fivecrowns.net.protocol import ProtocolError
-from fivecrowns.storage.seats import NO_LONGER_KEPT, TAKING_BACK, SavedSeat, SavedSeats
+from fivecrowns.net.client.connection import Ending, ServerConnection
+from fivecrowns.storage.seats import FORGOTTEN, SavedSeats
 from fivecrowns.words.seats import seat_words
 
 __all__ = ["HELP", "LineClient"]
@@ -52,7 +47,6 @@ NOT_YET = N_("No answer from the server yet; trying again ({attempt} of {tries})
 # why no reason: aiohttp's own text helps no player; it goes to errors.log
 GAVE_UP = N_("Could not reach the server at {url}. Check the address, and that the server runs.")
 BACK = N_("Connected again; you hear what you missed.")
-FORGOTTEN = N_("The server no longer knows your seat; joining again as a new player.")
 TOO_MANY_DROPS = N_("The connection dropped {count} times; stopping. Start join again to go on.")
 NO_TABLES = N_("No open tables. Type create 4 medium medium to make one.")
 TABLE_WAITING = N_("Table {id}: {players}, waiting to start.")
@@ -71,7 +65,6 @@ NOT_STARTED = N_("The game has not started.")
 SCORE_ITEM = N_("{name} {points}")
 UNKNOWN = N_("{command} is not a command here. Type help for the list.")
 NEEDS_CARD = N_("Say which card, for example x 7h.")
-UNREADABLE = N_("The server sent a message this client cannot read, so it was left out ({why}).")
 
 # TRANSLATORS: the letters and CARD are what the player types
 _MOVE_WORDS = {
@@ -96,24 +89,13 @@ class LineClient:
         self.url = url
         self.name = name
         self.say = say
-        self.tries = tries
-        self.retry = RECONNECT  # how a dropped connection is tried again (shared by clients)
-        # why: reconnecting after a drop is normal, but an endless loop is not
-        self.max_connections = self.retry.drops
-        self.table: str | None = None
-        self.token: str | None = None
+        self.connection = ServerConnection(url, name, self, tries=tries)
         self.seq = 0
         self.snapshot: dict[str, Any] | None = None
-        self.ws: aiohttp.ClientWebSocketResponse | None = None
-        self.seat: int | None = None
         self.done = False
         self.fallback_code: str | None = None  # --table: tried as an invite code if no table
-        self.outbox: list[dict[str, Any]] = []
         self._said: tuple[Any, ...] = ()
-        #: Where this player's seats are kept for a restart (None: not kept; tests of parts).
-        self.seats: SavedSeats | None = None
-        #: A seat kept by an earlier run, asked back in the first hello (cleared once answered).
-        self.saved: SavedSeat | None = None
+        self._opened = asyncio.Event()  # typed lines wait for the first connection
 
     def take_back_from(
         self, seats: SavedSeats, first: list[dict[str, Any]]
@@ -122,102 +104,62 @@ class LineClient:
         ask for it back in the first hello, unless ``first`` (what the command line asks
         for at once) wants something else. Returns what to send after the hello.
         """
-        self.seats = seats
-        saved = seats.find(self.url, self.name)
-        for problem in seats.take_problems():
-            self.say(problem)
-        if saved is None or any(
-            message != {"type": "join", "table": saved.table} for message in first
-        ):
-            return first
-        self.saved = saved
-        self.say(_(TAKING_BACK).format(table=saved.table))
-        return []  # why: the hello itself asks for the seat
+        return self.connection.take_back_from(seats, first)
 
     # --- connection ---------------------------------------------------------------
 
     async def run(self, lines: asyncio.Queue[str | None], first: list[dict[str, Any]]) -> int:
         """Play until ``q`` or the end of input; returns an exit status."""
-        async with aiohttp.ClientSession() as session:
-            if not await self._connect(session, first_time=True):
-                return 1
-            for message in first:
-                await self._send(message)
-            reader = asyncio.create_task(self._read_commands(lines))
-            try:
-                # why bounded: each pass is one connection; failures in a row are bounded in
-                # _connect, this bounds the drops of a whole run
-                for _pass in range(self.max_connections):
-                    await self._listen()
-                    if self.done:
-                        return 0
-                    if not await self._connect(session, first_time=False):
-                        return 1
-                self.say(_(TOO_MANY_DROPS).format(count=self.max_connections))
-                return 1
-            finally:
-                reader.cancel()
+        reader = asyncio.create_task(self._read_commands(lines))
+        try:
+            ending = await self.connection.run(first)
+        finally:
+            reader.cancel()
+        if ending is Ending.TOO_MANY_DROPS:
+            self.say(_(TOO_MANY_DROPS).format(count=self.connection.retry.drops))
+        return 0 if ending is Ending.CLOSED else 1
 
-    async def _connect(self, session: aiohttp.ClientSession, first_time: bool) -> bool:
-        """One connection and its hello. The first one gives up after ``tries`` attempts (a
-        wrong address is said soon); one taken up again follows the shared policy
-        (:data:`~fivecrowns.net.client.retry.RECONNECT`), past the server's grace for a seat."""
-        policy: RetryPolicy = self.retry
-        attempts = self.tries if first_time else policy.attempts
-        deadline = time.monotonic() + policy.window
-        if not first_time:
-            # why said once, not at each attempt: minutes of attempts would be dozens of lines
-            self.say(
-                ngettext(
-                    "The connection dropped; trying again for up to {count} minute.",
-                    "The connection dropped; trying again for up to {count} minutes.",
-                    policy.minutes,
-                ).format(count=policy.minutes)
-            )
-        failure: BaseException | None = None
-        for attempt in range(1, attempts + 1):
-            if first_time and attempt > 1:
-                self.say(_(NOT_YET).format(attempt=attempt, tries=attempts))
-            try:
-                self.ws = await session.ws_connect(self.url, heartbeat=20.0)
-                hello = self._hello()
-                if self.token is not None:
-                    hello.update(token=self.token, last_seq=self.seq)
-                elif self.saved is not None:
-                    # why no last_seq: a restarted client wants the seat now, not the whole log
-                    hello.update(token=self.saved.token)
-                await self._send(hello)
-                if first_time:
-                    self.say(_(CONNECTED).format(url=self.url, name=self.name))
-                else:
-                    self.reconnected()
-                return True
-            except (aiohttp.ClientError, OSError) as error:
-                failure = error
-                if not first_time and time.monotonic() >= deadline:
-                    break
-                await asyncio.sleep(policy.pause(attempt))
-        if failure is not None:
-            from fivecrowns.storage.errorlog import log_error
+    def notice(self, text: str) -> None:
+        self.say(text)
 
-            log_error(f"could not reach the server at {self.url}", failure)
-        if first_time:
+    def last_seq(self) -> int:
+        return self.seq
+
+    def trying_again(self, attempt: int, tries: int) -> None:
+        self.say(_(NOT_YET).format(attempt=attempt, tries=tries))
+
+    def opened(self, again: bool) -> None:
+        if again:
+            self.reconnected()
+            return
+        self.say(_(CONNECTED).format(url=self.url, name=self.name))
+        self._opened.set()
+
+    def dropped(self) -> None:
+        minutes = self.connection.retry.minutes
+        # why said once, not at each attempt: minutes of attempts would be dozens of lines
+        self.say(
+            ngettext(
+                "The connection dropped; trying again for up to {count} minute.",
+                "The connection dropped; trying again for up to {count} minutes.",
+                minutes,
+            ).format(count=minutes)
+        )
+
+    def gave_up_trying(self, again: bool) -> None:
+        if not again:
             self.say(_(GAVE_UP).format(url=self.url))
-        else:
-            self.say(
-                ngettext(
-                    "The server did not answer for {count} minute, so this client stopped "
-                    "trying. Start join again to take your seat back while the server keeps it.",
-                    "The server did not answer for {count} minutes, so this client stopped "
-                    "trying. Start join again to take your seat back while the server keeps it.",
-                    policy.minutes,
-                ).format(count=policy.minutes)
-            )
-        return False
-
-    def _hello(self) -> dict[str, Any]:
-        """The hello, naming the player's language: the server words this seat's sentences in it."""
-        return {"type": "hello", "v": 1, "name": self.name, "language": current_language()}
+            return
+        minutes = self.connection.retry.minutes
+        self.say(
+            ngettext(
+                "The server did not answer for {count} minute, so this client stopped "
+                "trying. Start join again to take your seat back while the server keeps it.",
+                "The server did not answer for {count} minutes, so this client stopped "
+                "trying. Start join again to take your seat back while the server keeps it.",
+                minutes,
+            ).format(count=minutes)
+        )
 
     def reconnected(self) -> None:
         """Back after a drop: the next snapshot says the hand and the moves again."""
@@ -226,50 +168,27 @@ class LineClient:
         self._said = ()
         self.say(_(BACK))
 
-    async def _listen(self) -> None:
-        assert self.ws is not None
-        async for message in self.ws:
-            if message.type is not aiohttp.WSMsgType.TEXT:
-                break
-            try:
-                data = read_frame(message.data)
-            except ProtocolError as error:  # why: one sentence, and never stop listening
-                self.say(_(UNREADABLE).format(why=str(error)[:80]))
-                continue
-            self.receive(data)
-            while self.outbox:
-                await self._send(self.outbox.pop(0))
-            if self.done:
-                await self.ws.close()
-                return
-
-    async def _send(self, message: dict[str, Any]) -> None:
-        if self.ws is None or self.ws.closed:
-            return
-        # why suppress: a send on a dropped connection is lost; the listener reconnects
-        with contextlib.suppress(aiohttp.ClientError, ConnectionError):
-            await self.ws.send_str(json.dumps(message))
-
     async def _read_commands(self, lines: asyncio.Queue[str | None]) -> None:
+        await self._opened.wait()
         for _pass in range(10_000_000):  # why bounded: one pass per typed line
             line = await lines.get()
             if line is None:
                 self.done = True
-                if self.ws is not None:
-                    await self.ws.close()
+                await self.connection.close()
                 return
             for message in self.command(line):
-                await self._send(message)
-            if self.done and self.ws is not None:
-                await self.ws.close()
+                await self.connection.send(message)
+            if self.done:
+                await self.connection.close()
                 return
 
     # --- from the server -----------------------------------------------------------
 
     def receive(self, data: dict[str, Any]) -> None:
+        connection = self.connection
         kind = data.get("type")
         if kind == "welcome":
-            self.token = data["token"]
+            connection.welcomed(data)
         elif kind == "event":
             if data["seq"] <= self.seq:
                 return  # why: already heard before the connection dropped
@@ -277,9 +196,9 @@ class LineClient:
             if data["text"]:
                 self.say(data["text"])
             if data["kind"] == "game_over":
-                self._forget_seat()  # why: nothing is left to take back
+                connection.forget_seat()  # why: nothing is left to take back
             elif data["kind"] == "new_game":
-                self._keep_seat()
+                connection.keep_seat()
         elif kind == "snapshot":
             self.snapshot = data
             self.seq = max(self.seq, data["seq"])
@@ -291,19 +210,14 @@ class LineClient:
                 self.say(self._moves_words())
             self._said = moment
         elif kind == "tables":
-            if self.saved is not None and self.table is None:
-                # why: the server answered the kept seat's hello with the lobby
-                self.say(_(NO_LONGER_KEPT).format(table=self.saved.table))
-                self._forget_seat(self.saved.table)
-                self.saved = None
+            connection.listed()
             self._say_tables(data["tables"])
         elif kind == "seated":
             # why: after a reconnection the server seats us again; a known seat is not said twice
-            if self.table is not None and (self.table, self.seat) == (data["table"], data["seat"]):
+            known = (connection.table, connection.seat)
+            if connection.table is not None and known == (data["table"], data["seat"]):
                 return
-            self.seat, self.table = data["seat"], data["table"]
-            self.saved = None
-            self._keep_seat()
+            connection.sat_down(data)
             if data["seat"] is None:
                 self.say(_(WATCHING).format(table=data["table"]))
             elif data["code"]:
@@ -315,43 +229,22 @@ class LineClient:
             else:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
         elif kind == "left":
-            self._forget_seat()
-            self.seat, self.table, self.snapshot, self.seq = None, None, None, 0
+            connection.left_table()
+            self.snapshot, self.seq = None, 0
             self.say(_(LEFT))
         elif kind == "error":
             if data["code"] == "bad_token":
                 # why: the server's data was moved or wiped; without this every later command
                 # got "Say hello first" and the player was stuck
-                self._forget_seat(self.saved.table if self.saved is not None else None)
-                self.saved = None
-                self.token, self.seat, self.table = None, None, None
+                connection.start_afresh()
                 self.snapshot, self.seq = None, 0
                 self.say(_(FORGOTTEN))
-                self.outbox.append(self._hello())
                 return
             if data["code"] == "no_table" and self.fallback_code is not None:
-                self.outbox.append({"type": "join", "code": self.fallback_code})
+                connection.outbox.append({"type": "join", "code": self.fallback_code})
                 self.fallback_code = None
                 return
             self.say(data["text"])
-
-    def _keep_seat(self) -> None:
-        """Write the seat down for a restart (a spectator has no seat to keep)."""
-        if self.seats is None or None in (self.seat, self.table, self.token):
-            return
-        assert self.table is not None and self.token is not None
-        self.seats.keep(self.url, self.table, self.name, self.token)
-        for problem in self.seats.take_problems():
-            self.say(problem)
-
-    def _forget_seat(self, table: str | None = None) -> None:
-        """Cross the seat at ``table`` (this one by default) off the seats kept."""
-        table = table if table is not None else self.table
-        if self.seats is None or table is None:
-            return
-        self.seats.forget(self.url, table, self.name)
-        for problem in self.seats.take_problems():
-            self.say(problem)
 
     def _say_tables(self, tables: list[dict[str, Any]]) -> None:
         if not tables:

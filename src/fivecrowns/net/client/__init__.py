@@ -1,6 +1,6 @@
 """How a terminal reaches a table: the client interface (``link``), its transports
-(``inprocess`` for local play, ``websocket`` for a game server), the terminal session at a
-network table (``terminal``), and the line-by-line client of ``fivecrowns join`` (``line``)."""
+(``inprocess`` for local play, ``websocket`` for a game server), and the connection to a
+game server both ``fivecrowns join`` clients share (``connection``, with ``retry``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """The WebSocket transport: a :class:`~fivecrowns.net.client.link.TableLink` to a game server.
 
 The terminal session is synchronous (a key runs an action to its end), so this
-link gives it a synchronous face over an asyncio connection that runs in a
-thread of its own:
+link gives it a synchronous face over an asyncio
+:class:`~fivecrowns.net.client.connection.ServerConnection` (the one the line client
+uses too) that runs in a thread of its own:
 
 - every event frame the server sends is kept once, by its ``seq`` (a frame
   heard again after a reconnection is dropped: nothing is said twice);
@@ -22,28 +23,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-import aiohttp
-
 from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.core.moves import Discard, GoOut, LayDown, Move
-from fivecrowns.i18n import N_, current_language
+from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
-from fivecrowns.net.client.link import GAME_EVENTS, LinkError, read_frame
-from fivecrowns.net.client.retry import RECONNECT, RetryPolicy
-from fivecrowns.net.protocol import ProtocolError
-from fivecrowns.storage.seats import (
-    FORGOTTEN,
-    NO_LONGER_KEPT,
-    TAKING_BACK,
-    SavedSeat,
-    SavedSeats,
-)
+from fivecrowns.net.client.connection import ServerConnection
+from fivecrowns.net.client.link import GAME_EVENTS, LinkError
+from fivecrowns.storage.seats import FORGOTTEN, SavedSeats
 
 __all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
 
@@ -57,8 +48,6 @@ NOT_CONNECTED = N_(
     "Could not reach the server at {url}. Check the address, and that the server runs."
 )
 NO_REPLY = N_("Could not reach the server at {url}: no answer.")
-# TRANSLATORS: {why} is the parser's own English detail
-UNREADABLE = N_("The server sent a message this client cannot read, so it was left out ({why}).")
 DROPPED = N_("The connection dropped; connecting again.")
 CONNECTED_AGAIN = N_("Connected again.")
 #: Said by a move or any key that needs the server while the connection is down.
@@ -103,11 +92,7 @@ class WebSocketLink:
     def __init__(self, url: str, name: str, *, tries: int = 10) -> None:
         self.url = url
         self.name = name
-        self.tries = tries
-        self.token: str | None = None
-        self.table: str | None = None
-        self.seat: int | None = None
-        self.code: str | None = None
+        self.connection = ServerConnection(url, name, self, tries=tries)
         self.creator = False
         self.started = False
         self.frames: list[dict[str, Any]] = []  # every event frame, in order, once
@@ -118,23 +103,43 @@ class WebSocketLink:
         self.on_news: Callable[[], None] | None = None
         self._errors: list[dict[str, Any]] = []
         self._changed = threading.Condition()
+        self._ready = threading.Event()  # the first welcome came, or the connection ended
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._thread: threading.Thread | None = None
         self._closing = False
         self.gave_up: str | None = None
         #: The server no longer knows this player's token: no reconnection can help.
         self.seat_gone = False
-        #: True from the server's ``welcome`` until the connection drops.
-        self.connected = False
-        self.retry = RECONNECT  # how a dropped connection is tried again (shared by clients)
-        self.retrying = False  # the connection dropped and is being taken up again
         #: The server's ``answer``s not yet taken by :meth:`ask`.
         self.answers: list[dict[str, Any]] = []
-        #: Where this player's seats are kept for a restart (None: not kept; tests of parts).
-        self.seats: SavedSeats | None = None
-        #: A seat kept by an earlier run, asked back in the first hello (cleared once answered).
-        self.saved: SavedSeat | None = None
+
+    # --- the connection's state, as the lobby and the session read it ---------------------
+
+    @property
+    def token(self) -> str | None:
+        return self.connection.token
+
+    @property
+    def table(self) -> str | None:
+        return self.connection.table
+
+    @property
+    def seat(self) -> int | None:
+        return self.connection.seat
+
+    @property
+    def code(self) -> str | None:
+        return self.connection.code
+
+    @property
+    def connected(self) -> bool:
+        """True from the server's ``welcome`` until the connection drops."""
+        return self.connection.connected
+
+    @property
+    def retrying(self) -> bool:
+        """The connection dropped and is being taken up again."""
+        return self.connection.retrying
 
     def take_back_from(
         self, seats: SavedSeats, first: list[dict[str, Any]]
@@ -144,37 +149,28 @@ class WebSocketLink:
         for at once) wants something else. Returns what to send after the hello.
         Call before :meth:`connect`; what to say is in :attr:`notices`.
         """
-        self.seats = seats
-        saved = seats.find(self.url, self.name)
-        self.notices.extend(seats.take_problems())
-        if saved is None or any(
-            message != {"type": "join", "table": saved.table} for message in first
-        ):
-            return first
-        self.saved = saved
-        self.notices.append(_(TAKING_BACK).format(table=saved.table))
-        return []  # why: the hello itself asks for the seat
+        return self.connection.take_back_from(seats, first)
 
     # --- the connection's thread ------------------------------------------------------
 
     def connect(self, first: list[dict[str, Any]] | None = None, timeout: float = WAIT) -> None:
         """Connect, say hello and send ``first``; raises FiveCrownsError if nobody answers."""
-        ready = threading.Event()
         self._thread = threading.Thread(
-            target=lambda: asyncio.run(self._main(ready, list(first or []))),
+            target=lambda: asyncio.run(self._main(list(first or []))),
             name="fivecrowns-websocket",
             daemon=True,  # why: a lost server must never keep the program from ending
         )
         self._thread.start()
-        if not ready.wait(timeout) or self.token is None:
+        if not self._ready.wait(timeout) or self.token is None:
             raise FiveCrownsError(self.gave_up or _(NO_REPLY).format(url=self.url))
 
     def close(self) -> None:
         self._closing = True
-        loop, ws = self._loop, self._ws
-        if loop is not None and ws is not None and not loop.is_closed():
+        self.connection.stop()  # why here too: a connection being taken up again stops at once
+        loop = self._loop
+        if loop is not None and self.connection.ws is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):
-                asyncio.run_coroutine_threadsafe(ws.close(), loop).result(2.0)
+                asyncio.run_coroutine_threadsafe(self.connection.close(), loop).result(2.0)
         if self._thread is not None:
             self._thread.join(3.0)
 
@@ -186,197 +182,115 @@ class WebSocketLink:
     def offline_text(self, quit_keys: str | None = None) -> str:
         """What a key that needs the server says while offline (with the quit key, if given)."""
         if not self.retrying:
-            return self.gave_up or _(GAVE_UP).format(minutes=self.retry.minutes)
+            return self.gave_up or _(GAVE_UP).format(minutes=self.connection.retry.minutes)
         if quit_keys is None:
             return _(OFFLINE)
         return _(OFFLINE_KEYS).format(quit=quit_keys)
 
-    async def _main(self, ready: threading.Event, first: list[dict[str, Any]]) -> None:
+    async def _main(self, first: list[dict[str, Any]]) -> None:
         self._loop = asyncio.get_running_loop()
-        async with aiohttp.ClientSession() as session:
-            connected = await self._connect(session, again=False)
-            for _drop in range(self.retry.drops):  # why bounded: each pass is one connection
-                if not connected:
-                    break
-                for message in first:
-                    await self._send(message)
-                first = []
-                await self._listen(ready)
-                with self._changed:
-                    self.connected = False
-                    self.retrying = not self._closing and not self.seat_gone
-                if self.seat_gone:  # why: said once already; every retry would be refused
-                    if self._ws is not None:
-                        with contextlib.suppress(aiohttp.ClientError, OSError):
-                            await self._ws.close()
-                    break
-                if self._closing:
-                    break
-                self._notice(_(DROPPED))
-                connected = await self._connect(session, again=True)
-            with self._changed:
-                self.retrying = False
-        ready.set()
+        await self.connection.run(first)
+        with self._changed:
+            self._changed.notify_all()
+        self._ready.set()
         self._news()
-
-    async def _connect(self, session: aiohttp.ClientSession, *, again: bool) -> bool:
-        """One connection and its hello. The first one gives up after ``tries`` attempts (a
-        wrong address is said at once); one taken up again follows the shared policy
-        (:data:`~fivecrowns.net.client.retry.RECONNECT`): longer than the server keeps a dropped
-        seat (30 s by default)."""
-        policy: RetryPolicy = self.retry
-        deadline = time.monotonic() + (policy.window if again else 0.0)
-        attempts = policy.attempts if again else self.tries
-        failure: BaseException | None = None
-        for attempt in range(1, attempts + 1):
-            if self._closing:
-                return False
-            try:
-                self._ws = await session.ws_connect(self.url, heartbeat=20.0)
-                # why the language: the server words this seat's sentences in it
-                hello: dict[str, Any] = {
-                    "type": "hello",
-                    "v": 1,
-                    "name": self.name,
-                    "language": current_language(),
-                }
-                if self.token is None and self.saved is not None:
-                    # why no last_seq: a restarted client wants the seat now, not the whole log
-                    hello.update(token=self.saved.token)
-                if self.token is not None:
-                    hello.update(token=self.token, last_seq=self._last_seq())
-                    if self.table is not None and self.seat is None:
-                        # why: a server restarted since keeps seats, not what one watched
-                        hello["watch"] = self.table
-                        if self.code is not None:
-                            hello["watch_code"] = self.code
-                await self._send(hello)
-                return True
-            except (aiohttp.ClientError, OSError) as error:
-                failure = error
-                if again and time.monotonic() >= deadline:
-                    break
-                await asyncio.sleep(policy.pause(attempt))
-        if failure is not None:
-            from fivecrowns.storage.errorlog import log_error
-
-            log_error(f"could not reach the server at {self.url}", failure)
-        if again:
-            self.gave_up = _(GAVE_UP).format(minutes=policy.minutes)
-        else:
-            self.gave_up = _(NOT_CONNECTED).format(url=self.url)
-        self._notice(self.gave_up)
-        return False
-
-    async def _listen(self, ready: threading.Event) -> None:
-        assert self._ws is not None
-        async for message in self._ws:
-            if message.type is not aiohttp.WSMsgType.TEXT:
-                break
-            try:
-                data = read_frame(message.data)
-            except ProtocolError as error:  # why: one sentence, and never stop listening
-                self._notice(_(UNREADABLE).format(why=str(error)[:80]))
-            else:
-                self._receive(data)
-            if self.token is not None:
-                ready.set()
-            if self.seat_gone:
-                break
-
-    async def _send(self, message: dict[str, Any]) -> None:
-        ws = self._ws
-        if ws is None or ws.closed:
-            return
-        # why suppress: a send on a dropped connection is lost; the listener reconnects
-        with contextlib.suppress(aiohttp.ClientError, ConnectionError):
-            await ws.send_str(json.dumps(message))
 
     def send(self, message: dict[str, Any]) -> None:
         """Send ``message`` from any thread (lost if the connection is down)."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):
-                asyncio.run_coroutine_threadsafe(self._send(message), loop)
+                asyncio.run_coroutine_threadsafe(self.connection.send(message), loop)
 
     def tell_language(self, code: str) -> None:
         """Ask the server to word this connection's sentences in ``code`` from now on (the
         player chose another language; a reconnection's hello names it again anyway)."""
         self.send({"type": "language", "language": code})
 
-    def _notice(self, text: str) -> None:
+    def _news(self) -> None:
+        if self.on_news is not None:
+            self.on_news()
+
+    # --- what the connection tells this link (in the connection's thread) -------------------
+
+    def notice(self, text: str) -> None:
         with self._changed:
             self.notices.append(text)
             self._changed.notify_all()
         self._news()
 
-    def _news(self) -> None:
-        if self.on_news is not None:
-            self.on_news()
+    def last_seq(self) -> int:
+        """The number of the newest event received."""
+        return int(self.frames[-1]["seq"]) if self.frames else 0
 
-    def _receive(self, data: dict[str, Any]) -> None:
+    def trying_again(self, attempt: int, tries: int) -> None:
+        return None  # why silent: the first connection's wait is bounded, then said in full
+
+    def opened(self, again: bool) -> None:
+        return None  # why silent: "Connected again." waits for the welcome
+
+    def dropped(self) -> None:
+        self.notice(_(DROPPED))
+
+    def gave_up_trying(self, again: bool) -> None:
+        if again:
+            self.gave_up = _(GAVE_UP).format(minutes=self.connection.retry.minutes)
+        else:
+            self.gave_up = _(NOT_CONNECTED).format(url=self.url)
+        self.notice(self.gave_up)
+
+    def receive(self, data: dict[str, Any]) -> None:
+        connection = self.connection
         kind = data.get("type")
         news = False
         with self._changed:
             if kind == "welcome":
-                again = self.token is not None
-                self.token = data["token"]
-                self.connected = True
-                self.retrying = False
-                if again:
+                if connection.welcomed(data):
                     self.notices.append(_(CONNECTED_AGAIN))
                     news = True
             elif kind == "event":
-                if int(data["seq"]) > self._last_seq():  # why: heard again after a reconnection
+                if int(data["seq"]) > self.last_seq():  # why: heard again after a reconnection
                     self.frames.append(data)
                     news = True
                     if data["kind"] == "game_started":
                         self.started = True
                     elif data["kind"] == "game_over":
-                        self._forget_seat()  # why: nothing is left to take back
+                        connection.forget_seat()  # why: nothing is left to take back
                     elif data["kind"] == "new_game":
-                        self._keep_seat()
+                        connection.keep_seat()
             elif kind == "snapshot":
                 self.last_snapshot = data
                 self.started = self.started or bool(data.get("started"))
                 news = True
             elif kind == "tables":
-                if self.saved is not None and self.table is None:
-                    # why: the server answered the kept seat's hello with the lobby
-                    self.notices.append(_(NO_LONGER_KEPT).format(table=self.saved.table))
-                    self._forget_seat(self.saved.table)
-                    self.saved = None
+                connection.listed()
                 self.tables = list(data["tables"])
                 self.tables_heard += 1
                 news = True
             elif kind == "seated":
                 if data["table"] != self.table:  # why: each table numbers its events from 1
                     self.frames, self.last_snapshot, self.started = [], None, False
-                self.table, self.seat = data["table"], data["seat"]
-                self.code, self.creator = data.get("code"), bool(data.get("creator"))
-                self.saved = None
-                self._keep_seat()
+                connection.sat_down(data)
+                self.creator = bool(data.get("creator"))
                 news = True
             elif kind == "left":
-                self._forget_seat()
-                self.table, self.seat, self.started = None, None, False
+                connection.left_table()
+                self.started = False
                 self.frames, self.last_snapshot = [], None
                 news = True
             elif kind == "error" and data.get("code") == "bad_token" and self.token is None:
                 # why: a kept seat's token this server does not know (its data was wiped):
                 # cross it off and say hello as a new player, as a first run would
                 self.notices.append(_(FORGOTTEN))
-                self._forget_seat(self.saved.table if self.saved is not None else None)
-                self.saved = None
-                self.send(self._plain_hello())
+                connection.start_afresh()
                 news = True
             elif kind == "error" and data.get("code") == "bad_token" and self.token is not None:
                 # why not an error: no key was refused; the reconnection's hello was, for good
                 self.seat_gone = True
-                self.retrying = False
+                connection.stop()
                 self.gave_up = _(SEAT_GONE)
                 self.notices.append(self.gave_up)
-                self._forget_seat()  # why: the kept seat can never be taken back
+                connection.forget_seat()  # why: the kept seat can never be taken back
                 news = True
             elif kind == "error" and data.get("code") == "server_stopping":
                 # why a notice, not an error: no key of the player's was refused; the drop
@@ -388,42 +302,17 @@ class WebSocketLink:
                 if code == "table_gone" or (code == "too_many_spectators" and self.seat is None):
                     # why: said after a reconnection when the watch (or the seat: the server
                     # closed a table nobody was connected to) could not be taken up again
-                    self.table, self.started = None, False
+                    connection.table, self.started = None, False
                     self.frames, self.last_snapshot = [], None
                 self._errors.append(data)
                 news = True
             elif kind == "answer":
                 self.answers.append(data)  # why not news: the key that asked waits for it
             self._changed.notify_all()
+        if self.token is not None:
+            self._ready.set()
         if news:
             self._news()
-
-    def _plain_hello(self) -> dict[str, Any]:
-        # why the language: the server words this seat's sentences in it
-        return {"type": "hello", "v": 1, "name": self.name, "language": current_language()}
-
-    def _keep_seat(self) -> None:
-        """Write the seat down for a restart (a spectator has no seat to keep)."""
-        seats, table, token = self.seats, self.table, self.token
-        if seats is None or self.seat is None or table is None or token is None:
-            return
-        seats.keep(self.url, table, self.name, token)
-        self.notices.extend(seats.take_problems())
-
-    def _forget_seat(self, table: str | None = None) -> None:
-        """Cross the seat at ``table`` (this one by default) off the seats kept."""
-        table = table if table is not None else self.table
-        if self.seats is None or table is None:
-            return
-        self.seats.forget(self.url, table, self.name)
-        self.notices.extend(self.seats.take_problems())
-
-    def _last_seq(self) -> int:
-        return int(self.frames[-1]["seq"]) if self.frames else 0
-
-    def last_seq(self) -> int:
-        """The number of the newest event received."""
-        return self._last_seq()
 
     def has_errors(self) -> bool:
         return bool(self._errors)
@@ -456,7 +345,7 @@ class WebSocketLink:
 
         def fresh() -> bool:
             shot = self.last_snapshot
-            return shot is not None and int(shot["seq"]) >= self._last_seq()
+            return shot is not None and int(shot["seq"]) >= self.last_seq()
 
         # why ask again: a computer player may move between our ask and the server's answer,
         # so the answer can be older than the newest event, and no newer snapshot comes to a
@@ -471,7 +360,7 @@ class WebSocketLink:
             def answered(asked: dict[str, Any] | None = asked) -> bool:
                 return fresh() or self.last_snapshot is not asked
 
-            self.send({"type": "resume", "last_seq": self._last_seq()})
+            self.send({"type": "resume", "last_seq": self.last_seq()})
             if not self.wait_for(answered):
                 raise LinkError("timeout", _(NO_ANSWER))
         if not fresh():
