@@ -177,3 +177,27 @@ def test_the_line_client_is_back_when_the_server_is_after_the_old_22_seconds(
         "The connection dropped; trying again for up to 5 minutes.",
         BACK,
     ]
+
+
+def test_both_join_clients_say_one_hello_after_a_drop() -> None:
+    """The hello is the shared connection's: a seat comes back with the token and the last
+    event heard; a spectator also names the table it watched (a server started again keeps
+    seats, not who watched what), the line client's too."""
+    from fivecrowns.net.client.websocket import WebSocketLink
+
+    line = LineClient("ws://127.0.0.1:1/ws", "Ann", say=lambda text: None)
+    keys = WebSocketLink("ws://127.0.0.1:1/ws", "Ann")
+    for client in (line, keys):
+        client.receive({"type": "welcome", "token": "t"})
+        client.receive({"type": "seated", "table": "3", "seat": None, "code": "xy"})
+        client.receive({"type": "event", "seq": 4, "kind": "chat", "text": "", "data": {}})
+        assert client.connection.hello() == {
+            "type": "hello",
+            "v": 1,
+            "name": "Ann",
+            "language": "en",
+            "token": "t",
+            "last_seq": 4,
+            "watch": "3",
+            "watch_code": "xy",
+        }
