@@ -1,4 +1,4 @@
-"""Two versions of ``melds.py`` side by side: is a change to the fast solver faster?
+"""Two versions of the solver (``core/melds/solver.py``) side by side: is a change faster?
 
     git show main:src/fivecrowns/core/melds/solver.py > /tmp/melds_main.py
     taskset -c 1 .venv/bin/python benchmarks/bench_solver_ab.py /tmp/melds_main.py \
@@ -41,8 +41,8 @@ def load(name: str, path: str) -> ModuleType:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("a", help="the first melds.py (the baseline)")
-    parser.add_argument("b", help="the second melds.py")
+    parser.add_argument("a", help="the first solver.py (the baseline)")
+    parser.add_argument("b", help="the second solver.py")
     parser.add_argument("--hands", type=int, default=300, help="hands per row (default 300)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", help="also write the report to this file")
