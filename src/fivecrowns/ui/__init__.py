@@ -1,20 +1,23 @@
-"""The keyboard and speech front end: one command layer, two presentations.
+"""The terminal front end, keyboard and speech: one command layer, two presentations.
 
 - :mod:`fivecrowns.ui.keymap`: the keymap tables (action -> keys -> help text) of
-  both games; help, the Escape menu, docs/keys.md and rebinding all read them.
-- :mod:`fivecrowns.ui.commands`: what both games' command layers share (key
-  dispatch, speech, the action menu and help list, messages, quitting).
+  both games and the lobby; help, the Escape menu, docs/keys.md and rebinding all read them.
+- :mod:`fivecrowns.ui.commands`: what every command layer shares (key dispatch, speech,
+  the action menu and help list, messages, quitting).
 - :mod:`fivecrowns.ui.session`: the main game's command layer (keys -> actions ->
   moves -> events -> announcements), hot seat, autosave; a package of parts, with one
   mode for local play, a network seat and watching.
 - :mod:`fivecrowns.ui.solitaire`: Five Crowns Solitaire's command layer and screen.
-- :mod:`fivecrowns.words.announce`: the words for the game's events.
-- :mod:`fivecrowns.ui.app`: the prompt_toolkit presentations, full screen and line mode.
-- :mod:`fivecrowns.ui.screen`: the full-screen table.
-- :mod:`fivecrowns.storage.autosave` and :mod:`fivecrowns.ui.settings`: files in the
-  user's folders (autosave, history, settings).
+- :mod:`fivecrowns.ui.app`, :mod:`fivecrowns.ui.screen`, :mod:`fivecrowns.ui.model`: the
+  prompt_toolkit presentations (full screen and line mode) and the full-screen table.
+- :mod:`fivecrowns.ui.launch`: starting a local game (speech, the autosave, resuming).
+- :mod:`fivecrowns.ui.lobby`, :mod:`fivecrowns.ui.join_keys`: ``fivecrowns join --keys``,
+  its lobby and the session at a network table; :mod:`fivecrowns.ui.join_line`: the
+  line-by-line ``fivecrowns join``.
+- :mod:`fivecrowns.ui.settings`: the game's sections of the settings file.
 
-Nothing here is imported by the core; ``fivecrowns play`` imports it when it runs.
+The words they speak about the game are in :mod:`fivecrowns.words`, the files they keep in
+:mod:`fivecrowns.storage`. Nothing below this layer imports it (docs/design.md).
 """
 
 from __future__ import annotations

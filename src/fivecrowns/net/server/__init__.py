@@ -1,4 +1,11 @@
-"""The game server: lobby, tables, persistence, over WebSocket (``fivecrowns serve``)."""
+"""The game server, ``fivecrowns serve``: over WebSocket, one authoritative table per room.
+
+``app`` (the ``Server``: each client message to its part, and the aiohttp app), ``lobby``
+(hello, the table list, invite codes), ``pacing`` (computer players, stand-ins, the sweep),
+``rooms`` (rooms, player records, the fan-out), ``connection`` (a socket, its queue and
+writer), ``limits``, ``store`` (SQLite) and ``web`` (the web page's files). A contract in
+pyproject.toml keeps that order.
+"""
 
 from __future__ import annotations
 
