@@ -162,7 +162,7 @@ def build_document(
 def load_saved_game(path: Path) -> tuple[Game, int]:
     """A saved game and the seat whose hand to show by default.
 
-    Reads the game's own save files (:func:`fivecrowns.core.game.save_game`) and the
+    Reads the game's own save files (:func:`fivecrowns.storage.saves.save_game`) and the
     front end's autosave, which keeps the seats, the seed and the moves: that
     one is rebuilt from its full state, else replayed move by move, and its
     player at the keyboard is the default. The file's whole shape is checked

@@ -13,7 +13,7 @@ Formats:
 - the terminal game's autosave (``autosave.json``): ``version``, ``seats``
   (name and computer-player level), ``seed``, ``first_dealer``, ``decks``,
   ``moves``, ``at_keyboard``, ``verbosity`` and the full ``game`` state;
-- the full game state of :func:`fivecrowns.core.game.game_to_json` (``export --game``);
+- the full game state of :func:`fivecrowns.core.codec.game_to_json` (``export --game``);
 - the solitaire save of :meth:`fivecrowns.core.solitaire.rules.Solitaire.to_json`.
 """
 
@@ -400,7 +400,7 @@ def _decode(raw: bytes, schema: type[Any], what: str, where: str) -> dict[str, A
 
 
 def check_game_state(raw: bytes, where: str = "file") -> dict[str, Any]:
-    """A full game state (:func:`fivecrowns.core.game.game_to_json`) from JSON bytes, its shape
+    """A full game state (:func:`fivecrowns.core.codec.game_to_json`) from JSON bytes, its shape
     checked; raises :class:`SaveFileError` naming ``where`` and the problem."""
     data = _decode(raw, _GameState, _SAVED_GAME, where)
     _check_counts(data, len(data["players"]), where)

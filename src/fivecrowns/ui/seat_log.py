@@ -2,7 +2,7 @@
 
 Each human seat at a table owns one :class:`SeatLog`. Events from the game are
 worded for the seat (:meth:`SeatLog.hear`) after hiding what the seat may not
-know (:func:`fivecrowns.core.game.redact`), so the same events give each seat its
+know (:func:`fivecrowns.core.moves.redact`), so the same events give each seat its
 own sentences ("You drew the 10 of spades" for the drawer, "Ben drew from the
 stock" for the others). The review keys walk only the seat's own history, so
 in hot seat the next player can never page back to the previous player's
