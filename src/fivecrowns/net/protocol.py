@@ -24,8 +24,11 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from fivecrowns.core.cards import parse_card
+from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
 from fivecrowns.i18n import gettext as _
 from fivecrowns.table.info import QUESTIONS, Question
+from fivecrowns.table.table import TableError
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -59,8 +62,10 @@ __all__ = [
     "Tables",
     "Watch",
     "Welcome",
+    "act_message",
     "decode_client",
     "encode",
+    "move_of",
 ]
 
 PROTOCOL_VERSION = 1
@@ -363,3 +368,46 @@ def read_server_message(raw: bytes | str) -> dict[str, Any]:
 
 def encode(message: msgspec.Struct) -> bytes:
     return _encoder.encode(message)
+
+
+# --- moves on the wire: the one codec both ends use ----------------------------
+
+
+def act_message(move: Move, seq: int) -> dict[str, Any]:
+    """The protocol's ``act`` for ``move``.
+
+    >>> from fivecrowns.core.cards import parse_card
+    >>> act_message(GoOut(parse_card("7h")), 12)
+    {'type': 'act', 'action': 'go_out', 'args': {'card': '7h'}, 'seq': 12}
+    """
+    args: dict[str, Any] = {}
+    if isinstance(move, Discard):
+        args["card"] = move.card.token
+    elif isinstance(move, GoOut):
+        args["card"] = move.discard.token
+    elif isinstance(move, LayDown) and move.melds is not None:
+        args["melds"] = [[card.token for card in meld] for meld in move.melds]
+    return {"type": "act", "action": move.kind, "args": args, "seq": seq}
+
+
+def move_of(message: Act) -> Move:
+    """The move an ``act`` asks for (the server's side of :func:`act_message`); a bad card
+    token is a sentence, not a crash: :class:`~fivecrowns.table.TableError` with its code."""
+    args = message.args
+    try:
+        if message.action == "draw_stock":
+            return DrawFromStock()
+        if message.action == "take_discard":
+            return TakeDiscard()
+        if message.action in ("discard", "go_out"):
+            if args.card is None:
+                # TRANSLATORS: {action} is the protocol's word (discard, go_out), not translated
+                text = _("{action} needs a card, as in 7h.").format(action=message.action)
+                raise TableError("bad_args", text)
+            card = parse_card(args.card)
+            return Discard(card) if message.action == "discard" else GoOut(card)
+        if args.melds is None:
+            return LayDown()
+        return LayDown(tuple(tuple(parse_card(token) for token in meld) for meld in args.melds))
+    except ValueError as error:
+        raise TableError("bad_card", str(error)) from None

@@ -29,14 +29,15 @@ from collections.abc import Callable
 from typing import Any
 
 from fivecrowns.core.errors import FiveCrownsError
-from fivecrowns.core.moves import Discard, GoOut, LayDown, Move
+from fivecrowns.core.moves import Move
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.client.connection import ServerConnection
 from fivecrowns.net.client.link import GAME_EVENTS, LinkError
+from fivecrowns.net.protocol import act_message
 from fivecrowns.storage.seats import FORGOTTEN, SavedSeats
 
-__all__ = ["GAME_EVENTS", "WebSocketLink", "act_message"]
+__all__ = ["GAME_EVENTS", "WebSocketLink"]
 
 #: How long a move or a snapshot may take before the player hears that the server is slow.
 WAIT = 10.0
@@ -64,23 +65,6 @@ SEAT_GONE = N_(
     "Your seat is gone: the server started again without its tables. "
     "To play on, quit, then join the server again."
 )
-
-
-def act_message(move: Move, seq: int) -> dict[str, Any]:
-    """The protocol's ``act`` for ``move``.
-
-    >>> from fivecrowns.core.cards import parse_card
-    >>> act_message(GoOut(parse_card("7h")), 12)
-    {'type': 'act', 'action': 'go_out', 'args': {'card': '7h'}, 'seq': 12}
-    """
-    args: dict[str, Any] = {}
-    if isinstance(move, Discard):
-        args["card"] = move.card.token
-    elif isinstance(move, GoOut):
-        args["card"] = move.discard.token
-    elif isinstance(move, LayDown) and move.melds is not None:
-        args["melds"] = [[card.token for card in meld] for meld in move.melds]
-    return {"type": "act", "action": move.kind, "args": args, "seq": seq}
 
 
 class WebSocketLink:

@@ -29,10 +29,9 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from fivecrowns.core.cards import parse_card
 from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.core.game import last_turn_discard
-from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
+from fivecrowns.core.moves import GoOut, Move
 from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import (
@@ -57,6 +56,7 @@ from fivecrowns.net.protocol import (
     Start,
     Watch,
     decode_client,
+    move_of,
 )
 from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
 from fivecrowns.net.server.limits import Limits
@@ -278,7 +278,7 @@ class Server:
 
     def _act(self, conn: Connection, player: PlayerRecord, message: Act) -> None:
         room = room_of(conn)
-        move = _last_turn_go_out(room.table, player.id, _move(message))
+        move = _last_turn_go_out(room.table, player.id, move_of(message))
         self.pacing.change(room, lambda: room.table.act(player.id, move, message.seq))
         self.moves += 1
 
@@ -379,28 +379,6 @@ def _last_turn_go_out(table: Table, player_id: str, move: Move) -> Move:
     if not isinstance(move, GoOut) or game is None or seat != game.current_player:
         return move
     return last_turn_discard(game.phase, game.hand(seat), game.wild_rank) or move
-
-
-def _move(message: Act) -> Move:
-    """The move an ``act`` asks for; a bad card token is a sentence, not a crash."""
-    args = message.args
-    try:
-        if message.action == "draw_stock":
-            return DrawFromStock()
-        if message.action == "take_discard":
-            return TakeDiscard()
-        if message.action in ("discard", "go_out"):
-            if args.card is None:
-                # TRANSLATORS: {action} is the protocol's word (discard, go_out), not translated
-                text = _("{action} needs a card, as in 7h.").format(action=message.action)
-                raise TableError("bad_args", text)
-            card = parse_card(args.card)
-            return Discard(card) if message.action == "discard" else GoOut(card)
-        if args.melds is None:
-            return LayDown()
-        return LayDown(tuple(tuple(parse_card(token) for token in meld) for meld in args.melds))
-    except ValueError as error:
-        raise TableError("bad_card", str(error)) from None
 
 
 def _accepted_language(request: web.Request) -> str:
