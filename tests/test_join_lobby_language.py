@@ -10,8 +10,8 @@ import json
 
 from fivecrowns import i18n
 from fivecrowns.storage.paths import config_dir
+from join_support import Player
 from server_support import ServerProcess
-from test_join_lobby import Player, join_server_fixture  # noqa: F401 (a fixture)
 
 
 def test_f2_in_the_lobby_switches_its_language_at_once(server: ServerProcess) -> None:

@@ -14,9 +14,8 @@ import time
 
 from fivecrowns.net.client.websocket import SEAT_GONE
 from fivecrowns.ui.lobby import GOODBYE
+from join_support import Player, _free_port, start_with_an_easy_computer
 from server_support import FAST, ServerProcess
-from test_join import _free_port
-from test_join_lobby import Player, start_with_an_easy_computer
 
 
 def test_a_server_that_forgot_the_seat_is_said_once_and_the_link_stops_trying() -> None:

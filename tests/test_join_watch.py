@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from fivecrowns.ui.session import ROUND_BEFORE_WATCHING, WATCHING_NO_HAND
+from join_support import Player, play_to_round_2
 from server_support import FAST, RecordingLink, ServerProcess, no_leaks
-from test_join_lobby import Player, play_to_round_2
 
 
 def test_a_spectator_who_comes_in_round_2_hears_where_the_game_stands(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from fivecrowns.storage import autosave as storage
 from fivecrowns.ui.session import Seat
-from test_solitaire_ui import board
+from solitaire_support import board
 from ui_support import table
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from test_ui_tmux import Terminal, terminal
+from tmux_support import Terminal, terminal
 
 pytestmark = pytest.mark.real
 

@@ -12,8 +12,6 @@ from fivecrowns.ui.commands import CommandLayer
 from server_support import (
     Client,
     ServerProcess,
-    data_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
-    server_fixture,  # noqa: F401 (a fixture)
 )
 
 

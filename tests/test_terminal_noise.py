@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from test_ui_tmux import terminal
+from tmux_support import terminal
 
 pytestmark = pytest.mark.real
 

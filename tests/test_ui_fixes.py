@@ -18,8 +18,7 @@ from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
 from fivecrowns.words.announce import card_list
-from test_ui_games import play_turn
-from ui_support import Table, table
+from ui_support import Table, play_turn, table
 
 ONE_HUMAN = [Seat("You"), Seat("Ann", "medium")]
 HOT_SEAT = [Seat("Ann"), Seat("Ben"), Seat("Cy", "medium")]

@@ -19,8 +19,7 @@ from fivecrowns.core.views import player_view
 from fivecrowns.output.base import Call
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
-from test_ui_games import play_turn
-from ui_support import Table, table
+from ui_support import Table, play_turn, table
 
 THREE = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
 

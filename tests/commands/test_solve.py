@@ -131,7 +131,7 @@ def test_solve_jsonl_all_good_lines_exit_0(
 
 
 def test_solve_example_in_docs_is_true(capsys: pytest.CaptureFixture[str]) -> None:
-    docs = (Path(__file__).parent.parent / "docs" / "solver.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).parents[2] / "docs" / "solver.md").read_text(encoding="utf-8")
     assert main(["solve", "--round", "3", "7h", "8h", "9h", "jk", "Qd"]) == 0
     out = capsys.readouterr().out
     assert "fivecrowns solve --round 3 7h 8h 9h jk Qd" in docs

@@ -20,7 +20,7 @@ import pytest
 from fivecrowns.core.cards import JOKER, Card, Rank, Suit, card_from_code, new_deck, parse_cards
 from fivecrowns.core.melds import reference as melds_reference
 from fivecrowns.core.melds import solver as melds
-from test_melds_reference import assert_same, dealt, dense, require_compiled
+from melds_support import assert_same, dealt, dense, require_compiled
 
 SOURCE = Path(melds.__file__).with_name("_melds_c.c")
 

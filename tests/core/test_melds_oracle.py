@@ -32,6 +32,7 @@ from fivecrowns.core.melds.solver import (
     is_meld,
     least_leftover,
 )
+from melds_support import hands
 
 settings.register_profile(
     "oracle-ci",
@@ -54,42 +55,6 @@ def to_oracle(card: Card) -> oracle.OCard:
     if card.rank is None or card.suit is None:
         return oracle.JOKER
     return (int(card.rank), card.suit.index)
-
-
-@st.composite
-def hands(draw: st.DrawFn, min_size: int = 3, max_size: int = 14) -> tuple[list[Card], Rank]:
-    """A hand from the two-deck game (at most 2 of a card, 6 jokers), often dense."""
-    wild_rank = Rank(draw(st.integers(3, 13)))
-    size = draw(st.integers(min_size, max_size))
-    wild_count = draw(st.integers(0, min(8, size)))
-    if draw(st.booleans()):
-        # Dense: a few neighbouring ranks in one or two suits: runs, duplicates and books pile up.
-        low = draw(st.integers(3, 11))
-        ranks = range(low, min(13, low + draw(st.integers(2, 5))) + 1)
-        suits = draw(st.lists(st.sampled_from(ALL_SUITS), min_size=1, max_size=2, unique=True))
-    else:
-        ranks = range(3, 14)
-        suits = list(ALL_SUITS)
-    natural_pool = [
-        Card(Rank(rank), suit) for rank in ranks if rank != wild_rank for suit in suits
-    ] * 2
-    wild_pool = [JOKER] * 6 + [Card(wild_rank, suit) for suit in ALL_SUITS] * 2
-    natural_count = min(size - wild_count, len(natural_pool))
-    picks = st.lists(
-        st.integers(0, len(natural_pool) - 1),
-        min_size=natural_count,
-        max_size=natural_count,
-        unique=True,
-    )
-    naturals = [natural_pool[index] for index in draw(picks)]
-    wild_picks = st.lists(
-        st.integers(0, len(wild_pool) - 1),
-        min_size=size - natural_count,
-        max_size=size - natural_count,
-        unique=True,
-    )
-    wilds = [wild_pool[index] for index in draw(wild_picks)]
-    return naturals + wilds, wild_rank
 
 
 def check_arrangement(found: Arrangement, hand: list[Card], wild_rank: Rank) -> None:

@@ -9,18 +9,16 @@ itself is checked against the brute-force oracle in ``test_melds_oracle.py``.
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from fivecrowns.core.cards import JOKER, Card, Rank, Suit, new_deck, parse_cards
+from fivecrowns.core.cards import JOKER, Card, Rank, Suit, parse_cards
 from fivecrowns.core.melds import reference as melds_reference
 from fivecrowns.core.melds import solver as melds
-from test_melds_oracle import hands
+from melds_support import IN_CI, assert_same, dealt, dense, hands, require_compiled
 
-IN_CI = os.environ.get("CI") == "true"
 PROFILE = settings(
     max_examples=1500 if IN_CI else 300,
     deadline=None,
@@ -43,48 +41,15 @@ def search(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     return str(request.param)
 
 
-def require_compiled() -> None:
-    """The compiled search must be there in CI (scripts/setup builds it); elsewhere a test of
-    it skips with the reason when this install could not build it."""
-    if melds._C is None:
-        if IN_CI:
-            pytest.fail("the compiled search (fivecrowns.core.melds._melds_c) was not built")
-        pytest.skip("the compiled search was not built here (no C compiler at install)")
-
-
 def python_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """For the tests of the pure-Python search's own tables."""
     monkeypatch.setattr(melds, "_C", None)
-
-
-def assert_same(hand: list[Card], wild_rank: Rank) -> None:
-    assert melds.best_arrangement(hand, wild_rank) == melds_reference.best_arrangement(
-        hand, wild_rank
-    )
-    assert melds.least_leftover(hand, wild_rank) == melds_reference.least_leftover(hand, wild_rank)
-    assert melds.going_out_discards(hand, wild_rank) == melds_reference.going_out_discards(
-        hand, wild_rank
-    )
-    if hand:
-        assert melds.best_with_discard(hand, wild_rank) == melds_reference.best_with_discard(
-            hand, wild_rank
-        )
-        assert melds.least_leftover_with_discard(
-            hand, wild_rank
-        ) == melds_reference.least_leftover_with_discard(hand, wild_rank)
 
 
 @PROFILE
 @given(hands(min_size=1, max_size=15))
 def test_fast_solver_gives_the_reference_answer(search: str, case: tuple[list[Card], Rank]) -> None:
     assert_same(*case)
-
-
-def dealt(rng: random.Random, size: int) -> tuple[list[Card], Rank]:
-    """A hand dealt from the shuffled 116-card deck, as in play."""
-    deck = new_deck(2)
-    rng.shuffle(deck)
-    return deck[:size], Rank(rng.randint(3, 13))
 
 
 def test_fast_solver_agrees_on_dealt_hands_of_every_size(search: str) -> None:
@@ -118,24 +83,6 @@ def test_the_worst_hand_of_issue_15_and_hands_outside_the_fast_form(search: str)
     assert melds.least_leftover(four, Rank.KING) == 0
     many_wilds = [JOKER] * 32 + parse_cards("3h 5c")
     assert_same(many_wilds, Rank.KING)
-
-
-def dense(rng: random.Random) -> tuple[list[Card], Rank]:
-    """Many cards of few ranks in few suits, with a few wilds: the symmetric states."""
-    wild_rank = Rank(rng.randint(3, 13))
-    ranks = rng.sample([rank for rank in range(3, 14) if rank != wild_rank], rng.randint(1, 3))
-    suits = rng.sample(range(5), rng.randint(2, 5))
-    pool = [
-        card
-        for card in new_deck(2)
-        if card.rank is not None
-        and int(card.rank) in ranks
-        and card.suit is not None
-        and card.suit.index in suits
-    ]
-    hand = rng.sample(pool, min(len(pool), rng.randint(6, 13)))
-    hand += [JOKER] * rng.randint(0, 2)
-    return hand, wild_rank
 
 
 def test_states_met_through_a_swapped_twin_rebuild_the_reference_arrangement(

@@ -39,7 +39,7 @@ from fivecrowns.core.solitaire.player import (
     wilson_interval,
 )
 from fivecrowns.core.solitaire.rules import Phase, Solitaire
-from test_solitaire_rules import all_closed_but, junk, melded, missing, open_hand
+from solitaire_support import all_closed_but, junk, melded, missing, open_hand
 
 
 def brute_distance(cards: Sequence[Card], wild_rank: Rank) -> int:
@@ -191,7 +191,7 @@ def test_cli_bad_game_count_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err.strip() == "--games must be at least 1, not 0."
 
 
-DOC = (Path(__file__).parent.parent / "docs" / "solitaire.md").read_text(encoding="utf-8")
+DOC = (Path(__file__).parents[2] / "docs" / "solitaire.md").read_text(encoding="utf-8")
 
 
 def test_the_commands_in_docs_solitaire_print_what_the_page_says(

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from fivecrowns.core.cards import JOKER, Card, Rank, new_deck, parse_card, parse_cards
+from fivecrowns.core.cards import JOKER, Card, Rank, new_deck, parse_card
 from fivecrowns.core.errors import IllegalMoveError
 from fivecrowns.core.melds.solver import least_leftover
 from fivecrowns.core.solitaire.rules import (
@@ -25,51 +25,7 @@ from fivecrowns.core.solitaire.rules import (
     PutCard,
     Solitaire,
 )
-
-_BOOK_SUITS = ("h", "c", "sp", "d", "st")
-_TOKENS = {11: "J", 12: "Q", 13: "K"}
-
-
-def _book_ranks(number: int) -> list[int]:
-    """Ranks three apart (so no run can form across books), none of them wild here."""
-    for ranks in ([3, 6, 9, 12], [4, 7, 10, 13], [5, 8, 11]):
-        if number not in ranks and len(ranks) >= number // 3:
-            return ranks[: number // 3]
-    raise AssertionError(number)
-
-
-def melded(number: int) -> list[Card]:
-    """A hand of ``number`` cards that is all books (no wilds): 3 or 4 cards of each rank."""
-    ranks = _book_ranks(number)
-    sizes = [3] * len(ranks)
-    for extra in range(number % 3):
-        sizes[extra % len(sizes)] += 1
-    tokens = [
-        f"{_TOKENS.get(rank, rank)}{suit}"
-        for rank, size in zip(ranks, sizes, strict=True)
-        for suit in _BOOK_SUITS[:size]
-    ]
-    return parse_cards(" ".join(tokens))
-
-
-def junk(number: int) -> Card:
-    """A star that fits nothing in that hand: no book of its rank, not wild, no run."""
-    rank = next(r for r in range(13, 2, -1) if r != number and r not in _book_ranks(number))
-    return parse_card(f"{_TOKENS.get(rank, rank)}st")
-
-
-def open_hand(number: int) -> list[Card]:
-    """A hand one card short of closing: its third card is replaced by a junk star."""
-    cards = melded(number)
-    return [*cards[:2], *cards[3:], junk(number)]
-
-
-def missing(number: int) -> Card:
-    return melded(number)[2]
-
-
-def all_closed_but(*numbers: int) -> dict[int, list[Card]]:
-    return {n: (open_hand(n) if n in numbers else melded(n)) for n in HAND_NUMBERS}
+from solitaire_support import all_closed_but, junk, melded, missing, open_hand
 
 
 def test_rules_deal_eleven_hands_of_3_to_13_and_a_stock_of_28() -> None:

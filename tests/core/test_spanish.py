@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-import test_game_illegal as illegal
 from fivecrowns import i18n
 from fivecrowns.ai.loader import load_level
 from fivecrowns.core.cards import (
@@ -63,6 +62,7 @@ from fivecrowns.words.announce import describe_events, game_result, round_detail
 from fivecrowns.words.table import event_text
 from gamehelpers import random_move, snapshot
 from i18n_support import english_words
+from tests.core import test_game_illegal as illegal
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from fivecrowns.core.game import Game
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "bots.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 
 
 def example_code() -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 COMMAND = re.compile(r"(^\s*(\$ )?fivecrowns [a-z-])|(`fivecrowns [a-z-])", re.MULTILINE)
 PAGES = [
     page

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from fivecrowns.core import game, moves
 
-DESIGN = (Path(__file__).parent.parent / "docs" / "design.md").read_text(encoding="utf-8")
-RULES = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+DESIGN = (Path(__file__).parents[2] / "docs" / "design.md").read_text(encoding="utf-8")
+RULES = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
 
 
 def test_the_phase_table_lists_every_phase() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from i18n_support import english_words
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 DOCS = ROOT / "docs"
 SPANISH_DOCS = DOCS / "es"
 #: the English player pages that have a Spanish page of the same name in docs/es/

@@ -46,7 +46,7 @@ from fivecrowns.export.content import (
 from fivecrowns.export.files import write_game_exports
 from fivecrowns.storage.saves import save_game
 
-GOLDEN = Path(__file__).parent / "golden" / "export"
+GOLDEN = Path(__file__).parents[1] / "support" / "golden" / "export"
 SEED, PLAYERS = 7, 3
 WHATS = ("hand", "melds", "scores", "log")
 # (format, width, grade, file suffix)
@@ -538,7 +538,7 @@ def test_hand_of_a_player_who_went_out_before_the_scores() -> None:
 
 def test_docs_samples_are_real_exports() -> None:
     """docs/braille.md quotes the golden game; keep it true when the goldens change."""
-    docs = (Path(__file__).parent.parent / "docs" / "braille.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).parents[2] / "docs" / "braille.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```\n(.*?)```", docs, flags=re.S)
     hand_text = next(b for b in blocks if b.startswith("$ fivecrowns export --seed 7"))
     assert hand_text.split("\n", 1)[1] == _golden_path("hand", ".txt").read_text()

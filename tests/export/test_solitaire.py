@@ -13,7 +13,7 @@ from fivecrowns.core.solitaire.rules import DiscardCard, PutCard, Solitaire
 from fivecrowns.export import render
 from fivecrowns.export.solitaire import board_document
 from fivecrowns.storage.saves import save_solitaire
-from test_solitaire_rules import all_closed_but, junk, missing
+from solitaire_support import all_closed_but, junk, missing
 
 
 def _text(game: Solitaire, width: int = 80) -> str:

@@ -24,10 +24,8 @@ from server_support import (
     Client,
     ServerProcess,
     check_no_leak,
-    data_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     play_until,
     replayed,
-    server_fixture,  # noqa: F401 (a fixture)
 )
 
 

@@ -14,7 +14,6 @@ from server_support import (
     FAST,
     Client,
     ServerProcess,
-    data_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     play_until,
 )
 

@@ -29,9 +29,8 @@ from fivecrowns.net.client.websocket import (
 )
 from fivecrowns.ui.join_keys import OFFLINE_GOODBYE
 from fivecrowns.ui.session import WATCHING_NO_NEWS
+from join_support import Player, _free_port, _play_a_turn
 from server_support import FAST, Client, RecordingLink, ServerProcess, no_leaks
-from test_join import _free_port
-from test_join_lobby import Player, _play_a_turn
 
 
 def test_a_dropped_connection_is_tried_again_for_minutes_and_gives_up_in_plain_words(

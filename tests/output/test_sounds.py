@@ -16,7 +16,7 @@ from fivecrowns.output.audio import SAMPLE_RATE, Mixer, SoundPlayer, decode_wav
 from fivecrowns.output.earcons import render_all, render_earcon
 from fivecrowns.output.sounds import SOUND_NAMES, SOUNDS, sounds_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MADE = render_all()
 
 

@@ -23,12 +23,12 @@ from pathlib import Path
 import pytest
 
 from output_support import require
-from test_ui_tmux import terminal
+from tmux_support import terminal
 
 pytestmark = [pytest.mark.real, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "export"
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "support" / "golden" / "export"
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
 

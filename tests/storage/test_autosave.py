@@ -12,7 +12,7 @@ import pytest
 
 from fivecrowns.cli import main
 from fivecrowns.storage import autosave as storage
-from test_ui_tmux import program, terminal
+from tmux_support import program, terminal
 
 
 def test_a_second_copy_in_the_same_folder_is_refused(monkeypatch, capsys) -> None:

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
-import pytest
 from aiohttp import web
 
 from fivecrowns import i18n
@@ -371,23 +370,6 @@ def check_no_leak(client: Client, truth: Table, viewer: int | None, language: st
 
 #: A server that answers at once: no pause before a computer player's move, a high rate limit.
 FAST = ("--bot-delay", "0", "--rate", "1000")
-
-
-# A test module uses these fixtures by importing them (pytest finds fixtures among a module's
-# names); the name= keeps the function's own name free, so a test's argument does not shadow it.
-@pytest.fixture(name="data")
-def data_fixture(tmp_path: Path) -> Path:
-    """The server's data folder (its database and history file), new for each test."""
-    return tmp_path / "server"
-
-
-@pytest.fixture(name="server")
-def server_fixture(data: Path) -> Iterator[ServerProcess]:
-    """A fast server on ``data``, with a one-second grace for a dropped connection."""
-    process = ServerProcess(data, *FAST, "--grace", "1").start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
 
 
 def solver_turn(session: Session) -> None:

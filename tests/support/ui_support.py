@@ -23,7 +23,8 @@ from prompt_toolkit.output import DummyOutput
 
 from fivecrowns.ai import load_bot
 from fivecrowns.core.codec import game_to_json
-from fivecrowns.core.game import Game
+from fivecrowns.core.game import Game, Phase
+from fivecrowns.core.melds.solver import best_arrangement, best_with_discard, going_out_discards
 from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.app import Presentation
 from fivecrowns.ui.session import Seat, Session
@@ -112,3 +113,33 @@ def table(
         session.start()
         presentation.driver.after_key()  # computer players before the first human turn
         yield result
+
+
+def focus_on(t: Table, index: int) -> None:
+    t.press("home")
+    for _ in range(index):
+        t.press("right")
+    assert t.session.focus() == index
+
+
+def play_turn(t: Table) -> None:
+    """One human turn chosen with the solver, played with keys only (or Enter between rounds)."""
+    if t.session.next_round is not None:
+        t.press("enter")  # the round's result was said: deal the next round
+        return
+    game = t.game
+    wild = game.wild_rank
+    hand = t.session.hand()
+    if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+        top = game.top_discard
+        now = best_arrangement(hand, wild).leftover_points
+        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
+        t.press("t" if take else "d")
+        return
+    if game.phase is Phase.DISCARD and going_out_discards(hand, wild):
+        t.press("g")
+        return
+    best = best_with_discard(hand, wild)
+    assert best.discard is not None
+    focus_on(t, hand.index(best.discard))
+    t.press("enter")

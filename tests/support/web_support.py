@@ -15,10 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from output_support import require
-from server_support import ServerProcess
 from tmux_support import TmuxWindow, require_tmux
 
 CHROMIUM = "/usr/bin/chromium"
@@ -30,7 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Screenshots and other things a person may want to look at after a run.
 # why one folder per Python: CI runs the suites of two Pythons side by side
 OUTPUT = (
@@ -228,22 +225,3 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     return [
         {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]} for v in result["violations"]
     ]
-
-
-# A test module uses these fixtures by importing them (pytest finds fixtures among a module's
-# names); the name= keeps the function's own name free, so a test's argument does not shadow it.
-@pytest.fixture(name="browser", scope="module")
-def browser_fixture() -> Iterator[Any]:
-    """Chromium, launched once for a test module."""
-    yield from launch()
-
-
-@pytest.fixture(name="server")
-def server_fixture() -> Iterator[ServerProcess]:
-    """A server with the fixed seed, no pause before computer moves and a long grace."""
-    process = ServerProcess(
-        None, "--bot-delay", "0", "--rate", "200", "--seed", SEED, "--grace", "600"
-    ).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors

@@ -26,7 +26,6 @@ from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import AFTER_GAME_GUEST, Seat, Session
 from fivecrowns.ui.settings import Settings
 from server_support import RecordingLink, ServerProcess, fake_server, no_leaks, solver_turn
-from test_join_lobby import join_server_fixture  # noqa: F401 (a fixture: pytest finds it here)
 
 Recording = RecordingLink
 

@@ -9,64 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import queue
-import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
+from join_support import TypedClient, _free_port
 from server_support import Client, ServerProcess, play_until
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class TypedClient:
-    """`fivecrowns join` in its own process: lines typed in, lines read out (bounded waits)."""
-
-    def __init__(self, url: str, name: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "fivecrowns", "join", url, "--name", name],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.transcript: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-
-    def type(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def next_line(self, timeout: float) -> str | None:
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        self.transcript.append(line)
-        return line
-
-    def until(self, test: object, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.next_line(0.2)
-            if line is not None and test(line):  # type: ignore[operator]
-                return line
-        raise AssertionError(f"not seen in {timeout} s; last lines: {self.transcript[-8:]}")
 
 
 def _ann_plays(ann: TypedClient, stop: object, timeout: float) -> None:

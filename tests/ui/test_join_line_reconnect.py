@@ -118,7 +118,7 @@ def test_the_line_client_keeps_trying_for_minutes_then_says_so(monkeypatch: Any)
     import aiohttp
 
     from fivecrowns.net.client.retry import RECONNECT
-    from test_join import _free_port
+    from join_support import _free_port
 
     pauses = _fake_clock(monkeypatch)
     said: list[str] = []
@@ -147,8 +147,8 @@ def test_the_line_client_is_back_when_the_server_is_after_the_old_22_seconds(
     client, which used to give up at 22.5 s, is connected again."""
     import aiohttp
 
+    from join_support import _free_port
     from server_support import FAST, ServerProcess
-    from test_join import _free_port
 
     port = _free_port()
     server = ServerProcess(tmp_path / "server", *FAST, port=port)

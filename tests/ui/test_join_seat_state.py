@@ -25,9 +25,8 @@ from fivecrowns import i18n
 from fivecrowns.net.client.websocket import WebSocketLink
 from fivecrowns.ui.join_line import LineClient
 from fivecrowns.ui.session import Seat
+from join_support import Player, TypedClient
 from server_support import FAST, ServerProcess
-from test_join import TypedClient
-from test_join_lobby import Player
 
 LEFT = "{name} (left; a computer player plays in their place)"
 DROPPED = "{name} (connection dropped; a computer player plays until they are back)"

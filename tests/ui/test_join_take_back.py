@@ -18,9 +18,8 @@ import pytest
 from fivecrowns.net.client.websocket import WebSocketLink
 from fivecrowns.storage.paths import data_dir
 from fivecrowns.storage.seats import SavedSeats, seats_path
+from join_support import Player, TypedClient, start_with_an_easy_computer
 from server_support import FAST, ServerProcess
-from test_join import TypedClient
-from test_join_lobby import Player, start_with_an_easy_computer
 
 
 def _hand(client: TypedClient) -> str:

@@ -30,7 +30,7 @@ from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import load_settings
 from ui_support import table
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_action_has_a_handler_keys_help_and_a_known_group() -> None:

@@ -11,106 +11,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from fivecrowns.net.client.websocket import WebSocketLink
-from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.ui.join_keys import NetworkPlay
 from fivecrowns.ui.session import Session
-from fivecrowns.ui.settings import Settings
+from join_support import Player, _play_a_turn, play_to_round_2
 from server_support import RecordingLink, ServerProcess, no_leaks
 
 FAST = ("--bot-delay", "0", "--rate", "1000", "--grace", "30")
-
-
-# name=: other join test modules import this fixture, and a test's argument must not shadow it
-@pytest.fixture(name="server")
-def join_server_fixture(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A fast server with a 30-second grace for a dropped connection."""
-    process = ServerProcess(tmp_path / "server", *FAST).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
-
-
-class Player:
-    """One ``join --keys`` controller over a real link, its speech recorded."""
-
-    def __init__(self, url: str, name: str, link: WebSocketLink | None = None) -> None:
-        self.link = link or WebSocketLink(url, name)
-        self.link.connect()
-        self.backend = RecordingBackend()
-        self.play = NetworkPlay(self.link, Output(self.backend), Settings(delay=0.0))
-        self.play.start()
-
-    def said(self) -> str:
-        return "\n".join(self.backend.spoken)
-
-    def wait(self, pattern: str, timeout: float = 20.0, after: int = 0) -> re.Match[str]:
-        """Take the news until ``pattern`` is said (after the first ``after`` sentences)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.play.news()
-            found = re.search(pattern, "\n".join(self.backend.spoken[after:]))
-            if found:
-                return found
-            self.link.wait_for(lambda: False, 0.02)
-        raise AssertionError(f"{self.link.name} never said {pattern!r}:\n{self.said()[-3000:]}")
-
-    def keys(self, *keys: str) -> None:
-        for key in keys:
-            self.play.press(key)
-
-    def said_since(self, mark: int) -> str:
-        return "\n".join(self.backend.spoken[mark:])
-
-    def mark(self) -> int:
-        return len(self.backend.spoken)
-
-    def close(self) -> None:
-        self.link.close()
-
-
-def _play_a_turn(*players: Player) -> None:
-    """Whoever has the turn draws and discards their first card (D, Home, Enter)."""
-    for _ in range(500):
-        for player in players:
-            player.play.news()
-            game = player.play.game
-            assert game is not None
-            if game.client.current_player == game.at_keyboard and not game.client.is_over:
-                player.keys("d", "home", "c-m")
-                return
-        time.sleep(0.01)
-
-
-def start_with_an_easy_computer(player: Player) -> Session:
-    """From the lobby: ``player`` makes a table of 2 seats with 1 easy computer player and
-    starts it; returns the game's session."""
-    player.wait(r"No open tables")
-    player.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
-    player.wait(r"You sit in seat 1 at table")
-    player.keys("s")
-    player.wait(r"New game: ")
-    game = player.play.game
-    assert game is not None
-    return game
-
-
-def play_to_round_2(ann: Player) -> Session:
-    """From the lobby: Ann makes a table of 2 seats with 1 easy computer player, starts it,
-    and plays by keys until round 2 is dealt; returns her game's session."""
-    game = start_with_an_easy_computer(ann)
-    ann.wait(r"New game: Ann and .+ \(easy\)\.")
-    deadline = time.monotonic() + 120
-    while game.client.round < 2:
-        assert time.monotonic() < deadline, "round 2 did not come"
-        _play_a_turn(ann)
-    return game
 
 
 def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerProcess) -> None:
@@ -313,7 +221,7 @@ def test_a_keys_client_reconnects_after_kill_9_and_finishes_the_game(tmp_path: P
     """The server is killed with kill -9 in round 2 under a join --keys player and started
     again on the same port: the player's link reconnects by itself with its token, the game
     goes on from the store, and the player finishes it hearing each round's start once."""
-    from test_join import _free_port
+    from join_support import _free_port
 
     data = tmp_path / "server"
     port = _free_port()

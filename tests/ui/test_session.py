@@ -12,44 +12,14 @@ import pytest
 
 from fivecrowns.core.cards import spoken_name
 from fivecrowns.core.game import Phase
-from fivecrowns.core.melds.solver import best_arrangement, best_with_discard, going_out_discards
+from fivecrowns.core.melds.solver import going_out_discards
 from fivecrowns.core.views import player_view
 from fivecrowns.storage.autosave import autosave_path, read_autosave
 from fivecrowns.storage.history import read_history
 from fivecrowns.ui.session import Seat
-from ui_support import Table, table
+from ui_support import Table, play_turn, table
 
 INFO_KEYS = ["h", "H", "w", "p", "s", "m", "c", "l", "n", "y", "r", ",", ".", "<", ">", "S"]
-
-
-def focus_on(t: Table, index: int) -> None:
-    t.press("home")
-    for _ in range(index):
-        t.press("right")
-    assert t.session.focus() == index
-
-
-def play_turn(t: Table) -> None:
-    """One human turn chosen with the solver, played with keys only (or Enter between rounds)."""
-    if t.session.next_round is not None:
-        t.press("enter")  # the round's result was said: deal the next round
-        return
-    game = t.game
-    wild = game.wild_rank
-    hand = t.session.hand()
-    if game.phase in (Phase.DRAW, Phase.LAST_DRAW):
-        top = game.top_discard
-        now = best_arrangement(hand, wild).leftover_points
-        take = top is not None and best_with_discard([*hand, top], wild).leftover_points < now
-        t.press("t" if take else "d")
-        return
-    if game.phase is Phase.DISCARD and going_out_discards(hand, wild):
-        t.press("g")
-        return
-    best = best_with_discard(hand, wild)
-    assert best.discard is not None
-    focus_on(t, hand.index(best.discard))
-    t.press("enter")
 
 
 def check_info_keys_change_nothing(t: Table) -> None:

@@ -13,8 +13,7 @@ from fivecrowns.core.game import Phase
 from fivecrowns.core.melds.solver import going_out_discards
 from fivecrowns.ui.session import Seat
 from fivecrowns.words.answers import advised_discard
-from test_ui_games import focus_on, play_turn
-from ui_support import table
+from ui_support import focus_on, play_turn, table
 
 
 def test_the_hint_names_the_card_g_throws_when_the_focused_card_goes_out() -> None:

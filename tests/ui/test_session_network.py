@@ -18,12 +18,11 @@ from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import Settings
 from fivecrowns.words import answers
-from server_support import ServerProcess, solver_turn
-from test_join_lobby import (
+from join_support import (
     Player,
-    join_server_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     start_with_an_easy_computer,
 )
+from server_support import ServerProcess, solver_turn
 
 DRAWS = (Phase.DRAW, Phase.LAST_DRAW)
 

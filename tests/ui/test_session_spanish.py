@@ -27,10 +27,9 @@ from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
 from fivecrowns.words import answers
 from i18n_support import english_words as _english_words
-from test_ui_games import play_turn
-from ui_support import Table, table
+from ui_support import Table, play_turn, table
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 #: The keys that answer without changing anything, and the lists (F1 help, Escape menu,
 #: F2 settings), closed again with Escape.
@@ -432,7 +431,7 @@ def test_without_a_way_to_re_pick_it_the_built_in_voice_says_when_it_changes(
 def test_line_mode_in_spanish_in_tmux(tmp_path: Path) -> None:
     """``fivecrowns play --line --language es`` in a real terminal: the front end's sentences,
     the help list and the settings menu in Spanish."""
-    from test_ui_tmux import terminal
+    from tmux_support import terminal
 
     with terminal(tmp_path, "--line", "--language", "es", "--seed", "7", "--delay", "0") as t:
         t.wait_said(r"Partida nueva: Tú, Ann \(medio\) y Ben \(medio\)\. Pulsa F1 para la ayuda")

@@ -6,86 +6,16 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
-from fivecrowns.core.cards import Card, parse_card
+from fivecrowns.core.cards import parse_card
 from fivecrowns.core.solitaire.player import BestStrategy
 from fivecrowns.core.solitaire.rules import Phase, Solitaire
-from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.storage.saves import read_solitaire, save_solitaire
-from fivecrowns.ui.app import Presentation
-from fivecrowns.ui.settings import Settings
-from fivecrowns.ui.solitaire import SOLITAIRE_ACTIONS, SolitaireSession
-from test_solitaire_rules import all_closed_but, junk, missing
-from ui_support import press_keys
-
-
-class Board:
-    def __init__(self, session: SolitaireSession, presentation: Presentation) -> None:
-        self.session = session
-        self.presentation = presentation
-        self.backend: RecordingBackend = session.output.backend  # type: ignore[attr-defined]
-
-    @property
-    def game(self) -> Solitaire:
-        return self.session.game
-
-    def press(self, *keys: str) -> None:
-        press_keys(self.presentation.app, keys)
-
-    def discard(self, card: Card) -> None:
-        """Walk to ``card`` in the hand taking the turned card with Home and Right; Enter."""
-        target = self.game.target
-        assert target is not None
-        index = sorted(self.game.hand(target).cards).index(card)
-        self.press("home", *["right"] * index, "enter")
-
-    def said(self, mark: int = 0) -> list[str]:
-        return self.backend.spoken[mark:]
-
-    def mark(self) -> int:
-        return len(self.backend.spoken)
-
-
-@contextmanager
-def board(
-    game: Solitaire,
-    *,
-    line_mode: bool = False,
-    save: Path | None = None,
-    resumed: bool = False,
-    settings: Settings | None = None,
-) -> Iterator[Board]:
-    session = SolitaireSession(
-        game,
-        Output(RecordingBackend()),
-        save_path=save,
-        autosave=save is not None,
-        settings=settings,
-    )
-    with create_pipe_input() as pipe:
-        presentation = Presentation(
-            session,
-            line_mode=line_mode,
-            input=pipe,
-            output=DummyOutput(),
-            stdout=io.StringIO(),
-            render=session.render,
-        )
-        session.start(resumed=resumed)
-        yield Board(session, presentation)
-
-
-def _small_game() -> Solitaire:
-    return Solitaire.from_hands(
-        all_closed_but(5, 8, 12), [missing(8), parse_card("Kd"), missing(5), missing(12)]
-    )
+from fivecrowns.ui.solitaire import SOLITAIRE_ACTIONS
+from solitaire_support import _small_game, all_closed_but, board, junk, missing
 
 
 def test_the_start_announces_the_closed_hands_the_turned_card_and_the_focused_hand() -> None:
@@ -273,7 +203,7 @@ def test_junk_helper_is_the_hand_of_8s_last_card() -> None:
 def test_docs_solitaire_lists_every_key_as_the_table_has_it() -> None:
     from fivecrowns.ui.keymap import Keymap, capitalized
 
-    doc = (Path(__file__).parent.parent / "docs" / "solitaire.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "solitaire.md").read_text(encoding="utf-8")
     keymap = Keymap(SOLITAIRE_ACTIONS)
     for action in SOLITAIRE_ACTIONS:
         if action.group in ("menu", "confirm"):

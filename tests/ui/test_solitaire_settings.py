@@ -14,8 +14,7 @@ from fivecrowns.core.cards import parse_card
 from fivecrowns.core.solitaire.rules import Phase, Solitaire
 from fivecrowns.storage.history import append_history, read_history
 from fivecrowns.ui.settings import Settings, load_settings
-from test_solitaire_rules import all_closed_but, junk
-from test_solitaire_ui import _small_game, board
+from solitaire_support import _small_game, all_closed_but, board, junk
 
 
 @pytest.fixture(autouse=True)

@@ -29,8 +29,7 @@ from fivecrowns.export.braille import Translator
 from fivecrowns.export.solitaire import board_document
 from fivecrowns.ui.keymap import SOLITAIRE_ACTIONS
 from i18n_support import english_words
-from test_solitaire_rules import all_closed_but, junk
-from test_solitaire_ui import Board, _small_game, board
+from solitaire_support import Board, _small_game, all_closed_but, board, junk
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 
 from fivecrowns.core.solitaire.rules import Phase
 from fivecrowns.storage.saves import read_solitaire
-from test_ui_tmux import Terminal, terminal
+from tmux_support import Terminal, terminal
 
 pytestmark = pytest.mark.real
 

@@ -25,16 +25,14 @@ from web_support import (
     Terminal,
     WebPlayer,
     axe_violations,
-    browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     normalize,
     page_url,
     record_speech,
-    server_fixture,  # noqa: F401 (a fixture)
 )
 
 pytestmark = [pytest.mark.real]
 
-GOLDEN = Path(__file__).parent / "golden" / "web"
+GOLDEN = Path(__file__).parents[1] / "support" / "golden" / "web"
 SIZES = {"phone": (375, 740), "laptop": (1366, 768), "large": (2560, 1440), "zoom200": (683, 384)}
 
 
@@ -58,7 +56,7 @@ def check_phase(player: WebPlayer, name: str) -> None:
 
 def layout_problems(page: Any) -> list[str]:
     """Cards, buttons and text that overlap each other or leave the viewport."""
-    script = (Path(__file__).parent / "web_layout.js").read_text(encoding="utf-8")
+    script = (Path(__file__).parents[1] / "support" / "web_layout.js").read_text(encoding="utf-8")
     problems: list[str] = page.evaluate(script)
     return problems
 

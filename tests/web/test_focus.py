@@ -11,10 +11,8 @@ import pytest
 from server_support import ServerProcess
 from web_support import (
     WebPlayer,
-    browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     page_url,
     record_speech,
-    server_fixture,  # noqa: F401 (a fixture)
 )
 
 pytestmark = [pytest.mark.real]

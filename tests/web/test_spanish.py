@@ -22,9 +22,7 @@ from server_support import ServerProcess
 from web_support import (
     WebPlayer,
     axe_violations,
-    browser_fixture,  # noqa: F401 (a fixture: pytest finds it by this import)
     page_url,
-    server_fixture,  # noqa: F401 (a fixture)
 )
 
 pytestmark = [pytest.mark.real]

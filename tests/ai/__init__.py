@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.ai: the computer players."""

@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.commands: each command of the command line."""

@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.core: cards, melds, moves, the game, views, codec, solitaire."""

@@ -1,0 +1,1 @@
+"""Tests that the pages in docs/ stay true to the code."""

@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.export: text and braille exports."""

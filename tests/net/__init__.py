@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.net: the protocol, the server and the clients' transports."""

@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.output: speech, braille, sounds and the transcript."""

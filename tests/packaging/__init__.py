@@ -1,0 +1,1 @@
+"""Tests of the packaging: the dependency scheme, the wheel installed, scripts/setup."""

@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.table: one table, its seats, its event log and its answers."""

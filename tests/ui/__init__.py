@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.ui: the terminal front ends (play, solitaire, join)."""

@@ -1,0 +1,1 @@
+"""Tests of fivecrowns.words: the sentences about the game."""
