@@ -281,3 +281,32 @@ def test_the_fan_out_words_each_entry_once_per_viewer_class_and_language() -> No
         len({(table.frame_class(entry, v), c.language) for c, v in viewers.items()})
         for entry in entries
     )
+
+
+def test_the_server_words_its_sentences_in_the_new_language(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        client = Client("Ana")
+        await client.connect(server.url, hello=False)
+        await client.send({"type": "hello", "v": 1, "name": "Ana", "language": "en"})
+        await client.until(lambda m: m["type"] == "welcome")
+        await client.send({"type": "leave"})
+        error = await client.until(lambda m: m["type"] == "error")
+        assert error["text"] == "You are not at a table: create, join or watch one first."
+        # a bad language is one error and changes nothing
+        for bad in ("fr", "ES", 7, None):
+            await client.send({"type": "language", "language": bad})
+            error = await client.until(lambda m: m["type"] == "error")
+            assert error["code"] == "bad_message"
+        await client.send({"type": "leave"})
+        error = await client.until(lambda m: m["type"] == "error")
+        assert error["text"] == "You are not at a table: create, join or watch one first."
+        await client.send({"type": "language", "language": "es"})
+        await client.send({"type": "leave"})
+        error = await client.until(lambda m: m["type"] == "error")
+        assert (
+            error["text"]
+            == "No estás en una mesa: primero crea una, siéntate en una u observa una."
+        )
+        await client.close()
+
+    asyncio.run(scenario())

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fivecrowns.cli import main
 from fivecrowns.storage import autosave as storage
+from fivecrowns.ui.solitaire import solitaire_save_path
 from tmux_support import program, terminal
 
 
@@ -74,34 +74,112 @@ def test_two_processes_one_data_folder(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "data" / "autosave.json").read_text())["seed"] == 7
 
 
-def test_a_settings_save_waits_for_another_and_keeps_its_change(tmp_path: Path) -> None:
-    """While one copy holds the settings file (read, change, write), a second copy's
-    save waits for it, then keeps both changes (without the lock one was lost)."""
-    import time
+class _ClosedKeyboard:
+    """Stands in for the terminal presentation: the keyboard closes at once."""
 
-    from fivecrowns.storage.settings import _settings_lock
+    def __init__(self, session, line_mode: bool = False, render=None) -> None:
+        self.session = session
 
-    path = tmp_path / "config" / "settings.json"
-    path.parent.mkdir(parents=True)
-    path.write_text('{"keys": {"draw": "d"}, "output": {"tts_rate": 170}}')
-    env = {**os.environ, "FIVECROWNS_CONFIG_DIR": str(path.parent)}
-    with _settings_lock(path):
-        second = subprocess.Popen(
-            [sys.executable, "-m", "fivecrowns", "speech", "--mute", "--save"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + 3.0
-        while time.monotonic() < deadline and second.poll() is None:
-            time.sleep(0.05)
-        assert second.poll() is None  # it waits for the lock
-        path.write_text('{"keys": {"draw": "d"}, "output": {"tts_rate": 170, "tts_volume": 0.3}}')
-    _, err = second.communicate(timeout=60)
-    assert second.returncode == 0, err
-    data = json.loads(path.read_text())
-    assert data["keys"] == {"draw": "d"}
-    assert data["output"]["tts_rate"] == 170
-    assert data["output"]["tts_volume"] == 0.3
-    assert data["output"]["sound_muted"] is True
+    def run(self) -> None:
+        raise EOFError
+
+
+@pytest.fixture
+def talk(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
+    return ["--speech", "none", "--transcript", str(tmp_path / "said.txt")]
+
+
+def _files() -> dict[str, bytes]:
+    folder = storage.autosave_path().parent
+    return {p.name: p.read_bytes() for p in folder.glob("*.json")}
+
+
+def test_three_new_games_in_a_row_keep_all_three(talk, capsys) -> None:
+    """The playtest of issue 10 item 4: start, quit, start, quit, start: nothing is gone."""
+    saves = []
+    for seed in (1, 2, 3):
+        assert main(["play", "--seed", str(seed), *talk]) == 1
+        saves.append(storage.autosave_path().read_bytes())
+    kept = sorted(path.read_bytes() for path in storage.kept_games())
+    assert kept == sorted(saves[:2])
+    capsys.readouterr()
+    assert main(["play", "--resume", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith("1. Saved ") and "You, Ann and Ben, round 1 of 11." in lines[0]
+    assert lines[0].endswith(f"File: {storage.autosave_path()}")
+    assert [line.split(".")[0] for line in lines] == ["1", "2", "3"]
+    # the oldest is number 3; the game saved last is number 1
+    assert storage.unfinished_games()[2].read_bytes() == saves[0]
+    assert storage.unfinished_games()[0].read_bytes() == saves[2]
+
+
+def test_resume_n_keeps_every_game(talk) -> None:
+    for seed in (1, 2, 3):
+        assert main(["play", "--seed", str(seed), *talk]) == 1
+    assert main(["play", "--resume", "3", *talk]) == 1
+    seeds = sorted(json.loads(p.read_bytes())["seed"] for p in storage.unfinished_games())
+    assert seeds == [1, 2, 3]
+    assert json.loads(storage.autosave_path().read_bytes())["seed"] == 1
+
+
+@pytest.mark.parametrize("choice", ["7", "0", "twelve", "-1"])
+def test_a_resume_choice_that_names_nothing_is_a_sentence(choice, talk, capsys) -> None:
+    assert main(["play", "--seed", "1", *talk]) == 1
+    before = _files()
+    capsys.readouterr()
+    assert main(["play", "--resume", choice, *talk]) == (
+        1 if choice.isdigit() else 2
+    )  # no such game: run time; not a number: usage
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "--resume" in err
+    assert _files() == before
+
+
+def test_a_damaged_autosave_never_replaces_a_good_kept_game(talk, tmp_path) -> None:
+    assert main(["play", "--seed", "1", *talk]) == 1
+    assert main(["play", "--seed", "2", *talk]) == 1
+    (good,) = storage.kept_games()
+    good_bytes = good.read_bytes()
+    storage.autosave_path().write_text('{"version": 1, "seats": [', encoding="utf-8")
+    assert main(["play", "--seed", "3", *talk]) == 1
+    assert good.read_bytes() == good_bytes  # the good game kept aside is untouched
+    (damaged,) = storage.damaged_games()
+    assert damaged.read_text(encoding="utf-8") == '{"version": 1, "seats": ['
+    said = (tmp_path / "said.txt").read_text(encoding="utf-8")
+    assert f"The saved game could not be resumed, so it was kept as {damaged}" in said
+    assert "An unfinished game was kept" not in said.split("Speech:")[-1]
+
+
+def test_resume_previous_with_a_damaged_kept_game_moves_nothing(talk, capsys) -> None:
+    assert main(["play", "--seed", "1", *talk]) == 1
+    assert main(["play", "--seed", "2", *talk]) == 1
+    (kept,) = storage.kept_games()
+    kept.write_text("{not json", encoding="utf-8")
+    before = _files()
+    capsys.readouterr()
+    assert main(["play", "--resume", "previous", *talk]) == 1
+    err = capsys.readouterr().err
+    assert f"The saved game {kept} is damaged and cannot be resumed" in err
+    assert _files() == before
+
+
+def test_solitaire_keeps_every_game_and_a_damaged_one_apart(talk, tmp_path, capsys) -> None:
+    for seed in (1, 2):
+        assert main(["solitaire", "--seed", str(seed), *talk]) == 1
+    (good,) = storage.kept_games(solitaire_save_path())
+    good_bytes = good.read_bytes()
+    solitaire_save_path().write_text('{"format": "fivecrowns-solitaire", "version": -7}')
+    assert main(["solitaire", "--seed", "3", *talk]) == 1
+    assert good.read_bytes() == good_bytes
+    (damaged,) = storage.damaged_games(solitaire_save_path())
+    assert "version" in damaged.read_text()
+    said = (tmp_path / "said.txt").read_text(encoding="utf-8")
+    assert f"so it was kept as {damaged}" in said
+    capsys.readouterr()
+    assert main(["solitaire", "--resume", "list"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1. Saved ") and "2. Saved " in out
+    assert "1 damaged saves are kept in" in out

@@ -47,3 +47,15 @@ def whole_game(levels: Sequence[str], seed: int) -> tuple[Game, list[tuple[int, 
         game.apply(seat, decision.move)
         log.append((seat, decision))
     return game, log
+
+
+# Each names a module and a zero-argument function that would act if called.
+HOSTILE_LEVELS = [
+    "code:interact",
+    "os:abort",
+    "tempfile:mkdtemp",
+    "antigravity:geohash",
+    "this:x",
+    "fivecrowns_no_such_module:Bot",
+    "calendar:main",
+]

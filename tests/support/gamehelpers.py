@@ -115,3 +115,6 @@ def write_file(path: Path, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
+
+
+DEEP = "[" * 100_000 + "]" * 100_000

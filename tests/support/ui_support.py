@@ -143,3 +143,14 @@ def play_turn(t: Table) -> None:
     assert best.discard is not None
     focus_on(t, hand.index(best.discard))
     t.press("enter")
+
+
+def never_go_out(t: Table) -> None:
+    """A human turn that draws and discards but never goes out (so a bot goes out first)."""
+    if t.game.phase in (Phase.DRAW, Phase.LAST_DRAW):
+        t.press("d")
+        return
+    hand = t.session.hand()
+    keep = best_with_discard(hand, t.game.wild_rank)
+    assert keep.discard is not None
+    t.press("home", *["right"] * hand.index(keep.discard), "enter")

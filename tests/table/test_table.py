@@ -210,3 +210,12 @@ def test_viewers_of_one_frame_class_get_the_same_frame_and_classes_differ_only_t
     assert table.frame(draws[0], drawer)["data"]["card"] is not None
     assert table.frame(draws[0], other)["data"]["card"] is None
     assert classes_seen < 5 * len(table.log)
+
+
+def test_a_computer_player_sitting_down_is_said_without_a_easy() -> None:
+    from fivecrowns.table import Table
+
+    table = Table(3, creator_name="Ann", creator_id="p1")
+    table.add_bot("easy")
+    texts = [frame["text"] for frame in table.frames_since(0, None)]
+    assert "Bot 2 joined in seat 2: a computer player of level easy." in texts, texts

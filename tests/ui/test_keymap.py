@@ -28,6 +28,7 @@ from fivecrowns.ui.keymap import (
 )
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import load_settings
+from gamehelpers import DEEP
 from ui_support import table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -264,9 +265,6 @@ def test_history_is_kept_and_told_newest_first(tmp_path: Path) -> None:
     told = game_history.describe_history(games)
     assert told[0].endswith("You and Ann shared the win with 80. You 80, Ann 80, Ben 99.")
     assert told[1].endswith("Ann won with 95. You 120, Ann 95.")
-
-
-DEEP = "[" * 100_000 + "]" * 100_000
 
 
 def test_binary_or_deeply_nested_autosave_is_a_sentence(tmp_path: Path) -> None:

@@ -9,11 +9,18 @@ a round) in the list; a private table is joined by its invite code, typed.
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fivecrowns import i18n
+from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.storage.paths import config_dir
+from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
+from fivecrowns.ui.lobby import Lobby
 from fivecrowns.ui.session import Session
 from join_support import Player, _play_a_turn, play_to_round_2
 from server_support import RecordingLink, ServerProcess, no_leaks
@@ -359,3 +366,145 @@ def test_the_whole_lobby_in_spanish_says_no_english_word(server: ServerProcess) 
         for player in (ann, ben, cy):
             if player is not None:
                 player.close()
+
+
+class _Link:
+    """What the lobby reads of its link in the lobby (no server)."""
+
+    url = "ws://127.0.0.1:1/ws"
+    code = None
+    creator = True
+    name = "Ann"
+
+    def __init__(self) -> None:
+        self.tables: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        self.last_snapshot: dict[str, Any] | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    def wait_for(self, done: Callable[[], bool], timeout: float) -> bool:
+        return done()
+
+
+def _lobby() -> tuple[Lobby, RecordingBackend, _Link]:
+    backend = RecordingBackend()
+    link = _Link()
+    lobby = Lobby(link, Output(backend), Keymap(LOBBY_ACTIONS))  # type: ignore[arg-type]
+    return lobby, backend, link
+
+
+def test_a_list_opened_on_its_default_names_that_item_first() -> None:
+    """Item 13: "... 6 items. 2 seats" then "4 seats, 3 of 6" named two items in a row."""
+    lobby, backend, link = _lobby()
+    lobby.press("c")
+    assert backend.spoken[-1] == "Create a table: the number of seats. 6 items. 4 seats"
+    lobby.press("c-m")
+    lobby.press("down")
+    lobby.press("c-m")  # 1 computer player: the level list opens on medium
+    assert backend.spoken[-1] == (
+        "The level of the computer players; at the table, B adds others. 5 items. Level medium"
+    )
+    lobby.press("c-m")
+    lobby.press("c-m")
+    assert link.sent == [{"type": "create_table", "seats": 4, "bots": ["medium"], "private": False}]
+
+
+def test_a_line_being_typed_is_echoed_key_by_key_in_speech_and_in_line_mode() -> None:
+    """Item 11: typing "/", "hola", Backspace in line mode said and printed nothing, and the
+    line sent was "hol" with no word of it. Each character is now said and printed, a
+    symbol in words; Backspace says what it deleted."""
+    lobby, backend, link = _lobby()
+    printed: list[str] = []
+    lobby.add_listener(printed.append)  # what line mode writes to the console
+    sent: list[str] = []
+    link.chat = sent.append  # type: ignore[attr-defined]
+    lobby.at = ("71f0a1e1", 1)
+    lobby.press("/")
+    mark = len(printed)
+    for key in ("h", "o", "l", "a", ",", " ", "c-h", "c-h", "c-h"):
+        lobby.press(key)
+    echoed = [
+        "h",
+        "o",
+        "l",
+        "a",
+        "comma",
+        "space",
+        "space deleted.",
+        "comma deleted.",
+        "a deleted.",
+    ]
+    assert printed[mark:] == echoed
+    assert backend.spoken[-len(echoed) :] == echoed
+    lobby.press("c-m")
+    assert sent == ["hol"]
+    # the echo is not a message: the history (R, the message keys) keeps only sentences
+    assert "comma" not in [entry.text for entry in lobby.output.history.entries()]
+    # an invite code echoes the same way; Backspace on nothing says so
+    lobby.at = None
+    lobby.press("i")
+    lobby.press("c-h")
+    assert printed[-1] == "Nothing to delete."
+
+
+def test_wording_one_item_help_items_and_computer_seats() -> None:
+    """Item 16: "1 items"; help items ending ". , 2 of 38"; a seat list that ran computer
+    players' words together ("Ann, Bot 2, computer, medium, Bot 3, ...")."""
+    from fivecrowns.ui.lobby import table_words
+
+    lobby, backend, _link = _lobby()
+    lobby._open_list("menu", "Title", [("Only", None)])
+    assert backend.spoken[-1] == "Title. 1 item. Only"
+    lobby.list_state = None
+    lobby.press("f1")
+    lobby.press("down")
+    said = backend.spoken[-1]
+    assert ". ," not in said and said.endswith(".") and " 2 of " in said, said
+    seats = [
+        {"kind": "human", "name": "Ann"},
+        {"kind": "bot", "name": "Bot 2", "level": "medium"},
+        {"kind": "bot", "name": "Bot 3", "level": "easy"},
+        {"kind": "empty"},
+    ]
+    assert table_words({"id": "71f0a1e1", "seats": seats, "started": False}) == (
+        "Table 71f0a1e1, waiting to start: Ann, Bot 2 (computer, medium), "
+        "Bot 3 (computer, easy) and an empty seat."
+    )
+
+
+def test_f2_in_the_lobby_switches_its_language_at_once(server: ServerProcess) -> None:
+    ann = Player(server.url, "Ann")
+    try:
+        ann.wait(r"No open tables\. Press C to create one")
+        assert "F2: Settings. The language (English or español) and the verbosity." in " ".join(
+            ann.play.lobby.help_lines()
+        )
+        lobby = ann.play.lobby
+        menu = [label for act in lobby.available_actions() for label, _ in lobby.menu_items(act)]
+        assert "Settings: F2" in menu  # every action is also in the Escape menu
+        mark = ann.mark()
+        ann.keys("f2")
+        ann.wait(r"Settings\. 2 items\. Language: English", after=mark)
+        ann.keys("c-m")  # the language list, on English
+        ann.keys("down")
+        ann.wait(r"español", after=mark)
+        mark = ann.mark()
+        ann.keys("c-m")
+        ann.wait(r"Idioma: español\. Guardado también para las próximas partidas\.", after=mark)
+        assert i18n.current_language() == "es"
+        # the lobby's own words, at once
+        mark = ann.mark()
+        ann.keys("l")
+        ann.wait(r"No hay mesas abiertas\. Pulsa C para crear una", after=mark)
+        # and the server's: it was told the new language
+        mark = ann.mark()
+        ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
+        ann.wait(r"Te sientas en el asiento 1 de la mesa", after=mark)
+        said = ann.said_since(mark)
+        assert "You sit" not in said and "Asked the server" not in said, said
+        settings = json.loads((config_dir() / "settings.json").read_text(encoding="utf-8"))
+        assert settings["output"]["language"] == "es"
+    finally:
+        ann.close()

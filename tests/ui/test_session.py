@@ -14,6 +14,7 @@ from fivecrowns.core.cards import spoken_name
 from fivecrowns.core.game import Phase
 from fivecrowns.core.melds.solver import going_out_discards
 from fivecrowns.core.views import player_view
+from fivecrowns.storage import history as game_history
 from fivecrowns.storage.autosave import autosave_path, read_autosave
 from fivecrowns.storage.history import read_history
 from fivecrowns.ui.session import Seat
@@ -417,3 +418,18 @@ def test_information_keys_say_what_the_screen_shows() -> None:
         assert t.spoken()[-1] == "Scores, no rounds yet: you, 0 points; Ann, 0 points."
         t.press("m")
         assert t.spoken()[-1] == "No melds laid down this round."
+
+
+def test_past_games_in_the_game_say_an_unreadable_history_too() -> None:
+    from fivecrowns.ui.session import Seat
+    from ui_support import table
+
+    path = game_history.history_path()
+    path.mkdir(parents=True)  # a folder where the file should be
+    with table([Seat("You"), Seat("Ann", "medium")], seed=3) as t:
+        before = t.state()
+        t.press("S")
+        said = t.spoken()[-1]
+        assert said.startswith(f"The history file {path} cannot be read")
+        assert "No finished games yet" not in said
+        assert t.state() == before

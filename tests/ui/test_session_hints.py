@@ -8,7 +8,11 @@ then "... discarding the King of hearts").
 
 from __future__ import annotations
 
-from fivecrowns.core.cards import spoken_name
+import re
+
+from ai_support import table as deal
+from ai_support import whole_game
+from fivecrowns.core.cards import JOKER, spoken_name
 from fivecrowns.core.game import Phase
 from fivecrowns.core.melds.solver import going_out_discards
 from fivecrowns.ui.session import Seat
@@ -48,3 +52,64 @@ def test_the_hint_names_the_card_g_throws_when_the_focused_card_goes_out() -> No
         if checked:
             break
     assert checked, "no hand in these games could go out with two different discards"
+
+
+ONE_HUMAN = [Seat("You"), Seat("Ann", "medium")]
+
+
+def test_hand_and_hint_agree_on_going_out_and_keep_the_joker() -> None:
+    game = deal(["6st 7st 8st", "4h 9c Kd"], turned_up="5d", stock_top="jk")
+    with table(ONE_HUMAN, seed=0, game=game) as t:
+        t.press("d")  # the joker: 6, 7, 8 of stars and a joker; any one card can go
+        assert JOKER in t.game.hand(0)
+        t.press("h")
+        assert t.spoken()[-1].startswith("4 cards, sorted by rank. Melds: ")
+        assert t.spoken()[-1].endswith("Discard: 6 of stars.")
+        t.press("o", "h")
+        assert t.spoken()[-1].startswith("4 cards, sorted by suit. Melds: ")
+        t.press("o")
+        t.press("H")
+        assert t.spoken()[-1] == "Go out (G), discarding the 6 of stars."
+
+
+def test_after_the_game_hint_says_it_is_over_and_n_starts_a_new_game() -> None:
+    game, _ = whole_game(["easy", "easy"], seed=4)
+    assert game.is_over
+    with table([Seat("You"), Seat("Ann", "easy")], seed=4, game=game) as t:
+        t.press("H")
+        assert t.spoken()[-1] == (
+            "The game is over. Press N for a new game, S for scores, Q or Ctrl+C to leave."
+        )
+        mark = len(t.spoken())
+        t.press("n")
+        said = t.said_since(mark)
+        assert said[0].startswith("New game: You and Ann (easy). ")
+        assert said[1].startswith("Round 1 of 11.")
+        assert not t.game.is_over and t.game.round == 1
+        assert t.game.current_player == 0  # the computer player moved; now it is yours
+        moves = len(t.game.moves)
+        t.press("d")
+        assert len(t.game.moves) == moves + 1
+
+
+def test_hint_names_one_discard_before_and_after_taking_and_keeps_the_wild() -> None:
+    game = deal(["7st 9st 10st", "4h 9c Kd"], turned_up="8st")
+    with table([Seat("You"), Seat("Ann", "medium")], seed=0, game=game) as t:
+        t.press("H")
+        before = t.spoken()[-1]
+        match = re.match(r"Take the 8 of stars \(T\): then discard the (.+?) and go out", before)
+        assert match, before
+        assert "wild" not in match.group(1)
+        t.press("t", "H")
+        assert t.spoken()[-1] == f"Go out (G), discarding the {match.group(1)}."
+
+
+def test_last_turn_hint_uses_the_menus_words() -> None:
+    game = deal(["6st 7st 8st", "4h 9c Kd"], turned_up="5d", stock_top="jk 10h")
+    with table([Seat("Ann", "medium"), Seat("You")], seed=0, game=game) as t:
+        assert t.game.phase is Phase.LAST_DRAW  # Ann went out with the joker
+        t.press("d", "H")
+        hint = t.spoken()[-1]
+        assert re.fullmatch(r"Lay down and discard the .+, leaving \d+ points\.", hint), hint
+        t.press("escape")
+        assert any(hint.rstrip(".") in label for label, _ in t.session.list_state.items)

@@ -313,3 +313,15 @@ def test_a_saved_game_name_that_is_not_short_text_is_refused(tmp_path: Path) -> 
         path.write_text(json.dumps(data))
         with pytest.raises(SaveFileError):
             load_solitaire(path)
+
+
+def test_solitaire_that_could_not_be_saved_says_so(tmp_path, monkeypatch) -> None:
+    from fivecrowns.core.solitaire.rules import Solitaire
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with board(Solitaire.deal(seed=5), save=blocker / "data" / "solitaire.json") as b:
+        b.press("q")
+        assert b.said()[-1].startswith("Quit? This game is not saved: Could not save the game")
+        b.press("y")
+        assert b.said()[-1].endswith("This game cannot be resumed. Goodbye.")

@@ -1,12 +1,13 @@
-"""The front end's gaps closed: sounds for everyone's moves, every move in the action
-menu, number keys past the 9th card, and the quit question shown once.
+"""The session's keys: the action menu (every move in it, a letter moves to its item), the
+number keys past the 9th card, capital letters, the review keys, the draw and the focus.
 
-Driven as in test_ui_games.py: prompt_toolkit pipe input, a dummy terminal output,
-and the output layer's RecordingBackend to hear (and see the sounds of) what was said.
+Driven as in test_session.py: prompt_toolkit pipe input, a dummy terminal output, and the
+output layer's RecordingBackend to hear what was said.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -16,24 +17,11 @@ from fivecrowns.core.game import Game, Phase
 from fivecrowns.core.melds.solver import best_arrangement, best_with_discard, going_out_discards
 from fivecrowns.core.moves import Discard
 from fivecrowns.core.views import player_view
-from fivecrowns.output.base import Call
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
-from ui_support import Table, play_turn, table
+from ui_support import Table, never_go_out, table
 
 THREE = [Seat("You"), Seat("Ann", "medium"), Seat("Ben", "medium")]
-
-
-def sound_then_speech(calls: list[Call]) -> list[tuple[str, Call]]:
-    """Each sound with the speech call that follows it (braille calls skipped)."""
-    pairs: list[tuple[str, Call]] = []
-    for index, call in enumerate(calls):
-        if call.kind != "sound":
-            continue
-        after = [c for c in calls[index + 1 :] if c.kind in ("speak", "sound")]
-        assert after and after[0].kind == "speak", f"{call.text} was played with no words"
-        pairs.append((call.text, after[0]))
-    return pairs
 
 
 def menu_items(t: Table) -> list[str]:
@@ -51,72 +39,6 @@ def choose(t: Table, label_start: str) -> str:
     assert t.spoken()[-1].startswith(label_start)
     t.press("enter")
     return items[index]
-
-
-def never_go_out(t: Table) -> None:
-    """A human turn that draws and discards but never goes out (so a bot goes out first)."""
-    if t.game.phase in (Phase.DRAW, Phase.LAST_DRAW):
-        t.press("d")
-        return
-    hand = t.session.hand()
-    keep = best_with_discard(hand, t.game.wild_rank)
-    assert keep.discard is not None
-    t.press("home", *["right"] * hand.index(keep.discard), "enter")
-
-
-# --- 1. sounds for every player's moves ---------------------------------------------
-
-
-def test_other_players_moves_have_their_sounds_queued_with_their_words() -> None:
-    with table(THREE, seed=8, first_dealer=2) as t:
-        for _ in range(60):
-            if t.game.round > 1:
-                break
-            never_go_out(t)
-        assert t.game.round == 2, "round 1 should have ended"
-        pairs = sound_then_speech(t.backend.calls)
-        others = [(sound, call) for sound, call in pairs if call.text.startswith(("Ann ", "Ben "))]
-        turn_sounds = {sound for sound, call in others if " discarded the " in call.text}
-        assert turn_sounds and turn_sounds <= {"draw_stock", "take_discard"}
-        for sound, call in others:
-            assert not call.interrupt, call.text  # queued: never cuts off the player
-            if sound == "take_discard":
-                assert " took the " in call.text
-            if sound == "draw_stock":
-                assert " drew " in call.text
-        # A computer player went out (this player never does): its sound and the others'
-        # last turn, said and heard.
-        went = [call.text for sound, call in others if sound == "went_out"]
-        assert went and " went out with " in went[0]
-        assert ("last_turn", "This is your last turn.") in [(s, c.text) for s, c in pairs]
-        assert "round_over" in t.backend.sounds and "shuffle" in t.backend.sounds
-        # Nothing said only by sound, and nothing the player asked for was stopped.
-        assert not [c for c in t.backend.calls if c.kind == "stop"]
-
-
-def test_another_players_last_turn_is_said_and_heard() -> None:
-    with table(THREE, seed=8, first_dealer=2) as t:
-        for _ in range(60):
-            if t.game.round > 1:
-                break
-            play_turn(t)  # goes out when it can
-        said = [(s, c.text) for s, c in sound_then_speech(t.backend.calls)]
-        last = [text for sound, text in said if sound == "last_turn"]
-        assert any(text in ("Ann's last turn.", "Ben's last turn.") for text in last), said
-
-
-def test_brief_verbosity_keeps_others_last_turn_silent_and_wordless() -> None:
-    with table(THREE, seed=8, first_dealer=2, verbosity="brief") as t:
-        for _ in range(60):
-            if t.game.round > 1:
-                break
-            play_turn(t)
-        said = [(s, c.text) for s, c in sound_then_speech(t.backend.calls)]
-        assert not any(text.endswith("'s last turn.") for _, text in said)
-        assert all(text == "This is your last turn." for s, text in said if s == "last_turn")
-
-
-# --- 2. every move in the menu ------------------------------------------------------
 
 
 def test_menu_discards_any_card_not_only_the_focused_one() -> None:
@@ -186,9 +108,6 @@ def test_menu_offers_lay_down_and_discard_for_each_card_in_the_last_turn() -> No
         assert t.game.round_scores[-1][0] == best_arrangement(rest, wild).leftover_points
 
 
-# --- 3. number keys reach cards 10 to 14 ----------------------------------------------
-
-
 def game_at_round(round_number: int, seed: int = 3) -> Game:
     """A two-player game played by computer players up to your draw in ``round_number``."""
     game = Game(["You", "Ann"], seed=seed, first_dealer=1)
@@ -236,15 +155,101 @@ def test_a_number_past_the_hand_is_a_sentence_and_changes_nothing() -> None:
         assert t.spoken()[-1].endswith(", 2 of 3")
 
 
-# --- 5. the quit question once on the screen --------------------------------------------
+def test_review_restarts_from_the_newest_and_says_the_place() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=5) as t:
+        t.press("w", "p", "s")
+        count = len(t.session.output.history)
+        t.press(",")
+        assert t.spoken()[-1].endswith(f" {count - 1} of {count}.")
+        t.press(",")
+        assert t.spoken()[-1].endswith(f" {count - 2} of {count}.")
+        t.press("p")  # a new message: the next step back starts from it
+        count = len(t.session.output.history)
+        t.press(",")
+        assert t.spoken()[-1].startswith("Scores")
+        assert t.spoken()[-1].endswith(f" {count - 1} of {count}.")
 
 
-def test_quit_question_is_shown_once_on_the_full_screen() -> None:
-    with table(THREE, seed=8, first_dealer=2) as t:
+def test_capital_letters_without_their_own_key_act_as_small_letters() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5) as t:
+        t.press("w")
+        round_words = t.spoken()[-1]
+        t.press("W")  # Caps Lock on
+        assert t.spoken()[-1] == round_words
+        t.press("G")  # before drawing: the same refusal as g, not "does nothing here"
+        assert t.spoken()[-1] == "You must draw before you go out: press D or T."
+        t.press("D")
+        assert t.spoken()[-1].startswith("You drew the ")
+        t.press("H")  # Shift+H keeps its own action: the hint
+        assert not t.spoken()[-1].startswith(("Your hand", "4 cards"))
+        t.press("f1", "end")
+        assert t.spoken()[-1].startswith("Caps Lock: a capital letter with no key of its own")
+        assert "Shift+H and Shift+S do their own actions" in t.spoken()[-1]
+
+
+def test_game_over_keys_say_what_to_do_and_goodbye() -> None:
+    game = Game(["You", "Ann"], seed=3)
+    bot = load_bot("easy", seed=1)
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(seat, bot.decide(player_view(game, seat)).move)
+    with table([Seat("You"), Seat("Ann", "medium")], seed=3, game=game) as t:
+        t.press("d")
+        assert t.spoken()[-1] == (
+            "The game is over. Press N for a new game, S for scores, Q or Ctrl+C to leave."
+        )
         t.press("q")
-        screen = "".join(text for _, text in render_table(t.session.table()))
-        assert screen.count("Quit? The game stays saved") == 1
-        assert t.spoken()[-1].startswith("Quit? The game stays saved")
-        t.press("n")
-        screen = "".join(text for _, text in render_table(t.session.table()))
-        assert "Quit?" not in screen and screen.count("Back to the game.") == 1
+        assert t.spoken()[-1] == "Goodbye."
+        assert t.session.wants_exit()
+
+
+def test_a_letter_in_the_menu_moves_to_the_item_starting_with_it() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
+        before = t.state()
+        t.press("escape", "s")
+        state = t.session.list_state
+        assert state is not None, "the menu stays open"
+        assert state.items[state.selected][0].startswith("S")
+        assert t.spoken()[-1].startswith("S")
+        t.press("z")
+        assert t.spoken()[-1] == "No item starts with Z."
+        assert t.state() == before
+
+
+def test_draw_keeps_the_focus_and_says_where_the_card_went() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
+        t.press("home")
+        first = t.session.hand()[0]
+        t.press("d")
+        said = t.spoken()[-1]
+        drawn = re.match(r"You drew the (.+)\. It is card (\d+) of (\d+)\.", said)
+        assert drawn, said
+        hand = t.session.hand()
+        assert hand[t.session.focus()] == first or hand[0] == first
+        assert spoken_name(hand[int(drawn.group(2)) - 1], t.game.wild_rank) == drawn.group(1)
+        t.press("enter")  # discards the card you were on, not the one you drew
+        assert t.spoken()[-2 if t.game.current_player == 0 else 0]
+        assert f"You discarded the {spoken_name(first, t.game.wild_rank)}." in t.spoken()
+
+
+def test_a_letter_no_menu_item_starts_with_does_its_own_action() -> None:
+    """Item 8: a menu opened before the turn has no draw item; D then draws, as keys.md
+    says, instead of "No item starts with D."."""
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
+        t.press("escape")
+        state = t.session.list_state
+        assert state is not None
+        # the menu as it was before the turn: no item starts with D
+        state.items = [item for item in state.items if not item[0].startswith("D")]
+        hand = len(t.session.hand())
+        t.press("d")
+        assert t.session.list_state is None
+        assert t.spoken()[-1].startswith("You drew the "), t.spoken()[-1]
+        assert len(t.session.hand()) == hand + 1
+        # a letter an item starts with still moves to it, and a letter with neither says so
+        t.press("escape", "s")
+        state = t.session.list_state
+        assert state is not None and state.items[state.selected][0].startswith("S")
+        t.press("z")
+        assert t.spoken()[-1] == "No item starts with Z."

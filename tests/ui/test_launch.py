@@ -1,7 +1,6 @@
-"""Issue 16, item 1: a saved game never chooses code to run.
-
-A save's computer-player level goes only to the built-in levels; a
-``module:Class`` plug-in plays only when the person types it with ``--ai``.
+"""Starting a game (ui/launch.py): seats from the options, what is said about speech at the
+start and in line mode, and a save's computer-player levels, which never choose code to run
+(issue 16, item 1: a module:Class plug-in plays only when the person types it with --ai).
 """
 
 from __future__ import annotations
@@ -11,20 +10,28 @@ import sys
 
 import pytest
 
-from fivecrowns.ai.loader import BotLoadError, load_level
+from ai_support import HOSTILE_LEVELS
 from fivecrowns.cli import main
 from fivecrowns.storage import autosave as storage
+from fivecrowns.ui.launch import speech_note
+from fivecrowns.ui.session import Seat
+from ui_support import table
 
-# Each names a module and a zero-argument function that would act if called.
-HOSTILE_LEVELS = [
-    "code:interact",
-    "os:abort",
-    "tempfile:mkdtemp",
-    "antigravity:geohash",
-    "this:x",
-    "fivecrowns_no_such_module:Bot",
-    "calendar:main",
-]
+
+def test_start_up_says_the_game_first_and_speech_details_on_a_key() -> None:
+    report = (
+        "Speech: printed lines, because no screen reader is running; the built-in voice is "
+        "not available: no sound device could be opened (miniaudio: failed to init device)."
+    )
+    note = speech_note(report, "print", "I")
+    assert note == "Speech: printed lines. Press I for details."
+    assert speech_note("Speech: silence, as chosen.", "none", "I") is None
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
+        assert t.spoken()[0].startswith("New game: You and Ann (medium).")
+        t.session.speech_report = report
+        t.press("i")
+        assert t.spoken()[-1].startswith(report)
+        assert t.spoken()[-1].endswith("run: fivecrowns speech --list.")
 
 
 class _ClosedKeyboard:
@@ -96,13 +103,6 @@ def test_a_level_that_is_not_a_word_is_a_sentence(level, monkeypatch, capsys) ->
     err = capsys.readouterr().err
     assert "Traceback" not in err and "saved game" in err
     assert storage.autosave_path().read_bytes() == saved
-
-
-def test_load_level_refuses_every_plugin_spec() -> None:
-    for level in HOSTILE_LEVELS:
-        with pytest.raises(BotLoadError):
-            load_level(level)
-    assert load_level("Medium").name == "medium"
 
 
 def test_the_save_written_keeps_levels_as_words(monkeypatch) -> None:
