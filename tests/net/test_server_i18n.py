@@ -9,15 +9,13 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 from fivecrowns import i18n
 from fivecrowns.core.cards import Rank
 from fivecrowns.core.moves import DrewFromStock
-from fivecrowns.net.protocol import Hello, Language, decode_client
 from fivecrowns.table import Table
 from fivecrowns.words.announce import describe_events
-from fivecrowns.words.table import table_event_text
 from i18n_support import english_words
 from server_support import (
     TABLE_EVENTS,
@@ -38,14 +36,6 @@ async def _hello(url: str, name: str, language: str | None) -> Client:
     await client.send(hello)
     await client.until(lambda m: m["type"] == "welcome")
     return client
-
-
-def test_the_hello_language_is_the_game_s_languages_and_english_when_left_out() -> None:
-    assert set(get_args(Language)) == set(i18n.LANGUAGES)
-    message = decode_client(b'{"type": "hello", "v": 1, "name": "Ana"}')
-    assert isinstance(message, Hello) and message.language == "en"
-    message = decode_client(b'{"type": "hello", "v": 1, "name": "Ana", "language": "es"}')
-    assert isinstance(message, Hello) and message.language == "es"
 
 
 def _events_in_spanish() -> bool:
@@ -185,44 +175,6 @@ def test_a_bad_language_is_refused_and_changes_nothing(server: ServerProcess) ->
             await each.close()
 
     asyncio.run(scenario())
-
-
-def test_table_events_are_whole_sentences_in_both_languages() -> None:
-    table = Table(3, creator_name="Ana", creator_id="p1")
-    with i18n.speaking("es"):
-        table.add_bot("medium")
-    table.sit("Ben", "p2")
-    table.chat("p2", "Ben", "hola")
-    frames = {lang: [] for lang in ("en", "es")}  # type: dict[str, list[dict[str, Any]]]
-    for language, found in frames.items():
-        with i18n.speaking(language):
-            found.extend(table.frames_since(0, None))
-    english = [f["text"] for f in frames["en"]]
-    spanish = [f["text"] for f in frames["es"]]
-    assert english == [
-        "Ana sat down in seat 1.",
-        "Bot 2 joined in seat 2: a computer player of level medium.",
-        "Ben sat down in seat 3.",
-        "Ben says: hola",
-    ]
-    assert spanish == [
-        "Ana se sentó en el asiento 1.",
-        "Bot 2 se sentó en el asiento 2: jugador automático de nivel medio.",
-        "Ben se sentó en el asiento 3.",
-        "Ben dice: hola",
-    ]
-    assert [json.dumps(f["data"]) for f in frames["en"]] == [
-        json.dumps(f["data"]) for f in frames["es"]
-    ]
-    # a replay names the computer player as it was named, whatever the language now
-    with i18n.speaking("en"):
-        again = Table.replay(3, "Ana", "p1", table.inputs)
-    assert again.names() == table.names()
-    # every computer level is a word in both languages
-    for level in ("easy", "medium", "hard", "expert", "simple"):
-        with i18n.speaking("es"):
-            text = table_event_text("bot_added", {"seat": 1, "name": "X", "level": level}, None)
-        assert english_words(text) == [], text
 
 
 class _Conn:

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from fivecrowns.cli import main
+from fivecrowns.core.errors import SaveFileError
 from fivecrowns.storage import autosave as storage
 from fivecrowns.ui.solitaire import solitaire_save_path
+from gamehelpers import DEEP
 from tmux_support import program, terminal
 
 
@@ -183,3 +185,38 @@ def test_solitaire_keeps_every_game_and_a_damaged_one_apart(talk, tmp_path, caps
     out = capsys.readouterr().out
     assert out.startswith("1. Saved ") and "2. Saved " in out
     assert "1 damaged saves are kept in" in out
+
+
+def test_atomic_write_leaves_old_or_new_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "autosave.json"
+    storage.write_autosave({"moves": [1]}, path)
+
+    def broken_replace(source: str, target: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        storage.write_autosave({"moves": [1, 2]}, path)
+    monkeypatch.undo()
+    assert json.loads(path.read_text(encoding="utf-8"))["moves"] == [1]
+    assert [p.name for p in tmp_path.iterdir()] == ["autosave.json"]  # no temporary left
+
+
+def test_missing_or_damaged_autosave_is_a_sentence(tmp_path: Path) -> None:
+    with pytest.raises(SaveFileError, match="There is no saved game to resume"):
+        storage.read_autosave(tmp_path / "autosave.json")
+    (tmp_path / "autosave.json").write_text('{"version": 1, "seats"')
+    with pytest.raises(SaveFileError, match="is damaged and cannot be resumed"):
+        storage.read_autosave(tmp_path / "autosave.json")
+
+
+def test_binary_or_deeply_nested_autosave_is_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "autosave.json"
+    path.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(SaveFileError, match="is not text and cannot be resumed"):
+        storage.read_autosave(path)
+    path.write_text(DEEP)
+    with pytest.raises(SaveFileError, match="is damaged and cannot be resumed"):
+        storage.read_autosave(path)

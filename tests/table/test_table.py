@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 
+from fivecrowns import i18n
 from fivecrowns.core.moves import DrawFromStock, DrewFromStock, GoOut, TakeDiscard
 from fivecrowns.table import SeatKind, Table, TableError
+from fivecrowns.words.table import table_event_text
+from i18n_support import english_words
 
 
 def _table(record: list[dict[str, Any]] | None = None) -> Table:
@@ -219,3 +222,41 @@ def test_a_computer_player_sitting_down_is_said_without_a_easy() -> None:
     table.add_bot("easy")
     texts = [frame["text"] for frame in table.frames_since(0, None)]
     assert "Bot 2 joined in seat 2: a computer player of level easy." in texts, texts
+
+
+def test_table_events_are_whole_sentences_in_both_languages() -> None:
+    table = Table(3, creator_name="Ana", creator_id="p1")
+    with i18n.speaking("es"):
+        table.add_bot("medium")
+    table.sit("Ben", "p2")
+    table.chat("p2", "Ben", "hola")
+    frames = {lang: [] for lang in ("en", "es")}  # type: dict[str, list[dict[str, Any]]]
+    for language, found in frames.items():
+        with i18n.speaking(language):
+            found.extend(table.frames_since(0, None))
+    english = [f["text"] for f in frames["en"]]
+    spanish = [f["text"] for f in frames["es"]]
+    assert english == [
+        "Ana sat down in seat 1.",
+        "Bot 2 joined in seat 2: a computer player of level medium.",
+        "Ben sat down in seat 3.",
+        "Ben says: hola",
+    ]
+    assert spanish == [
+        "Ana se sentó en el asiento 1.",
+        "Bot 2 se sentó en el asiento 2: jugador automático de nivel medio.",
+        "Ben se sentó en el asiento 3.",
+        "Ben dice: hola",
+    ]
+    assert [json.dumps(f["data"]) for f in frames["en"]] == [
+        json.dumps(f["data"]) for f in frames["es"]
+    ]
+    # a replay names the computer player as it was named, whatever the language now
+    with i18n.speaking("en"):
+        again = Table.replay(3, "Ana", "p1", table.inputs)
+    assert again.names() == table.names()
+    # every computer level is a word in both languages
+    for level in ("easy", "medium", "hard", "expert", "simple"):
+        with i18n.speaking("es"):
+            text = table_event_text("bot_added", {"seat": 1, "name": "X", "level": level}, None)
+        assert english_words(text) == [], text

@@ -3,16 +3,12 @@ server for Spanish. The event sentences come worded by the server (tests/test_se
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from fivecrowns import i18n
-from fivecrowns.output import Output, RecordingBackend
 from fivecrowns.ui.join_line import HELP, LineClient
-from fivecrowns.ui.keymap import LOBBY_ACTIONS, Keymap
-from fivecrowns.ui.lobby import Lobby, table_words
 from i18n_support import english_words
 
 #: What the player types: the same words in every language (as the keys stay the same letters).
@@ -123,63 +119,3 @@ def test_a_player_with_no_name_and_no_login_sits_down_as_player_in_their_languag
     with i18n.speaking("es"):
         assert player_name(None) == "Jugador"
         assert player_name("Ana") == "Ana"
-
-
-class _LobbyLink:
-    """What the lobby reads of its link at a table it made, before the game (no server)."""
-
-    url = "ws://127.0.0.1:1/ws"
-    code = None
-    creator = True
-
-    def __init__(self) -> None:
-        self.tables: list[dict[str, Any]] = []
-        self.sent: list[dict[str, Any]] = []
-        bot = {"kind": "bot", "name": "Computadora 1", "level": "hard"}
-        self.last_snapshot = {"seats": [{"kind": "human", "name": "Ana"}, bot]}
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.sent.append(message)
-
-    def wait_for(self, done: Callable[[], bool], timeout: float) -> bool:
-        return done()
-
-
-def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
-    backend = RecordingBackend()
-    link = _LobbyLink()
-    with i18n.speaking("es"):
-        lobby = Lobby(link, Output(backend), Keymap(LOBBY_ACTIONS))  # type: ignore[arg-type]
-        actions = {action.name: action for action in LOBBY_ACTIONS}
-        # in the lobby: an invite code begun, Enter with nothing typed, Escape; T
-        lobby.run_action(actions["invite_code"])
-        lobby.press("c-m")
-        lobby.press("escape")
-        lobby.run_action(actions["seats"])
-        in_lobby = list(backend.spoken)
-        lobby.at = ("1", 0)
-        lobby.run_action(actions["seats"])
-        lobby.run_action(actions["add_bot"])
-        for _step in range(4):
-            lobby.press("down")
-        lobby.press("c-m")
-        listed = table_words({"id": "1", "seats": link.last_snapshot["seats"], "started": False})
-    said = backend.spoken[len(in_lobby) :]
-    assert in_lobby[-2:] == [
-        "No se envió nada.",
-        "Estás en la sala, no en una mesa. Pulsa J o Intro para unirte a una.",
-    ]
-    assert {text: english_words(text) for text in in_lobby + said if english_words(text)} == {}
-    assert "Computadora 1 (jugador automático, difícil)" in said[0]
-    assert "Nivel fácil" in said[1]
-    assert [text.split(",")[0] for text in said[2:6]] == [
-        "Nivel medio",
-        "Nivel difícil",
-        "Nivel experto",
-        "Nivel sencillo",
-    ]
-    assert link.sent == [{"type": "add_bot", "level": "simple"}]
-    assert (
-        listed
-        == "Mesa 1, esperando para empezar: Ana y Computadora 1 (jugador automático, difícil)."
-    )

@@ -13,10 +13,7 @@ import signal
 import stat
 from pathlib import Path
 
-import pytest
-
 from fivecrowns.net.client.websocket import WebSocketLink
-from fivecrowns.storage.paths import data_dir
 from fivecrowns.storage.seats import SavedSeats, seats_path
 from join_support import Player, TypedClient, start_with_an_easy_computer
 from server_support import FAST, ServerProcess
@@ -101,42 +98,6 @@ def test_a_keys_client_started_again_takes_its_seat_back(tmp_path: Path) -> None
     assert "Traceback" not in errors
 
 
-@pytest.mark.parametrize(
-    "content", [b"{not json", b"\xff\xfe\x00", b'{"seats": [{"server": 3}]}', b"[" * 5000]
-)
-def test_a_damaged_seats_file_is_one_sentence_and_kept_aside(content: bytes) -> None:
-    path = seats_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content)
-    seats = SavedSeats()
-    assert seats.find("ws://127.0.0.1:1/ws", "Ann") is None
-    problems = seats.take_problems()
-    assert len(problems) == 1
-    assert problems[0].startswith(f"The file of seats to take back, {path}, could not be read")
-    assert "no seat is taken back this time; it was kept as seats-damaged-" in problems[0]
-    aside = [p for p in data_dir().iterdir() if p.name.startswith("seats-damaged-")]
-    assert [p.read_bytes() for p in aside] == [content]  # nothing lost
-    seats.keep("ws://127.0.0.1:1/ws", "7", "Ann", "a-token")  # a new file is started
-    assert SavedSeats().find("ws://127.0.0.1:1/ws", "Ann") is not None
-
-
-def test_an_unreadable_seats_file_is_a_sentence_and_not_written_over() -> None:
-    """A seats "file" that cannot be opened for reading (here a folder: even root cannot read
-    it as a file) is one sentence, once, and nothing is written in its place."""
-    path = seats_path()
-    path.mkdir(parents=True)
-    (path / "something.txt").write_text("kept", encoding="utf-8")
-    seats = SavedSeats()
-    assert seats.find("ws://127.0.0.1:1/ws", "Ann") is None
-    seats.keep("ws://127.0.0.1:1/ws", "7", "Ann", "a-token")
-    seats.forget("ws://127.0.0.1:1/ws", "7", "Ann")
-    problems = seats.take_problems()
-    assert len(problems) == 1, problems
-    assert problems[0].startswith(f"The file of seats to take back, {path}, could not be read (")
-    assert problems[0].endswith("so no seat is taken back this time.")
-    assert (path / "something.txt").read_text(encoding="utf-8") == "kept"
-
-
 def test_a_damaged_seats_file_at_join_is_a_sentence_not_a_traceback(tmp_path: Path) -> None:
     path = seats_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -152,22 +113,6 @@ def test_a_damaged_seats_file_at_join_is_a_sentence_not_a_traceback(tmp_path: Pa
         server.stop()
     assert ann.proc.stderr is not None
     assert "Traceback" not in ann.proc.stderr.read()
-
-
-def test_seats_are_kept_per_server_table_and_name_and_forgotten() -> None:
-    seats = SavedSeats()
-    seats.keep("ws://127.0.0.1:1/ws", "7", "Ann", "t1")
-    seats.keep("ws://127.0.0.1:1/ws", "7", "Ben", "t2")
-    seats.keep("ws://127.0.0.1:2/ws", "9", "Ann", "t3")
-    found = seats.find("ws://127.0.0.1:1/ws", "Ann")
-    assert found is not None and (found.table, found.token) == ("7", "t1")
-    assert "t1" not in repr(found)  # a token never reaches a log through a repr
-    seats.forget("ws://127.0.0.1:1/ws", "7", "Ann")
-    assert seats.find("ws://127.0.0.1:1/ws", "Ann") is None
-    found = seats.find("ws://127.0.0.1:1/ws", "Ben")
-    assert found is not None and found.token == "t2"
-    assert stat.S_IMODE(seats_path().stat().st_mode) == 0o600
-    assert seats.take_problems() == []
 
 
 def test_the_line_client_crosses_the_seat_off_when_the_game_ends_and_when_it_is_gone() -> None:

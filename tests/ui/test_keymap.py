@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import string
 from pathlib import Path
@@ -11,9 +10,6 @@ from pathlib import Path
 import pytest
 
 from fivecrowns import i18n
-from fivecrowns.core.errors import SaveFileError
-from fivecrowns.storage import autosave as storage
-from fivecrowns.storage import history as game_history
 from fivecrowns.ui.keymap import (
     ACTIONS,
     GROUPS,
@@ -28,7 +24,6 @@ from fivecrowns.ui.keymap import (
 )
 from fivecrowns.ui.session import Seat, Session
 from fivecrowns.ui.settings import load_settings
-from gamehelpers import DEEP
 from ui_support import table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -167,48 +162,6 @@ def test_the_docs_show_a_symbol_key_by_its_name_and_the_symbol() -> None:
     assert "| F1 o signo de interrogación (?) | Ayuda |" in spanish
 
 
-def test_rebinding_from_the_settings_file_changes_keys_help_and_menu(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(
-        json.dumps(
-            {
-                "keys": {"draw": ["k", "F5"], "take": "d", "nonsense": "q", "hint": ["Shift+H"]},
-                "play": {"verbosity": "brief", "delay": 0.25},
-            }
-        )
-    )
-    settings = load_settings(path)
-    keymap = settings.keymap
-    assert keymap.get("draw").keys == ("k", "f5")
-    assert keymap.action_for("f5").name == "draw"  # type: ignore[union-attr]
-    # "d" is no longer draw, so take may have it.
-    assert keymap.get("take").keys == ("d",)
-    assert "K or F5: Draw from the stock. Take the top card of the stock." in keymap.help_lines()
-    assert settings.verbosity == "brief" and settings.delay == 0.25
-    assert settings.problems == [
-        "There is no action called 'nonsense'. Actions: " + ", ".join(a.name for a in ACTIONS) + "."
-    ]
-
-
-def test_a_clashing_binding_is_refused_and_the_default_kept(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"keys": {"draw": "t"}, "play": {"verbosity": "loud"}}))
-    settings = load_settings(path)
-    assert settings.keymap.get("draw").keys == ("d",)
-    assert settings.problems == [
-        "Verbosity 'loud' is not brief, normal or full; using normal.",
-        "T already does 'take' (Take the top discard); 'draw' keeps D.",
-    ]
-
-
-def test_a_damaged_settings_file_gives_defaults_and_a_sentence(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text("{not json")
-    settings = load_settings(path)
-    assert settings.keymap == Keymap.default()
-    assert settings.problems[0].startswith(f"The settings file {path} cannot be read")
-
-
 def test_rebound_keys_work_in_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FIVECROWNS_CONFIG_DIR", str(tmp_path))
     (tmp_path / "settings.json").write_text(json.dumps({"keys": {"draw": "k"}}))
@@ -227,68 +180,3 @@ def test_docs_keys_md_shows_the_keymap_table() -> None:
     assert text.rstrip().endswith(tables), "regenerate the tables in docs/keys.md from the keymap"
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "docs/keys.md" in readme
-
-
-def test_atomic_write_leaves_old_or_new_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "autosave.json"
-    storage.write_autosave({"moves": [1]}, path)
-
-    def broken_replace(source: str, target: Path) -> None:
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
-        storage.write_autosave({"moves": [1, 2]}, path)
-    monkeypatch.undo()
-    assert json.loads(path.read_text(encoding="utf-8"))["moves"] == [1]
-    assert [p.name for p in tmp_path.iterdir()] == ["autosave.json"]  # no temporary left
-
-
-def test_missing_or_damaged_autosave_is_a_sentence(tmp_path: Path) -> None:
-    with pytest.raises(SaveFileError, match="There is no saved game to resume"):
-        storage.read_autosave(tmp_path / "autosave.json")
-    (tmp_path / "autosave.json").write_text('{"version": 1, "seats"')
-    with pytest.raises(SaveFileError, match="is damaged and cannot be resumed"):
-        storage.read_autosave(tmp_path / "autosave.json")
-
-
-def test_history_is_kept_and_told_newest_first(tmp_path: Path) -> None:
-    path = tmp_path / "history.jsonl"
-    game_history.append_history(["You", "Ann"], [120, 95], path)
-    game_history.append_history(["You", "Ann", "Ben"], [80, 80, 99], path)
-    with path.open("a") as handle:
-        handle.write("garbage\n")
-    games = game_history.read_history(path)
-    assert len(games) == 2
-    told = game_history.describe_history(games)
-    assert told[0].endswith("You and Ann shared the win with 80. You 80, Ann 80, Ben 99.")
-    assert told[1].endswith("Ann won with 95. You 120, Ann 95.")
-
-
-def test_binary_or_deeply_nested_autosave_is_a_sentence(tmp_path: Path) -> None:
-    path = tmp_path / "autosave.json"
-    path.write_bytes(b"\xff\xfe\x00binary")
-    with pytest.raises(SaveFileError, match="is not text and cannot be resumed"):
-        storage.read_autosave(path)
-    path.write_text(DEEP)
-    with pytest.raises(SaveFileError, match="is damaged and cannot be resumed"):
-        storage.read_autosave(path)
-
-
-def test_binary_or_deeply_nested_history_lines_are_skipped(tmp_path: Path) -> None:
-    path = tmp_path / "history.jsonl"
-    game_history.append_history(["You", "Ann"], [120, 95], path)
-    with path.open("ab") as handle:
-        handle.write(b"\xff\xfe binary\n" + DEEP.encode() + b"\n")
-    game_history.append_history(["You", "Ann"], [70, 90], path)
-    assert [game["totals"] for game in game_history.read_history(path)] == [[120, 95], [70, 90]]
-
-
-def test_a_deeply_nested_settings_file_gives_defaults_and_a_sentence(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(DEEP)
-    settings = load_settings(path)
-    assert settings.keymap == Keymap.default()
-    assert settings.problems == [f"The settings file {path} is damaged; using defaults."]

@@ -13,7 +13,7 @@ import pytest
 from ai_support import HOSTILE_LEVELS
 from fivecrowns.cli import main
 from fivecrowns.storage import autosave as storage
-from fivecrowns.ui.launch import speech_note
+from fivecrowns.ui.launch import LaunchError, make_seats, speech_note
 from fivecrowns.ui.session import Seat
 from ui_support import table
 
@@ -111,3 +111,28 @@ def test_the_save_written_keeps_levels_as_words(monkeypatch) -> None:
     assert main(["play", "--seed", "3", "--ai", "easy", "--speech", "none"]) == 1
     seats = json.loads(storage.autosave_path().read_text())["seats"]
     assert [seat["level"] for seat in seats] == [None, "easy", "easy"]
+
+
+def test_seats_humans_first_with_names() -> None:
+    seats = make_seats(4, 2, "Zoe,Yan,Xi,Wu", "easy,hard")
+    assert [(s.name, s.level) for s in seats] == [
+        ("Zoe", None), ("Yan", None), ("Xi", "easy"), ("Wu", "hard"),
+    ]  # fmt: skip
+    with pytest.raises(LaunchError):
+        make_seats(3, 1, None, "easy,,hard")
+
+
+def test_line_mode_says_why_it_is_silent_and_how_to_hear_a_voice() -> None:
+    import argparse
+
+    from fivecrowns.ui.launch import LINE_MODE_SILENCE, _open_output
+
+    chosen = argparse.Namespace(speech="none", line=True, transcript=None)
+    output, reason = _open_output(chosen)
+    output.close()
+    assert reason.startswith("Speech: silence, as chosen.")
+    defaulted = argparse.Namespace(speech=None, line=True, transcript=None)
+    output, reason = _open_output(defaulted)
+    output.close()
+    assert reason.startswith(LINE_MODE_SILENCE)
+    assert "--speech auto" in reason

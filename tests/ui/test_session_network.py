@@ -16,7 +16,12 @@ from pathlib import Path
 from fivecrowns.core.cards import parse_card, spoken_name
 from fivecrowns.core.game import Phase
 from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.ui.session import ROUND_BEFORE_WATCHING, WATCHING_NO_HAND, Seat, Session
+from fivecrowns.ui.session import (
+    ROUND_BEFORE_WATCHING,
+    WATCHING_NO_HAND,
+    Seat,
+    Session,
+)
 from fivecrowns.ui.settings import Settings
 from fivecrowns.words import answers
 from join_support import (
@@ -341,3 +346,12 @@ def test_a_spectator_who_comes_in_round_2_hears_where_the_game_stands(tmp_path: 
                 player.close()
         errors = server.stop()
     assert "Traceback" not in errors, errors
+
+
+def test_the_chat_key_in_local_play_says_it_is_for_network_tables() -> None:
+    from ui_support import table
+
+    with table([Seat("Ann"), Seat("Ben", "easy")], seed=4) as t:
+        t.press("/")
+        assert t.spoken()[-1] == "Chat is for network tables: everyone here shares this keyboard."
+        assert t.session.chat_line is None

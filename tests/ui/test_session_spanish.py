@@ -333,20 +333,6 @@ def test_terminal_and_server_answers_are_the_same_sentences(language) -> None:
     assert compared >= 9 * 10
 
 
-def test_turn_words_are_whole_sentences_for_you_and_another() -> None:
-    for phase in Phase:
-        assert answers.turn_words(phase, None).startswith("Your ")
-        assert answers.turn_words(phase, "Ana").startswith("Ana's ")
-    assert answers.turn_words(Phase.LAST_LAY_DOWN, "Ana") == (
-        "Ana's last turn: lay down their melds, then discard."
-    )
-    with i18n.speaking("es"):
-        assert answers.turn_words(Phase.LAST_LAY_DOWN, "Ana") == (
-            "Último turno de Ana: baja sus combinaciones y luego descarta."
-        )
-        assert answers.turn_words(Phase.DRAW, None) == "Tu turno: toma un naipe."
-
-
 # --- numbers and lists --------------------------------------------------------------------
 
 
@@ -386,15 +372,6 @@ def test_history_lists_winners_in_the_language(winners, spanish) -> None:
     with i18n.speaking("es"):
         [sentence] = describe_history([record])
     assert spanish in sentence and english_words(sentence) == []
-
-
-def test_points_hints_use_the_number() -> None:
-    hand = [parse_card(token) for token in ["3h", "4h", "5h", "9c", "Ksp"]]
-    wild = parse_card("7d").rank
-    assert wild is not None
-    with i18n.speaking("es"):
-        text = answers.hint_words(Phase.DISCARD, hand, wild, 4, None, None, None)
-    assert text.startswith("Descarta ") and "puntos" in text
 
 
 def test_choosing_a_language_re_picks_the_voice_when_the_output_can(monkeypatch) -> None:

@@ -4,6 +4,11 @@ the server's answers, whole sentences for you and for another player, in each la
 
 from __future__ import annotations
 
+from fivecrowns import i18n
+from fivecrowns.core.cards import parse_card
+from fivecrowns.core.game import Phase
+from fivecrowns.words import answers
+
 
 def test_scores_and_counts_never_glue_a_number_to_a_name() -> None:
     """Item 16: "Computer 2 0, Computer 3 0", "Computer 2 3 (computer, medium)" and a capital
@@ -20,3 +25,26 @@ def test_scores_and_counts_never_glue_a_number_to_a_name() -> None:
     assert counts == (
         "Cards: Ben, 3 cards, went out; Bot 2 (computer, medium), 1 card; you, 3 cards. Stock 100."
     )
+
+
+def test_turn_words_are_whole_sentences_for_you_and_another() -> None:
+    for phase in Phase:
+        assert answers.turn_words(phase, None).startswith("Your ")
+        assert answers.turn_words(phase, "Ana").startswith("Ana's ")
+    assert answers.turn_words(Phase.LAST_LAY_DOWN, "Ana") == (
+        "Ana's last turn: lay down their melds, then discard."
+    )
+    with i18n.speaking("es"):
+        assert answers.turn_words(Phase.LAST_LAY_DOWN, "Ana") == (
+            "Último turno de Ana: baja sus combinaciones y luego descarta."
+        )
+        assert answers.turn_words(Phase.DRAW, None) == "Tu turno: toma un naipe."
+
+
+def test_points_hints_use_the_number() -> None:
+    hand = [parse_card(token) for token in ["3h", "4h", "5h", "9c", "Ksp"]]
+    wild = parse_card("7d").rank
+    assert wild is not None
+    with i18n.speaking("es"):
+        text = answers.hint_words(Phase.DISCARD, hand, wild, 4, None, None, None)
+    assert text.startswith("Descarta ") and "puntos" in text
