@@ -1,4 +1,5 @@
-"""The conventions of every command: --version, exit statuses 1 and 2, errors.log."""
+"""The conventions of every command (cli.py): --version, exit statuses 1 and 2, a bug said in a
+sentence and logged in errors.log (tests/storage/test_errorlog.py has the log itself)."""
 
 from __future__ import annotations
 

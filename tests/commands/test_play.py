@@ -1,4 +1,5 @@
-"""`fivecrowns play` and `fivecrowns history` from the command line: bad options are sentences."""
+"""`fivecrowns play` from the command line: bad options are sentences, a missing save and no
+terminal are run-time failures, and a new game keeps an unfinished one aside."""
 
 from __future__ import annotations
 

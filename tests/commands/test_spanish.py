@@ -1,7 +1,7 @@
-"""Spanish in the commands and the output layer (issue 14): ``--help`` of every command,
-messages, a damaged or missing save, a missing speech engine, ``solve`` and ``simulate``,
-plurals; and the voice: eSpeak NG's Spanish voice and Speech Dispatcher's language when
-the game speaks Spanish (real components, which must run under CI=true)."""
+"""Spanish in the commands (issue 14): ``--help`` of every command, ``export`` of a missing
+save, ``solve``, ``simulate``, ``history`` and ``speech``, with their plurals. The saves and
+the output layer in Spanish are in tests/storage/test_saves_spanish.py and
+tests/output/test_spanish.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The solver against the brute-force oracle (tests/oracle.py), on random and dense hands.
+"""The solver against the brute-force oracle (tests/support/oracle.py), on random and dense hands.
 
 Hypothesis profiles (applied to these tests only, not loaded globally):
 ``oracle-ci`` when CI=true runs 1000 examples for each oracle property: best

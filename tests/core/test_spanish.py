@@ -1,5 +1,6 @@
 """Spanish in the core (issue 14): card, rank and suit names, meld descriptions, the
-parser's words and its errors. English is checked by the rest of the suite, unchanged."""
+parser's words and its errors, every illegal move's sentence. English is checked by the rest of
+the suite, unchanged; the announcements in Spanish are in tests/words/test_announce_spanish.py."""
 
 from __future__ import annotations
 
@@ -229,10 +230,7 @@ def test_a_joker_is_the_same_card_in_both_languages() -> None:
         assert parse_card("comodín") == JOKER == Card(None, None)
 
 
-# --- a whole game in Spanish: announcements, explanations, table sentences ------------
-
-
-# --- illegal moves in Spanish: the cases of tests/test_game_illegal.py ------------------
+# --- illegal moves in Spanish: the cases of tests/core/test_game_illegal.py -------------
 
 
 class SpanishIllegalMoves(illegal.IllegalMoves):

@@ -106,7 +106,7 @@ def test_the_checks_find_what_they_look_for() -> None:
 
 
 def test_the_spanish_bots_page_shows_the_code_the_english_page_runs() -> None:
-    # tests/test_bots_doc.py runs the English page's example; the Spanish page shows it unchanged
+    # tests/docs/test_bots.py runs the English page's example; the Spanish page shows it unchanged
     def python_blocks(path: Path) -> list[str]:
         return re.findall(r"^```python\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M)
 

@@ -1,9 +1,9 @@
 """Exports of a real seeded game: golden files, widths, BRF pages, back-translation, scores.
 
-Golden files live in tests/golden/export/. When the game, the solver or the
+Golden files live in tests/support/golden/export/. When the game, the solver or the
 computer player changes on purpose, regenerate them and review the diff:
 
-    UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_export_game.py
+    UPDATE_GOLDEN=1 .venv/bin/pytest tests/export/test_game_exports.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The exports in Spanish: a hand, the melds, the score sheet and the game log of a seeded
 game as text, BRF (Spanish braille through liblouis, back-translated) and Unicode braille,
-with no English game word left (tests/i18n_support.english_words).
+with no English game word left (tests/support/i18n_support.english_words).
 
 Meld lines name ranks and suits (cards.py: another helper's area). The ``stand_ins``
 fixture puts Spanish words in their place so these tests check the exports' own

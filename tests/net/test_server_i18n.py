@@ -1,7 +1,7 @@
 """One server table, several languages (issue 14): each connection's sentences are worded
 in the language its hello named, and nothing else about what it receives changes.
 
-The server runs as a real process on loopback, as in tests/test_server.py.
+The server runs as a real process on loopback, as in tests/net/test_server.py.
 """
 
 from __future__ import annotations
@@ -235,6 +235,8 @@ def test_the_fan_out_words_each_entry_once_per_viewer_class_and_language() -> No
     )
 
 
+# A player who changes language mid-game (F2) tells the server, whose sentences follow
+# (playtest 2026-11-23, item 5: after F2 the server's sentences stayed English).
 def test_the_server_words_its_sentences_in_the_new_language(server: ServerProcess) -> None:
     async def scenario() -> None:
         client = Client("Ana")

@@ -1,4 +1,6 @@
-"""``join --keys`` while the connection is down, and after a server restart (playtest items 2, 3).
+"""The WebSocket link's reconnection (net/client/websocket.py), as ``join --keys`` lives it: while
+the connection is down, after a server restart (playtest items 2, 3), and when the restarted
+server forgot the seat.
 
 - A dropped connection is taken up again for minutes (not ~22 s, before the server's
   30-second grace ended); giving up says a short sentence, never aiohttp's own text.
@@ -212,6 +214,12 @@ def test_a_spectator_watches_again_after_a_server_restart(tmp_path: Path) -> Non
     assert "Traceback" not in errors, errors
 
 
+# When the server forgot this player's seat (a playtest leftover): a ``--memory`` server
+# restarted on the same port knows no token, so the reconnection's hello is refused with
+# ``bad_token``. The player hears one sentence saying the seat is gone and what to do, the
+# link stops trying (before, it stayed "connecting again" for minutes while the connection
+# was open), keys that need the server repeat that sentence at once, and Q then Y quits with
+# a plain goodbye (not "the server keeps your seat").
 def test_a_server_that_forgot_the_seat_is_said_once_and_the_link_stops_trying() -> None:
     port = _free_port()
     server = ServerProcess(None, *FAST, "--grace", "30", port=port).start()

@@ -1,4 +1,11 @@
-"""Issue 16 item 4: two copies on one data folder. The second is refused; nothing is lost."""
+"""The autosave, the games kept aside and the data folder's lock (storage/autosave.py).
+
+- Issue 16 items 2 and 3, issue 10 item 4: nothing the player saved is ever lost. Every
+  unfinished game is kept (``--resume list``, ``--resume N``); a save that does not load is
+  kept under its own name and never moved over one that does.
+- Issue 16 item 4: two copies on one data folder. The second is refused; nothing is lost.
+- Writes are atomic; a missing, damaged, binary or too deeply nested autosave is a sentence.
+"""
 
 from __future__ import annotations
 

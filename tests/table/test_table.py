@@ -1,4 +1,5 @@
-"""The table: seats, bots, the event log, per-seat frames, replay from inputs."""
+"""The table: seats, bots, the event log, per-seat frames and their sentences in each language,
+replay from inputs."""
 
 from __future__ import annotations
 

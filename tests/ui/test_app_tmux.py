@@ -1,6 +1,8 @@
-"""End to end in a real terminal: the installed ``fivecrowns play`` under tmux.
+"""End to end in a real terminal: the installed ``fivecrowns play`` (ui/app.py) under tmux.
 
-Keys are pressed with ``tmux send-keys``; the transcript file shows what was
+The full screen and line mode, a resume after kill -9, issue 10's hot seat in line mode and
+the full screen at 80 by 24, and noise typed into the terminal (issue 16 item 6). Keys are
+pressed with ``tmux send-keys``; the transcript file shows what was
 said and ``tmux capture-pane`` what is on the screen. With CI=true these tests
 must run (tmux is in scripts/apt-packages.txt); elsewhere they skip without tmux.
 """
@@ -116,6 +118,8 @@ NOISE = [
 ]
 
 
+# Issue 16 item 6: bytes that are not UTF-8 and colour codes (CSI sequences) typed or pasted
+# into a real terminal never stop the game on a traceback; the keys after them work.
 @pytest.mark.parametrize("mode", [["--line"], []])
 def test_invalid_utf8_and_csi_sequences_do_not_stop_the_game(tmp_path: Path, mode) -> None:
     with terminal(tmp_path, *mode, "--seed", "7", "--delay", "0") as t:

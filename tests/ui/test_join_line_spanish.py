@@ -1,5 +1,6 @@
 """The line client in Spanish (issue 14): its own sentences, and the hello that asks the
-server for Spanish. The event sentences come worded by the server (tests/test_server_i18n.py)."""
+server for Spanish. The event sentences come worded by the server
+(tests/net/test_server_i18n.py)."""
 
 from __future__ import annotations
 

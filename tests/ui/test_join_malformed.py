@@ -1,6 +1,6 @@
 """Malformed messages from a server reach neither client as a traceback.
 
-A small fake server on loopback (tests/server_support.py's ``fake_server``) sends a
+A small fake server on loopback (tests/support/server_support.py's ``fake_server``) sends a
 ``join --keys`` client and the line client frames that do not fit the protocol: not
 JSON, the wrong shape, a missing field, a card that is no card, an event whose data is
 not the event's, a snapshot whose view cannot be read, an unknown type. Each is said in

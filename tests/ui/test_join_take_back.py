@@ -3,7 +3,8 @@
 The seat's token is kept in the user's data folder (``seats.json``, readable by its owner
 only), keyed by the server and the table; ``fivecrowns join`` to the same server says hello
 with it, and the server (the only authority) seats the player again with the same hand.
-Leaving the table or the end of the game removes it. A damaged file is one sentence.
+Leaving the table or the end of the game removes it. A damaged file is one sentence (the
+file itself: tests/storage/test_seats.py).
 """
 
 from __future__ import annotations

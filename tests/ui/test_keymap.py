@@ -1,4 +1,5 @@
-"""The keymap table, rebinding from the settings file, docs/keys.md, autosave and history files."""
+"""The keymap table: every action's keys, help and group, key names as players read and write
+them in each language, docs/keys.md, and keys rebound in the settings file at work in a game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The lobby of ``fivecrowns join --keys``, by key, against a real server process on loopback.
+"""The lobby of ``fivecrowns join --keys`` (ui/lobby.py), by key, against a real server process
+on loopback; its lists and menus, its language, and its words, driven without a server through a
+small stand-in for the link (playtest 2026-11-23, items 8, 11, 13 and 16).
 
 Ann lands in the lobby with no table option, creates a table with the create lists
 (3 seats, 1 easy computer player, public), Ben hears it in the list and joins it by
@@ -475,6 +477,9 @@ def test_wording_one_item_help_items_and_computer_seats() -> None:
     )
 
 
+# F2 (settings) in the lobby (2026-11-23 playtest: it did nothing there) opens the same
+# settings list as in a game; choosing español makes the lobby's own words Spanish at once,
+# tells the server (its sentences follow), and is kept for the next games.
 def test_f2_in_the_lobby_switches_its_language_at_once(server: ServerProcess) -> None:
     ann = Player(server.url, "Ann")
     try:

@@ -1,9 +1,11 @@
-"""Shift+H and G agree on the card thrown when going out (playtest item 14).
+"""The hint (Shift+H): what it advises agrees with the hand key, with G and with the menu's
+words, before and after taking, in the last turn and after the game.
 
-G throws the focused card when that card lets you go out (the player chose it), else the
-advised one; the hint named the advised card even when the focus was on another card that
-goes out, and G then threw the focused one ("Go out (G), discarding the 5 of diamonds",
-then "... discarding the King of hearts").
+Shift+H and G agree on the card thrown when going out (playtest item 14): G throws the
+focused card when that card lets you go out (the player chose it), else the advised one;
+the hint named the advised card even when the focus was on another card that goes out, and
+G then threw the focused one ("Go out (G), discarding the 5 of diamonds", then "...
+discarding the King of hearts").
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The game session of ``fivecrowns join --keys`` at a network table, against a real server.
+"""The game session at a network table (``fivecrowns join --keys``), against a real server;
+its chat line, and a spectator who comes mid-game.
 
 Between rounds the server deals at once, so the client tells the new round right after
 the last one's result, with no "press Enter to deal" pause; another human player's turn
@@ -304,6 +305,10 @@ def test_the_game_s_chat_line_is_echoed_too() -> None:
         assert sent == ["hi"]
 
 
+# A spectator who comes mid-game (playtest items 10 and 18): it first hears where the game
+# stands (the round, the wild rank, whose turn, the top discard, the scores), not "New game";
+# B tells the last round played before it came; the hand keys say it has no hand, and the
+# screen shows no empty hand.
 def test_a_spectator_who_comes_in_round_2_hears_where_the_game_stands(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path / "server", *FAST, "--grace", "30").start()
     ann: Player | None = None

@@ -1,6 +1,6 @@
 """Solitaire in Spanish: a whole seeded game with keys, the screen, ``--help``, the
 ``--auto`` report and the board export, with no English game word left
-(tests/i18n_support.english_words).
+(tests/support/i18n_support.english_words).
 
 Card, rank and meld names come from other areas (cards.py, ui/announce.py), and so do
 the help list and the action menu (ui/commands.py, ui/keymap.py). The ``stand_ins``

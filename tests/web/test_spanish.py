@@ -2,7 +2,7 @@
 its announcements and the server's sentences in Spanish, with <html lang="es">, and axe
 still finds nothing; the language switch before connecting changes the page in place.
 
-A real Chromium against a real ``fivecrowns serve`` on 127.0.0.1, as tests/test_web_browser.py.
+A real Chromium against a real ``fivecrowns serve`` on 127.0.0.1, as tests/web/test_browser.py.
 """
 
 from __future__ import annotations
