@@ -41,7 +41,7 @@ from fivecrowns.output.base import Backend, PrintBackend
 from fivecrowns.output.transcript import Transcript
 from fivecrowns.output.tts import TtsBackend, make_renderer
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 DEVICE_PERIODS = 3  # miniaudio's default when periods=0, as Mixer opens the device
 TEXT = "Ana discarded the 9 of clubs."

@@ -12,11 +12,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
 from fivecrowns.ui.session import Seat
-from test_ui_games import play_turn
-from ui_support import table
+from ui_support import play_turn, table
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 

@@ -6,7 +6,8 @@ keymap table (fivecrowns.ui.keymap).
 Everything above the marker comment is prose and is kept; the tables after it are
 made again, in each page's language (key names, actions and help as the game says them).
 A page that does not exist yet is made with a short introduction.
-tests/test_ui_keymap.py and tests/test_ui_spanish.py check that the pages and the table agree.
+tests/ui/test_keymap.py and tests/ui/test_session_spanish.py check that the pages and the table
+agree.
 """
 
 from __future__ import annotations
