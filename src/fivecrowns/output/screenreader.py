@@ -1,7 +1,7 @@
 """Speech and braille through the player's own screen reader, via accessible_output2.
 
 accessible_output2 0.17 has three defects this module works around (each has a test
-in tests/test_output_screenreader.py):
+in tests/output/test_screenreader.py):
 
 1. ``Auto.output()`` only calls ``speak`` on the first active output, so braille is
    never sent. We never use ``Auto``: we pick the concrete output ourselves and call

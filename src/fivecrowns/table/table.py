@@ -188,8 +188,9 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
 
     why: a view also holds the round's events and pile history, redacted for its viewer, which
     the JSON leaves out; building them for every snapshot was the server's main cost. The same
-    fields are read as in :func:`fivecrowns.core.views.player_view`, and tests/test_table.py checks
-    that both give the same JSON at every step of whole games, for every seat and a spectator.
+    fields are read as in :func:`fivecrowns.core.views.player_view`, and tests/table/test_table.py
+    checks that both give the same JSON at every step of whole games, for every seat and a
+    spectator.
     """
     over = game.is_over
     top = game.top_discard
@@ -520,7 +521,7 @@ class Table:
     def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
         """Viewers of one class get the same :meth:`frame` of ``entry`` in one language, so a
         fan-out words and encodes it once per (class, language), not once per seat
-        (tests/test_table.py checks the classes). The frame's text is worded in the current
+        (tests/table/test_table.py checks the classes). The frame's text is worded in the current
         language (``with fivecrowns.i18n.speaking(code):``); its data never depends on it."""
         event = entry.event
         if event is None:

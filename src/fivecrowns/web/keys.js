@@ -1,5 +1,5 @@
 // The keys of the web table: the terminal's keys (fivecrowns.ui.keymap, docs/keys.md) with
-// their help sentences; tests/test_web_browser.py checks each row against the keymap table.
+// their help sentences; tests/web/test_browser.py checks each row against the keymap table.
 // The rows are English (N_ marks them for the catalog); groups() translates them at use.
 import { _, N_, fill } from "./i18n.js";
 

@@ -5,7 +5,7 @@
  * found, and an install without one still works: the module is optional), and falls back to
  * its own pure-Python search otherwise. Both give the identical arrangement, card for card:
  * the tests compare them, and the pure-Python one with the solver before issue 15, on many
- * random and dense hands (tests/test_melds_compiled.py).
+ * random and dense hands (tests/core/test_melds_compiled.py).
  *
  * What is the same as melds.py (read its module docstring and docs/solver.md first):
  * - a hand's natural cards are counts per (rank, suit) type, 2 bits each, in one 128-bit

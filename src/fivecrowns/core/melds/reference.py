@@ -2,7 +2,7 @@
 
 :mod:`fivecrowns.core.melds.solver` must give the identical
 :class:`~fivecrowns.core.melds.solver.Arrangement` (the same melds, wilds, leftover and
-discard) and the same numbers as this module on every hand; ``tests/test_melds_reference.py``
+discard) and the same numbers as this module on every hand; ``tests/core/test_melds_reference.py``
 compares them on thousands of random and dense hands, and ``benchmarks/bench_solver.py`` times
 both on the same hands. The solver here is the memoised search described in ``docs/solver.md``
 ("Before issue 15"). The game uses it only as the solver's fallback for a hand its fast form

@@ -37,8 +37,8 @@ choice in tie-break order that keeps the best value.
 A meld gets the fewest wilds it needs; wilds that are not needed form a meld of
 their own (3 or more) or join the first meld made (1 or 2; it has at most 5
 cards, and a book or run of 7 is still a meld), so they cost nothing unless no
-meld at all can be made. The oracle tests (tests/oracle.py) prove these
-shortcuts on thousands of hands, and ``tests/test_melds_reference.py`` checks
+meld at all can be made. The oracle tests (tests/support/oracle.py) prove these
+shortcuts on thousands of hands, and ``tests/core/test_melds_reference.py`` checks
 that this solver gives the identical arrangement as the one before it
 (:mod:`fivecrowns.core.melds.reference`).
 
@@ -476,7 +476,7 @@ _MELDS_LIMIT = 1 << 14
 
 # The compiled search (src/fivecrowns/core/melds/_melds_c.c), when this install built it: the
 # same search and the same answers, card for card; without it the pure-Python search below runs.
-# tests/test_melds_compiled.py compares the two (and CI requires the compiled one).
+# tests/core/test_melds_compiled.py compares the two (and CI requires the compiled one).
 try:
     from fivecrowns.core.melds import _melds_c as _C
 except ImportError:  # why: an install without a C compiler still plays (setup.py: optional)
