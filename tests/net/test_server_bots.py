@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from typing import Any
 
 import pytest
 from aiohttp import web
@@ -20,6 +19,7 @@ from fivecrowns.ai.base import Decision
 from fivecrowns.core.views import PlayerView
 from fivecrowns.net.server.app import Limits, Server, make_app
 from server_support import LOOPBACK, Client
+from server_support import wait_until as _wait
 
 THINK_LIMIT = 20.0  # seconds the slow bot thinks at most, should the test fail to release it
 
@@ -41,14 +41,6 @@ class SlowBot:
         self.thinking.clear()
         self.decisions += 1
         return Decision(view.legal_moves()[0], "slow")
-
-
-async def _wait(test: Any, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the condition never came true")
-        await asyncio.sleep(0.01)
 
 
 def test_another_tables_move_is_answered_while_a_slow_bot_thinks(

@@ -4,27 +4,34 @@ A table whose people have all left (empty seats and computer players only, waiti
 mid-game) and that nobody watches is closed after the reconnection grace: it leaves the
 lobby's list, cannot be joined, and a restart does not bring it back; its moves stay in
 the store. A table whose seated players only dropped waits for them much longer
-(``Limits.away``). The real-process tests use a one-second grace.
+(``Limits.away``). The real-process test uses a one-second grace; the others give the
+server's sweep a clock of their own (:meth:`Server.sweep` takes the time).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
-from fivecrowns.net.server.app import Connection, Limits, Room, Server
+import pytest
+from aiohttp import web
+
+from fivecrowns.net.server.app import Connection, Limits, Room, Server, make_app
 from fivecrowns.table import SeatKind, Table
 from fivecrowns.ui.lobby import table_words
 from server_support import (
     FAST,
+    LOOPBACK,
     Client,
     ServerProcess,
     play_until,
     replayed,
+    wait_until,
 )
 
 
@@ -120,45 +127,60 @@ def test_tables_everyone_left_are_closed_after_the_grace_and_stay_closed(data: P
     asyncio.run(scenario())
 
 
-def test_a_table_its_players_are_reconnecting_to_stays_open(data: Path) -> None:
+def test_a_table_its_players_are_reconnecting_to_stays_open(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # why in this process: the sweeps are run with the test's own clock (Server.sweep takes
+    # it), many times and far past the grace at once, instead of waiting 4 s for the real ones
     # why a bot delay: at full speed the stand-in and the computer player would finish the
     # game within the wait, and a finished game is rightly no longer listed
-    server = ServerProcess(data, "--bot-delay", "0.4", "--rate", "1000", "--grace", "1").start()
+    server = Server(limits=Limits(bot_delay=0.4, rate=1000.0, burst=2000, grace=1.0))
 
     async def scenario() -> None:
-        ann, cat, dan = Client("Ann"), Client("Cat"), Client("Dan")
-        for client in (ann, cat, dan):
-            await client.connect(server.url)
-        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
-        await ann.until(lambda m: m["type"] == "snapshot")
-        await ann.send({"type": "start"})
-        await play_until([ann], lambda c: c.seq >= 8, 60)
-        await cat.send({"type": "create_table", "seats": 3})
-        await cat.until(lambda m: m["type"] == "snapshot")
-        playing, waiting = ann.table, cat.table
-        assert playing is not None and waiting is not None
-        # both connections drop: nobody is connected to either table now
-        await ann.close()
-        await cat.close()
-        # many sweeps (every half second with this grace) and past the grace: both stay
-        await asyncio.sleep(4.0)
-        assert {playing, waiting} <= await _listed(dan)
-        # they come back with their tokens and sit where they sat
-        for old in (ann, cat):
-            back = Client(old.name)
-            back.token, back.seq = old.token, old.seq
-            await back.connect(server.url)
-            shot = await back.until(lambda m: m["type"] == "snapshot")
-            assert shot["table"] == old.table and shot["seat"] == 0
-            assert back.errors == []
-            await back.close()
-        await dan.close()
+        runner = web.AppRunner(make_app(server), handle_signals=False, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, LOOPBACK, 0)
+        await site.start()
+        url = f"ws://{LOOPBACK}:{runner.addresses[0][1]}/ws"
+        try:
+            ann, cat, dan = Client("Ann"), Client("Cat"), Client("Dan")
+            for client in (ann, cat, dan):
+                await client.connect(url)
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ann.send({"type": "start"})
+            await play_until([ann], lambda c: c.seq >= 8, 60)
+            await cat.send({"type": "create_table", "seats": 3})
+            await cat.until(lambda m: m["type"] == "snapshot")
+            playing, waiting = ann.table, cat.table
+            assert playing is not None and waiting is not None
+            # both connections drop: nobody is connected to either table now
+            await ann.close()
+            await cat.close()
+            rooms = [server.rooms[playing], server.rooms[waiting]]
+            await wait_until(lambda: not any(any(room.all_conns()) for room in rooms), 10)
+            # many sweeps (every half second with this grace) and past the grace: both stay
+            now = time.monotonic()
+            for step in range(10):
+                assert server.sweep(now + 0.5 * step) == []
+            assert {playing, waiting} <= await _listed(dan)
+            # they come back with their tokens and sit where they sat
+            for old in (ann, cat):
+                back = Client(old.name)
+                back.token, back.seq = old.token, old.seq
+                await back.connect(url)
+                shot = await back.until(lambda m: m["type"] == "snapshot")
+                assert shot["table"] == old.table and shot["seat"] == 0
+                assert back.errors == []
+                await back.close()
+            await dan.close()
+        finally:
+            await runner.cleanup()
 
-    try:
+    with caplog.at_level(logging.ERROR):
         asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    errors = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+    assert errors == [], errors
 
 
 def _room(server: Server, table_id: str, table: Table) -> Room:

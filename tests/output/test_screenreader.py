@@ -110,7 +110,7 @@ def test_another_program_speaking_does_not_drop_queued_messages(sd: SpeechDispat
         with output:
             for text in ("Move one.", "Move two.", "Move three."):
                 output.speak(text)
-            time.sleep(0.05)
+            sd.wait_started("Move one.")  # the other two wait in the queue
             other.set_priority(speechd.Priority.MESSAGE)
             other.speak("Mail arrived.")
             spoken = sd.wait_for(4)

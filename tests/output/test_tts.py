@@ -209,7 +209,9 @@ def test_stop_drops_everything_and_speech_goes_on_after(tts: TtsBackend) -> None
     tts.speak(LONG)
     tts.speak("Dropped one.")
     tts.speak("Dropped two.")
-    time.sleep(0.1)
+    deadline = time.monotonic() + 10
+    while not tts.mixer.playing("speech") and time.monotonic() < deadline:
+        time.sleep(0.005)
     tts.stop()
     tts.speak("After the stop.")
     assert tts.wait_idle(timeout=30)

@@ -368,6 +368,15 @@ def check_no_leak(client: Client, truth: Table, viewer: int | None, language: st
     assert drawn, "the game had stock draws to check"
 
 
+async def wait_until(test: Callable[[], bool], timeout: float) -> None:
+    """Wait (on the event loop) until ``test()`` is true; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not test():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never came true")
+        await asyncio.sleep(0.01)
+
+
 #: A server that answers at once: no pause before a computer player's move, a high rate limit.
 FAST = ("--bot-delay", "0", "--rate", "1000")
 

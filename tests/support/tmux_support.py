@@ -92,6 +92,22 @@ class TmuxWindow:
             time.sleep(0.05)
         raise AssertionError(f"{self.name} never said {pattern!r}:\n{self.said()[-3000:]}")
 
+    def closed(self) -> bool:
+        """True once the window's program has ended (its tmux session goes with it)."""
+        found = subprocess.run(
+            ["tmux", "-L", self.socket, "has-session", "-t", self.name],
+            capture_output=True,
+            timeout=10,
+        )
+        return found.returncode != 0
+
+    def wait_closed(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.closed():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name} never ended:\n{self.said()[-3000:]}")
+            time.sleep(0.05)
+
     def play_one(self) -> bool:
         """Line mode: answer the newest "You can:" line if it is new: draw, else throw the
         first card."""

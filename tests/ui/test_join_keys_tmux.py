@@ -99,7 +99,9 @@ def test_two_keys_clients_and_a_spectator_finish_a_game_and_keep_hands_private(
             window.keys("q")
             window.keys("y")
         cy.type("q")
-        time.sleep(1.0)
+        for window in players:
+            window.wait(r"You left the table\. You are in the lobby\.")
+        cy.wait_closed()  # q ends the line client
     finally:
         kill_tmux(socket)
         errors = server.stop()

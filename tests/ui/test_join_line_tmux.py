@@ -61,7 +61,8 @@ def test_two_join_clients_in_terminals_play_chat_and_keep_their_hands_private(
             assert "Your hand:" in window.screen()
         for window in windows:
             window.type("q")
-        time.sleep(1.0)
+        for window in windows:
+            window.wait_closed()  # q ends the line client
     finally:
         kill_tmux(socket)
         errors = server.stop()

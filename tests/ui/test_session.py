@@ -346,10 +346,19 @@ def test_real_event_loop_paces_computer_players_and_quits(tmp_path, monkeypatch)
                     break
                 await asyncio.sleep(0.01)
             assert game.current_player == 0
+            mark = len(backend.spoken)
             pipe.send_text("w")
-            await asyncio.sleep(0.2)
+            for _ in range(200):  # until the loop has read the key and the round is said
+                if len(backend.spoken) > mark:
+                    break
+                await asyncio.sleep(0.01)
+            assert backend.spoken[mark:], "W was never answered"
             pipe.send_text("q")
-            await asyncio.sleep(0.2)
+            for _ in range(200):  # until the quit question is asked
+                if backend.spoken[-1].startswith("Quit?"):
+                    break
+                await asyncio.sleep(0.01)
+            assert backend.spoken[-1].startswith("Quit?")
             pipe.send_text("y")
             await asyncio.wait_for(task, 5)
 
