@@ -1,4 +1,6 @@
-"""Whole games through the command layer, with keys only, against computer players.
+"""Whole games through the command layer, with keys only, against computer players; the
+session's keys as a whole (ui/session/core.py): help, the review keys, capital letters, the
+keys after the game.
 
 No terminal: prompt_toolkit pipe input and a dummy output; what the player
 hears comes from the output layer's RecordingBackend (STYLE practice 12).
@@ -10,8 +12,9 @@ import re
 
 import pytest
 
+from fivecrowns.ai import load_bot
 from fivecrowns.core.cards import spoken_name
-from fivecrowns.core.game import Phase
+from fivecrowns.core.game import Game, Phase
 from fivecrowns.core.melds.solver import going_out_discards
 from fivecrowns.core.views import player_view
 from fivecrowns.storage import history as game_history
@@ -442,3 +445,52 @@ def test_past_games_in_the_game_say_an_unreadable_history_too() -> None:
         assert said.startswith(f"The history file {path} cannot be read")
         assert "No finished games yet" not in said
         assert t.state() == before
+
+
+def test_review_restarts_from_the_newest_and_says_the_place() -> None:
+    seats = [Seat("You"), Seat("Ann", "medium")]
+    with table(seats, seed=5) as t:
+        t.press("w", "p", "s")
+        count = len(t.session.output.history)
+        t.press(",")
+        assert t.spoken()[-1].endswith(f" {count - 1} of {count}.")
+        t.press(",")
+        assert t.spoken()[-1].endswith(f" {count - 2} of {count}.")
+        t.press("p")  # a new message: the next step back starts from it
+        count = len(t.session.output.history)
+        t.press(",")
+        assert t.spoken()[-1].startswith("Scores")
+        assert t.spoken()[-1].endswith(f" {count - 1} of {count}.")
+
+
+def test_capital_letters_without_their_own_key_act_as_small_letters() -> None:
+    with table([Seat("You"), Seat("Ann", "medium")], seed=5) as t:
+        t.press("w")
+        round_words = t.spoken()[-1]
+        t.press("W")  # Caps Lock on
+        assert t.spoken()[-1] == round_words
+        t.press("G")  # before drawing: the same refusal as g, not "does nothing here"
+        assert t.spoken()[-1] == "You must draw before you go out: press D or T."
+        t.press("D")
+        assert t.spoken()[-1].startswith("You drew the ")
+        t.press("H")  # Shift+H keeps its own action: the hint
+        assert not t.spoken()[-1].startswith(("Your hand", "4 cards"))
+        t.press("f1", "end")
+        assert t.spoken()[-1].startswith("Caps Lock: a capital letter with no key of its own")
+        assert "Shift+H and Shift+S do their own actions" in t.spoken()[-1]
+
+
+def test_game_over_keys_say_what_to_do_and_goodbye() -> None:
+    game = Game(["You", "Ann"], seed=3)
+    bot = load_bot("easy", seed=1)
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(seat, bot.decide(player_view(game, seat)).move)
+    with table([Seat("You"), Seat("Ann", "medium")], seed=3, game=game) as t:
+        t.press("d")
+        assert t.spoken()[-1] == (
+            "The game is over. Press N for a new game, S for scores, Q or Ctrl+C to leave."
+        )
+        t.press("q")
+        assert t.spoken()[-1] == "Goodbye."
+        assert t.session.wants_exit()

@@ -1,5 +1,5 @@
-"""Hot seat: players who share one keyboard, the privacy screen between them, and what
-each hears when the keyboard comes back to them.
+"""Hot seat (ui/session/hotseat.py): players who share one keyboard, the privacy screen
+between them, and what each hears when the keyboard comes back to them.
 
 Driven as in test_session.py: prompt_toolkit pipe input, a dummy terminal output, and
 the output layer's RecordingBackend to hear what was said.

@@ -1,5 +1,6 @@
-"""The hint (Shift+H): what it advises agrees with the hand key, with G and with the menu's
-words, before and after taking, in the last turn and after the game.
+"""The hint (Shift+H), an information key (ui/session/info.py): what it advises agrees with
+the hand key, with G and with the menu's words, before and after taking, in the last turn
+and after the game.
 
 Shift+H and G agree on the card thrown when going out (playtest item 14): G throws the
 focused card when that card lets you go out (the player chose it), else the advised one;

@@ -1,5 +1,7 @@
-"""The game session at a network table (``fivecrowns join --keys``), against a real server;
-its chat line, and a spectator who comes mid-game.
+"""Where the session's game is (ui/session/modes.py): a seat at a network table
+(``fivecrowns join --keys``) against a real server, watching one (a spectator who comes
+mid-game), and local play, whose quit says when the game could not be saved (issue 16 item
+5: never "Saved. Goodbye." when nothing was saved).
 
 Between rounds the server deals at once, so the client tells the new round right after
 the last one's result, with no "press Enter to deal" pause; another human player's turn
@@ -10,13 +12,17 @@ games are kept.
 
 from __future__ import annotations
 
+import errno
 import re
 import time
 from pathlib import Path
 
+import pytest
+
 from fivecrowns.core.cards import parse_card, spoken_name
 from fivecrowns.core.game import Phase
 from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.storage import autosave as storage
 from fivecrowns.ui.session import (
     ROUND_BEFORE_WATCHING,
     WATCHING_NO_HAND,
@@ -290,21 +296,6 @@ def test_a_spectators_help_says_q_stops_watching(server: ServerProcess) -> None:
         ann.close()
 
 
-def test_the_game_s_chat_line_is_echoed_too() -> None:
-    """Item 11 at a network table: the game's chat line (ui/session.py) echoes the same way."""
-    with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
-        sent: list[str] = []
-        t.session.link.chat = sent.append  # type: ignore[attr-defined]  # a network link's
-        printed: list[str] = []
-        t.session.add_listener(printed.append)
-        t.press("/")
-        mark = len(printed)
-        t.press("h", "i", "?", "\x7f")  # \x7f: the Backspace key as a terminal sends it
-        assert printed[mark:] == ["h", "i", "question mark", "question mark deleted."]
-        t.press("enter")
-        assert sent == ["hi"]
-
-
 # A spectator who comes mid-game (playtest items 10 and 18): it first hears where the game
 # stands (the round, the wild rank, whose turn, the top discard, the scores), not "New game";
 # B tells the last round played before it came; the hand keys say it has no hand, and the
@@ -353,10 +344,42 @@ def test_a_spectator_who_comes_in_round_2_hears_where_the_game_stands(tmp_path: 
     assert "Traceback" not in errors, errors
 
 
-def test_the_chat_key_in_local_play_says_it_is_for_network_tables() -> None:
-    from ui_support import table
+def _unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(blocker / "data"))
+    return blocker / "data"
 
-    with table([Seat("Ann"), Seat("Ben", "easy")], seed=4) as t:
-        t.press("/")
-        assert t.spoken()[-1] == "Chat is for network tables: everyone here shares this keyboard."
-        assert t.session.chat_line is None
+
+def test_quitting_a_game_that_could_not_be_saved_says_so(tmp_path, monkeypatch) -> None:
+    folder = _unwritable(tmp_path, monkeypatch)
+    seats = [Seat("You"), Seat("Ann", "easy")]
+    with table(seats, 3, data_dir=folder) as t:
+        t.press("q")
+        question = t.spoken()[-1]
+        assert question.startswith("Quit? This game is not saved: the game could not be written")
+        assert str(folder) in question and "Quitting loses it." in question
+        t.press("y")
+        goodbye = t.spoken()[-1]
+        assert goodbye.startswith("Not saved: the game could not be written to")
+        assert goodbye.endswith("This game cannot be resumed. Goodbye.")
+        assert "Saved. Goodbye." not in t.spoken()
+
+
+def test_a_full_disk_is_told_and_a_later_save_clears_it(tmp_path, monkeypatch) -> None:
+    real = storage.write_autosave
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(storage, "write_autosave", full)
+    seats = [Seat("You"), Seat("Ann", "easy")]
+    with table(seats, 3, data_dir=tmp_path / "data") as t:
+        t.session.save_now()
+        t.press("q")
+        assert "(No space left on device)" in t.spoken()[-1]
+        t.press("n")
+        monkeypatch.setattr(storage, "write_autosave", real)
+        t.session.save_now()
+        t.press("q", "y")
+        assert t.spoken()[-1] == "Saved. Goodbye."

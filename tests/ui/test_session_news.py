@@ -1,6 +1,6 @@
 """What the session says and plays: the other players' moves with their sounds (queued,
 never cutting off the player), last turns, round results at each verbosity, the start of
-a round and of the game.
+a round (ui/session/news.py).
 
 Driven as in test_session.py: prompt_toolkit pipe input, a dummy terminal output, and the
 output layer's RecordingBackend to hear (and see the sounds of) what was said.

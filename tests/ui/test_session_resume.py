@@ -1,5 +1,5 @@
-"""The session's saves: a resumed game says where it stands, and quitting a game that could
-not be saved says so (issue 16 item 5: never "Saved. Goodbye." when nothing was saved).
+"""A saved game resumed (ui/session/resume.py): it says where the game stands, asks the hot
+seat's player at the keyboard for their discard, and keeps the last moves and why.
 
 Driven as in test_session.py: prompt_toolkit pipe input, a dummy terminal output, and
 the output layer's RecordingBackend to hear what was said.
@@ -7,18 +7,13 @@ the output layer's RecordingBackend to hear what was said.
 
 from __future__ import annotations
 
-import errno
 import json
-from pathlib import Path
-
-import pytest
 
 from ai_support import table as deal
 from fivecrowns.ai import load_bot
 from fivecrowns.core.game import Game
 from fivecrowns.core.moves import DrawFromStock
 from fivecrowns.output import Output, RecordingBackend
-from fivecrowns.storage import autosave as storage
 from fivecrowns.ui.session import Seat, Session, game_from_save
 from fivecrowns.ui.settings import Settings
 from ui_support import play_turn, table
@@ -91,44 +86,3 @@ def test_resume_keeps_the_last_moves_and_why() -> None:
     assert backend.spoken[-1] == live_moves
     session.press("y")
     assert backend.spoken[-1] == live_why
-
-
-def _unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a folder")
-    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(blocker / "data"))
-    return blocker / "data"
-
-
-def test_quitting_a_game_that_could_not_be_saved_says_so(tmp_path, monkeypatch) -> None:
-    folder = _unwritable(tmp_path, monkeypatch)
-    seats = [Seat("You"), Seat("Ann", "easy")]
-    with table(seats, 3, data_dir=folder) as t:
-        t.press("q")
-        question = t.spoken()[-1]
-        assert question.startswith("Quit? This game is not saved: the game could not be written")
-        assert str(folder) in question and "Quitting loses it." in question
-        t.press("y")
-        goodbye = t.spoken()[-1]
-        assert goodbye.startswith("Not saved: the game could not be written to")
-        assert goodbye.endswith("This game cannot be resumed. Goodbye.")
-        assert "Saved. Goodbye." not in t.spoken()
-
-
-def test_a_full_disk_is_told_and_a_later_save_clears_it(tmp_path, monkeypatch) -> None:
-    real = storage.write_autosave
-
-    def full(*args: object, **kwargs: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(storage, "write_autosave", full)
-    seats = [Seat("You"), Seat("Ann", "easy")]
-    with table(seats, 3, data_dir=tmp_path / "data") as t:
-        t.session.save_now()
-        t.press("q")
-        assert "(No space left on device)" in t.spoken()[-1]
-        t.press("n")
-        monkeypatch.setattr(storage, "write_autosave", real)
-        t.session.save_now()
-        t.press("q", "y")
-        assert t.spoken()[-1] == "Saved. Goodbye."
