@@ -2,7 +2,7 @@
 
 One browser for the whole module. The games are dealt from ``serve --seed`` so the page is
 the same at every run: its accessibility tree at each phase is compared whole with the
-files in tests/golden/web (after a change on purpose: UPDATE_GOLDEN=1 pytest this file).
+files in tests/support/golden/web (after a change on purpose: UPDATE_GOLDEN=1 pytest this file).
 """
 
 from __future__ import annotations
