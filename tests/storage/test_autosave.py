@@ -19,6 +19,7 @@ import pytest
 from fivecrowns.cli import main
 from fivecrowns.core.errors import SaveFileError
 from fivecrowns.storage import autosave as storage
+from fivecrowns.storage.locks import data_folder_lock
 from fivecrowns.ui.solitaire import solitaire_save_path
 from gamehelpers import DEEP
 from tmux_support import program, terminal
@@ -28,7 +29,7 @@ def test_a_second_copy_in_the_same_folder_is_refused(monkeypatch, capsys) -> Non
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     storage.write_autosave({"seats": [], "seed": 1, "first_dealer": 0, "moves": []})
     before = storage.autosave_path().read_bytes()
-    with storage.data_folder_lock():
+    with data_folder_lock():
         for command in (["play"], ["play", "--resume"], ["solitaire"]):
             assert main([*command, "--speech", "none"]) == 1
             err = capsys.readouterr().err
@@ -45,9 +46,9 @@ def test_the_lock_is_free_again_after_a_game_and_clears_stale_temporaries() -> N
     folder.mkdir(parents=True, exist_ok=True)
     stale = folder / ".autosave.json.k2j3h4.tmp"
     stale.write_text("{half a save")
-    with storage.data_folder_lock():
+    with data_folder_lock():
         assert not stale.exists()
-    with storage.data_folder_lock():
+    with data_folder_lock():
         pass
 
 

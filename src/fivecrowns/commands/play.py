@@ -97,7 +97,7 @@ def resume_choice_problem(choice: str | None) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from fivecrowns.ai.loader import BotLoadError
     from fivecrowns.core.errors import FiveCrownsError
-    from fivecrowns.storage.autosave import DataFolderBusy
+    from fivecrowns.storage.locks import DataFolderBusy
     from fivecrowns.ui.launch import LaunchError, launch, list_unfinished
 
     problem = resume_choice_problem(args.resume)

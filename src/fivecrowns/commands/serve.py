@@ -126,12 +126,13 @@ def run(args: argparse.Namespace) -> int:
         store = MemoryStore()
         where = None  # why: "kept in memory only" is its own sentence (STARTED_IN_MEMORY)
     else:
+        from fivecrowns.storage.locks import exclusive_lock
         from fivecrowns.storage.paths import data_dir
 
         data = args.data if args.data is not None else data_dir() / "server"
         try:
             data.mkdir(parents=True, exist_ok=True)
-            lock = _lock(data / "server.lock")
+            lock = exclusive_lock(data / "server.lock")
         except OSError as error:
             problem = _("Cannot use the data folder {path}: {reason}.")
             print(problem.format(path=data, reason=error.strerror), file=sys.stderr)
@@ -153,22 +154,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(_("Server stopped."), file=sys.stderr)
     return 0
-
-
-def _lock(path: Path) -> Any:
-    """An exclusive lock on ``path`` held while the server runs; ``None`` if another holds it.
-
-    why filelock: the same lock as the game's data folder (flock, msvcrt on Windows),
-    dropped by the system when the process dies, even on kill -9.
-    """
-    import filelock
-
-    lock = filelock.FileLock(path, timeout=0, is_singleton=False)
-    try:
-        lock.acquire()
-    except filelock.Timeout:
-        return None
-    return lock
 
 
 async def _serve(

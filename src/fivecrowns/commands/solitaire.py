@@ -204,7 +204,7 @@ def _list_unfinished() -> list[str]:
 
 def _run_play(args: argparse.Namespace) -> int:
     from fivecrowns.core.errors import FiveCrownsError, UsageError
-    from fivecrowns.storage.autosave import DataFolderBusy, data_folder_lock
+    from fivecrowns.storage.locks import DataFolderBusy, data_folder_lock
 
     if args.resume == "list":
         print("\n".join(_list_unfinished()))

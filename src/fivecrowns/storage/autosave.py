@@ -12,27 +12,24 @@ import contextlib
 import datetime
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fivecrowns.core.errors import FiveCrownsError, SaveFileError
-from fivecrowns.i18n import N_, ngettext
+from fivecrowns.core.errors import SaveFileError
 from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import ngettext
 from fivecrowns.storage.atomic import atomic_write_text
 from fivecrowns.storage.paths import data_dir
 from fivecrowns.storage.saves import check_autosave, read_bounded
 
 __all__ = [
-    "BUSY",
-    "DataFolderBusy",
     "KeptAside",
     "autosave_path",
     "bring_back",
     "choose_kept_game",
     "damaged_games",
-    "data_folder_lock",
     "delete_autosave",
     "keep_aside_autosave",
     "kept_aside_path",
@@ -231,52 +228,6 @@ def swap_previous_autosave(path: Path | None = None) -> None:
 
 
 # --- one game at a time per data folder -------------------------------------------------
-
-BUSY = N_(
-    "Another Five Crowns game is running and saving in {folder}. Only one game at a time "
-    "can use it, so nothing was started and nothing was changed. Finish or quit the other "
-    "game first. Meanwhile you can see past games with: fivecrowns history"
-)
-
-
-class DataFolderBusy(FiveCrownsError):
-    """Another copy of the game holds the data folder; the message says what to do."""
-
-
-@contextlib.contextmanager
-def data_folder_lock(folder: Path | None = None) -> Iterator[None]:
-    """Hold the data folder for one game: a second copy raises :class:`DataFolderBusy`.
-
-    why filelock, not fcntl: the same advisory lock (flock) on Linux and macOS and
-    msvcrt's on Windows; the system drops it when the process dies, even on kill -9.
-    A folder where no lock can be taken (read-only) is used without one: the game
-    cannot save there anyway, and it says so.
-    """
-    import filelock
-
-    folder = folder or data_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        lock = filelock.FileLock(folder / "fivecrowns.lock", timeout=0, is_singleton=False)
-        lock.acquire()
-    except filelock.Timeout:
-        raise DataFolderBusy(_(BUSY).format(folder=folder)) from None
-    except OSError:
-        yield
-        return
-    try:
-        _remove_stale_temporaries(folder)
-        yield
-    finally:
-        lock.release()
-
-
-def _remove_stale_temporaries(folder: Path) -> None:
-    """Remove half-written saves a kill left behind (``.autosave.json.XXXX.tmp``): with the
-    lock held no other copy is writing, so every one of them is stale."""
-    for stale in folder.glob(".*.json.*.tmp"):
-        with contextlib.suppress(OSError):
-            stale.unlink()
 
 
 def delete_autosave(path: Path | None = None) -> None:

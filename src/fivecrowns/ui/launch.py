@@ -15,6 +15,7 @@ from fivecrowns.core.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from fivecrowns.i18n import N_, pgettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.storage import autosave as storage
+from fivecrowns.storage.locks import data_folder_lock
 from fivecrowns.storage.saves import MAX_NAME_LENGTH
 from fivecrowns.ui.session import Seat, Session, game_from_save, new_seed
 from fivecrowns.ui.settings import load_settings
@@ -267,7 +268,7 @@ def list_unfinished() -> list[str]:
 
 
 def launch(args: argparse.Namespace) -> int:
-    with storage.data_folder_lock():
+    with data_folder_lock():
         return _launch(args)
 
 
