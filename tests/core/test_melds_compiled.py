@@ -162,7 +162,7 @@ def test_threads_solving_at_once_get_the_reference_answers() -> None:
 
 def test_the_largest_hands_the_fast_form_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """3 of every natural card and up to 31 wilds: deep searches, many melds, long walks; the
-    compiled search's fixed arrays must hold them, and it must agree with melds.py's own."""
+    compiled search's fixed arrays must hold them, and it must agree with solver.py's own."""
     compiled = melds._C
     assert compiled is not None
     rng = random.Random(9)

@@ -2,7 +2,7 @@
 game as text, BRF (Spanish braille through liblouis, back-translated) and Unicode braille,
 with no English game word left (tests/support/i18n_support.english_words).
 
-Meld lines name ranks and suits (cards.py: another helper's area). The ``stand_ins``
+Meld lines name ranks and suits (core/cards.py: another helper's area). The ``stand_ins``
 fixture puts Spanish words in their place so these tests check the exports' own
 sentences; ``test_everything_in_spanish`` checks the real names and is an expected
 failure (strict) until cards.py speaks Spanish. The score sheet names no card: it is
@@ -168,7 +168,7 @@ def _others_speak_spanish() -> bool:
 
 @pytest.mark.xfail(
     not _others_speak_spanish(),
-    reason="rank and suit names (cards.py, another helper's area) are not Spanish yet",
+    reason="rank and suit names (core/cards.py, another helper's area) are not Spanish yet",
     strict=True,
 )
 def test_everything_in_spanish(game: Game) -> None:

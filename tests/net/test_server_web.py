@@ -13,7 +13,8 @@ import pytest
 
 from fivecrowns.core.cards import parse_card, spoken_name, wild_rank_for_round
 from fivecrowns.table import Table
-from fivecrowns.table.info import QUESTIONS, answer
+from fivecrowns.table.info import answer
+from fivecrowns.words.questions import QUESTIONS
 from server_support import Client, ServerProcess
 
 FAST = ("--bot-delay", "0", "--rate", "1000")

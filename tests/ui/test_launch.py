@@ -125,14 +125,14 @@ def test_seats_humans_first_with_names() -> None:
 def test_line_mode_says_why_it_is_silent_and_how_to_hear_a_voice() -> None:
     import argparse
 
-    from fivecrowns.ui.launch import LINE_MODE_SILENCE, _open_output
+    from fivecrowns.ui.launch import LINE_MODE_SILENCE, open_output
 
     chosen = argparse.Namespace(speech="none", line=True, transcript=None)
-    output, reason = _open_output(chosen)
+    output, reason = open_output(chosen)
     output.close()
     assert reason.startswith("Speech: silence, as chosen.")
     defaulted = argparse.Namespace(speech=None, line=True, transcript=None)
-    output, reason = _open_output(defaulted)
+    output, reason = open_output(defaulted)
     output.close()
     assert reason.startswith(LINE_MODE_SILENCE)
     assert "--speech auto" in reason

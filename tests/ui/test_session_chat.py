@@ -11,7 +11,7 @@ from ui_support import table
 
 
 def test_the_game_s_chat_line_is_echoed_too() -> None:
-    """Item 11 at a network table: the game's chat line (ui/session.py) echoes the same way."""
+    """Item 11 at a network table: the game's chat line (ui/session/chat.py) echoes the same way."""
     with table([Seat("You"), Seat("Ann", "medium")], seed=5, first_dealer=1) as t:
         sent: list[str] = []
         t.session.link.chat = sent.append  # type: ignore[attr-defined]  # a network link's

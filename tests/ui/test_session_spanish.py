@@ -20,12 +20,12 @@ from fivecrowns.core.cards import Rank, parse_card
 from fivecrowns.core.game import Phase
 from fivecrowns.storage.history import describe_history, skipped_words
 from fivecrowns.storage.settings import load_settings as load_output_settings
-from fivecrowns.table.info import QUESTIONS
 from fivecrowns.table.info import answer as ask_answer
 from fivecrowns.ui.keymap import Keymap, keys_doc_tables
 from fivecrowns.ui.screen import render_table
 from fivecrowns.ui.session import Seat
 from fivecrowns.words import answers
+from fivecrowns.words.questions import QUESTIONS
 from i18n_support import english_words as _english_words
 from ui_support import Table, play_turn, table
 
@@ -39,7 +39,7 @@ LIST_KEYS = ["f1", "escape", "\x1bOQ"]  # F1, Escape, F2 as a terminal sends the
 
 def words_of_others_in_english() -> list[str]:
     """Which parts owned by the other translation helpers still speak English here: card and
-    rank names (cards.py), event sentences (ui/announce.py), computer players' reasons
+    rank names (core/cards.py), event sentences (words/announce.py), computer players' reasons
     (ai/explain.py). Empty once their work is in; then every check below covers them too."""
     from fivecrowns.ai.explain import plain_move
     from fivecrowns.core.moves import DrawFromStock, DrewFromStock

@@ -2,7 +2,7 @@
 ``--auto`` report and the board export, with no English game word left
 (tests/support/i18n_support.english_words).
 
-Card, rank and meld names come from other areas (cards.py, ui/announce.py), and so do
+Card, rank and meld names come from other areas (core/cards.py, words/announce.py), and so do
 the help list and the action menu (ui/commands.py, ui/keymap.py). The ``stand_ins``
 fixture puts Spanish words in their place, so those tests check this area's own
 sentences whatever the other areas speak; ``test_everything_in_spanish`` checks the
@@ -129,7 +129,7 @@ def _others_speak_spanish() -> bool:
 
 @pytest.mark.xfail(
     not _others_speak_spanish(),
-    reason="card, rank, suit and meld names and the key layer (cards.py, ui/announce.py, "
+    reason="card, rank, suit and meld names and the key layer (core/cards.py, words/announce.py, "
     "ui/commands.py: other helpers' areas) do not speak Spanish on this branch yet",
     strict=True,
 )

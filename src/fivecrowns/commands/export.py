@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fivecrowns.core.views import player_view
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 
@@ -98,6 +97,7 @@ def play_seeded_game(seed: int, players: int) -> Game:
     from fivecrowns.ai.simple import SimplePlayer
     from fivecrowns.core.errors import FiveCrownsError
     from fivecrowns.core.game import Game
+    from fivecrowns.core.views import player_view
 
     if not 2 <= players <= len(SEED_NAMES):
         raise FiveCrownsError(
@@ -142,7 +142,7 @@ def build_document(
 
     ``player`` (a name or seat number from 1) chooses whose hand; else ``default_seat``.
     """
-    from fivecrowns.core.views import public_view
+    from fivecrowns.core.views import player_view, public_view
     from fivecrowns.export.content import (
         hand_document,
         log_document,

@@ -27,8 +27,7 @@ import msgspec
 from fivecrowns.core.cards import parse_card
 from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
 from fivecrowns.i18n import gettext as _
-from fivecrowns.table.info import QUESTIONS, Question
-from fivecrowns.table.table import TableError
+from fivecrowns.words.questions import QUESTIONS, Question
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -50,6 +49,7 @@ __all__ = [
     "Leave",
     "Left",
     "ListTables",
+    "MoveError",
     "ProtocolError",
     "Question",
     "RemoveBot",
@@ -80,6 +80,15 @@ SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=6)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
 #: The languages the server words sentences in (fivecrowns.i18n.LANGUAGES; a test checks).
 Language = Literal["en", "es"]
+
+
+class MoveError(Exception):
+    """An ``act`` whose move cannot be read (no card, a bad card token). ``code`` is the
+    error frame's code (``bad_args``, ``bad_card``); the message is spoken."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
 
 
 class ProtocolError(ValueError):
@@ -392,7 +401,7 @@ def act_message(move: Move, seq: int) -> dict[str, Any]:
 
 def move_of(message: Act) -> Move:
     """The move an ``act`` asks for (the server's side of :func:`act_message`); a bad card
-    token is a sentence, not a crash: :class:`~fivecrowns.table.TableError` with its code."""
+    token is a sentence, not a crash: :class:`MoveError` with its code."""
     args = message.args
     try:
         if message.action == "draw_stock":
@@ -403,11 +412,11 @@ def move_of(message: Act) -> Move:
             if args.card is None:
                 # TRANSLATORS: {action} is the protocol's word (discard, go_out), not translated
                 text = _("{action} needs a card, as in 7h.").format(action=message.action)
-                raise TableError("bad_args", text)
+                raise MoveError("bad_args", text)
             card = parse_card(args.card)
             return Discard(card) if message.action == "discard" else GoOut(card)
         if args.melds is None:
             return LayDown()
         return LayDown(tuple(tuple(parse_card(token) for token in meld) for meld in args.melds))
     except ValueError as error:
-        raise TableError("bad_card", str(error)) from None
+        raise MoveError("bad_card", str(error)) from None

@@ -1,9 +1,10 @@
-"""The autosave, games kept aside, and the lock that keeps one game per data folder.
+"""The autosave and the games kept aside, in the user's data folder.
 
 The autosave is rewritten after every move with an atomic write (a temporary
 file in the same folder, flushed to disk, then renamed over the old one), so a
 kill at any moment leaves either the old save or the new one, never half a file.
-The history of finished games is :mod:`fivecrowns.storage.history`.
+The history of finished games is :mod:`fivecrowns.storage.history`; the lock that keeps
+one game per data folder is :mod:`fivecrowns.storage.locks`.
 """
 
 from __future__ import annotations

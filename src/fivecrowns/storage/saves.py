@@ -24,17 +24,20 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
-from fivecrowns.core.codec import SAVE_FORMAT, game_from_json, game_to_json
 from fivecrowns.core.errors import SaveFileError
-from fivecrowns.core.game import Game
-from fivecrowns.core.solitaire.rules import Solitaire
 from fivecrowns.i18n import N_, format_number
 from fivecrowns.i18n import gettext as _
 from fivecrowns.storage.atomic import atomic_write_text
+
+# why lazily (in the functions below): the settings and history read files through this
+# module, and `fivecrowns --help` should not load the rules of both games to do so
+if TYPE_CHECKING:
+    from fivecrowns.core.game import Game
+    from fivecrowns.core.solitaire.rules import Solitaire
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -469,6 +472,8 @@ def load_solitaire(path: str | os.PathLike[str]) -> Any:
 
     Raises :class:`SaveFileError` with a sentence naming the file.
     """
+    from fivecrowns.core.solitaire.rules import Solitaire
+
     target = Path(path)
     try:
         raw = read_bounded(target, _SAVED_SOLITAIRE)
@@ -521,6 +526,8 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> None:
     An existing file is replaced only if it loads as a saved game: a foreign,
     truncated or corrupted file is never overwritten.
     """
+    from fivecrowns.core.codec import game_to_json
+
     target = os.fspath(path)
     if os.path.exists(target):
         try:
@@ -532,6 +539,8 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> None:
 
 def load_game(path: str | os.PathLike[str]) -> Game:
     """Read a game saved by :func:`save_game`; raises :class:`SaveFileError` naming the problem."""
+    from fivecrowns.core.codec import SAVE_FORMAT, game_from_json
+
     target = os.fspath(path)
     try:
         with open(target, encoding="utf-8") as source:
@@ -606,6 +615,8 @@ def save_solitaire(game: Solitaire, path: str | os.PathLike[str]) -> None:
 
 def read_solitaire(path: str | os.PathLike[str]) -> Solitaire:
     """Read a game saved by :func:`save_solitaire`; a missing or damaged file: SaveFileError."""
+    from fivecrowns.core.solitaire.rules import Solitaire
+
     source = Path(path)
     try:
         text = source.read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ player in a browser hears what a blind player in a terminal hears.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING
 
 from fivecrowns.core.moves import GameOver, RoundScored, RoundStarted, TookDiscard
 from fivecrowns.core.views import player_view
@@ -21,23 +21,7 @@ from fivecrowns.words.announce import game_result, round_detail, round_result
 if TYPE_CHECKING:
     from fivecrowns.table.table import Table
 
-__all__ = ["QUESTIONS", "Question", "answer"]
-
-#: What an ``ask`` may ask about: the settings names of the terminal's information keys.
-Question = Literal[
-    "hand",
-    "hint",
-    "round",
-    "piles",
-    "scores",
-    "round_detail",
-    "melds",
-    "counts",
-    "whose_turn",
-    "why",
-]
-#: The same names in a tuple (:func:`answer` answers each; the protocol's ``ask`` takes them).
-QUESTIONS: tuple[str, ...] = get_args(Question)
+__all__ = ["answer"]
 
 
 NOT_STARTED = N_("The game has not started yet.")

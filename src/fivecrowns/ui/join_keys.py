@@ -245,7 +245,7 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
     from prompt_toolkit.application.current import get_app
 
     from fivecrowns.ui.app import Presentation
-    from fivecrowns.ui.launch import _open_output, speech_note
+    from fivecrowns.ui.launch import open_output, speech_note
     from fivecrowns.ui.settings import load_settings
 
     if not sys.stdin.isatty():
@@ -258,7 +258,7 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
         settings = load_settings()
         if args.verbosity:
             settings.verbosity = args.verbosity
-        output, reason = _open_output(args)
+        output, reason = open_output(args)
         try:
             play = NetworkPlay(
                 link,

@@ -168,7 +168,7 @@ def speech_note(reason: str, backend: str, keys: str) -> str | None:
     return _(SPEECH_NOTE).format(what=what, keys=keys)
 
 
-def _open_output(args: argparse.Namespace) -> tuple[Any, str]:
+def open_output(args: argparse.Namespace) -> tuple[Any, str]:
     from fivecrowns.output import create_output
 
     speech = args.speech or ("none" if args.line else None)
@@ -321,7 +321,7 @@ def _launch(args: argparse.Namespace) -> int:
         kept = storage.keep_aside_autosave(check=check_saved_game)
     else:
         kept = None
-    output, reason = _open_output(args)
+    output, reason = open_output(args)
     try:
         game_id = str(data["id"]) if args.resume and data.get("id") else None
         session = Session(game, seats, output, settings, bots=bots, game_id=game_id)

@@ -1,7 +1,8 @@
 """The game's own sections of the player's settings file: verbosity, delay and keys.
 
 The settings file is ``settings.json`` in the user's config folder, shared with
-the output layer (which owns its ``"output"`` section). The game reads two
+speech and sound (:mod:`fivecrowns.storage.settings` reads and writes its ``"output"``
+section). The game reads two
 sections::
 
     {"play": {"verbosity": "normal", "delay": 1.0},

@@ -1,7 +1,7 @@
-"""Small wording helpers shared by speech (``ui.announce``) and exports (``export.content``).
+"""Small wording helpers shared by speech (``words.announce``) and exports (``export.content``).
 
-Standard library only, so any part of the game may use them. Lists of words are joined by
-:func:`fivecrowns.i18n.join_list` ("7, 8 and 9", "7, 8 y 9").
+Standard library only; the words layer and every layer above it may use them. Lists of
+words are joined by :func:`fivecrowns.i18n.join_list` ("7, 8 and 9", "7, 8 y 9").
 """
 
 from __future__ import annotations

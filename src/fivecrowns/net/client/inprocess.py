@@ -82,7 +82,7 @@ class InProcessLink:
         self.table = Table.adopt(game, self.seat_list, self.bots)
 
     def save_payload(self, at_keyboard: int, verbosity: str, game_id: str) -> dict[str, Any]:
-        """The local save file's content (savefile.py's schema, unchanged)."""
+        """The local save file's content (the schema in storage/saves.py, unchanged)."""
         game = self.game
         return {
             "seats": [{"name": name, "level": level} for name, level in self.seat_list],

@@ -48,6 +48,7 @@ from fivecrowns.net.protocol import (
     Join,
     Leave,
     ListTables,
+    MoveError,
     NewGame,
     ProtocolError,
     RemoveBot,
@@ -278,7 +279,11 @@ class Server:
 
     def _act(self, conn: Connection, player: PlayerRecord, message: Act) -> None:
         room = room_of(conn)
-        move = _last_turn_go_out(room.table, player.id, move_of(message))
+        try:
+            asked = move_of(message)
+        except MoveError as error:
+            raise TableError(error.code, str(error)) from None
+        move = _last_turn_go_out(room.table, player.id, asked)
         self.pacing.change(room, lambda: room.table.act(player.id, move, message.seq))
         self.moves += 1
 
