@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from bench_server import pick_move
-from fivecrowns.net.server.app import Connection, Limits, Server
+from fivecrowns.net.server.app import Server
+from fivecrowns.net.server.connection import Connection
+from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.store import SqliteStore
 
 

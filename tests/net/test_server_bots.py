@@ -17,7 +17,8 @@ from aiohttp import web
 
 from fivecrowns.ai.base import Decision
 from fivecrowns.core.views import PlayerView
-from fivecrowns.net.server.app import Limits, Server, make_app
+from fivecrowns.net.server.app import Server, make_app
+from fivecrowns.net.server.limits import Limits
 from server_support import LOOPBACK, Client
 from server_support import wait_until as _wait
 

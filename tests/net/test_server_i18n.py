@@ -189,7 +189,7 @@ class _Conn:
 
 
 def test_the_fan_out_words_each_entry_once_per_viewer_class_and_language() -> None:
-    from fivecrowns.net.server.app import LocalFanout, Room
+    from fivecrowns.net.server.rooms import LocalFanout, Room
 
     table = Table(3, creator_name="Ana", creator_id="p1")
     table.add_bot("easy")

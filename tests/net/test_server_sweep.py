@@ -21,7 +21,10 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from fivecrowns.net.server.app import Connection, Limits, Room, Server, make_app
+from fivecrowns.net.server.app import Server, make_app
+from fivecrowns.net.server.connection import Connection
+from fivecrowns.net.server.limits import Limits
+from fivecrowns.net.server.rooms import Room
 from fivecrowns.table import SeatKind, Table
 from fivecrowns.ui.lobby import table_words
 from server_support import (

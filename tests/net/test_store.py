@@ -76,7 +76,8 @@ def test_the_server_tells_of_no_move_it_could_not_save(tmp_path: Path) -> None:
 
     from aiohttp import web
 
-    from fivecrowns.net.server.app import Limits, Server, make_app
+    from fivecrowns.net.server.app import Server, make_app
+    from fivecrowns.net.server.limits import Limits
     from server_support import LOOPBACK, Client
 
     async def scenario() -> None:

@@ -165,7 +165,8 @@ async def _serve(
 
     from aiohttp import web
 
-    from fivecrowns.net.server.app import Limits, Server, make_app
+    from fivecrowns.net.server.app import Server, make_app
+    from fivecrowns.net.server.limits import Limits
 
     limits = Limits(
         grace=args.grace,

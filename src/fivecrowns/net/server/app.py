@@ -78,16 +78,7 @@ from fivecrowns.table import Entry, Table, TableError
 from fivecrowns.table.info import answer
 
 # why Connection, PlayerRecord, Room: tests and benchmarks import them from here
-__all__ = [
-    "Connection",
-    "Fanout",
-    "Limits",
-    "LocalFanout",
-    "PlayerRecord",
-    "Room",
-    "Server",
-    "make_app",
-]
+__all__ = ["Server", "make_app"]
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ its sentence and the invalid-action sound, and changes nothing.
 The same session plays locally (hot seat and computer players), at one seat of a
 network table, or watches one; what differs is its mode. The parts, one module each:
 
-- ``core``: :class:`Session`, the parts put together; the start, key dispatch, the screen.
+- ``session``: :class:`Session`, the parts put together; the start, key dispatch, the screen.
 - ``base``: the state the parts share, what they read, what one asks of another.
 - ``modes``: local play, a network seat, watching (saving, new games, leaving, spectators).
 - ``moves``: the turn keys and the computer players' turns.
@@ -27,14 +27,12 @@ network table, or watches one; what differs is its mode. The parts, one module e
 
 from __future__ import annotations
 
-from fivecrowns.ui.commands import Speaker
-from fivecrowns.ui.session.core import Session
 from fivecrowns.ui.session.info import ROUND_BEFORE_WATCHING
 from fivecrowns.ui.session.modes import WATCHING_NO_HAND, WATCHING_NO_NEWS
 from fivecrowns.ui.session.news import AFTER_GAME_GUEST
 from fivecrowns.ui.session.resume import game_from_save, new_seed
 from fivecrowns.ui.session.seats import WATCHER, Bot, Seat
-from fivecrowns.words.answers import advised_discard
+from fivecrowns.ui.session.session import Session
 
 __all__ = [
     "AFTER_GAME_GUEST",
@@ -45,8 +43,6 @@ __all__ = [
     "Bot",
     "Seat",
     "Session",
-    "Speaker",
-    "advised_discard",
     "game_from_save",
     "new_seed",
 ]

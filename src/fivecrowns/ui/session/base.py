@@ -5,7 +5,7 @@ of another.
 hand keys (``hand``), the information keys (``info``), telling each seat its news
 (``news``), the hot-seat privacy screen (``hotseat``), the moves and the computer players'
 turns (``moves``), the action menu, help and export (``menus``), chat (``chat``), and in
-``core`` the start, the keys' dispatch and the screen. Each part is a class over
+``session`` the start, the keys' dispatch and the screen. Each part is a class over
 :class:`SessionBase`: the state is made here, the readers every part uses are here, and a
 method one part calls on another is declared here, so each part reads (and type-checks) on
 its own. What differs between local play, a network seat and watching is the mode's
@@ -210,4 +210,4 @@ class SessionBase(CommandLayer):
         raise NotImplementedError  # hand
 
     def _new_game(self) -> None:
-        raise NotImplementedError  # core
+        raise NotImplementedError  # session
