@@ -13,11 +13,12 @@ import contextlib
 import datetime
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from fivecrowns.core.codec import game_to_json, move_to_json
 from fivecrowns.core.errors import SaveFileError
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
@@ -25,9 +26,13 @@ from fivecrowns.storage.atomic import atomic_write_text
 from fivecrowns.storage.paths import data_dir
 from fivecrowns.storage.saves import check_autosave, read_bounded
 
+if TYPE_CHECKING:
+    from fivecrowns.core.game import Game
+
 __all__ = [
     "KeptAside",
     "autosave_path",
+    "autosave_payload",
     "bring_back",
     "choose_kept_game",
     "damaged_games",
@@ -47,6 +52,28 @@ SAVE_VERSION = 1
 
 def autosave_path() -> Path:
     return data_dir() / "autosave.json"
+
+
+def autosave_payload(
+    game: Game,
+    seats: Sequence[tuple[str, str | None]],
+    at_keyboard: int,
+    verbosity: str,
+    game_id: str,
+) -> dict[str, Any]:
+    """The autosave's content for a local game: its seats (name and computer level), the
+    seed and moves that replay it, and the whole state (the schema in storage/saves.py)."""
+    return {
+        "seats": [{"name": name, "level": level} for name, level in seats],
+        "seed": game.seed,
+        "first_dealer": game.first_dealer,
+        "decks": game.options.decks,
+        "moves": [[player, move_to_json(move)] for player, move in game.moves],
+        "at_keyboard": at_keyboard,
+        "verbosity": verbosity,
+        "id": game_id,
+        "game": game_to_json(game),
+    }
 
 
 def write_autosave(payload: dict[str, Any], path: Path | None = None) -> None:

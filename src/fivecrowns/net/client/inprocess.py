@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fivecrowns.ai.base import Player
-from fivecrowns.core.codec import game_to_json, move_to_json
 from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.core.game import Game
 from fivecrowns.core.moves import Move
 from fivecrowns.net.client.link import LinkError
+from fivecrowns.storage.autosave import autosave_payload
 from fivecrowns.table.table import Table, TableError, bot_move
 
 __all__ = ["InProcessLink"]
@@ -82,19 +82,8 @@ class InProcessLink:
         self.table = Table.adopt(game, self.seat_list, self.bots)
 
     def save_payload(self, at_keyboard: int, verbosity: str, game_id: str) -> dict[str, Any]:
-        """The local save file's content (the schema in storage/saves.py, unchanged)."""
-        game = self.game
-        return {
-            "seats": [{"name": name, "level": level} for name, level in self.seat_list],
-            "seed": game.seed,
-            "first_dealer": game.first_dealer,
-            "decks": game.options.decks,
-            "moves": [[player, move_to_json(move)] for player, move in game.moves],
-            "at_keyboard": at_keyboard,
-            "verbosity": verbosity,
-            "id": game_id,
-            "game": game_to_json(game),
-        }
+        """The local save file's content (:func:`fivecrowns.storage.autosave.autosave_payload`)."""
+        return autosave_payload(self.game, self.seat_list, at_keyboard, verbosity, game_id)
 
     def explain_last_bot_turn(self) -> str | None:
         """The why-key's answer for a resumed game: the last computer turn, replayed.
