@@ -13,6 +13,8 @@ import threading
 from dataclasses import dataclass
 from typing import Literal, TextIO
 
+from fivecrowns.words.text import printable
+
 __all__ = [
     "Backend",
     "Call",
@@ -75,7 +77,8 @@ class PrintBackend(Backend):
     def speak(self, text: str, interrupt: bool = False) -> None:
         stream = self._stream if self._stream is not None else sys.stdout
         with self._lock:
-            stream.write(text + "\n")
+            # why printable: at a network table the text holds other players' names and chat
+            stream.write(printable(text) + "\n")
             stream.flush()
 
 

@@ -58,6 +58,7 @@ from fivecrowns.core.moves import (
 from fivecrowns.core.views import PlayerView, PublicView, player_view
 from fivecrowns.i18n import gettext as _
 from fivecrowns.words import table as words
+from fivecrowns.words.text import clean_chat, name_key
 
 __all__ = [
     "BOT_LEVELS",
@@ -248,6 +249,8 @@ class Table:
         self._last_event: tuple[Event, dict[str, Any]] | None = None  # see _event_data
         #: The last computer move's explanation and its seat (local play's why-key says it).
         self.explanation: tuple[int, str] | None = None
+        # why: inputs accepted under earlier rules (names, chat) replay as they were accepted
+        self._replaying = False
         self.sit(creator_name, creator_id)
 
     @classmethod
@@ -405,8 +408,8 @@ class Table:
 
     def chat(self, player_id: str | None, name: str, text: str) -> None:
         """A chat line from a seat or a spectator (``name`` is who says it)."""
-        text = " ".join(text.split())
-        if not text:
+        text = clean_chat(text)  # why: a chat line must not drive anyone's terminal
+        if not text and not self._replaying:
             raise TableError("empty_chat", _("There is nothing to say: the message is empty."))
         self._input({"op": "chat", "player": player_id, "name": name, "text": text})
         self._table_event("chat", seat=self.seat_of(player_id or ""), name=name, text=text)
@@ -576,8 +579,10 @@ class Table:
     ) -> Table:
         """The table rebuilt from its inputs (the first, the creator's seat, is implied)."""
         table = cls(seats, creator_name=creator_name, creator_id=creator_id)
+        table._replaying = True
         for command in inputs[1:]:
             table.apply_input(command)
+        table._replaying = False
         table._record = record
         return table
 
@@ -665,7 +670,10 @@ class Table:
     def _check_name(self, name: str) -> None:
         if len(name) > 24:
             raise TableError("bad_name", _("A name has at most 24 characters."))
-        if name.lower() in {seat.name.lower() for seat in self.seats if seat.name}:
+        if self._replaying:
+            return
+        # why the key: "Ann", "ANN", "Аnn" (Cyrillic A) and "Änn" must not sit at one table
+        if name_key(name) in {name_key(seat.name) for seat in self.seats if seat.name}:
             text = _("Someone at this table is already called {name}.").format(name=name)
             raise TableError("name_taken", text)
 

@@ -30,6 +30,7 @@ from fivecrowns.ui.idle_gc import IDLE_AFTER_KEY, IdleCollector
 from fivecrowns.ui.keymap import Keymap
 from fivecrowns.ui.model import TableModel
 from fivecrowns.ui.screen import STYLE, render_table
+from fivecrowns.words.text import printable
 
 __all__ = ["CLEAR_SCREEN_AND_SCROLLBACK", "Controller", "Presentation", "key_name"]
 
@@ -149,7 +150,9 @@ class Presentation:
             console = stdout or sys.stdout
 
             def write_line(text: str) -> None:
-                console.write(text + "\n")
+                # why printable: at a network table names, chat and sentences come from a
+                # server, and must not drive the terminal (full screen draws them as text)
+                console.write(printable(text) + "\n")
                 console.flush()
 
             def clear_lines() -> None:

@@ -27,6 +27,7 @@ from fivecrowns.i18n import gettext as _
 from fivecrowns.net.client.connection import Ending, ServerConnection
 from fivecrowns.storage.seats import FORGOTTEN, SavedSeats
 from fivecrowns.words.seats import seat_words
+from fivecrowns.words.text import printable
 
 __all__ = ["HELP", "LineClient"]
 
@@ -88,7 +89,7 @@ class LineClient:
     ) -> None:
         self.url = url
         self.name = name
-        self.say = say
+        self._print = say
         self.connection = ServerConnection(url, name, self, tries=tries)
         self.seq = 0
         self.snapshot: dict[str, Any] | None = None
@@ -118,6 +119,11 @@ class LineClient:
         if ending is Ending.TOO_MANY_DROPS:
             self.say(_(TOO_MANY_DROPS).format(count=self.connection.retry.drops))
         return 0 if ending is Ending.CLOSED else 1
+
+    def say(self, text: str) -> None:
+        """Print ``text``, cleaned first: what a server sends (a name, a chat line, its own
+        sentences) must not drive the player's terminal, even from a hostile server."""
+        self._print(printable(text))
 
     def notice(self, text: str) -> None:
         self.say(text)

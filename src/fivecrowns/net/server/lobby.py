@@ -43,6 +43,7 @@ from fivecrowns.net.server.rooms import (
 )
 from fivecrowns.net.server.store import Store, StoredPlayer, StoredTable
 from fivecrowns.table import SeatKind, Table, TableError
+from fivecrowns.words.text import name_refusal
 
 __all__ = ["LISTED_TABLES", "Lobby", "Recorder", "room_of"]
 
@@ -130,6 +131,9 @@ class Lobby:
             name = " ".join(message.name.split())
             if not name:
                 raise TableError("bad_name", _("Every player needs a name."))
+            refusal = name_refusal(name)
+            if refusal is not None:
+                raise TableError("bad_name", refusal)
             token = secrets.token_urlsafe(24)
             record = PlayerRecord(secrets.token_hex(8), name, _hash(token))
             self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
