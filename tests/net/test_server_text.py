@@ -1,6 +1,6 @@
 """What players' text may be, at a real server process: names and chat cleaned of control
-and format characters, names unique after normalisation and never a computer player's
-(issue 26, items 5 and 14)."""
+and format characters, names unique after normalisation and never a computer player's, and
+frames that are not UTF-8 answered as bad messages (issue 26, items 5, 11 and 14)."""
 
 from __future__ import annotations
 
@@ -117,3 +117,22 @@ def test_names_are_unique_at_a_table_after_normalisation(server: ServerProcess) 
             await client.close()
 
     asyncio.run(scenario())
+
+
+def test_a_binary_frame_that_is_not_utf8_is_a_bad_message_and_the_connection_stays(
+    server: ServerProcess,
+) -> None:
+    async def scenario() -> None:
+        ann = Client("Ann")
+        await ann.connect(server.url)
+        assert ann.ws is not None
+        for raw in (b'{"type": "chat", "text": "\xff\xfe"}', b"\xc3\x28", b'{"type":"hello\x80"}'):
+            await ann.ws.send_bytes(raw)
+            error = await ann.until(lambda m: m["type"] == "error")
+            assert error["code"] == "bad_message", error
+        await ann.send({"type": "list_tables"})
+        await ann.until(lambda m: m["type"] == "tables")  # the same connection answers
+        await ann.close()
+
+    asyncio.run(scenario())
+    # the server fixture checks that the log holds no traceback

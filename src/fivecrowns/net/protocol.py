@@ -349,7 +349,9 @@ def decode_client(raw: bytes | str) -> ClientMessage:
         # TRANSLATORS: {error} is msgspec's own English detail naming the field, kept as it is
         text = _("That message does not fit the protocol: {error}.").format(error=error)
         raise ProtocolError(text) from None
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        # why UnicodeDecodeError: msgspec raises it for invalid UTF-8 inside a string (in a
+        # binary frame); JSON text is UTF-8 (RFC 8259), so it is not valid JSON either
         raise ProtocolError(_("That message is not valid JSON.")) from None
     return message
 
@@ -369,7 +371,7 @@ def read_server_message(raw: bytes | str) -> dict[str, Any]:
                 msgspec.convert(info.seats, list[SeatData])
     except msgspec.ValidationError as error:
         raise ProtocolError(str(error)) from None
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeDecodeError):
         raise ProtocolError("not JSON") from None
     data: dict[str, Any] = msgspec.to_builtins(message)
     return data
