@@ -1,10 +1,12 @@
 """What players' text may be, at a real server process: names and chat cleaned of control
 and format characters, names unique after normalisation and never a computer player's, and
-frames that are not UTF-8 answered as bad messages (issue 26, items 5, 11 and 14)."""
+frames that are not UTF-8 answered as bad messages, and invite codes easy to pass on by voice
+(issue 26, items 5, 11, 14 and 19)."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import unicodedata
 
 from server_support import Client, ServerProcess
@@ -136,3 +138,49 @@ def test_a_binary_frame_that_is_not_utf8_is_a_bad_message_and_the_connection_sta
 
     asyncio.run(scenario())
     # the server fixture checks that the log holds no traceback
+
+
+def test_invite_codes_are_crockford_base32_and_join_in_any_case_and_spacing(
+    server: ServerProcess,
+) -> None:
+    """Issue 26 item 19: one case, no look-alike letters (I, L, O, U), 32**10 = 2**50 codes."""
+
+    async def scenario() -> None:
+        ann = Client("Ann")
+        await ann.connect(server.url)
+        codes = set()
+        for _ in range(20):  # 20 private tables: every code has the shape, all differ
+            await ann.send({"type": "create_table", "seats": 7, "private": True})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            assert ann.code is not None
+            assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}", ann.code)
+            codes.add(ann.code)
+            await ann.send({"type": "leave"})
+            await ann.until(lambda m: m["type"] == "left")
+        assert len(codes) == 20
+        await ann.send({"type": "create_table", "seats": 7, "private": True})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        code = ann.code
+        assert code is not None
+        plain = code.replace("-", "")
+        # O for 0 and I or L for 1, as Crockford reads them
+        alike = plain.replace("0", "o").replace("1", "i")
+        typed = (
+            code,
+            code.lower(),
+            plain,
+            plain.lower(),
+            f"{plain[:5]} {plain[5:]}".lower(),
+            f" {plain[:3]}.{plain[3:6]}-{plain[6:]} ",
+            alike,
+        )
+        for number, text in enumerate(typed):
+            other = Client(f"Player {number}")
+            await other.connect(server.url)
+            await other.send({"type": "watch", "code": text})
+            answer = await other.until(lambda m: m["type"] in ("error", "seated"))
+            assert answer["type"] == "seated" and answer["table"] == ann.table, (text, answer)
+            await other.close()
+        await ann.close()
+
+    asyncio.run(scenario())

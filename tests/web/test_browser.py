@@ -562,6 +562,33 @@ def test_the_lobby_list_sent_again_keeps_a_click_and_the_focus(
         watcher.close()
 
 
+def test_an_invite_code_typed_in_lower_case_with_spaces_joins(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Issue 26 item 19: a code passed on by voice is typed as it is heard."""
+    ann_page, ben_page = browser.new_page(), browser.new_page()
+    try:
+        ann = WebPlayer(ann_page, page_url(server.url))
+        ann.connect("Ann")
+        ann_page.locator("#seats").select_option("2")
+        ann_page.locator("#seat-2").select_option("")  # a person joins: Ben
+        ann_page.locator("#private").check()
+        ann_page.locator("#create-form button[type=submit]").click()
+        ann_page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        seated = next(json.loads(f) for f in ann.frames if '"seated"' in f)
+        code = seated["code"]
+        assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}", code), code
+        ben = WebPlayer(ben_page, page_url(server.url))
+        ben.connect("Ben")
+        ben_page.locator("#code").fill(" " + code.lower().replace("-", " ") + " ")
+        ben_page.locator("#code").press("Enter")
+        ben_page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        assert ann.errors == [] and ben.errors == []
+    finally:
+        ann_page.close()
+        ben_page.close()
+
+
 def test_a_stopping_server_is_news_without_the_refusal_sound(browser: Any) -> None:
     """The server's stopping notice is said (assertive region) with no earcon: no earcon
     fits it, and the refusal's would say the player made a mistake. A refusal keeps it."""

@@ -333,8 +333,8 @@ class LineClient:
             return [{"type": "chat", "text": " ".join(rest)}]
         if verb in ("join", "watch") and rest:
             return [{"type": verb, "table": rest[0]}]
-        if verb == "code" and rest:
-            return [{"type": "join", "code": rest[0]}]
+        if verb == "code" and rest:  # why every word: "code 7kq2m xw9rd" is one code
+            return [{"type": "join", "code": " ".join(rest)}]
         if verb == "bot" and rest:
             return [{"type": "add_bot", "level": rest[0]}]
         if verb == "unbot" and rest and rest[0].isdigit():

@@ -45,12 +45,19 @@ from fivecrowns.net.server.store import Store, StoredPlayer, StoredTable
 from fivecrowns.table import SeatKind, Table, TableError
 from fivecrowns.words.text import name_refusal
 
-__all__ = ["LISTED_TABLES", "Lobby", "Recorder", "room_of"]
+__all__ = ["INVITE_ALPHABET", "LISTED_TABLES", "Lobby", "Recorder", "new_invite_code", "room_of"]
 
 LISTED_TABLES = 50  # tables in one lobby listing
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
 SEAT_GONE = N_("Your table was closed while nobody was connected to it; here are the open tables.")
+
+#: Crockford's base32: digits and capitals without I, L, O and U, so that a code passed on by
+#: voice has one case (screen readers do not say capitals) and no look-alike letters.
+INVITE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+INVITE_LENGTH = 10  # 32**10 = 2**50 codes, and two groups of five are easy to say
+# why: Crockford's decoding reads the look-alikes as the digits they pass for
+_INVITE_LOOK_ALIKES = str.maketrans("OIL", "011")
 
 #: What keeps each input a table accepts (``Table(record=...)``): the store, then a save.
 Recorder = Callable[[int, dict[str, Any]], None]
@@ -170,7 +177,7 @@ class Lobby:
             # a private table only with its invite code, as a first watch would need
             watched = hello.watch
             room = self.rooms.get(watched)
-            if room is not None and room.private and hello.watch_code != room.code:
+            if room is not None and room.private and not _same_code(hello.watch_code, room.code):
                 room = None
         if watched is None:
             conn.send(self.tables())
@@ -233,7 +240,7 @@ class Lobby:
         for level in message.bots:
             Table(2, creator_name="x", creator_id="x").add_bot(level)  # the level check only
         table_id = self._new_id()
-        code = secrets.token_urlsafe(6) if message.private else None
+        code = new_invite_code() if message.private else None
         self.store.add_table(
             StoredTable(table_id, message.seats, player.id, player.name, code, message.private)
         )
@@ -312,7 +319,9 @@ class Lobby:
 
     def _find(self, table_id: str | None, code: str | None) -> Room:
         if code is not None:
-            room = self.rooms.by_code.get(code)
+            # why both: a code as typed (any case, any separators), or one made before codes
+            # were Crockford's (mixed case, kept by a server that was restarted since)
+            room = self.rooms.by_code.get(_invite_code(code)) or self.rooms.by_code.get(code)
             if room is None:
                 raise TableError("no_table", _("No table has that invite code."))
             return room
@@ -350,6 +359,30 @@ def _send_missed(conn: Connection, room: Room, seat: int | None, last_seq: int |
     if last_seq is not None and last_seq <= room.table.seq:
         for frame in room.table.frames_since(last_seq, seat):
             conn.send(EventFrame(**frame))
+
+
+def new_invite_code() -> str:
+    """A private table's invite code: ten characters of :data:`INVITE_ALPHABET`, in two
+    groups of five ("7KQ2M-XW9RD")."""
+    chars = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+    return f"{chars[:5]}-{chars[5:]}"
+
+
+def _invite_code(typed: str) -> str:
+    """``typed`` as a code: in any case, with or without separators (spaces, hyphens, dots),
+    O read as 0 and I and L as 1.
+
+    >>> _invite_code(" 7kq2m xw9rd "), _invite_code("7KQ2M.XW9RD"), _invite_code("oil23-45678")
+    ('7KQ2M-XW9RD', '7KQ2M-XW9RD', '01123-45678')
+    """
+    chars = "".join(char for char in typed.upper() if char.isascii() and char.isalnum())
+    chars = chars.translate(_INVITE_LOOK_ALIKES)
+    return f"{chars[:5]}-{chars[5:]}" if len(chars) == INVITE_LENGTH else chars
+
+
+def _same_code(typed: str | None, code: str | None) -> bool:
+    """``typed`` is the invite code ``code`` (as typed, or a code made before Crockford's)."""
+    return typed is not None and code is not None and code in (typed, _invite_code(typed))
 
 
 def _hash(token: str) -> str:
