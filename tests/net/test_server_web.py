@@ -71,6 +71,42 @@ def test_the_page_its_modules_and_the_sounds_come_from_the_package(
     asyncio.run(main())
 
 
+def test_every_response_has_the_security_headers_and_no_server_versions(
+    server: ServerProcess,
+) -> None:
+    """Issue 26 item 16: 404s, refusals and the WebSocket upgrade too, not only the files."""
+    base = _http(server.url)
+
+    async def main() -> None:
+        async with aiohttp.ClientSession() as session:
+            asks = [
+                ("GET", "/", 200),
+                ("GET", "/web/app.js", 200),
+                ("GET", "/web/i18n/es.json", 200),
+                ("GET", "/nothing/here", 404),
+                ("GET", "/web/nothing.js", 404),
+                ("GET", "/web/i18n/fr.json", 404),
+                ("POST", "/", 405),
+                ("GET", "/ws", 400),  # a plain GET where a WebSocket upgrade belongs
+            ]
+            for method, path, status in asks:
+                async with session.request(method, base + path) as got:
+                    assert got.status == status, (path, got.status)
+                    headers = got.headers
+                    assert headers.get("X-Content-Type-Options") == "nosniff", path
+                    csp = headers.get("Content-Security-Policy", "")
+                    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp, path
+                    server_header = headers.get("Server", "")
+                    assert "aiohttp" not in server_header.lower(), (path, server_header)
+                    assert "python" not in server_header.lower(), (path, server_header)
+                    assert not re.search(r"\d", server_header), (path, server_header)
+            async with session.ws_connect(server.url) as ws:  # the upgrade's 101 too
+                assert ws._response.headers.get("X-Content-Type-Options") == "nosniff"
+                assert "aiohttp" not in ws._response.headers.get("Server", "").lower()
+
+    asyncio.run(main())
+
+
 def test_every_information_key_is_answered_for_the_seat_that_asks(
     server: ServerProcess,
 ) -> None:

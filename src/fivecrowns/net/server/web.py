@@ -45,15 +45,18 @@ _TYPES = {
 }
 NO_SUCH_FILE = N_("There is no such file here.")
 _NAME = re.compile(r"^[a-z0-9_-]{1,40}\.(html|css|js|svg|wav)$")
-# why these headers: the page's own files only, nothing inline, and no framing by other sites
-_HEADERS = {
+# why these headers: the page's own files only, nothing inline, and no framing by other sites;
+# on every response, 404s and refusals included (a browser may render any of them)
+_SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         "connect-src 'self'; media-src 'self'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-cache",
 }
+_HEADERS = {**_SECURITY_HEADERS, "Cache-Control": "no-cache"}
+# why not aiohttp's own: "Python/3.11 aiohttp/3.14" tells an attacker which bugs to try
+SERVER_HEADER = "fivecrowns"
 
 
 def _load(folder: str, name: str) -> bytes | None:
@@ -168,9 +171,16 @@ async def _messages(request: web.Request) -> web.Response:
     )
 
 
+async def _every_response(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER_HEADER
+    response.headers.update(_SECURITY_HEADERS)
+
+
 def add_web_routes(app: web.Application) -> None:
     """``/`` the page, ``/web/NAME`` its files, ``/sounds/NAME.wav`` the earcons,
-    ``/web/i18n/LANGUAGE.json`` the page's sentences in a language."""
+    ``/web/i18n/LANGUAGE.json`` the page's sentences in a language; every response of
+    ``app`` gets the security headers and a ``Server`` header without versions."""
+    app.on_response_prepare.append(_every_response)
     app.router.add_get("/", _page)
     app.router.add_get("/web/i18n/{language}.json", _messages)
     app.router.add_get("/web/{name}", _file)
