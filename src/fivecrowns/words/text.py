@@ -59,7 +59,6 @@ _IGNORABLE_RANGES = (
     (0x115F, 0x1160),  # Hangul fillers
     (0x17B4, 0x17B5),  # Khmer inherent vowels
     (0x180B, 0x180F),  # Mongolian variation selectors and vowel separator
-    (0x2800, 0x2800),  # braille pattern blank: not ignorable, but shows nothing
     (0x3164, 0x3164),  # Hangul filler
     (0xFE00, 0xFE0F),  # variation selectors
     (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
@@ -69,6 +68,9 @@ _IGNORABLE_RANGES = (
 # Cc control, Cf format (bidi, zero-width, soft hyphen, BOM), Cs lone surrogates, Zl, Zp
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+# why not hidden: braille text holds it as its space, so a printed line keeps it; a name made
+# only of it shows nothing, and in a name it reads as a space
+_BRAILLE_BLANK = "\u2800"
 
 # The usual look-alikes of Latin letters after NFKC and case folding (from Unicode's
 # confusables.txt, the letters a name is likely to mix in), and digits that pass for letters.
@@ -154,7 +156,10 @@ def name_refusal(name: str) -> str | None:
     the current language; ``None`` if it can."""
     if any(_hidden(char) for char in name):
         return _(NAME_CONTROL)
-    if not any(unicodedata.category(char).startswith(_VISIBLE_CATEGORIES) for char in name):
+    if not any(
+        char != _BRAILLE_BLANK and unicodedata.category(char).startswith(_VISIBLE_CATEGORIES)
+        for char in name
+    ):
         return _(NAME_INVISIBLE)
     letters = "".join(char for char in _letters_key(name) if char.isalnum()).replace("0", "o")
     if _BOT_ALONE.fullmatch(letters) or _BOT_NUMBERED.match(letters):
@@ -172,7 +177,7 @@ def name_key(name: str) -> str:
 def _letters_key(name: str) -> str:
     """``name`` in NFKC, case-folded, without accents, its Cyrillic and Greek look-alikes
     mapped to Latin letters, on one line with single spaces."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    folded = unicodedata.normalize("NFKC", name.replace(_BRAILLE_BLANK, " ")).casefold()
     bare = unicodedata.normalize("NFD", folded)
     bare = "".join(char for char in bare if not unicodedata.combining(char) and not _hidden(char))
     bare = unicodedata.normalize("NFKC", bare).translate(_LOOK_ALIKES)
