@@ -146,7 +146,7 @@ class Server:
             # connecting); nobody reads the answer, and aiohttp finishes a plain response
             # quietly where a half-made WebSocket one raises (aiohttp issue 4587)
             return web.Response()
-        conn = Connection(ws, self.limits, self._save)
+        conn = Connection(ws, self.limits, self._save, request.transport)
         if self.stopping:  # why: a connection made while stopping would get no goodbye
             await ws.close(code=WSCloseCode.GOING_AWAY, message=GOING_AWAY_REASON)
             return ws

@@ -21,6 +21,9 @@ class Limits:
     max_tables: int = 1000
     max_spectators: int = 50  # per table
     outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
+    # why 4 MiB: more than the 5,000 frames of the longest resume with words, so only a client
+    # that does not read reaches it; 4 such clients hold 16 MiB, not the 300 MB each of before
+    outgoing_bytes: int = 4 * 1024 * 1024  # bytes waiting for a slow client before it is dropped
     grace: float = 30.0  # seconds before a computer stands in for a dropped human
     # why longer than grace: a table whose seated players all dropped waits for them (their
     # clients keep trying for 5 minutes, a restarted one may come back later); a table whose

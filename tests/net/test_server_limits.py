@@ -1,0 +1,162 @@
+"""The server's resource limits against rude clients, with a real `fivecrowns serve` process
+and raw WebSocket clients on loopback (docs/protocol.md, "Limits"; issue 26).
+
+Each attack is bounded in count and time; the figures asserted are far from both the fixed
+server's and the old one's (the old server grew by hundreds of megabytes here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+
+import pytest
+
+from server_support import (
+    FAST,
+    Client,
+    RawClient,
+    ServerProcess,
+    server_memory,
+    server_sockets,
+    wait_until,
+)
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads the server's /proc")
+
+MB = 1024 * 1024
+
+
+def test_table_lists_a_client_never_reads_do_not_grow_the_server() -> None:
+    """Four sockets ask for a big table list 1,500 times each and never read: while a client
+    is not reading, a newer list replaces its unsent one, so the server stays small."""
+    server = ServerProcess(None, *FAST).start()
+    rude: list[RawClient] = []
+
+    async def scenario() -> None:
+        creators = [Client(f"A long player name {index:03d}") for index in range(50)]
+        for creator in creators:  # 50 tables of 7 seats: a list of about 40 KB
+            await creator.connect(server.url)
+            await creator.send({"type": "create_table", "seats": 7, "bots": ["expert"] * 6})
+            await creator.until(lambda m: m["type"] == "seated")
+        watcher = Client("Eve")
+        await watcher.connect(server.url)
+        await watcher.send({"type": "list_tables"})
+        listing = await watcher.until(lambda m: m["type"] == "tables" and m["tables"])
+        assert len(watcher.frames[-1]) > 30_000, len(watcher.frames[-1])
+        assert len(listing["tables"]) == 50
+        before = server_memory(server)
+        for _ in range(4):
+            client = RawClient(server.url)
+            rude.append(client)
+            assert b" 101 " in client.upgrade()
+            client.send({"type": "hello", "v": 1, "name": "Rude"})
+            for _ask in range(1500):
+                client.send({"type": "list_tables"})
+        grown = 0
+        deadline = time.monotonic() + 4.0  # the old server had grown by 100 MB in well under
+        while time.monotonic() < deadline:
+            grown = max(grown, server_memory(server) - before)
+            await asyncio.sleep(0.1)
+        print(f"the server grew by {grown / MB:.1f} MB under 6,000 unread table lists")
+        assert grown < 40 * MB
+        # and a client that reads still gets its list at once
+        await watcher.send({"type": "list_tables"})
+        await watcher.until(lambda m: m["type"] == "tables" and m["tables"], timeout=10)
+        for client in [*creators, watcher]:
+            await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for client in rude:
+            client.close()
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
+
+
+def test_a_client_that_never_reads_is_dropped_and_its_socket_freed() -> None:
+    """A seated client asks for its table's events again and again and never reads: once
+    its unsent bytes pass the bound it is dropped, and within a few seconds its socket is
+    closed although it never takes the close frame (the old server kept it for ever)."""
+    server = ServerProcess(None, *FAST).start()
+    rude = RawClient(server.url)
+
+    async def scenario() -> None:
+        idle = server_sockets(server)
+        assert b" 101 " in rude.upgrade()
+        rude.send({"type": "hello", "v": 1, "name": "Rude"})
+        rude.send({"type": "create_table", "seats": 2})
+        for _line in range(300):  # a log of 300 chat lines of about 1 KB each
+            rude.send({"type": "chat", "text": "€" * 300})
+        for _ask in range(40):  # about 12 MB of events, none of them read
+            rude.send({"type": "resume", "last_seq": 0})
+        await wait_until(lambda: server_sockets(server) == idle + 1, timeout=30)
+        # the server had it: now it lets it go
+        await wait_until(lambda: server_sockets(server) == idle, timeout=30)
+        assert server_memory(server) < 150 * MB
+        other = Client("Ann")  # the server goes on
+        await other.connect(server.url)
+        await other.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        rude.close()
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
+
+
+class _StuckSocket:
+    """A WebSocket whose client reads nothing: a send waits for ever, a close too."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+        self.never = asyncio.Event()
+
+    async def send_frame(self, data: bytes, _opcode: object) -> None:
+        self.sent.append(data)
+        await self.never.wait()
+
+    async def close(self) -> None:
+        await self.never.wait()
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.aborted = False
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_the_queue_is_bounded_in_bytes_and_keeps_one_unsent_table_list() -> None:
+    from fivecrowns.net.server import connection
+    from fivecrowns.net.server.connection import Connection
+    from fivecrowns.net.server.limits import Limits
+
+    async def scenario() -> None:
+        connection.CLOSE_WAIT = 0.1
+        ws, transport = _StuckSocket(), _Transport()
+        limits = Limits(outgoing_bytes=1000)
+        conn = Connection(ws, limits, lambda: True, transport)  # type: ignore[arg-type]
+        conn.writer = asyncio.create_task(conn.write_loop())
+        conn.send_raw(b"x" * 100)
+        await wait_until(lambda: ws.sent != [], timeout=5)  # the writer waits in that send
+        for number in range(5):
+            conn.send_listing(b'{"type":"tables","n":%d}' % number)
+        assert len(conn.queue) == 5  # four replaced lists the writer skips, and the newest
+        assert conn.unsent == len(b'{"type":"tables","n":4}')
+        conn.send_raw(b"y" * 900)
+        assert not conn.closed
+        conn.send_raw(b"z" * 100)  # past 1,000 unsent bytes: dropped, the queue let go
+        assert conn.closed and conn.unsent == 0 and list(conn.queue) == [None]
+        await wait_until(lambda: transport.aborted, timeout=5)  # the close never ended: cut
+        conn.writer.cancel()
+
+    saved = connection.CLOSE_WAIT
+    try:
+        asyncio.run(scenario())
+    finally:
+        connection.CLOSE_WAIT = saved
