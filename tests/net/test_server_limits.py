@@ -8,9 +8,12 @@ server's and the old one's (the old server grew by hundreds of megabytes here).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import sys
 import time
 
+import aiohttp
 import pytest
 
 from server_support import (
@@ -31,7 +34,7 @@ MB = 1024 * 1024
 def test_table_lists_a_client_never_reads_do_not_grow_the_server() -> None:
     """Four sockets ask for a big table list 1,500 times each and never read: while a client
     is not reading, a newer list replaces its unsent one, so the server stays small."""
-    server = ServerProcess(None, *FAST).start()
+    server = ServerProcess(None, *FAST, "--max-per-address", "0").start()
     rude: list[RawClient] = []
 
     async def scenario() -> None:
@@ -81,17 +84,19 @@ def test_a_client_that_never_reads_is_dropped_and_its_socket_freed() -> None:
     its unsent bytes pass the bound it is dropped, and within a few seconds its socket is
     closed although it never takes the close frame (the old server kept it for ever)."""
     server = ServerProcess(None, *FAST).start()
-    rude = RawClient(server.url)
+    rude: list[RawClient] = []
 
     async def scenario() -> None:
         idle = server_sockets(server)
-        assert b" 101 " in rude.upgrade()
-        rude.send({"type": "hello", "v": 1, "name": "Rude"})
-        rude.send({"type": "create_table", "seats": 2})
+        client = RawClient(server.url)
+        rude.append(client)
+        assert b" 101 " in client.upgrade()
+        client.send({"type": "hello", "v": 1, "name": "Rude"})
+        client.send({"type": "create_table", "seats": 2})
         for _line in range(300):  # a log of 300 chat lines of about 1 KB each
-            rude.send({"type": "chat", "text": "€" * 300})
+            client.send({"type": "chat", "text": "€" * 300})
         for _ask in range(40):  # about 12 MB of events, none of them read
-            rude.send({"type": "resume", "last_seq": 0})
+            client.send({"type": "resume", "last_seq": 0})
         await wait_until(lambda: server_sockets(server) == idle + 1, timeout=30)
         # the server had it: now it lets it go
         await wait_until(lambda: server_sockets(server) == idle, timeout=30)
@@ -103,7 +108,8 @@ def test_a_client_that_never_reads_is_dropped_and_its_socket_freed() -> None:
     try:
         asyncio.run(scenario())
     finally:
-        rude.close()
+        for client in rude:
+            client.close()
         errors = server.stop()
     assert "Traceback" not in errors, errors
 
@@ -160,3 +166,112 @@ def test_the_queue_is_bounded_in_bytes_and_keeps_one_unsent_table_list() -> None
         asyncio.run(scenario())
     finally:
         connection.CLOSE_WAIT = saved
+
+
+def test_one_address_holds_at_most_its_share_of_connections() -> None:
+    server = ServerProcess(None, *FAST, "--max-per-address", "3").start()
+
+    async def scenario() -> None:
+        clients = [Client(name) for name in ("Ann", "Ben", "Cy")]
+        for client in clients:
+            await client.connect(server.url)
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(server.url)
+            assert refused.value.status == 429
+            async with session.get(server.url.replace("ws://", "http://")) as answer:
+                assert answer.status == 429
+                assert await answer.text() == (
+                    "Your address already has 3 connections to this server, as many as it "
+                    "allows; close one and try again.\n"
+                )
+            spanish = {"Accept-Language": "es"}
+            async with session.get(server.url.replace("ws://", "http://"), headers=spanish) as es:
+                assert (await es.text()).startswith("Tu dirección ya tiene 3 conexiones")
+        await clients[0].close()  # a slot of this address is free again
+        again = Client("Dee")
+        await wait_until_connected(again, server.url)
+        for client in [*clients[1:], again]:
+            await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
+
+
+async def wait_until_connected(client: Client, url: str) -> None:
+    """Connect ``client``, trying again while the server has not yet seen a close (bounded)."""
+    for _ in range(50):
+        try:
+            await client.connect(url)
+            return
+        except aiohttp.WSServerHandshakeError:
+            if client.session is not None:
+                await client.session.close()
+            await asyncio.sleep(0.1)
+    raise TimeoutError("never connected")
+
+
+def _trickle(sock: socket.socket, seconds: float) -> float | None:
+    """Send a half HTTP request a header line a second (slowloris) until the server closes
+    the connection; how long that took, or None if it never did within ``seconds``."""
+    began = time.monotonic()
+    sock.settimeout(1.0)
+    for _ in range(int(seconds) + 1):
+        with contextlib.suppress(OSError):
+            sock.sendall(b"X-Slow: 1\r\n")
+        try:
+            if sock.recv(4096) == b"":
+                return time.monotonic() - began
+        except TimeoutError:
+            continue
+        except OSError:  # reset: closed too
+            return time.monotonic() - began
+    return None
+
+
+def test_half_sent_requests_and_connections_without_hello_are_closed_in_time() -> None:
+    """The deadlines: 10 s for a whole HTTP request (the old server kept a half-sent one
+    for an hour), 10 s for a WebSocket's hello (the old one kept it for ever)."""
+    server = ServerProcess(None, *FAST).start()
+    port = int(server.url.rsplit(":", 1)[1].removesuffix("/ws"))
+    slow = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(5)]
+
+    async def scenario() -> None:
+        for sock in slow:
+            sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        trickles = [asyncio.to_thread(_trickle, sock, 25.0) for sock in slow]
+        quiet = Client("Quiet")
+        await quiet.connect(server.url, hello=False)
+        began = time.monotonic()
+        error = await quiet.until(lambda m: m["type"] == "error", timeout=25)
+        took = time.monotonic() - began
+        assert error["code"] == "hello_timeout"
+        assert error["text"] == (
+            "This connection said no hello within 10 seconds of opening, so it closes. "
+            "Connect again and say hello first."
+        )
+        assert 8 < took < 15, took
+        assert quiet.ws is not None
+        closing = await asyncio.wait_for(quiet.ws.receive(), 10)
+        assert closing.type is aiohttp.WSMsgType.CLOSE
+        await quiet.close()
+        closed = await asyncio.gather(*trickles)
+        print(f"half-sent requests closed after {closed} s")
+        assert all(seconds is not None and seconds < 15 for seconds in closed), closed
+        talker = Client("Ann")  # a client that says hello is not touched by the deadline
+        await talker.connect(server.url)
+        await asyncio.sleep(11)
+        await talker.send({"type": "list_tables"})
+        await talker.until(lambda m: m["type"] == "tables")
+        await talker.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for sock in slow:
+            sock.close()
+        errors = server.stop()
+    assert "Traceback" not in errors, errors

@@ -86,6 +86,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=_("connections at once (default 2500)"),
     )
     parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=20,
+        metavar=_("MAX_PER_ADDRESS"),
+        help=_(
+            "connections at once from one address (default 20; 0: no limit, for a server "
+            "behind a proxy, where every client has the proxy's address)"
+        ),
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -110,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
     from fivecrowns.net.server.store import MemoryStore, SqliteStore, Store
 
-    for name in ("grace", "bot_delay", "rate"):
+    for name in ("grace", "bot_delay", "rate", "max_per_address"):
         if getattr(args, name) < 0:
             option = "--" + name.replace("_", "-")
             print(_(NEGATIVE).format(option=option), file=sys.stderr)
@@ -173,6 +183,7 @@ async def _serve(
         bot_delay=args.bot_delay,
         max_tables=args.max_tables,
         max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
         rate=args.rate,
         burst=max(40, int(args.rate * 2)),
     )
@@ -180,9 +191,16 @@ async def _serve(
         store, limits, history=None if data is None else data / "history.jsonl", seed=args.seed
     )
     # why a short shutdown timeout: the server closes every connection itself when it stops
-    # (Server.stop); aiohttp's 60 s wait for handlers is only a last guard
+    # (Server.stop); aiohttp's 60 s wait for handlers is only a last guard.
+    # why keepalive_timeout: aiohttp starts it when a connection opens and closes the
+    # connection if no whole request has come by then, so it is the deadline for a half-sent
+    # request (slowloris) as well as for an idle keep-alive one; a WebSocket is not idle
     runner = web.AppRunner(
-        make_app(server), handle_signals=False, access_log=None, shutdown_timeout=3.0
+        make_app(server),
+        handle_signals=False,
+        access_log=None,
+        shutdown_timeout=3.0,
+        keepalive_timeout=limits.request_deadline,
     )
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port, backlog=1024)

@@ -165,6 +165,19 @@ class Connection:
             self._end()
             self._closing = asyncio.ensure_future(self._close_socket())
 
+    def close_saying(self, message: msgspec.Struct) -> None:
+        """Queue ``message`` as the last frame and close once the writer has sent it (within
+        ``CLOSE_WAIT`` seconds)."""
+        if self.closed:
+            return
+        self.send_last(message)
+        self._closing = asyncio.ensure_future(self._close_after_writer())
+
+    async def _close_after_writer(self) -> None:
+        if self.writer is not None:
+            await asyncio.wait([self.writer], timeout=CLOSE_WAIT)
+        await self._close_socket()
+
     async def _close_socket(self) -> None:
         """The WebSocket close handshake, within ``CLOSE_WAIT`` seconds; past that the socket
         is cut (a client that never reads never takes the close frame)."""
