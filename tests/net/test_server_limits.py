@@ -275,3 +275,65 @@ def test_half_sent_requests_and_connections_without_hello_are_closed_in_time() -
             sock.close()
         errors = server.stop()
     assert "Traceback" not in errors, errors
+
+
+def test_the_connection_cap_stays_under_the_file_limit_and_says_so() -> None:
+    """Under ``ulimit -n 400`` the default 2,500 connections cannot be reached: the server
+    takes at most 400 less the files it keeps for itself (256), says so once, and answers
+    the rest HTTP 503 (the old one ran out of files instead)."""
+    server = ServerProcess(None, *FAST, "--max-per-address", "0", files=400).start()
+    rude: list[RawClient] = []
+    try:
+        answers = []
+        for _ in range(150):
+            client = RawClient(server.url)
+            rude.append(client)
+            answers.append(client.upgrade().split(b" ")[1])
+        assert answers.count(b"101") == 144
+        assert answers[144:] == [b"503"] * 6
+    finally:
+        for client in rude:
+            client.close()
+        errors = server.stop()
+    assert server.proc is not None and server.proc.stdout is not None
+    said = server.proc.stdout.read()
+    assert said.count("The open-file limit") == 1
+    assert (
+        "The open-file limit (ulimit -n) is 400, so this server takes at most 144 connections "
+        "at once, not 2500.\n"
+    ) in said
+    assert "Traceback" not in errors, errors
+
+
+def test_accept_errors_are_logged_briefly() -> None:
+    """500 connections that send nothing exhaust a server's 400 files: each kind of accept()
+    error is one short line per 10 s, with no traceback (the old server logged a traceback
+    for each of up to 1,024 failures a second), and the server serves again after."""
+    server = ServerProcess(None, *FAST, files=400).start()
+    port = int(server.url.rsplit(":", 1)[1].removesuffix("/ws"))
+    flood: list[socket.socket] = []
+
+    async def scenario() -> None:
+        for _ in range(500):
+            flood.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        await asyncio.sleep(3.0)  # a few rounds of asyncio's accept retry (1 s)
+        for sock in flood:
+            sock.close()
+        ann = Client("Ann")
+        await asyncio.wait_for(wait_until_connected(ann, server.url), 30)
+        await ann.send({"type": "list_tables"})
+        await ann.until(lambda m: m["type"] == "tables")
+        await ann.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for sock in flood:
+            sock.close()
+        errors = server.stop()
+    assert "Traceback" not in errors, errors[:2000]
+    lines = [line for line in errors.splitlines() if "accept" in line]
+    assert lines, errors[:2000]
+    assert len(lines) <= 2, lines
+    assert lines[0] == "Cannot accept a connection: EMFILE (Too many open files)"
+    assert len(errors) < 2000, errors[:2000]

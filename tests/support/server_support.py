@@ -48,12 +48,16 @@ TABLE_EVENTS = {
 
 
 class ServerProcess:
-    """``fivecrowns serve --port 0`` in its own process; ``url`` once it listens."""
+    """``fivecrowns serve --port 0`` in its own process; ``url`` once it listens. With
+    ``files``, the process may open that many files at most (its soft and hard limit)."""
 
-    def __init__(self, data: Path | None, *extra: str, port: int = 0) -> None:
+    def __init__(
+        self, data: Path | None, *extra: str, port: int = 0, files: int | None = None
+    ) -> None:
         self.data = data
         self.port = port
         self.extra = extra
+        self.files = files
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
 
@@ -75,6 +79,7 @@ class ServerProcess:
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=None if self.files is None else self._limit_files,
         )
         deadline = time.monotonic() + timeout
         assert self.proc.stdout is not None
@@ -89,6 +94,12 @@ class ServerProcess:
             raise AssertionError(f"the server did not start: {line!r}")
         self.url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
         return self
+
+    def _limit_files(self) -> None:
+        import resource
+
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def kill9(self) -> None:
         assert self.proc is not None

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fivecrowns.i18n import N_
+from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 
 __all__ = ["configure", "run"]
@@ -177,12 +177,16 @@ async def _serve(
 
     from fivecrowns.net.server.app import Server, make_app
     from fivecrowns.net.server.limits import Limits
+    from fivecrowns.net.server.resources import AcceptErrors, files_for_connections
 
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(AcceptErrors())
+    connections, files = files_for_connections(args.max_connections)
     limits = Limits(
         grace=args.grace,
         bot_delay=args.bot_delay,
         max_tables=args.max_tables,
-        max_connections=args.max_connections,
+        max_connections=connections,
         max_per_address=args.max_per_address,
         rate=args.rate,
         burst=max(40, int(args.rate * 2)),
@@ -212,8 +216,16 @@ async def _serve(
         print(_(STARTED).format(host=args.host, port=port, where=where), flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(_(OPEN_WARNING).format(host=args.host), flush=True)
+    if connections < args.max_connections:
+        text = ngettext(
+            "The open-file limit (ulimit -n) is {files}, so this server takes at most {count} "
+            "connection at once, not {asked}.",
+            "The open-file limit (ulimit -n) is {files}, so this server takes at most {count} "
+            "connections at once, not {asked}.",
+            connections,
+        )
+        print(text.format(files=files, count=connections, asked=args.max_connections), flush=True)
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         # why suppress: Windows has no add_signal_handler; Ctrl+C still stops it there
         with contextlib.suppress(NotImplementedError, RuntimeError):
