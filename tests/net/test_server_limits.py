@@ -337,3 +337,34 @@ def test_accept_errors_are_logged_briefly() -> None:
     assert len(lines) <= 2, lines
     assert lines[0] == "Cannot accept a connection: EMFILE (Too many open files)"
     assert len(errors) < 2000, errors[:2000]
+
+
+def test_a_late_accept_retry_after_the_server_closed_is_not_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """CPython 3.12 retries accept() a second after EMFILE even once the server has closed
+    its socket; that retry's ValueError is not news. Anything else still reaches asyncio's
+    own handler."""
+    import logging
+    from types import SimpleNamespace
+
+    from fivecrowns.net.server.resources import AcceptErrors
+
+    class _Loop:
+        def _start_serving(self) -> None: ...
+
+    errors = AcceptErrors()
+    loop = asyncio.new_event_loop()
+    try:
+        with caplog.at_level(logging.DEBUG):
+            late = {
+                "message": "Exception in callback BaseSelectorEventLoop._start_serving()",
+                "exception": ValueError("Invalid file descriptor: -1"),
+                "handle": SimpleNamespace(_callback=_Loop()._start_serving),
+            }
+            errors(loop, late)
+            assert caplog.records == []
+            errors(loop, {"message": "Something else broke", "exception": ValueError("x")})
+        assert any("Something else broke" in record.getMessage() for record in caplog.records)
+    finally:
+        loop.close()

@@ -61,6 +61,8 @@ class AcceptErrors:
 
     def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         error = context.get("exception")
+        if _late_accept_retry(context):
+            return  # nothing to tell: the server is stopping and its socket is already closed
         if context.get("message") != ACCEPT_FAILED or not isinstance(error, OSError):
             loop.default_exception_handler(context)
             return
@@ -74,3 +76,17 @@ class AcceptErrors:
         left_out = self._left_out.pop(kind, 0)
         more = f"; {left_out} more like it since the last such line" if left_out else ""
         log.warning("Cannot accept a connection: %s (%s)%s", kind, error.strerror, more)
+
+
+def _late_accept_retry(context: dict[str, Any]) -> bool:
+    """asyncio's retry of ``accept()`` (a second after EMFILE) that fires once the listening
+    socket is closed: ``ValueError: Invalid file descriptor: -1`` from ``_start_serving``.
+
+    why: CPython 3.12 schedules the retry and does not cancel it when the server closes, so a
+    server stopped during a flood logged a traceback per pending retry (3.13 does not).
+    """
+    handle = context.get("handle")
+    callback = getattr(handle, "_callback", None)
+    return isinstance(context.get("exception"), ValueError) and (
+        getattr(callback, "__name__", "") == "_start_serving"
+    )
