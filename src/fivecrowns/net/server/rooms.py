@@ -139,18 +139,17 @@ class LocalFanout:
 
 
 def send_snapshots(room: Room, entries: list[Entry]) -> None:
-    """A fresh snapshot, after ``entries``, to each seat that needs one: every seat when the
-    seats change, at a new deal and at the end of the game, else only the seat now to play."""
-    game_moved = any(entry.event is not None for entry in entries)
-    new_round = any(entry.kind == "round_started" for entry in entries)
-    # why after game over too: the last scores and "game over" must be in a snapshot,
-    # so a client need not ask for one with resume
-    ended = any(entry.kind == "game_over" for entry in entries)
-    game = room.table.game
-    current = game.current_player if game is not None and not game.is_over else None
+    """A fresh snapshot, after ``entries``, to everyone at the table, each of its own seat
+    (a spectator's has no hand): after every move, chat or seat change, so a page that draws
+    the table (players, turn, piles, melds, counts) is never behind what it heard.
+
+    why everyone, not only the seat to play: the table must look the same to everyone right
+    after each change (issue 25); a public view reaches every seat anyway, so it tells
+    nothing new, and each seat still gets only its own hand."""
+    if not entries:
+        return
     for seat, conns in room.conns.items():
-        turn = seat is not None and seat == current
-        if conns and (not game_moved or new_round or ended or turn):
+        if conns:
             frame = room.snapshot_frame(seat)  # why once: all of a seat's connections
             for conn in conns:
                 conn.send_raw(frame)
