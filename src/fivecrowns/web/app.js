@@ -4,11 +4,12 @@
 // text, error text, answers to information keys), worded in the language the page's hello
 // names, except the few worded here for the page itself (the hand listbox, message
 // history), which follow the terminal's words, in the page's language (i18n.js).
-import { parseToken, sortKey, spokenName, suitWord, SUITS, wildClause, wildRankToken } from "./cards.js";
+import { parseToken, sortKey, spokenName, wildRankToken } from "./cards.js";
 import { Speaker } from "./speech.js";
 import { KEYS } from "./keys.js";
-import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, pgettext, remember } from "./i18n.js";
+import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
 import { translatePage } from "./page.js";
+import { drawCard, drawTable, levelWord, setAttribute } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,48 +45,21 @@ const T = {
   personJoins: N_("a person who joins"),
   computerLevel: N_("computer, {level}"),
   waitingFor: N_("Waiting for players. Seats: {seats}."),
-  // TRANSLATORS: {wild} is a whole clause such as "3s are wild", its first letter capital
-  roundLine: N_("Round {round} of 11. {wild}, and jokers."),
   emptySeat: N_("empty seat"),
-  turnMark: N_("Playing now"),
-  outMark: N_("Went out"),
-  // TRANSLATORS: written on a card of the round's wild rank
-  wildWord: N_("wild"),
-  jokerWord: N_("Joker"),
-  noMelds: N_("None yet."),
   notSeated: N_("You are not playing at this table."),
   firstCard: N_("First card: {card}"),
   lastCard: N_("Last card: {card}"),
-  you: N_("{name} (you)"),
-  youMelds: N_("You"),
-  seatPerson: N_("{number}. {name}"),
-  seatComputer: N_("{number}. {name} (computer, {level})"),
   noResult: N_("No round has ended yet."),
   seatNumber: N_("seat {seat}"),
   roundResult: N_("Round {round} scores: {scores}. Totals: {totals}."),
   scoreItem: N_("{name} {points}"),
   gameWon: N_("Game over. {who} won with {points} points."),
   gameShared: N_("Game over. {who} share the win with {points} points."),
-  roundColumn: N_("Round"),
-  totalRow: N_("Total"),
   keysColumn: N_("Keys"),
   whatColumn: N_("What it does"),
 };
 /** A template of T translated, then filled. */
 const say = (template, values = {}) => fill(_(template), values);
-/** A computer level in the page's language (the level names are protocol words); the same
- * catalog entries as the Python side's fivecrowns.ai.loader.level_name. */
-function levelWord(level) {
-  switch (level) {
-    case "easy": return pgettext("computer level", "easy");
-    case "medium": return pgettext("computer level", "medium");
-    case "hard": return pgettext("computer level", "hard");
-    case "expert": return pgettext("computer level", "expert");
-    case "simple": return pgettext("computer level", "simple");
-    default: return level;
-  }
-}
-
 const LEVELS = ["easy", "medium", "hard", "expert", "simple"];
 const ASKED = new Set([
   "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts", "whose_turn",
@@ -513,39 +487,15 @@ export class App {
       $("waiting-text").textContent = say(T.waitingFor, { seats });
       $("start-button").hidden = !this.creator;
     }
-    this.renderPlayers(snap, view);
+    drawTable(snap, this.seat);
     if (view) this.renderResult(snap, view);
-    if (!view) {
-      $("round-line").textContent = "";
-      this.renderHand();
-      this.rescueFocus();
-      return;
-    }
-    const wild = this.wild();
-    const clause = wildClause(view.wild_rank);
-    $("round-line").textContent = say(T.roundLine, {
-      round: view.round,
-      wild: clause.charAt(0).toUpperCase() + clause.slice(1),
-    });
-    const stock = ngettext("Stock: {count} card.", "Stock: {count} cards.", view.stock_count);
-    $("stock-text").textContent = fill(stock, { count: view.stock_count });
-    const top = view.top_discard;
-    const pile = ngettext(
-      "Discard pile: {count} card, the {card}.",
-      "Discard pile: {count} cards, the top is the {card}.",
-      view.discard_count
-    );
-    $("discard-text").textContent = top
-      ? fill(pile, { count: view.discard_count, card: spokenName(top, wild) })
-      : _("Discard pile: empty.");
-    this.drawCard($("discard-card"), top, wild);
     this.renderHand();
-    this.renderMelds(view, wild);
-    this.renderScores(view);
-    const legal = new Set(snap.legal.map((m) => m.move));
-    for (const [action, move] of [["draw", "draw_stock"], ["take", "take_discard"], ["discard", "discard"], ["go_out", "go_out"]]) {
-      const button = document.querySelector(`[data-action="${action}"]`);
-      button.classList.toggle("legal", legal.has(move));
+    if (view) {
+      const legal = new Set(snap.legal.map((m) => m.move));
+      for (const [action, move] of [["draw", "draw_stock"], ["take", "take_discard"], ["discard", "discard"], ["go_out", "go_out"]]) {
+        const button = document.querySelector(`[data-action="${action}"]`);
+        button.classList.toggle("legal", legal.has(move));
+      }
     }
     this.rescueFocus();
   }
@@ -564,180 +514,42 @@ export class App {
     if (!active || active === document.body || active.closest("[hidden]")) this.focusView();
   }
 
-  renderPlayers(snap, view) {
-    const list = $("players");
-    list.replaceChildren();
-    snap.seats.forEach((seat, index) => {
-      const item = document.createElement("li");
-      const name = seat.name || _(T.emptySeat);
-      if (!view) {
-        const seatLine = seat.kind === "bot" ? T.seatComputer : T.seatPerson;
-        item.textContent = say(seatLine, { number: index + 1, name, level: levelWord(seat.level) });
-        list.append(item);
-        return;
-      }
-      const rounds = view.round_scores.length;
-      const line = document.createElement("span");
-      const cards = view.hand_counts[index];
-      const template = rounds
-        ? ngettext(
-            "{name}: {count} card. Last round {last}, total {total}.",
-            "{name}: {count} cards. Last round {last}, total {total}.",
-            cards
-          )
-        : ngettext("{name}: {count} card. Total {total}.", "{name}: {count} cards. Total {total}.", cards);
-      line.textContent = fill(template, {
-        name: index === this.seat ? say(T.you, { name }) : name,
-        count: cards,
-        last: rounds ? view.round_scores[rounds - 1][index] : 0,
-        total: view.totals[index],
-      });
-      item.append(line);
-      if (!view.game_over && view.current_player === index) {
-        item.classList.add("current");
-        item.setAttribute("aria-current", "true");
-        const mark = document.createElement("strong");
-        mark.className = "mark";
-        mark.textContent = _(T.turnMark);
-        item.append(" ", mark);
-      }
-      if (view.went_out === index) {
-        const mark = document.createElement("strong");
-        mark.className = "mark";
-        mark.textContent = _(T.outMark);
-        item.append(" ", mark);
-      }
-      list.append(item);
-    });
-  }
-
-  drawCard(element, token, wild) {
-    element.replaceChildren();
-    element.className = "card";
-    if (!token) {
-      element.classList.add("empty");
-      return;
-    }
-    const { rank, suit } = parseToken(token);
-    if (rank === null) {
-      element.classList.add("joker");
-      element.append(this.span("rank", _(T.jokerWord)), this.span("suit", _(T.wildWord)));
-      return;
-    }
-    element.classList.add(`suit-${suit}`);
-    element.append(
-      this.span("rank", rank),
-      this.span("glyph", SUITS[suit].glyph),
-      this.span("suit", suitWord(suit)),
-    );
-    if (rank === wild) {
-      element.classList.add("wild");
-      element.append(this.span("wild-word", _(T.wildWord)));
-    }
-  }
-
-  span(className, text) {
-    const span = document.createElement("span");
-    span.className = className;
-    span.textContent = text;
-    return span;
-  }
-
   renderHand() {
     const box = $("hand");
     const hand = this.hand();
     const wild = this.wild();
-    box.replaceChildren();
     this.focus = Math.max(0, Math.min(this.focus, hand.length - 1));
-    hand.forEach((token, index) => {
+    // why in place: the server sends a snapshot after every move at the table; options rebuilt
+    // each time would make a screen reader say the focused card again between others' moves
+    while (box.childElementCount > hand.length) box.lastElementChild.remove();
+    while (box.childElementCount < hand.length) {
       const option = document.createElement("div");
-      option.id = `card-${index}`;
+      option.id = `card-${box.childElementCount}`;
       option.setAttribute("role", "option");
-      option.setAttribute("aria-selected", index === this.focus ? "true" : "false");
-      option.setAttribute(
-        "aria-label",
-        say(T.cardOption, { card: spokenName(token, wild), place: index + 1, count: hand.length }),
-      );
       const face = document.createElement("span");
       face.setAttribute("aria-hidden", "true");
-      this.drawCard(face, token, wild);
       option.append(face);
-      option.dataset.token = token;
       option.addEventListener("click", () => {
-        this.focus = index;
+        this.focus = [...box.children].indexOf(option);
         this.renderHand();
         box.focus();
       });
       box.append(option);
+    }
+    hand.forEach((token, index) => {
+      const option = box.children[index];
+      setAttribute(option, "aria-selected", index === this.focus ? "true" : "false");
+      setAttribute(
+        option,
+        "aria-label",
+        say(T.cardOption, { card: spokenName(token, wild), place: index + 1, count: hand.length }),
+      );
+      option.dataset.token = token;
+      drawCard(option.firstElementChild, token, wild);
     });
-    if (hand.length) box.setAttribute("aria-activedescendant", `card-${this.focus}`);
-    else box.removeAttribute("aria-activedescendant");
+    setAttribute(box, "aria-activedescendant", hand.length ? `card-${this.focus}` : null);
     const label = ngettext("Your hand, {count} card", "Your hand, {count} cards", hand.length);
-    box.setAttribute("aria-label", fill(label, { count: hand.length }));
-  }
-
-  renderMelds(view, wild) {
-    const box = $("melds");
-    box.replaceChildren();
-    view.laid_down.forEach((melds, index) => {
-      if (!melds.length) return;
-      const group = document.createElement("div");
-      group.className = "meld-group";
-      const who = document.createElement("p");
-      who.textContent = index === this.seat ? _(T.youMelds) : view.players[index];
-      group.append(who);
-      for (const meld of melds) {
-        const list = document.createElement("ul");
-        list.className = "meld";
-        const count = meld.cards.length;
-        const meldLabel =
-          meld.kind === "book"
-            ? ngettext("book of {count} card", "book of {count} cards", count)
-            : ngettext("run of {count} card", "run of {count} cards", count);
-        list.setAttribute("aria-label", fill(meldLabel, { count }));
-        for (const token of meld.cards) {
-          const item = document.createElement("li");
-          const card = document.createElement("span");
-          this.drawCard(card, token, wild);
-          item.append(card);
-          const name = this.span("visually-hidden", spokenName(token, wild));
-          item.append(name);
-          card.setAttribute("aria-hidden", "true");
-          list.append(item);
-        }
-        group.append(list);
-      }
-      box.append(group);
-    });
-    if (!box.childElementCount) box.append(this.paragraph(_(T.noMelds)));
-  }
-
-  paragraph(text) {
-    const p = document.createElement("p");
-    p.textContent = text;
-    return p;
-  }
-
-  renderScores(view) {
-    const table = $("score-sheet");
-    const head = document.createElement("tr");
-    head.append(this.cell("th", _(T.roundColumn), "col"));
-    view.players.forEach((name, i) =>
-      head.append(this.cell("th", i === this.seat ? say(T.you, { name }) : name, "col")),
-    );
-    table.tHead.replaceChildren(head);
-    const body = table.tBodies[0];
-    body.replaceChildren();
-    view.round_scores.forEach((scores, r) => {
-      const row = document.createElement("tr");
-      row.append(this.cell("th", String(r + 1), "row"));
-      for (const score of scores) row.append(this.cell("td", String(score)));
-      body.append(row);
-    });
-    const total = document.createElement("tr");
-    total.append(this.cell("th", _(T.totalRow), "row"));
-    for (const score of view.totals) total.append(this.cell("td", String(score)));
-    table.tFoot.replaceChildren(total);
+    setAttribute(box, "aria-label", fill(label, { count: hand.length }));
   }
 
   cell(tag, text, scope) {
