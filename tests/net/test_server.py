@@ -24,6 +24,7 @@ from server_support import (
     FAST,
     Client,
     ServerProcess,
+    changes_in_game,
     check_no_leak,
     play_until,
     replayed,
@@ -65,9 +66,16 @@ def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks
         assert ann.table is not None
         truth = replayed(data, ann.table)
         assert truth.is_over and ann.seq == ben.seq == cy.seq == truth.seq
+        moments = set(changes_in_game(truth))
+        for client in (ann, ben, cy):  # why: the last snapshot comes after game_over's event
+            if not any(f'"seq":{truth.seq},' in f and '"snapshot"' in f for f in client.frames):
+                await client.until(lambda m: m["type"] == "snapshot" and m["seq"] == truth.seq)
         for client, viewer in ((ann, 0), (ben, 3), (cy, None)):
             assert client.errors == [], [json.loads(f) for f in client.frames[:25]]
             check_no_leak(client, truth, viewer)
+            # the table after every change reaches every seat and the spectator (issue 25)
+            shots = {json.loads(f)["seq"] for f in client.frames if '"snapshot"' in f}
+            assert moments <= shots, sorted(moments - shots)[:5]
             chat = [e["text"] for e in client.events if e["kind"] == "chat"]
             assert chat == ["Ben says: Good luck, everyone!", "Cy says: Have fun."]
         history = (data / "history.jsonl").read_text().splitlines()

@@ -339,15 +339,42 @@ def frame_keys(value: Any) -> Iterator[str]:
             yield from frame_keys(inner)
 
 
-def check_no_leak(client: Client, truth: Table, viewer: int | None, language: str = "en") -> None:
-    """Everything ``client`` received is what ``viewer`` may know, and nothing more: every
-    event is what the table words for ``viewer`` in ``language`` (the connection's)."""
+def snapshots_by_seq(truth: Table, viewer: int | None) -> dict[int, dict[str, Any]]:
+    """{seq: the snapshot ``viewer`` may have at that event number} for every number the
+    log reached, the table rebuilt from ``truth``'s inputs one at a time (the last input
+    that reached a number decides: one server change can hold several inputs)."""
+    table = Table.replay(len(truth.seats), truth.inputs[0]["name"], truth.creator_id, [])
+    found = {table.seq: table.snapshot(viewer)}
+    for command in truth.inputs[1:]:
+        table.apply_input(command)
+        found[table.seq] = table.snapshot(viewer)
+    return found
+
+
+def changes_in_game(truth: Table) -> list[int]:
+    """The event number after each input that changed the log once the game had started:
+    each is a moment the server sent out, which every seat and spectator must be shown."""
+    table = Table.replay(len(truth.seats), truth.inputs[0]["name"], truth.creator_id, [])
+    moments = []
+    for command in truth.inputs[1:]:
+        before = table.seq
+        table.apply_input(command)
+        if table.seq != before and table.game is not None:
+            moments.append(table.seq)
+    return moments
+
+
+def check_frames(frames: list[str], truth: Table, viewer: int | None, language: str = "en") -> None:
+    """Every frame one connection received is what ``viewer`` may know, and nothing more:
+    each event is what the table words for ``viewer`` in ``language``, and each snapshot is
+    exactly ``viewer``'s snapshot at its event number (its own hand only, a spectator none)."""
     game = truth.game
     assert game is not None and game.seed is not None
     seed = str(game.seed)
     with i18n.speaking(language):
         expected = {frame["seq"]: frame for frame in truth.frames_since(0, viewer)}
-    for raw in client.frames:
+    snapshots = snapshots_by_seq(truth, viewer)
+    for raw in frames:
         assert seed not in raw
         frame = json.loads(raw)
         keys = set(frame_keys(frame))
@@ -360,10 +387,19 @@ def check_no_leak(client: Client, truth: Table, viewer: int | None, language: st
                 assert language != "en" or "drew from the stock" in frame["text"]
             if frame["kind"] == "laid_down" and data["player"] != viewer:
                 assert data["leftover"] is None
-        elif frame["type"] == "snapshot" and frame["view"] is not None:
-            assert ("hand" in frame["view"]) == (viewer is not None)
+        elif frame["type"] == "snapshot":
+            if frame["view"] is not None:
+                assert ("hand" in frame["view"]) == (viewer is not None)
             assert frame["seat"] == viewer
             assert frame["legal"] == [] or viewer is not None
+            del frame["type"], frame["table"]
+            assert frame == snapshots[frame["seq"]], frame["seq"]
+
+
+def check_no_leak(client: Client, truth: Table, viewer: int | None, language: str = "en") -> None:
+    """Everything ``client`` received is what ``viewer`` may know, and nothing more
+    (:func:`check_frames`); the game had stock draws to check."""
+    check_frames(client.frames, truth, viewer, language)
     drawn = [f for f in client.events if f["kind"] == "drew_from_stock"]
     assert drawn, "the game had stock draws to check"
 

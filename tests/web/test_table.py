@@ -7,14 +7,12 @@ Chromium; a script put in each page before its own (tests/support/web_table.js) 
 what the table shows right after the page handled each frame. The truth is the table
 rebuilt from the server's stored inputs, one input at a time: each input is one change the
 server sent out (a move, a chat line, a seat change), so each is a moment the page must
-show.
+show. Every frame each page got is checked too: its own seat's events and snapshots, no more.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +22,13 @@ import pytest
 
 from fivecrowns.core.cards import Rank, parse_card, spoken_name
 from fivecrowns.table import Table
-from server_support import ServerProcess
+from server_support import (
+    ServerProcess,
+    changes_in_game,
+    check_frames,
+    replayed,
+    snapshots_by_seq,
+)
 from web_support import SEED, WebPlayer, page_url
 
 pytestmark = [pytest.mark.real]
@@ -41,29 +45,6 @@ def stored_server_fixture(tmp_path: Path) -> Iterator[ServerProcess]:
     yield process
     errors = process.stop()
     assert "Traceback" not in errors, errors
-
-
-def truth_after_each_change(data: Path, table_id: str, seats: list[int | None]) -> dict[int, Any]:
-    """{seq: {viewer: snapshot}} after each stored input that changed the log, for
-    ``seats`` (None: a spectator), the table rebuilt from the server's SQLite store."""
-    with sqlite3.connect(data / "tables.sqlite3") as db:
-        count, creator_id, creator_name = db.execute(
-            "SELECT seats, creator_id, creator_name FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-        inputs = [
-            json.loads(text)
-            for (text,) in db.execute(
-                "SELECT command FROM inputs WHERE table_id = ? ORDER BY idx", (table_id,)
-            )
-        ]
-    table = Table.replay(count, creator_name, creator_id, inputs[:1])
-    moments: dict[int, Any] = {}
-    for command in inputs[1:]:
-        before = table.seq
-        table.apply_input(command)
-        if table.seq != before and table.game is not None:
-            moments[table.seq] = {seat: table.snapshot(seat) for seat in seats}
-    return moments
 
 
 def _number(pattern: str, text: str) -> int | None:
@@ -97,7 +78,11 @@ def differences(dom: dict[str, Any], snap: dict[str, Any], seat: int | None) -> 
     if top is None:
         same("discard pile", dom["discard"], "Discard pile: empty.")
     else:
-        same("discard count", _number(r"^Discard pile: (\d+) cards?", dom["discard"]), view["discard_count"])
+        same(
+            "discard count",
+            _number(r"^Discard pile: (\d+) cards?", dom["discard"]),
+            view["discard_count"],
+        )
         name = spoken_name(parse_card(top), wild)
         same("top discard", dom["discard"].endswith(f"the {name}."), True)
     melds = [
@@ -127,16 +112,17 @@ def differences(dom: dict[str, Any], snap: dict[str, Any], seat: int | None) -> 
     return found
 
 
-def check_every_moment(page: Any, moments: dict[int, Any], seat: int | None, since: int) -> int:
-    """Each change after ``since`` was shown by the page, right after it came, as it is."""
-    seen: list[dict[str, Any]] = page.evaluate("() => window.__tableSeen")
+def check_every_moment(player: WebPlayer, truth: Table, seat: int | None) -> int:
+    """After each change in the game the page drew the table, right after it came, as the
+    table's view from ``seat`` was then; and every frame it got is ``seat``'s, no more."""
+    check_frames(player.frames, truth, seat)
+    views = snapshots_by_seq(truth, seat)
+    seen: list[dict[str, Any]] = player.page.evaluate("() => window.__tableSeen")
     shown = {entry["seq"]: entry["dom"] for entry in seen if entry["type"] == "snapshot"}
     checked = 0
-    for seq, snaps in sorted(moments.items()):
-        if seq <= since:
-            continue
+    for seq in changes_in_game(truth):
         assert seq in shown, f"the page never drew the table after event {seq} ({seat=})"
-        problems = differences(shown[seq], snaps[seat], seat)
+        problems = differences(shown[seq], views[seq], seat)
         assert problems == [], (seq, seat, problems)
         checked += 1
     return checked
@@ -176,10 +162,10 @@ def test_a_seat_and_a_spectator_see_the_table_as_it_is_after_every_event(
         assert ann.state()["over"], ann.said()[-5:]
         final = ann.state()["seq"]
         eve_page.wait_for_function(f"() => window.fivecrowns.seq >= {final}", timeout=10_000)
-        moments = truth_after_each_change(tmp_path, table, [0, None])
-        assert max(moments) == final and len(moments) > 200, len(moments)
-        assert check_every_moment(ann_page, moments, 0, 0) == len(moments)
-        assert check_every_moment(eve_page, moments, None, 0) == len(moments)
+        truth = replayed(tmp_path, table)
+        assert truth.is_over and truth.seq == final
+        checked = check_every_moment(ann, truth, 0)
+        assert checked > 200 and check_every_moment(eve, truth, None) == checked
         assert ann.errors == [] and eve.errors == []
         assert SEED not in eve_page.content()
     finally:
