@@ -10,6 +10,7 @@ import { KEYS } from "./keys.js";
 import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
 import { translatePage } from "./page.js";
 import { drawCard, drawTable, levelWord, setAttribute } from "./table.js";
+import { RECONNECT, forgetSeat, keepSeat, keptSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,7 +19,8 @@ const $ = (id) => document.getElementById(id);
 const T = {
   connecting: N_("Connecting as {name}."),
   connected: N_("Connected as {name}."),
-  dropped: N_("The connection dropped; trying again ({attempt} of {tries})."),
+  offline: N_("Offline: connecting again."),
+  back: N_("Connected again."),
   gaveUp: N_("Could not reach the server. Reload the page to try again."),
   replaced: N_("This seat is now open in another window or tab. Reload this page to play here."),
   seated: N_("You sit in seat {seat} at table {table}."),
@@ -74,13 +76,20 @@ const SOUND_OF = {
   game_over: "game_over",
   round_started: "shuffle",
 };
-const TRIES = 10;
 
 export class App {
   constructor() {
     this.ws = null;
     this.token = sessionStorage.getItem("fivecrowns-token");
     this.name = sessionStorage.getItem("fivecrowns-name") || "";
+    if (!this.token) {
+      // why: a closed tab or a new one takes back the seat this browser holds at this server
+      const kept = keptSeat();
+      if (kept) {
+        this.token = kept.token;
+        this.name = kept.name;
+      }
+    }
     this.seq = 0;
     this.seat = null;
     this.table = null;
@@ -93,6 +102,7 @@ export class App {
     this.events = []; // {seq, kind, text, player}
     this.alertToggle = false;
     this.attempts = 0;
+    this.droppedAt = 0; // when the connection dropped (performance.now()), while reconnecting
     this.retry = null; // the pending reconnection's timer, if any
     this.speaker = new Speaker();
     this.ready = false;
@@ -183,7 +193,6 @@ export class App {
     $("connection").textContent = say(T.connecting, { name: this.name });
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
-      this.attempts = 0;
       const hello = { type: "hello", v: 1, name: this.name, language: language() };
       if (this.token) {
         hello.token = this.token;
@@ -209,16 +218,27 @@ export class App {
         $("connection").textContent = _(T.replaced);
         return;
       }
+      // why as the terminal (RECONNECT): the server keeps a dropped seat for its grace and
+      // longer; why one spoken line: a line per try buried the game under the same news
       this.attempts += 1;
-      if (this.attempts > TRIES) {
+      if (this.attempts === 1) this.droppedAt = performance.now();
+      const elapsed = (performance.now() - this.droppedAt) / 1000;
+      if (!RECONNECT.keepTrying(this.attempts, elapsed)) {
         $("connection").textContent = _(T.gaveUp);
         this.alert(_(T.gaveUp));
         return;
       }
-      const text = say(T.dropped, { attempt: this.attempts, tries: TRIES });
-      $("connection").textContent = text;
-      this.log(text);
-      this.retry = setTimeout(() => this.connect(), Math.min(500 * this.attempts, 3000));
+      $("connection").textContent = _(T.offline);
+      if (this.attempts === 1) {
+        const minutes = RECONNECT.minutes();
+        const line = ngettext(
+          "The connection dropped; trying again for up to {count} minute.",
+          "The connection dropped; trying again for up to {count} minutes.",
+          minutes,
+        );
+        this.log(fill(line, { count: minutes }));
+      }
+      this.retry = setTimeout(() => this.connect(), RECONNECT.pause(this.attempts) * 1000);
     });
   }
 
@@ -233,6 +253,8 @@ export class App {
         sessionStorage.setItem("fivecrowns-token", data.token);
         sessionStorage.setItem("fivecrowns-name", data.name);
         $("connection").textContent = say(T.connected, { name: data.name });
+        if (this.attempts > 0) this.log(_(T.back));
+        this.attempts = 0; // why here, not on open: a socket that opens and drops is no way back
         $("hello-form").hidden = true;
         $("lobby-body").hidden = false;
         break;
@@ -243,6 +265,7 @@ export class App {
         this.seated(data);
         break;
       case "left":
+        forgetSeat();
         this.toLobby();
         this.log(_(T.left));
         this.send({ type: "list_tables" });
@@ -265,6 +288,7 @@ export class App {
           this.alert(_(T.replaced));
           return;
         }
+        if (data.code === "table_gone") forgetSeat();
         if (data.code === "table_gone" || (data.code === "too_many_spectators" && this.table)) {
           // why: the server put us in the lobby (the watched table closed while we were away);
           // the frozen table must not stay on screen
@@ -273,6 +297,7 @@ export class App {
         if (data.code === "bad_token") {
           this.token = null;
           sessionStorage.removeItem("fivecrowns-token");
+          forgetSeat();
           this.send({ type: "hello", v: 1, name: this.name, language: language() });
         }
         this.alert(data.text);
@@ -329,6 +354,8 @@ export class App {
     this.seat = data.seat;
     this.table = data.table;
     this.creator = data.creator;
+    if (data.seat === null) forgetSeat();
+    else keepSeat(this.token, this.name, data.table);
     $("lobby").hidden = true;
     $("table").hidden = false;
     let text;
@@ -360,6 +387,8 @@ export class App {
       const sound = SOUND_OF[data.kind];
       if (sound) this.speaker.sound(sound);
     }
+    if (data.kind === "game_over") forgetSeat(); // why: nothing is left to take back
+    if (data.kind === "new_game" && this.seat !== null) keepSeat(this.token, this.name, this.table);
     if (data.kind === "game_over") {
       this.over = true;
       // why: the server sends no snapshot after the last move; resume brings the final one
