@@ -29,11 +29,32 @@ from server_support import (
     replayed,
     snapshots_by_seq,
 )
-from web_support import SEED, WebPlayer, page_url
+from web_support import SEED, WebPlayer, axe_violations, page_url
 
 pytestmark = [pytest.mark.real]
 
-RECORDER = (Path(__file__).parents[1] / "support" / "web_table.js").read_text(encoding="utf-8")
+SUPPORT = Path(__file__).parents[1] / "support"
+RECORDER = (SUPPORT / "web_table.js").read_text(encoding="utf-8")
+LAYOUT = (SUPPORT / "web_layout.js").read_text(encoding="utf-8")
+#: A laptop, a phone, and the laptop at 200% zoom (half the CSS pixels each way).
+SIZES = {"1280x900": (1280, 900), "phone": (375, 740), "zoom200": (640, 450)}
+IN_SIGHT = """() => {
+  const inside = (element) => {
+    const r = element.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight + 1 && r.left >= 0
+      && r.right <= innerWidth + 1;
+  };
+  const log = document.getElementById('log');
+  const last = log.lastElementChild;
+  if (!last) return 'the log is empty';
+  const r = last.getBoundingClientRect(), box = log.getBoundingClientRect();
+  // why its end: at 200% zoom a long line can be taller than the log's few lines
+  if (r.bottom > box.bottom + 1 || r.bottom < box.top + 8) return 'the newest line is scrolled away';
+  if (!inside(log)) return 'the log is out of sight';
+  if (!inside(document.getElementById('alert')) && document.getElementById('alert').textContent)
+    return 'the alert is out of sight';
+  return '';
+}"""
 
 
 @pytest.fixture(name="stored")
@@ -128,6 +149,31 @@ def check_every_moment(player: WebPlayer, truth: Table, seat: int | None) -> int
     return checked
 
 
+def check_layout(page: Any, where: str) -> None:
+    """At each size, looking at the hand (or a spectator at the score sheet, the page's
+    end), the newest message is in sight and nothing overlaps; axe finds nothing, in forced
+    colours too."""
+    original = page.viewport_size
+    try:
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            page.evaluate(
+                "() => { const hand = document.getElementById('hand');"
+                " const seen = hand.closest('[hidden]') ? document.getElementById('scores-area')"
+                " : hand; seen.scrollIntoView({block: 'center'}); }"
+            )
+            page.wait_for_timeout(50)
+            assert page.evaluate(IN_SIGHT) == "", (where, size)
+            assert page.evaluate(LAYOUT) == [], (where, size)
+        assert axe_violations(page) == [], where
+        page.emulate_media(forced_colors="active")
+        assert axe_violations(page) == [], (where, "forced colours")
+    finally:
+        page.emulate_media(forced_colors="none")
+        page.set_viewport_size(original)
+
+
 def test_a_seat_and_a_spectator_see_the_table_as_it_is_after_every_event(
     browser: Any, stored: ServerProcess, tmp_path: Path
 ) -> None:
@@ -156,9 +202,15 @@ def test_a_seat_and_a_spectator_see_the_table_as_it_is_after_every_event(
         )
         ann_page.locator("#start-button").click()
         deadline = time.monotonic() + 300
+        laid_out = False
         while time.monotonic() < deadline and not ann.state()["over"]:
+            if not laid_out and ann.state()["round"] == 2 and ann.my_turn():
+                check_layout(ann_page, "a seat")  # melds and scores are on the table by now
+                check_layout(eve_page, "a spectator")
+                laid_out = True
             if not ann.play_one():
                 ann_page.wait_for_timeout(10)
+        assert laid_out
         assert ann.state()["over"], ann.said()[-5:]
         final = ann.state()["seq"]
         eve_page.wait_for_function(f"() => window.fivecrowns.seq >= {final}", timeout=10_000)

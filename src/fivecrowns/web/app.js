@@ -9,7 +9,7 @@ import { Speaker } from "./speech.js";
 import { KEYS } from "./keys.js";
 import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
 import { translatePage } from "./page.js";
-import { drawCard, drawTable, levelWord, setAttribute } from "./table.js";
+import { drawCard, drawTable, keepNewestInSight, levelWord, setAttribute } from "./table.js";
 import { RECONNECT, forgetSeat, keepSeat, keptSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -115,6 +115,7 @@ export class App {
     await load(chosenLanguage());
     translatePage();
     this.bindPage();
+    keepNewestInSight($("log"));
     if (this.name) $("name").value = this.name;
     if (this.token && this.name) this.connect();
     this.ready = true;

@@ -136,12 +136,12 @@ function drawWatching(watching) {
 function drawPlayers(snap, view, seat) {
   const rows = keepChildren($("players"), snap.seats.length, () => {
     const item = document.createElement("li");
-    item.append(span("line", ""), span("marks", ""));
+    item.append(span("line", ""));
     return item;
   });
   snap.seats.forEach((place, index) => {
     const item = rows[index];
-    const [line, marks] = item.children;
+    const line = item.firstElementChild;
     const name = place.name || _(T.emptySeat);
     const current = Boolean(view && !view.game_over && view.current_player === index);
     const out = Boolean(view && view.went_out === index);
@@ -171,10 +171,11 @@ function drawPlayers(snap, view, seat) {
     item.classList.toggle("current", current);
     setAttribute(item, "aria-current", current ? "true" : null);
     const wanted = [current ? _(T.turnMark) : null, out ? _(T.outMark) : null].filter(Boolean);
-    const shown = [...marks.children].map((mark) => mark.textContent);
+    const shown = [...item.querySelectorAll(".mark")].map((mark) => mark.textContent);
     if (JSON.stringify(wanted) !== JSON.stringify(shown)) {
       // why a space before each: the row's text reads "…total 3. Playing now", not "3.Playing"
-      marks.replaceChildren(
+      item.replaceChildren(
+        line,
         ...wanted.flatMap((text) => {
           const mark = document.createElement("strong");
           mark.className = "mark";
@@ -290,4 +291,16 @@ function drawScores(view, seat) {
   view.round_scores.forEach((scores, r) => drawRow(rows[r], [String(r + 1), ...scores.map(String)], "row"));
   const [total] = keepChildren(table.tFoot, 1, () => document.createElement("tr"));
   drawRow(total, [_(T.totalRow), ...view.totals.map(String)], "row");
+}
+
+/** The log's newest line stays in sight when the log's size changes (a phone turned, a zoom,
+ * the messages moved beside the table or below it), unless the player scrolled back in it. */
+export function keepNewestInSight(log) {
+  let atEnd = true;
+  log.addEventListener("scroll", () => {
+    atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  });
+  new ResizeObserver(() => {
+    if (atEnd) log.scrollTop = log.scrollHeight;
+  }).observe(log);
 }
