@@ -21,6 +21,7 @@ bounded: ``--games`` games of at most a few thousand moves each.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import time
 
@@ -37,6 +38,7 @@ def frame(table: Table, seat: int | None) -> bytes:
 
 
 def run(games: int) -> str:
+    load_before = os.getloadavg()[0]
     moves = 0
     cpu = {"before": 0.0, "after": 0.0}
     wall = {"before": 0.0, "after": 0.0}
@@ -81,6 +83,8 @@ def run(games: int) -> str:
         )
     extra = (cpu["after"] - cpu["before"]) / moves * 1000
     lines.append(f"  added: CPU {extra:.3f} ms per move")
+    # why: wall time on a shared machine grows with its load; the CPU time is the figure
+    lines.append(f"  load average before {load_before:.2f}, after {os.getloadavg()[0]:.2f}")
     return "\n".join(lines) + "\n"
 
 
