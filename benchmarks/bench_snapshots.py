@@ -4,9 +4,10 @@ Run: nice -n 10 .venv/bin/python benchmarks/bench_snapshots.py [--games N] [--ou
 Committed output: benchmarks/results/snapshots.txt. Not part of the tests.
 
 In one process, with no network: tables of 4 computer players (3 ``simple`` and the one
-that takes the creator's seat when they leave) play whole games with :class:`fivecrowns.table.Table`; after each move the
-snapshot frames are built and encoded as the server's ``send_snapshots`` builds them
-(``Room.snapshot_frame``: ``Table.snapshot`` and msgspec), for
+that takes the creator's seat when they leave) play whole games with
+:class:`fivecrowns.table.Table`; after each move the snapshot frames are built and encoded
+as the server's ``send_snapshots`` builds them (``Room.snapshot_frame``: ``Table.snapshot``
+and msgspec), for
 
 - before: only the seat now to play (and every seat at a deal and at game over), as the
   server did before issue 25;
@@ -26,7 +27,6 @@ import platform
 import time
 
 from _stats import commit, write_report
-
 from fivecrowns.net.protocol import Snapshot, encode
 from fivecrowns.table import Table
 
