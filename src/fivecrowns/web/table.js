@@ -115,7 +115,6 @@ export function drawTable(snap, seat) {
   drawPiles(view, wild);
   drawMelds(view, wild, seat);
   drawScores(view, seat);
-  $("table").dataset.seq = String(snap.seq); // why: which snapshot the table shows, for tests
 }
 
 /** A spectator has no hand and no move buttons; the questions (W, P, S…) and Leave stay. */
