@@ -33,9 +33,9 @@ def _free_port() -> int:
 class TypedClient:
     """`fivecrowns join` in its own process: lines typed in, lines read out (bounded waits)."""
 
-    def __init__(self, url: str, name: str) -> None:
+    def __init__(self, url: str, name: str, *options: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "fivecrowns", "join", url, "--name", name],
+            [sys.executable, "-m", "fivecrowns", "join", url, "--name", name, *options],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -75,11 +75,21 @@ class TypedClient:
 class Player:
     """One ``join --keys`` controller over a real link, its speech recorded."""
 
-    def __init__(self, url: str, name: str, link: WebSocketLink | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        link: WebSocketLink | None = None,
+        *,
+        first: list[dict[str, object]] | None = None,
+        fallback_watch: str | None = None,
+    ) -> None:
         self.link = link or WebSocketLink(url, name)
-        self.link.connect()
+        self.link.connect(first)
         self.backend = RecordingBackend()
-        self.play = NetworkPlay(self.link, Output(self.backend), Settings(delay=0.0))
+        self.play = NetworkPlay(
+            self.link, Output(self.backend), Settings(delay=0.0), fallback_watch=fallback_watch
+        )
         self.play.start()
 
     def said(self) -> str:

@@ -35,7 +35,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=_("a table number or invite code to join"),
     )
     parser.add_argument(
-        "--watch", default=None, metavar=_("WATCH"), help=_("a table number to watch")
+        "--watch",
+        default=None,
+        metavar=_("WATCH"),
+        help=_("a table number or invite code to watch"),
     )
     parser.add_argument(
         "--keys",
@@ -111,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         print(_(HELP), flush=True)
         client = LineClient(url, name, say=lambda text: print(text, flush=True))
         client.fallback_code = args.table
+        client.fallback_watch = args.watch  # a private table is watched by its invite code
         # why: a client started again after a crash takes its seat back (seats.json)
         return await client.run(lines, client.take_back_from(SavedSeats(), first))
 

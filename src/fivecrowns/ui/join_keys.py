@@ -3,7 +3,7 @@
 Without a table option the player lands in a spoken lobby (:class:`~fivecrowns.ui.lobby.Lobby`):
 the tables, creating, joining and watching, by key and from the Escape menu.
 ``--create SEATS --bots LEVEL,... [--private] [--start]``, ``--table ID|CODE`` and
-``--watch ID`` do the first of those from the command line. Once a table's game
+``--watch ID|CODE`` do the first of those from the command line. Once a table's game
 starts, the seat is played with the same session, keys, speech, braille and
 sounds as local play, full screen or (``--line``) line mode, over the WebSocket
 transport (:class:`~fivecrowns.net.client.websocket.WebSocketLink`). Leaving the table
@@ -85,6 +85,7 @@ class NetworkPlay:
         *,
         auto_start: bool = False,
         fallback_code: str | None = None,
+        fallback_watch: str | None = None,
         speech_report: str = "",
     ) -> None:
         self.link = link
@@ -98,6 +99,7 @@ class NetworkPlay:
             settings.verbosity,
             auto_start=auto_start,
             fallback_code=fallback_code,
+            fallback_watch=fallback_watch,
         )
         #: Only for the presentation's key bindings: every key either screen uses.
         self.keymap = Keymap((*settings.keymap.actions, *lobby_keys.actions))
@@ -266,6 +268,7 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
                 settings,
                 auto_start=args.start,
                 fallback_code=args.table,
+                fallback_watch=args.watch,
                 speech_report=reason,
             )
 

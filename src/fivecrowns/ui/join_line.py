@@ -66,6 +66,11 @@ NOT_STARTED = N_("The game has not started.")
 SCORE_ITEM = N_("{name} {points}")
 UNKNOWN = N_("{command} is not a command here. Type help for the list.")
 NEEDS_CARD = N_("Say which card, for example x 7h.")
+# why both: a private table is not listed, so its number alone never finds it (issue 26, 20)
+NO_TABLE_OR_CODE = N_(
+    "No table has the number or invite code {given}. A private table is watched or joined "
+    "with its invite code."
+)
 
 # TRANSLATORS: the letters and CARD are what the player types
 _MOVE_WORDS = {
@@ -95,6 +100,8 @@ class LineClient:
         self.snapshot: dict[str, Any] | None = None
         self.done = False
         self.fallback_code: str | None = None  # --table: tried as an invite code if no table
+        self.fallback_watch: str | None = None  # --watch, watch X: the same, to watch
+        self._tried_code: str | None = None  # an invite code tried after no table had it
         self._said: tuple[Any, ...] = ()
         self._opened = asyncio.Event()  # typed lines wait for the first connection
 
@@ -224,6 +231,7 @@ class LineClient:
             if connection.table is not None and known == (data["table"], data["seat"]):
                 return
             connection.sat_down(data)
+            self.fallback_code = self.fallback_watch = self._tried_code = None  # found
             if data["seat"] is None:
                 self.say(_(WATCHING).format(table=data["table"]))
             elif data["code"]:
@@ -246,11 +254,23 @@ class LineClient:
                 self.snapshot, self.seq = None, 0
                 self.say(_(FORGOTTEN))
                 return
-            if data["code"] == "no_table" and self.fallback_code is not None:
-                connection.outbox.append({"type": "join", "code": self.fallback_code})
-                self.fallback_code = None
+            if data["code"] == "no_table" and self._try_as_code():
+                return
+            if data["code"] == "no_table" and self._tried_code is not None:
+                self.say(_(NO_TABLE_OR_CODE).format(given=self._tried_code))
+                self._tried_code = None
                 return
             self.say(data["text"])
+
+    def _try_as_code(self) -> bool:
+        """No table has the number given to join or watch: try it as an invite code."""
+        for verb, code in (("join", self.fallback_code), ("watch", self.fallback_watch)):
+            if code is not None:
+                self.connection.outbox.append({"type": verb, "code": code})
+                self.fallback_code = self.fallback_watch = None
+                self._tried_code = code
+                return True
+        return False
 
     def _say_tables(self, tables: list[dict[str, Any]]) -> None:
         if not tables:
@@ -332,6 +352,8 @@ class LineClient:
         if verb == "say" and rest:
             return [{"type": "chat", "text": " ".join(rest)}]
         if verb in ("join", "watch") and rest:
+            if verb == "watch":  # why: a private table is watched by its invite code
+                self.fallback_watch = " ".join(rest)
             return [{"type": verb, "table": rest[0]}]
         if verb == "code" and rest:  # why every word: "code 7kq2m xw9rd" is one code
             return [{"type": "join", "code": " ".join(rest)}]

@@ -150,6 +150,7 @@ class Lobby(CommandLayer):
         *,
         auto_start: bool = False,
         fallback_code: str | None = None,
+        fallback_watch: str | None = None,
     ) -> None:
         super().__init__()
         self.link = link
@@ -168,6 +169,7 @@ class Lobby(CommandLayer):
         self.auto_start = auto_start  # --start: the creator's table starts once full
         self.start_sent = False
         self.fallback_code = fallback_code  # --table: tried as an invite code if no table has it
+        self.fallback_watch = fallback_watch  # --watch: likewise, to watch (a private table)
 
     # --- what the command layer asks ---------------------------------------------------
 
@@ -208,9 +210,7 @@ class Lobby(CommandLayer):
         for text in link.take_notices():
             self.say(text)
         for error in link.take_errors():
-            if error.get("code") == "no_table" and self.fallback_code and link.table is None:
-                link.send({"type": "join", "code": self.fallback_code})
-                self.fallback_code = None
+            if error.get("code") == "no_table" and link.table is None and self._try_as_code():
                 continue
             self.refuse(str(error.get("text", "")))
         now = None if link.table is None else (link.table, link.seat)
@@ -225,6 +225,15 @@ class Lobby(CommandLayer):
                 # why a count: the list that follows the hello may come after an L is pressed
                 self.lists_wanted -= 1
                 self._say_tables()
+
+    def _try_as_code(self) -> bool:
+        """No table has the number given to join or watch: try it as an invite code."""
+        for verb, code in (("join", self.fallback_code), ("watch", self.fallback_watch)):
+            if code:
+                self.link.send({"type": verb, "code": code})
+                self.fallback_code = self.fallback_watch = None
+                return True
+        return False
 
     def _moved(self, now: tuple[str, int | None] | None) -> None:
         self.list_state = None
