@@ -347,7 +347,9 @@ class Table:
         else:
             self.seats[index] = Seat()
         self._bots.pop(index, None)
-        if self.started:  # why its own words: "Ann left" alone hid that a computer plays on
+        if self.started and not self.is_over:
+            # why its own words: "Ann left" alone hid that a computer plays on; after the game
+            # is over nobody plays on, so it is plain "Ann left" (issue 26, item 21)
             self._table_event("seat_left", seat=index, name=name, computer=True)
         else:
             self._table_event("seat_left", seat=index, name=name)
