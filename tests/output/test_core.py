@@ -288,6 +288,7 @@ def test_sound_names_are_the_contract() -> None:
         "invalid",
         "went_out",
         "last_turn",
+        "your_last_turn",
         "round_over",
         "game_over",
         "shuffle",

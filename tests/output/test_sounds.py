@@ -123,10 +123,10 @@ def test_missing_sound_files_are_made_in_memory_and_said(
     monkeypatch.setenv("FIVECROWNS_SOUNDS_DIR", str(tmp_path))
     monkeypatch.setenv("FIVECROWNS_AUDIO", "null")
     (tmp_path / "discard.wav").write_bytes(MADE["discard"])
-    assert sound_files_status().startswith(f"Sounds: 1 of 10 sound files found in {tmp_path};")
+    assert sound_files_status().startswith(f"Sounds: 1 of 11 sound files found in {tmp_path};")
     output, reason = create_output("none", sounds=True)
     with output:
         assert (
-            "9 sound files were missing and were made in memory; "
+            "10 sound files were missing and were made in memory; "
             f"install the game again with: {reinstall_command()}."
         ) in reason

@@ -100,7 +100,7 @@ def test_the_wheel_carries_the_sounds_the_web_client_and_the_license(tmp_path: P
     (wheel,) = dist.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     sounds = sorted(n for n in names if n.startswith("fivecrowns/sounds/"))
-    assert len(sounds) == 10 and all(n.endswith(".wav") for n in sounds)
+    assert len(sounds) == 11 and all(n.endswith(".wav") for n in sounds)
     # the web client the server serves at / (no build step: the files as they are)
     web = sorted(
         n.removeprefix("fivecrowns/web/") for n in names if n.startswith("fivecrowns/web/")
@@ -175,7 +175,7 @@ def test_version_speech_list_and_solve(
     listed = _run([fivecrowns, "speech", "--list"], tmp_path, env)
     package_sounds = bin_dir.parent / "lib"
     sounds_line = next(line for line in listed.splitlines() if line.startswith("Sounds:"))
-    assert sounds_line.startswith("Sounds: 10 of 10 sound files found in ")
+    assert sounds_line.startswith("Sounds: 11 of 11 sound files found in ")
     assert sounds_line.split(" found in ", 1)[1].startswith(str(package_sounds))
     assert "Braille export: available. liblouis " in listed
     # The sound player loads every file from the package: nothing made again in memory.

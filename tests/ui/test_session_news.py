@@ -51,7 +51,7 @@ def test_other_players_moves_have_their_sounds_queued_with_their_words() -> None
         # last turn, said and heard.
         went = [call.text for sound, call in others if sound == "went_out"]
         assert went and " went out with " in went[0]
-        assert ("last_turn", "This is your last turn.") in [(s, c.text) for s, c in pairs]
+        assert ("your_last_turn", "This is your last turn.") in [(s, c.text) for s, c in pairs]
         assert "round_over" in t.backend.sounds and "shuffle" in t.backend.sounds
         # Nothing said only by sound, and nothing the player asked for was stopped.
         assert not [c for c in t.backend.calls if c.kind == "stop"]
@@ -76,7 +76,7 @@ def test_brief_verbosity_keeps_others_last_turn_silent_and_wordless() -> None:
             play_turn(t)
         said = [(s, c.text) for s, c in sound_then_speech(t.backend.calls)]
         assert not any(text.endswith("'s last turn.") for _, text in said)
-        assert all(text == "This is your last turn." for s, text in said if s == "last_turn")
+        assert not [text for s, text in said if s == "last_turn"]  # no one else's: silent
 
 
 def test_round_result_comes_first_short_and_waits_for_a_key() -> None:

@@ -113,6 +113,14 @@ _DESIGNS: dict[str, Callable[[], list[float]]] = {
         (0.22, _note(880, 0.1, decay=2.0)),
         (0.33, _note(660, 0.14, decay=3.0)),
     ),
+    # The alert's first two notes, then your turn's bright chime, held: your own last turn.
+    "your_last_turn": lambda: _sequence(
+        (0.0, _note(880, 0.1, decay=2.0)),
+        (0.11, _note(660, 0.1, decay=2.0)),
+        (0.24, _note(C6, 0.1)),
+        (0.32, _note(E6, 0.1)),
+        (0.40, _chord((C6, E6, G6), 0.3)),
+    ),
     # A falling three-note close.
     "round_over": lambda: _sequence(
         (0.0, _note(G5, 0.14)), (0.13, _note(E5, 0.14)), (0.26, _note(C5, 0.3, decay=4.0))

@@ -56,6 +56,13 @@ SOUNDS: dict[str, Sound] = {
             N_("Last turn: someone went out, everyone else has one more turn."),
             N_("last turn"),
         ),
+        # why its own: your own last turn is the one you must act on, and it sounded the same
+        # as another player's (issue 26, item 22)
+        Sound(
+            "your_last_turn",
+            N_("Your last turn: someone went out, and you have one more turn."),
+            N_("your last turn"),
+        ),
         Sound("round_over", N_("The round is over; the scores are read."), N_("round over")),
         Sound("game_over", N_("The game is over; the winner is announced."), N_("game over")),
         Sound("shuffle", N_("The cards are shuffled and dealt."), N_("shuffle")),

@@ -396,7 +396,7 @@ def describe_events(
             out.append(Announcement(went_out(event, names, you, wild), "went_out"))
         elif isinstance(event, LastTurnStarted):
             if event.player == you:
-                out.append(Announcement(_("This is your last turn."), "last_turn"))
+                out.append(Announcement(_("This is your last turn."), "your_last_turn"))
             elif verbosity != "brief":
                 text = _("{name}'s last turn.").format(name=names[event.player])
                 out.append(Announcement(text, "last_turn"))
