@@ -40,6 +40,7 @@ TABLE_EVENTS = {
     "bot_removed",
     "stand_in",
     "hand_back",
+    "dropped",
     "chat",
     "game_started",
 }

@@ -30,6 +30,7 @@ def test_a_seat_left_mid_game_is_a_computer_player_in_the_players_place() -> Non
         "level": "medium",
         "standin": False,
         "left": True,
+        "away": False,
     }
     assert seat.bot_driven  # a computer player plays the seat on
     # a replay from the stored inputs gives the same seat

@@ -54,3 +54,41 @@ def test_leaving_mid_game_still_says_a_computer_plays_on() -> None:
         assert table.frame(table.log[-1], 0)["text"] == (
             "Ben left the table; a computer player plays in their place."
         )
+
+
+def test_a_dropped_connection_is_told_at_once_with_when_a_computer_plays() -> None:
+    table = _ann_and_ben_with_a_computer()
+    table.dropped(1, 30)
+    told = table.log[-1]
+    assert told.kind == "dropped" and table.seats[1].away
+    assert table.seats[1].to_json()["away"] is True
+    with i18n.speaking("en"):
+        assert table.frame(told, 0)["text"] == (
+            "Ben's connection dropped: a computer plays for Ben in 30 seconds unless they are back."
+        )
+    with i18n.speaking("es"):
+        assert "30 segundos" in table.frame(told, None)["text"]
+    table.dropped(1, 30)  # said once
+    assert table.log[-1] is told
+    # a replay (a restarted server) rebuilds it; coming back says so and clears it
+    again = Table.replay(3, "Ann", "p-ann", table.inputs)
+    assert again.seats[1].away and again.log[-1].kind == "dropped"
+    table.hand_back(1)
+    assert not table.seats[1].away and table.log[-1].kind == "hand_back"
+    # the stand-in, when it comes, takes over from "away"
+    table.dropped(1, 30)
+    table.stand_in(1)
+    assert table.seats[1].standin and not table.seats[1].away
+
+
+def test_no_drop_is_told_before_the_start_or_after_the_end() -> None:
+    waiting = Table(3, creator_name="Ann", creator_id="p-ann")
+    waiting.sit("Ben", "p-ben")
+    before = waiting.seq
+    waiting.dropped(1, 30)
+    assert waiting.seq == before and not waiting.seats[1].away
+    table = _ann_and_ben_with_a_computer()
+    _play_to_the_end(table)
+    before = table.seq
+    table.dropped(1, 30)
+    assert table.seq == before

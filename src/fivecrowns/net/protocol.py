@@ -305,6 +305,7 @@ class SeatData(msgspec.Struct):
     level: str | None = None
     standin: bool = False
     left: bool = False
+    away: bool = False  # the connection dropped; a computer stands in after the grace
 
 
 class MeldData(msgspec.Struct):

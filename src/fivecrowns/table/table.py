@@ -112,6 +112,7 @@ class Seat:
     player_id: str | None = None  # the human sitting here (an id, never a token)
     standin: bool = False  # a computer player plays for the human for now
     left: bool = False  # the human ``name`` left mid-game; this computer plays in their place
+    away: bool = False  # the human's connection dropped; a computer stands in after the grace
 
     @property
     def bot_driven(self) -> bool:
@@ -124,6 +125,7 @@ class Seat:
             "level": self.level,
             "standin": self.standin,
             "left": self.left,
+            "away": self.away,
         }
 
 
@@ -394,15 +396,29 @@ class Table:
             return
         self._input({"op": "stand_in", "seat": seat})
         current.standin = True
+        current.away = False  # why: said by its own event; the stand-in's words say the rest
         current.level = STANDIN_LEVEL
         self._table_event("stand_in", seat=seat, name=current.name)
 
-    def hand_back(self, seat: int) -> None:
-        """The human is back: the stand-in leaves their seat."""
+    def dropped(self, seat: int, seconds: int) -> None:
+        """The human in ``seat`` lost their connection mid-game: everyone is told at once that
+        a computer plays for them in ``seconds`` unless they are back (issue 26, item 18)."""
         current = self.seats[seat]
-        if not current.standin:
+        if current.kind is not SeatKind.HUMAN or current.standin or current.away:
+            return
+        if not self.started or self.is_over:
+            return
+        self._input({"op": "dropped", "seat": seat, "seconds": seconds})
+        current.away = True
+        self._table_event("dropped", seat=seat, name=current.name, seconds=seconds)
+
+    def hand_back(self, seat: int) -> None:
+        """The human is back: the stand-in leaves their seat (or none had come yet)."""
+        current = self.seats[seat]
+        if not (current.standin or current.away):
             return
         self._input({"op": "hand_back", "seat": seat})
+        current.away = False
         current.standin = False
         current.level = None
         self._bots.pop(seat, None)
@@ -603,6 +619,8 @@ class Table:
             self.stand_in(command["seat"])
         elif op == "hand_back":
             self.hand_back(command["seat"])
+        elif op == "dropped":
+            self.dropped(command["seat"], command["seconds"])
         elif op == "chat":
             self.chat(command["player"], command["name"], command["text"])
         elif op == "start":

@@ -13,11 +13,11 @@ from typing import Any
 from fivecrowns.ai.loader import level_name
 from fivecrowns.core.cards import Card, Rank
 from fivecrowns.core.moves import Event, LastTurnStarted, TurnStarted
-from fivecrowns.i18n import N_
+from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.words.announce import describe_events
 
-__all__ = ["already_started", "event_text", "table_event_text"]
+__all__ = ["already_started", "away_words", "dropped_text", "event_text", "table_event_text"]
 
 # Module-level templates are marked with N_ and translated where they are used (a server
 # words one event in each of its players' languages).
@@ -43,6 +43,9 @@ STALE = N_(
 )
 BAD_SEQ = N_("There is no event {seq} to resume from; the table is at event {now}.")
 YOUR_TURN = N_("Your turn.")
+AWAY_SOON = N_(
+    "{name}'s connection dropped: a computer plays for {name} in a moment unless they are back."
+)
 THEIR_TURN = N_("{name}'s turn.")
 
 _TABLE_EVENTS = {
@@ -61,12 +64,34 @@ _TABLE_EVENTS = {
 }
 
 
+def dropped_text(name: str, seconds: int) -> str:
+    """ "Ann's connection dropped: a computer plays for Ann in 30 seconds unless they are
+    back." (issue 26, item 18: said at once, not only when the computer starts)"""
+    return ngettext(
+        "{name}'s connection dropped: a computer plays for {name} in {count} second "
+        "unless they are back.",
+        "{name}'s connection dropped: a computer plays for {name} in {count} seconds "
+        "unless they are back.",
+        seconds,
+    ).format(name=name, count=seconds)
+
+
+def away_words(name: str, seconds: int | None) -> str:
+    """Whose connection dropped, and when a computer plays for them (``seconds`` from now;
+    None or 0 when that is not known or due now), for the whose-turn key."""
+    if seconds:
+        return dropped_text(name, seconds)
+    return _(AWAY_SOON).format(name=name)
+
+
 def already_started(what: str) -> str:
     """ "The game has started, so you can no longer join.", in the current language."""
     return _(_ALREADY_STARTED[what])
 
 
 def table_event_text(kind: str, data: dict[str, Any], viewer: int | None) -> str:
+    if kind == "dropped":
+        return dropped_text(str(data.get("name", "")), int(data.get("seconds", 0)))
     if kind == "seat_left" and data.get("computer"):
         kind = "seat_left_computer"
     template = _TABLE_EVENTS.get(kind)

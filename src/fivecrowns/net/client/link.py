@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -179,6 +180,9 @@ class SeatClient:
         #: The table's seats as the newest snapshot has them (``{kind, name, level, standin,
         #: left}``): who left, whose connection dropped, as the server says now.
         self.seats: tuple[dict[str, Any], ...] = ()
+        #: When a computer will stand in for each seat whose connection dropped (monotonic
+        #: seconds, as told by the table's ``dropped`` event when it came).
+        self.stand_in_at: dict[int, float] = {}
         self._started = False
         self.sync()
         self._started = True
@@ -262,6 +266,7 @@ class SeatClient:
                 # a table event (chat, a stand-in, someone left): its sentence, said as it comes
                 if frame.get("text") and self._started:
                     self.notices.append(str(frame["text"]))
+                self._follow_drops(frame)
                 continue
             if isinstance(event, RoundStarted):
                 self._round_start = len(self.events)
@@ -272,6 +277,18 @@ class SeatClient:
         self.seats = tuple(snapshot.get("seats") or ())
         self._view = view_from_snapshot(snapshot["view"], self.seat, self.round_events)
         return new
+
+    def _follow_drops(self, frame: dict[str, Any]) -> None:
+        """Keep when a computer stands in for a seat whose connection dropped."""
+        data = frame.get("data") or {}
+        seat = data.get("seat")
+        if not isinstance(seat, int):
+            return
+        seconds = data.get("seconds")
+        if frame.get("kind") == "dropped" and isinstance(seconds, int):
+            self.stand_in_at[seat] = time.monotonic() + seconds
+        elif frame.get("kind") in ("stand_in", "hand_back", "seat_left"):
+            self.stand_in_at.pop(seat, None)
 
     def take_notices(self) -> list[str]:
         notices, self.notices = self.notices, []

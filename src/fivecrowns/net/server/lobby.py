@@ -164,7 +164,7 @@ class Lobby:
         _send_missed(conn, room, seat, message.last_seq)
         send_snapshot(conn, room)
         self.pacing.end_grace(room, seat)
-        if room.table.seats[seat].standin:
+        if room.table.seats[seat].standin or room.table.seats[seat].away:
             self.pacing.change(room, lambda: room.table.hand_back(seat))
 
     def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
@@ -312,7 +312,7 @@ class Lobby:
         if player is not None and player.conn is conn:
             player.conn = None
             if room is not None and seat is not None and room.id in self.rooms:
-                self.pacing.start_grace(room, seat)
+                self.pacing.dropped(room, seat)
         # why for spectators too: a finished table whose last spectator drops is forgotten
         if room is not None and room.id in self.rooms:
             self.rooms.forget_if_done(room)

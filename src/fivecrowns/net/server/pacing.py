@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -108,6 +109,14 @@ class Pacing:
         self.end_grace(room, seat)
         loop = asyncio.get_event_loop()
         room.timers[seat] = loop.call_later(self._limits.grace, self._stand_in, room, seat)
+
+    def dropped(self, room: Room, seat: int) -> None:
+        """``seat``'s connection dropped: the grace starts, and everyone at the table is told
+        at once when a computer will play for them (not 30 silent seconds later)."""
+        self.start_grace(room, seat)
+        if seat in room.timers:  # why: no grace before the start, after the end, or stopping
+            seconds = max(1, math.ceil(self._limits.grace))
+            self.change(room, lambda: room.table.dropped(seat, seconds))
 
     def end_grace(self, room: Room, seat: int) -> None:
         """No stand-in for ``seat`` after all: its player is back, or left."""

@@ -7,6 +7,9 @@ did, the hint, the speech details and the past games.
 
 from __future__ import annotations
 
+import math
+import time
+
 from fivecrowns.core.moves import GameOver, RoundScored, RoundStarted
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
@@ -14,6 +17,7 @@ from fivecrowns.ui.session.base import SessionBase
 from fivecrowns.ui.session.modes import REMOTE_PAST_GAMES
 from fivecrowns.words import answers
 from fivecrowns.words.announce import game_result, round_detail, round_result
+from fivecrowns.words.table import away_words
 
 __all__ = ["InfoKeys"]
 
@@ -47,7 +51,13 @@ class InfoKeys(SessionBase):
             return self._pause_words()
         current = game.current_player
         name = None if current == self.at_keyboard else self.seats[current].name
-        return answers.turn_words(game.phase, name)
+        words = answers.turn_words(game.phase, name)
+        if name is not None and self.seats[current].away:
+            # why: "Ann's turn: draw a card." alone left everyone waiting without knowing why
+            at = game.stand_in_at.get(current)
+            seconds = None if at is None else max(0, math.ceil(at - time.monotonic()))
+            return f"{words} {away_words(name, seconds)}"
+        return words
 
     def _do_hand(self, key: str) -> None:
         self.mode.check_hand()

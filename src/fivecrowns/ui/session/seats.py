@@ -44,6 +44,7 @@ class Seat:
     level: str | None = None  # None: a human
     left: bool = False
     standin: bool = False
+    away: bool = False  # their connection dropped; no computer plays for them yet
 
     @property
     def human(self) -> bool:
@@ -55,7 +56,7 @@ class Seat:
         """A seat of a protocol snapshot (``{kind, name, level, standin, left}``).
 
         >>> Seat.from_json({"kind": "bot", "name": "Ann", "level": "medium", "left": True})
-        Seat(name='Ann', level='medium', left=True, standin=False)
+        Seat(name='Ann', level='medium', left=True, standin=False, away=False)
         """
         level = info.get("level") if info.get("kind") == "bot" else None
         return cls(
@@ -63,6 +64,7 @@ class Seat:
             level,
             left=bool(info.get("left")),
             standin=bool(info.get("standin")),
+            away=bool(info.get("away")),
         )
 
 
