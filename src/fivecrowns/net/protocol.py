@@ -271,6 +271,8 @@ class Seated(_ServerMessage, tag="seated"):
     seat: int | None
     code: str | None  # the invite code of a private table, for its players to pass on
     creator: bool
+    # why: a player taken back to a game in progress hears where it is, not the lobby's help
+    started: bool = False
 
 
 class Left(_ServerMessage, tag="left"):

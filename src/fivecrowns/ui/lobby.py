@@ -249,6 +249,8 @@ class Lobby(CommandLayer):
             self.link.send({"type": "list_tables"})
             return
         table, seat = now
+        if seat is not None and self.link.started:
+            return  # why: back in a game in progress, the game tells where it is (issue 26, 17)
         if seat is None:
             self.say(_(WATCHING).format(table=table))
         elif self.link.code:
@@ -260,6 +262,10 @@ class Lobby(CommandLayer):
 
     def _table_news(self) -> None:
         link = self.link
+        if link.catching_up:
+            return  # why: a seat taken back hears where the game is, not its whole story
+        if link.came_back_at is not None:
+            self.told_seq = max(self.told_seq, link.came_back_at)
         for frame in link.events_since(0, self.told_seq):
             self.told_seq = int(frame["seq"])
             # why not game events: the game's session tells those once it has the keyboard
@@ -274,6 +280,8 @@ class Lobby(CommandLayer):
     def game_ready(self) -> bool:
         """The game at this table has started: the game's session takes the keyboard."""
         shot = self.link.last_snapshot
+        if self.link.catching_up:  # why: the game is told once its earlier events are here
+            return False
         return self.at is not None and shot is not None and shot.get("view") is not None
 
     # --- keys ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ a turn heard one key at a time is told as one sentence.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from fivecrowns.core.cards import Card, Rank
 from fivecrowns.core.moves import (
@@ -30,10 +30,15 @@ from fivecrowns.core.moves import (
     WentOut,
     redact,
 )
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
 from fivecrowns.output.history import Entry, History
 from fivecrowns.words.announce import Announcement, describe_events
 
 __all__ = ["SeatLog"]
+
+#: Before the moves a computer made in your seat while your connection was down.
+STOOD_IN = N_("While you were away, a computer played for you.")
 
 
 class SeatLog:
@@ -55,7 +60,8 @@ class SeatLog:
         self.history = History(limit)
         #: Public events since this seat's last turn, redacted, each with the wild rank of
         #: its round (why each: a network session may note a round's moves before its start)
-        self._since: list[tuple[Event, Rank]] = []
+        #: and whether a computer made it in this seat while its player was away
+        self._since: list[tuple[Event, Rank, bool]] = []
         self._heard = 0  # how many of them were already spoken to this seat as they happened
         #: The last few announcements of moves and results (the full screen shows them).
         self.recent_news: deque[str] = deque(maxlen=8)
@@ -91,13 +97,23 @@ class SeatLog:
             self.recent_news.append(" ".join(announcement.text.split()))
         return announcements
 
-    def note(self, events: Sequence[Event], wild: Rank) -> list[Event]:
+    def note(
+        self,
+        events: Sequence[Event],
+        wild: Rank,
+        by_standin: Callable[[Event], bool] | None = None,
+    ) -> list[Event]:
         """Keep ``events`` for the last-moves key without wording them (e.g. on resume).
+        ``by_standin`` tells this seat's moves a computer made while its player was away:
+        news to them (issue 26, item 17), not a turn of their own.
 
         Returns them as this seat may see them.
         """
         visible = [redact(event, self.seat) for event in events]
-        for event in visible:
+        for original, event in zip(events, visible, strict=True):
+            if _a_move(event) and by_standin is not None and by_standin(original):
+                self._since.append((event, wild, True))
+                continue
             if isinstance(event, RoundStarted):
                 wild = event.wild_rank
                 if self.seat < 0:
@@ -109,7 +125,7 @@ class SeatLog:
             if isinstance(event, Discarded | WentOut) and event.player == self.seat:
                 self.forget_news()  # your own turn ended: the news starts again after it
             elif not _own_move(event, self.seat):
-                self._since.append((event, wild))
+                self._since.append((event, wild, False))
         return visible
 
     def mark_heard(self) -> None:
@@ -126,15 +142,25 @@ class SeatLog:
         told: list[str] = []
         group: list[Event] = []
         group_wild: Rank | None = None
-        # why in groups: each round's events are worded with that round's wild rank
-        for event, wild in self._since[start:]:
-            if group and wild != group_wild:
-                told += _worded(group, names, self.seat, group_wild, verbosity)
+        group_standin = False
+
+        def word() -> list[str]:
+            if not group_standin:
+                return _worded(group, names, self.seat, group_wild, verbosity)
+            # why not "you": the player did not make these moves; the computer did, by name
+            moves = _worded(group, names, None, group_wild, verbosity)
+            return [_(STOOD_IN), *moves] if moves else []
+
+        # why in groups: each round's events are worded with that round's wild rank, and a
+        # computer's moves in this seat after the sentence that says so
+        for event, wild, standin in self._since[start:]:
+            if group and (wild != group_wild or standin != group_standin):
+                told += word()
                 group = []
             group.append(event)
-            group_wild = wild
+            group_wild, group_standin = wild, standin
         if group:
-            told += _worded(group, names, self.seat, group_wild, verbosity)
+            told += word()
         return told
 
     def forget_news(self) -> None:
@@ -144,10 +170,18 @@ class SeatLog:
 
 
 def _worded(
-    events: Sequence[Event], names: Sequence[str], seat: int, wild: Rank | None, verbosity: str
+    events: Sequence[Event],
+    names: Sequence[str],
+    seat: int | None,
+    wild: Rank | None,
+    verbosity: str,
 ) -> list[str]:
     assert wild is not None
     return [told.text for told in describe_events(events, names, seat, wild, verbosity)]
+
+
+def _a_move(event: Event) -> bool:
+    return isinstance(event, DrewFromStock | TookDiscard | LaidDown | Discarded | WentOut)
 
 
 def _own_move(event: Event, seat: int) -> bool:

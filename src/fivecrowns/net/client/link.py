@@ -183,6 +183,10 @@ class SeatClient:
         #: When a computer will stand in for each seat whose connection dropped (monotonic
         #: seconds, as told by the table's ``dropped`` event when it came).
         self.stand_in_at: dict[int, float] = {}
+        #: This seat's own moves that a computer made for it while its player was away (by
+        #: identity: the same move can happen twice in a game), and whether one plays now.
+        self._standin_moves: set[int] = set()
+        self._stood_in = False
         self._started = False
         self.sync()
         self._started = True
@@ -270,6 +274,8 @@ class SeatClient:
                 continue
             if isinstance(event, RoundStarted):
                 self._round_start = len(self.events)
+            if self._stood_in and getattr(event, "player", None) == self.seat:
+                self._standin_moves.add(id(event))
             self.events.append(event)
             new.append(event)
         self.seq = max(self.seq, upto)
@@ -285,10 +291,17 @@ class SeatClient:
         if not isinstance(seat, int):
             return
         seconds = data.get("seconds")
+        if seat == self.seat and frame.get("kind") in ("stand_in", "hand_back"):
+            self._stood_in = frame.get("kind") == "stand_in"
         if frame.get("kind") == "dropped" and isinstance(seconds, int):
             self.stand_in_at[seat] = time.monotonic() + seconds
         elif frame.get("kind") in ("stand_in", "hand_back", "seat_left"):
             self.stand_in_at.pop(seat, None)
+
+    def by_standin(self, event: Event) -> bool:
+        """Whether a computer made ``event`` (one of :attr:`events`) for this seat's player
+        while they were away: news to them, not a move of their own."""
+        return id(event) in self._standin_moves
 
     def take_notices(self) -> list[str]:
         notices, self.notices = self.notices, []

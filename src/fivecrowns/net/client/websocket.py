@@ -22,6 +22,7 @@ Every wait is bounded in time, and every loop in count.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import threading
 import time
@@ -67,6 +68,10 @@ SEAT_GONE = N_(
 )
 
 
+def _seq_of(frame: dict[str, Any]) -> int:
+    return int(frame["seq"])
+
+
 class WebSocketLink:
     """One player's connection to a game server, seen as a table link."""
 
@@ -96,6 +101,14 @@ class WebSocketLink:
         self.seat_gone = False
         #: The server's ``answer``s not yet taken by :meth:`ask`.
         self.answers: list[dict[str, Any]] = []
+        #: A seat taken back by a client started again after a crash (issue 26, item 17): the
+        #: newest event when it came back, and whether the table's earlier events (asked for
+        #: with ``resume``, so the game can be told and the last-moves key knows what the
+        #: stand-in did) are still coming. None: this run sat down at the table itself.
+        self.came_back_at: int | None = None
+        self.catching_up = False
+        self._old_frames_came = False
+        self._catch_up_snapshots = 0
 
     # --- the connection's state, as the lobby and the session read it ---------------------
 
@@ -207,6 +220,16 @@ class WebSocketLink:
         """The number of the newest event received."""
         return int(self.frames[-1]["seq"]) if self.frames else 0
 
+    def _catch_up(self, data: dict[str, Any]) -> bool:
+        """An event from before this client came back: put it in its place, once."""
+        self._old_frames_came = True
+        seq = int(data["seq"])
+        place = bisect.bisect_left(self.frames, seq, key=_seq_of)
+        if place < len(self.frames) and _seq_of(self.frames[place]) == seq:
+            return False
+        self.frames.insert(place, data)
+        return True
+
     def trying_again(self, attempt: int, tries: int) -> None:
         return None  # why silent: the first connection's wait is bounded, then said in full
 
@@ -233,7 +256,9 @@ class WebSocketLink:
                     self.notices.append(_(CONNECTED_AGAIN))
                     news = True
             elif kind == "event":
-                if int(data["seq"]) > self.last_seq():  # why: heard again after a reconnection
+                if self.catching_up and int(data["seq"]) <= self.last_seq():
+                    news = self._catch_up(data) or news
+                elif int(data["seq"]) > self.last_seq():  # why: heard again after a reconnection
                     self.frames.append(data)
                     news = True
                     if data["kind"] == "game_started":
@@ -243,6 +268,13 @@ class WebSocketLink:
                     elif data["kind"] == "new_game":
                         connection.keep_seat()
             elif kind == "snapshot":
+                if self.came_back_at is None and self.catching_up:
+                    self.came_back_at = int(data["seq"])
+                elif self.catching_up:
+                    self._catch_up_snapshots += 1
+                    # why a bound: a server that answers the resume with no earlier events (a
+                    # trimmed log) must not keep the game from being told
+                    self.catching_up = not self._old_frames_came and self._catch_up_snapshots < 3
                 self.last_snapshot = data
                 self.started = self.started or bool(data.get("started"))
                 news = True
@@ -254,8 +286,15 @@ class WebSocketLink:
             elif kind == "seated":
                 if data["table"] != self.table:  # why: each table numbers its events from 1
                     self.frames, self.last_snapshot, self.started = [], None, False
+                if connection.saved is not None and data["seat"] is not None:
+                    # why: a client started again after a crash has heard none of the game;
+                    # after the hello's snapshot, everything before it comes, once
+                    self.catching_up, self.came_back_at = True, None
+                    self._old_frames_came, self._catch_up_snapshots = False, 0
+                    connection.outbox.append({"type": "resume", "last_seq": 0})
                 connection.sat_down(data)
                 self.creator = bool(data.get("creator"))
+                self.started = self.started or bool(data.get("started"))
                 news = True
             elif kind == "left":
                 connection.left_table()

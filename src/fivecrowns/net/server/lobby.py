@@ -351,7 +351,7 @@ def _not_at_table(conn: Connection) -> None:
 
 
 def _seated(room: Room, seat: int | None, player: PlayerRecord) -> Seated:
-    return Seated(room.id, seat, room.code, room.table.creator_id == player.id)
+    return Seated(room.id, seat, room.code, room.table.creator_id == player.id, room.table.started)
 
 
 def _send_missed(conn: Connection, room: Room, seat: int | None, last_seq: int | None) -> None:

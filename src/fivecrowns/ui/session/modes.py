@@ -291,7 +291,17 @@ class NetworkMode(Mode):
         pass
 
     def came_mid_game(self, client: SeatClient) -> bool:
-        return False
+        # why: a client started again after a crash took its seat back in a game in progress
+        # (issue 26, item 17); a new game dealt since then is a new game to it
+        back = getattr(self.link, "came_back_at", None)
+        if back is None:
+            return False
+        starts = [
+            int(frame["seq"])
+            for frame in self.link.events_since(client.seat, 0)
+            if frame.get("kind") in ("game_started", "new_game")
+        ]
+        return not starts or starts[-1] <= back
 
     def may_deal_again(self) -> bool:
         return bool(getattr(self.link, "creator", False))  # the server refuses anyone else

@@ -36,6 +36,11 @@ RECENT_LINES = 4
 NEW_GAME = N_("New game: {names}. Press {help} for help, {menu} for the action menu.")
 RESUMED = N_("Resumed. {round}")
 THIS_GAME_IS_OVER = N_("This game is over.")
+#: A seat taken back in a game in progress, by a client started again (issue 26, item 17).
+BACK_IN_GAME = N_(
+    "You are back in your seat, in a game in progress: {names}. {round} Press {help} for help, "
+    "{menu} for the action menu."
+)
 WATCHING_GAME = N_(
     "You are watching a game in progress: {names}. {round} Press {help} for help, "
     "{menu} for the action menu."
@@ -87,8 +92,11 @@ class Session(Chat, Menus, Moves, News, HotSeat, InfoKeys, HandKeys):
                 self._tell_position()
             return
         names = join_list([start_words(seat) for seat in self.seats])
-        if self.mode.came_mid_game(self.client):
+        if self.mode.came_mid_game(self.client) and self.watching:
             self._start_watching(names)  # why: the game began before this spectator came
+            return
+        if self.mode.came_mid_game(self.client):
+            self._start_returning(names)  # why: "New game" mid-round misled (issue 26, 17)
             return
         self.say(
             _(NEW_GAME).format(names=names, help=display_key("f1"), menu=display_key("escape"))
@@ -115,6 +123,17 @@ class Session(Chat, Menus, Moves, News, HotSeat, InfoKeys, HandKeys):
         self.say(text)
         if game.round_scores:
             self.say(answers.scores_words(self._heard_names(), game.totals, game.round_scores))
+
+    def _start_returning(self, names: str) -> None:
+        """Back in one's seat mid-game after a restart: where the game is, and the turn; what
+        happened (a computer's moves in this seat too) is kept for the last-moves key."""
+        game = self.client
+        for state in self.seat_state.values():
+            state.log.note(game.events, game.wild_rank, by_standin=game.by_standin)
+        help_key, menu = display_key("f1"), display_key("escape")
+        round_words = self._round_words()
+        self.say(_(BACK_IN_GAME).format(names=names, round=round_words, help=help_key, menu=menu))
+        self._tell_position()  # your hand, whose turn it is ("Your turn" again if it is)
 
     def _new_game(self) -> None:
         """A new game at the same table: same seats and computer players, a new deal."""
