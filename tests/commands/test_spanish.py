@@ -163,7 +163,7 @@ def test_the_sound_list_is_spanish(
 ) -> None:
     with i18n.speaking("es"):
         status = sound_files_status()
-    assert status.startswith("Sonidos: 10 de 10 archivos de sonido encontrados en ")
+    assert status.startswith("Sonidos: 11 de 11 archivos de sonido encontrados en ")
     monkeypatch.setattr("time.sleep", lambda seconds: None)
     monkeypatch.setenv("FIVECROWNS_AUDIO", "null")
     assert main(["speech", "--language", "es", "--sounds", "--backend", "print"]) == 0

@@ -183,7 +183,7 @@ def test_version_speech_list_and_solve(
         "from fivecrowns.output.audio import SoundPlayer; p = SoundPlayer(None); "
         "print(len(p._samples), p.problems)"
     )
-    assert _run([str(bin_dir / "python"), "-c", code], tmp_path, env) == "10 []\n"
+    assert _run([str(bin_dir / "python"), "-c", code], tmp_path, env) == "11 []\n"
     solved = _run(
         [fivecrowns, "solve", "--round", "3", "7h", "8h", "9h", "jk", "Qd"], tmp_path, env
     )
