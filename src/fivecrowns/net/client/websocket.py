@@ -68,6 +68,10 @@ SEAT_GONE = N_(
 )
 
 
+#: How long a seat taken back waits at most for the table's earlier events.
+CATCH_UP_SECONDS = 5.0
+
+
 def _seq_of(frame: dict[str, Any]) -> int:
     return int(frame["seq"])
 
@@ -106,7 +110,8 @@ class WebSocketLink:
         #: with ``resume``, so the game can be told and the last-moves key knows what the
         #: stand-in did) are still coming. None: this run sat down at the table itself.
         self.came_back_at: int | None = None
-        self.catching_up = False
+        self._catching_up = False
+        self._catch_up_until = 0.0  # why a deadline: a lost answer must not hide the game
         self._old_frames_came = False
         self._catch_up_snapshots = 0
 
@@ -220,6 +225,11 @@ class WebSocketLink:
         """The number of the newest event received."""
         return int(self.frames[-1]["seq"]) if self.frames else 0
 
+    @property
+    def catching_up(self) -> bool:
+        """A seat taken back is still hearing the table's earlier events (bounded in time)."""
+        return self._catching_up and time.monotonic() < self._catch_up_until
+
     def _catch_up(self, data: dict[str, Any]) -> bool:
         """An event from before this client came back: put it in its place, once."""
         self._old_frames_came = True
@@ -256,7 +266,7 @@ class WebSocketLink:
                     self.notices.append(_(CONNECTED_AGAIN))
                     news = True
             elif kind == "event":
-                if self.catching_up and int(data["seq"]) <= self.last_seq():
+                if self._catching_up and int(data["seq"]) <= self.last_seq():
                     news = self._catch_up(data) or news
                 elif int(data["seq"]) > self.last_seq():  # why: heard again after a reconnection
                     self.frames.append(data)
@@ -268,13 +278,14 @@ class WebSocketLink:
                     elif data["kind"] == "new_game":
                         connection.keep_seat()
             elif kind == "snapshot":
-                if self.came_back_at is None and self.catching_up:
+                if self.came_back_at is None and self._catching_up:
                     self.came_back_at = int(data["seq"])
-                elif self.catching_up:
+                elif self._catching_up:
                     self._catch_up_snapshots += 1
                     # why a bound: a server that answers the resume with no earlier events (a
                     # trimmed log) must not keep the game from being told
-                    self.catching_up = not self._old_frames_came and self._catch_up_snapshots < 3
+                    # (every change at the table sends a snapshot to everyone there)
+                    self._catching_up = not self._old_frames_came and self._catch_up_snapshots < 20
                 self.last_snapshot = data
                 self.started = self.started or bool(data.get("started"))
                 news = True
@@ -289,7 +300,8 @@ class WebSocketLink:
                 if connection.saved is not None and data["seat"] is not None:
                     # why: a client started again after a crash has heard none of the game;
                     # after the hello's snapshot, everything before it comes, once
-                    self.catching_up, self.came_back_at = True, None
+                    self._catching_up, self.came_back_at = True, None
+                    self._catch_up_until = time.monotonic() + CATCH_UP_SECONDS
                     self._old_frames_came, self._catch_up_snapshots = False, 0
                     connection.outbox.append({"type": "resume", "last_seq": 0})
                 connection.sat_down(data)
