@@ -486,6 +486,7 @@ def main() -> None:
         command += ["--memory"] if args.memory else ["--data", folder]
         command += ["--bot-delay", "0", "--rate", "1000"]
         command += ["--max-connections", str(needed), "--max-tables", str(args.tables * 2)]
+        command += ["--max-per-address", "0"]  # why: every client here comes from loopback
         server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         try:
             assert server.stdout is not None

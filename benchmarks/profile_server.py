@@ -53,12 +53,12 @@ class _Seat:
 
 def _drain(server: Server, seat: _Seat, counts: list[int], spent: list[float]) -> None:
     queue = seat.conn.queue
-    if not queue.empty():
+    if queue:
         started = time.process_time()
         server._save()  # what the connection's writer does before it sends anything
         spent[0] += time.process_time() - started
-    while not queue.empty():
-        data = queue.get_nowait()
+    while queue:
+        data = seat.conn.take()
         if data is None:
             raise SystemExit("the server closed a connection")
         counts[0] += 1

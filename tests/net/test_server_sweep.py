@@ -227,8 +227,10 @@ def test_someone_at_the_table_resets_the_sweeps_clock() -> None:
 
 def _frames(conn: Connection) -> list[dict[str, Any]]:
     frames = []
-    for _ in range(conn.queue.qsize()):
-        raw = conn.queue.get_nowait()
+    for _ in range(len(conn.queue)):
+        if not conn.queue:
+            break
+        raw = conn.take()
         if raw is not None:
             frames.append(json.loads(raw))
     return frames

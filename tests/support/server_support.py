@@ -6,11 +6,13 @@ Every wait here is bounded in time; every loop in count.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -47,12 +49,16 @@ TABLE_EVENTS = {
 
 
 class ServerProcess:
-    """``fivecrowns serve --port 0`` in its own process; ``url`` once it listens."""
+    """``fivecrowns serve --port 0`` in its own process; ``url`` once it listens. With
+    ``files``, the process may open that many files at most (its soft and hard limit)."""
 
-    def __init__(self, data: Path | None, *extra: str, port: int = 0) -> None:
+    def __init__(
+        self, data: Path | None, *extra: str, port: int = 0, files: int | None = None
+    ) -> None:
         self.data = data
         self.port = port
         self.extra = extra
+        self.files = files
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
 
@@ -74,6 +80,7 @@ class ServerProcess:
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=None if self.files is None else self._limit_files,
         )
         deadline = time.monotonic() + timeout
         assert self.proc.stdout is not None
@@ -88,6 +95,12 @@ class ServerProcess:
             raise AssertionError(f"the server did not start: {line!r}")
         self.url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
         return self
+
+    def _limit_files(self) -> None:
+        import resource
+
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def kill9(self) -> None:
         assert self.proc is not None
@@ -439,3 +452,70 @@ def solver_turn(session: Session) -> None:
     for _ in range(hand.index(best.discard)):
         session.press("right")
     session.press("c-m")
+
+
+class RawClient:
+    """A WebSocket client on a plain socket that reads nothing after the handshake (a rude
+    client); it sends masked text frames as RFC 6455 asks of a client."""
+
+    def __init__(self, url: str, receive_buffer: int = 4096) -> None:
+        found = re.match(r"ws://([^:/]+):(\d+)(/.*)", url)
+        assert found is not None, url
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # why small: what the kernel holds for a client that does not read is not the server's
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(10.0)
+        self.sock.connect((found.group(1), int(found.group(2))))
+        self.host, self.path = f"{found.group(1)}:{found.group(2)}", found.group(3)
+
+    def upgrade(self) -> bytes:
+        """Send the HTTP upgrade and read its answer (the only read); returns the answer."""
+        key = base64.b64encode(os.urandom(16)).decode()
+        request = (
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        self.sock.sendall(request.encode())
+        answer = b""
+        for _ in range(100):
+            if b"\r\n\r\n" in answer:
+                break
+            chunk = self.sock.recv(1)  # why one byte: nothing after the answer is read
+            if not chunk:
+                break
+            answer += chunk
+        return answer
+
+    def send(self, message: dict[str, Any]) -> None:
+        payload = json.dumps(message).encode()
+        mask = os.urandom(4)
+        size = len(payload)
+        if size < 126:
+            header = bytes([0x81, 0x80 | size])
+        else:
+            header = bytes([0x81, 0x80 | 126]) + size.to_bytes(2, "big")
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+def server_memory(process: ServerProcess) -> int:
+    """The server process's resident memory in bytes (Linux's /proc)."""
+    assert process.proc is not None
+    status = Path(f"/proc/{process.proc.pid}/status").read_text()
+    found = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert found is not None
+    return int(found.group(1)) * 1024
+
+
+def server_sockets(process: ServerProcess) -> int:
+    """How many sockets the server process has open (Linux's /proc)."""
+    assert process.proc is not None
+    count = 0
+    for link in Path(f"/proc/{process.proc.pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            count += os.readlink(link).startswith("socket:")
+    return count

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fivecrowns.i18n import N_
+from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 
 __all__ = ["configure", "run"]
@@ -86,6 +86,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=_("connections at once (default 2500)"),
     )
     parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=20,
+        metavar=_("MAX_PER_ADDRESS"),
+        help=_(
+            "connections at once from one address (default 20; 0: no limit, for a server "
+            "behind a proxy, where every client has the proxy's address)"
+        ),
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -110,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
     from fivecrowns.net.server.store import MemoryStore, SqliteStore, Store
 
-    for name in ("grace", "bot_delay", "rate"):
+    for name in ("grace", "bot_delay", "rate", "max_per_address"):
         if getattr(args, name) < 0:
             option = "--" + name.replace("_", "-")
             print(_(NEGATIVE).format(option=option), file=sys.stderr)
@@ -167,12 +177,17 @@ async def _serve(
 
     from fivecrowns.net.server.app import Server, make_app
     from fivecrowns.net.server.limits import Limits
+    from fivecrowns.net.server.resources import AcceptErrors, files_for_connections
 
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(AcceptErrors())
+    connections, files = files_for_connections(args.max_connections)
     limits = Limits(
         grace=args.grace,
         bot_delay=args.bot_delay,
         max_tables=args.max_tables,
-        max_connections=args.max_connections,
+        max_connections=connections,
+        max_per_address=args.max_per_address,
         rate=args.rate,
         burst=max(40, int(args.rate * 2)),
     )
@@ -180,9 +195,16 @@ async def _serve(
         store, limits, history=None if data is None else data / "history.jsonl", seed=args.seed
     )
     # why a short shutdown timeout: the server closes every connection itself when it stops
-    # (Server.stop); aiohttp's 60 s wait for handlers is only a last guard
+    # (Server.stop); aiohttp's 60 s wait for handlers is only a last guard.
+    # why keepalive_timeout: aiohttp starts it when a connection opens and closes the
+    # connection if no whole request has come by then, so it is the deadline for a half-sent
+    # request (slowloris) as well as for an idle keep-alive one; a WebSocket is not idle
     runner = web.AppRunner(
-        make_app(server), handle_signals=False, access_log=None, shutdown_timeout=3.0
+        make_app(server),
+        handle_signals=False,
+        access_log=None,
+        shutdown_timeout=3.0,
+        keepalive_timeout=limits.request_deadline,
     )
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port, backlog=1024)
@@ -194,8 +216,16 @@ async def _serve(
         print(_(STARTED).format(host=args.host, port=port, where=where), flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(_(OPEN_WARNING).format(host=args.host), flush=True)
+    if connections < args.max_connections:
+        text = ngettext(
+            "The open-file limit (ulimit -n) is {files}, so this server takes at most {count} "
+            "connection at once, not {asked}.",
+            "The open-file limit (ulimit -n) is {files}, so this server takes at most {count} "
+            "connections at once, not {asked}.",
+            connections,
+        )
+        print(text.format(files=files, count=connections, asked=args.max_connections), flush=True)
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         # why suppress: Windows has no add_signal_handler; Ctrl+C still stops it there
         with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -32,7 +32,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.core.game import last_turn_discard
 from fivecrowns.core.moves import GoOut, Move
-from fivecrowns.i18n import N_, speaking
+from fivecrowns.i18n import N_, ngettext, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import (
     Act,
@@ -114,6 +114,7 @@ class Server:
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
         self.connections: set[Connection] = set()
+        self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
         self.messages = 0
         self.moves = 0
@@ -136,6 +137,27 @@ class Server:
             with speaking(_accepted_language(request)):
                 full = _("The server is full; try again later.")
             return web.Response(status=503, text=full + "\n")
+        address = request.remote or ""
+        most = self.limits.max_per_address
+        if most and self.per_address.get(address, 0) >= most:
+            with speaking(_accepted_language(request)):
+                text = ngettext(
+                    "Your address already has {count} connection to this server, as many as "
+                    "it allows; close it and try again.",
+                    "Your address already has {count} connections to this server, as many as "
+                    "it allows; close one and try again.",
+                    most,
+                ).format(count=most)
+            return web.Response(status=429, text=text + "\n")
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        try:
+            return await self._serve_ws(request)
+        finally:
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
+
+    async def _serve_ws(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(
             max_msg_size=self.limits.hard_max_message, heartbeat=20.0, compress=False
         )
@@ -146,12 +168,16 @@ class Server:
             # connecting); nobody reads the answer, and aiohttp finishes a plain response
             # quietly where a half-made WebSocket one raises (aiohttp issue 4587)
             return web.Response()
-        conn = Connection(ws, self.limits, self._save)
+        conn = Connection(ws, self.limits, self._save, request.transport)
         if self.stopping:  # why: a connection made while stopping would get no goodbye
             await ws.close(code=WSCloseCode.GOING_AWAY, message=GOING_AWAY_REASON)
             return ws
         self.connections.add(conn)
         writer = conn.writer = asyncio.create_task(conn.write_loop())
+        language = _accepted_language(request)
+        deadline = asyncio.get_running_loop().call_later(
+            self.limits.hello_deadline, self._no_hello, conn, language
+        )
         try:
             async for message in ws:
                 if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -159,6 +185,7 @@ class Server:
                 else:
                     break
         finally:
+            deadline.cancel()
             self.connections.discard(conn)
             self._disconnected(conn)
             conn.close()
@@ -166,6 +193,22 @@ class Server:
                 await asyncio.wait_for(writer, 1.0)
             writer.cancel()
         return ws
+
+    def _no_hello(self, conn: Connection, language: str) -> None:
+        """A connection that has not said hello in time is told so and closed (why: an idle
+        socket holds a connection slot and a file for nothing)."""
+        if conn.player is not None or conn.closed:
+            return
+        seconds = max(1, round(self.limits.hello_deadline))
+        with speaking(language):
+            text = ngettext(
+                "This connection said no hello within {seconds} second of opening, so it "
+                "closes. Connect again and say hello first.",
+                "This connection said no hello within {seconds} seconds of opening, so it "
+                "closes. Connect again and say hello first.",
+                seconds,
+            ).format(seconds=seconds)
+        conn.close_saying(Error("hello_timeout", text))
 
     def receive(self, conn: Connection, raw: str | bytes) -> None:
         """Handle one client message whole; anything wrong is an ``error`` and changes nothing.

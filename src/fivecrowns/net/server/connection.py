@@ -2,8 +2,10 @@
 its outgoing queue with the writer task that empties it.
 
 Nothing here reads a message: the server hands each one to its dispatch. A connection only
-queues frames (bounded, so a slow client cannot grow the server's memory), writes them once
-the moves they tell of are saved, and closes.
+queues frames, writes them once the moves they tell of are saved, and closes. The queue is
+bounded in frames and in bytes, and holds at most one table list (a newer list replaces the
+unsent one): a client that does not read cannot grow the server's memory, and one that never
+reads is dropped once its unsent bytes pass the bound.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
@@ -18,38 +21,62 @@ import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from fivecrowns.i18n import DEFAULT_LANGUAGE
-from fivecrowns.net.protocol import encode
+from fivecrowns.net.protocol import Tables, encode
 from fivecrowns.net.server.limits import Limits
 
 if TYPE_CHECKING:  # why: a room holds its connections, so this module is below rooms.py
     from fivecrowns.net.server.rooms import PlayerRecord, Room
 
-__all__ = ["GOING_AWAY_REASON", "STOP_WAIT", "Connection", "go_away"]
+__all__ = ["CLOSE_WAIT", "GOING_AWAY_REASON", "STOP_WAIT", "Connection", "go_away"]
 
 #: The WebSocket close code and reason a stopping server closes every connection with
 #: (1001, "going away", RFC 6455), after an ``error`` ``server_stopping`` with its sentence.
 GOING_AWAY_REASON = b"server stopping"
 STOP_WAIT = 2.0  # seconds a stopping server waits for the last frames and the close handshakes
+# why a wait at all: a client that never reads never takes the close frame either; after this
+# many seconds its socket is cut, and the bytes the kernel and aiohttp still hold for it go
+CLOSE_WAIT = 5.0
+
+
+class _Listing:
+    """A table list waiting in a queue; a newer list empties it (``data`` None) and is queued
+    in its place at the end."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data: bytes | None = data
 
 
 class Connection:
     """One WebSocket: who it is, where it sits, its rate budget and its outgoing queue."""
 
     def __init__(
-        self, ws: web.WebSocketResponse, limits: Limits, saved: Callable[[], bool] = bool
+        self,
+        ws: web.WebSocketResponse,
+        limits: Limits,
+        saved: Callable[[], bool] = bool,
+        transport: asyncio.Transport | None = None,
     ) -> None:
         self.ws = ws
         self._saved = saved  # commits the store's kept inputs; False if it could not
+        self._transport = transport  # cut if the close handshake does not end (CLOSE_WAIT)
         self.player: PlayerRecord | None = None
         self.room: Room | None = None
         self.seat: int | None = None  # None while watching or in the lobby
         self.language = DEFAULT_LANGUAGE  # what its sentences are worded in (its hello's)
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(limits.outgoing_queue)
+        # frames to write, in order; None ends the writer
+        self.queue: deque[bytes | _Listing | None] = deque()
+        self.unsent = 0  # bytes in the queue
+        self._listing: _Listing | None = None  # the newest table list in the queue, if any
+        # why: the writer waits in a send only while the client is not reading what it has
+        self._blocked = False
+        self._wake = asyncio.Event()
         self._tokens = float(limits.burst)
         self._stamp = time.monotonic()
         self._limits = limits
         self.closed = False
-        self._closing: asyncio.Future[bool] | None = None
+        self._closing: asyncio.Future[None] | None = None
         self.writer: asyncio.Task[None] | None = None  # the write loop, while the socket lives
 
     def allow(self) -> bool:
@@ -64,34 +91,108 @@ class Connection:
         return True
 
     def send(self, message: msgspec.Struct) -> None:
-        self.send_raw(encode(message))
+        if isinstance(message, Tables):
+            self.send_listing(encode(message))
+        else:
+            self.send_raw(encode(message))
 
     def send_raw(self, data: bytes) -> None:
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:  # why: a client that cannot keep up must not grow our memory
+        self._put(data, len(data))
+
+    def send_listing(self, data: bytes) -> None:
+        """Queue a table list (a ``tables`` frame); while the client is not reading, it
+        replaces the list not yet written.
+
+        why: a list is the lobby as it is now, so an older unsent one tells nothing more, and a
+        client asking for lists without reading them would otherwise queue a list per ask.
+        why only then: a client that reads gets one answer per ``list_tables``, as before."""
+        if self.closed:
+            return
+        old = self._listing
+        if self._blocked and old is not None and old.data is not None:
+            self.unsent -= len(old.data)
+            old.data = None  # the writer skips it
+        self._listing = _Listing(data)
+        self._put(self._listing, len(data))
+
+    def _put(self, item: bytes | _Listing, size: int) -> None:
+        limits = self._limits
+        if len(self.queue) >= limits.outgoing_queue or self.unsent + size > limits.outgoing_bytes:
+            # why drop the client: one that cannot keep up must not grow our memory
+            self.queue.clear()
+            self.unsent = 0
+            self._listing = None
             self.close()
+            return
+        self.queue.append(item)
+        self.unsent += size
+        self._wake.set()
+
+    def take(self) -> bytes | None:
+        """The next frame to write, taken from the queue; None once the writer is to end.
+
+        Only for the writer, and for tests that read a connection that has no socket."""
+        while True:
+            item = self.queue.popleft()
+            if isinstance(item, _Listing):
+                if item.data is None:
+                    continue  # replaced by a newer list, further on in the queue
+                if item is self._listing:
+                    self._listing = None
+                data, item.data = item.data, None
+                self.unsent -= len(data)
+                return data
+            if item is not None:
+                self.unsent -= len(item)
+            return item
 
     def send_last(self, message: msgspec.Struct) -> None:
         """Queue ``message`` as the last frame: nothing more is queued, the writer ends after it
         and leaves the socket open for :func:`go_away`."""
         self.send(message)
-        self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
+        self._end()
+
+    def _end(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.append(None)  # why not bounded: the writer must hear it ends
+            self._wake.set()
 
     def close(self) -> None:
         if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-            self._closing = asyncio.ensure_future(self.ws.close())
+            self._end()
+            self._closing = asyncio.ensure_future(self._close_socket())
+
+    def close_saying(self, message: msgspec.Struct) -> None:
+        """Queue ``message`` as the last frame and close once the writer has sent it (within
+        ``CLOSE_WAIT`` seconds)."""
+        if self.closed:
+            return
+        self.send_last(message)
+        self._closing = asyncio.ensure_future(self._close_after_writer())
+
+    async def _close_after_writer(self) -> None:
+        if self.writer is not None:
+            await asyncio.wait([self.writer], timeout=CLOSE_WAIT)
+        await self._close_socket()
+
+    async def _close_socket(self) -> None:
+        """The WebSocket close handshake, within ``CLOSE_WAIT`` seconds; past that the socket
+        is cut (a client that never reads never takes the close frame)."""
+        try:
+            await asyncio.wait_for(self.ws.close(), CLOSE_WAIT)
+        except TimeoutError:
+            if self._transport is not None:
+                self._transport.abort()
 
     async def write_loop(self) -> None:
         while True:
-            data = await self.queue.get()
+            while not self.queue:
+                self._wake.clear()
+                await self._wake.wait()
+            data = self.take()
             if data is None:
                 return
             # why here: no frame leaves before the moves it tells of are on disk (kill -9 safe);
@@ -100,7 +201,11 @@ class Connection:
                 self.close()  # why: never tell of a move that could not be saved
                 return
             # why send_frame: the frame is already UTF-8 JSON; send_str would decode and re-encode
-            await self.ws.send_frame(data, WSMsgType.TEXT)
+            self._blocked = True
+            try:
+                await self.ws.send_frame(data, WSMsgType.TEXT)
+            finally:
+                self._blocked = False
 
 
 async def go_away(conns: Collection[Connection]) -> None:

@@ -18,9 +18,20 @@ class Limits:
     rate: float = 20.0  # messages per second per connection, on average
     burst: int = 40  # messages a connection may send at once
     max_connections: int = 2500
+    # why 20: a household or a LAN party behind one address, each with a reconnect or two;
+    # one address could hold every slot before. 0: no limit (behind a proxy, whose address
+    # every client has)
+    max_per_address: int = 20  # connections at once from one address
+    hello_deadline: float = 10.0  # seconds a new WebSocket has to say hello
+    # seconds a connection has to send its whole HTTP request (slowloris); also how long an
+    # idle HTTP keep-alive connection stays open (aiohttp's keepalive_timeout does both)
+    request_deadline: float = 10.0
     max_tables: int = 1000
     max_spectators: int = 50  # per table
     outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
+    # why 4 MiB: more than the 5,000 frames of the longest resume with words, so only a client
+    # that does not read reaches it; 4 such clients hold 16 MiB, not the 300 MB each of before
+    outgoing_bytes: int = 4 * 1024 * 1024  # bytes waiting for a slow client before it is dropped
     grace: float = 30.0  # seconds before a computer stands in for a dropped human
     # why longer than grace: a table whose seated players all dropped waits for them (their
     # clients keep trying for 5 minutes, a restarted one may come back later); a table whose

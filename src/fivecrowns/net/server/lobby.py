@@ -225,7 +225,7 @@ class Lobby:
             listing = encode(self.tables())
             for conn in connections:
                 if conn.player is not None and conn.room is None:
-                    conn.send_raw(listing)
+                    conn.send_listing(listing)
 
     # --- to a table and away from it ---------------------------------------------------------
 
