@@ -368,3 +368,45 @@ def test_a_late_accept_retry_after_the_server_closed_is_not_logged(
         assert any("Something else broke" in record.getMessage() for record in caplog.records)
     finally:
         loop.close()
+
+
+def test_one_player_and_one_address_make_a_few_tables_not_all_of_them() -> None:
+    """One client made the server's 1,000 tables in a second before: now one player has at
+    most 3 open tables they made, one address at most 10."""
+    server = ServerProcess(None, *FAST).start()
+
+    async def scenario() -> None:
+        ann = Client("Ann")
+        await ann.connect(server.url)
+        for _ in range(3):  # make a table and leave it before the start: it stays open
+            await ann.send({"type": "create_table", "seats": 3, "private": True})
+            await ann.until(lambda m: m["type"] == "seated")
+            await ann.send({"type": "leave"})
+            await ann.until(lambda m: m["type"] == "left")
+        await ann.send({"type": "create_table", "seats": 3})
+        error = await ann.until(lambda m: m["type"] == "error")
+        assert error["code"] == "too_many_tables"
+        assert error["text"] == (
+            "You already have 3 open tables you made, as many as one player may; finish one "
+            "or let it close first."
+        )
+        others = [Client(f"Player {number}") for number in range(8)]
+        for other in others[:7]:  # 3 + 7 = the 10 open tables this address may have
+            await other.connect(server.url)
+            await other.send({"type": "create_table", "seats": 2})
+            await other.until(lambda m: m["type"] == "seated")
+        last = others[7]
+        await last.connect(server.url)
+        await last.send({"type": "language", "language": "es"})
+        await last.send({"type": "create_table", "seats": 2})
+        error = await last.until(lambda m: m["type"] == "error")
+        assert error["code"] == "too_many_tables"
+        assert error["text"].startswith("Tu dirección ya tiene 10 mesas abiertas")
+        for client in [ann, *others]:
+            await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors

@@ -169,6 +169,7 @@ class Server:
             # quietly where a half-made WebSocket one raises (aiohttp issue 4587)
             return web.Response()
         conn = Connection(ws, self.limits, self._save, request.transport)
+        conn.address = request.remote or ""
         if self.stopping:  # why: a connection made while stopping would get no goodbye
             await ws.close(code=WSCloseCode.GOING_AWAY, message=GOING_AWAY_REASON)
             return ws

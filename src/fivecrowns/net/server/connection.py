@@ -65,6 +65,7 @@ class Connection:
         self.room: Room | None = None
         self.seat: int | None = None  # None while watching or in the lobby
         self.language = DEFAULT_LANGUAGE  # what its sentences are worded in (its hello's)
+        self.address = ""  # the client's network address (the limits per address)
         # frames to write, in order; None ends the writer
         self.queue: deque[bytes | _Listing | None] = deque()
         self.unsent = 0  # bytes in the queue

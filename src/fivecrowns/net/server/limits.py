@@ -27,6 +27,11 @@ class Limits:
     # idle HTTP keep-alive connection stays open (aiohttp's keepalive_timeout does both)
     request_deadline: float = 10.0
     max_tables: int = 1000
+    # why: one client made the server's every table in a second; a player sits at one table at
+    # a time, so 3 open tables they made leave room to make another after leaving one
+    max_tables_per_player: int = 3  # open tables one player made
+    # open tables made from one address; off with max_per_address 0 (behind a proxy)
+    max_tables_per_address: int = 10
     max_spectators: int = 50  # per table
     outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
     # why 4 MiB: more than the 5,000 frames of the longest resume with words, so only a client

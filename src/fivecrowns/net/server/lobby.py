@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable, Collection
 from typing import Any
 
-from fivecrowns.i18n import N_, speaking
+from fivecrowns.i18n import N_, ngettext, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import (
     PROTOCOL_VERSION,
@@ -233,6 +233,7 @@ class Lobby:
         _not_at_table(conn)
         if len(self.rooms) >= self.limits.max_tables:
             raise TableError("too_many_tables", _("The server has as many tables as it allows."))
+        self._within_table_limits(conn, player)
         if len(message.bots) >= message.seats:
             raise TableError(
                 "too_many_bots", _("Leave a seat for yourself: fewer computer players.")
@@ -245,6 +246,7 @@ class Lobby:
             StoredTable(table_id, message.seats, player.id, player.name, code, message.private)
         )
         room = Room(table_id, None, code, message.private)  # type: ignore[arg-type]
+        room.address = conn.address
         room.table = Table(
             message.seats,
             creator_name=player.name,
@@ -259,6 +261,33 @@ class Lobby:
         conn.send(_seated(room, 0, player))
         send_snapshot(conn, room)
         self.dirty = True
+
+    def _within_table_limits(self, conn: Connection, player: PlayerRecord) -> None:
+        """Refuse a new table past the open tables one player, or one address, may have."""
+        limits = self.limits
+        open_rooms = [room for room in self.rooms.values() if not room.table.is_over]
+        mine = sum(room.table.creator_id == player.id for room in open_rooms)
+        if mine >= limits.max_tables_per_player:
+            text = ngettext(
+                "You already have {count} open table you made, as many as one player may; "
+                "finish it or let it close first.",
+                "You already have {count} open tables you made, as many as one player may; "
+                "finish one or let it close first.",
+                limits.max_tables_per_player,
+            )
+            raise TableError("too_many_tables", text.format(count=limits.max_tables_per_player))
+        if limits.max_per_address == 0:  # why: behind a proxy every client has its address
+            return
+        here = sum(room.address == conn.address for room in open_rooms)
+        if here >= limits.max_tables_per_address:
+            text = ngettext(
+                "Your address already has {count} open table, as many as one address may; "
+                "try again when it has ended.",
+                "Your address already has {count} open tables, as many as one address may; "
+                "try again when one has ended.",
+                limits.max_tables_per_address,
+            )
+            raise TableError("too_many_tables", text.format(count=limits.max_tables_per_address))
 
     def join(self, conn: Connection, player: PlayerRecord, message: Join) -> None:
         _not_at_table(conn)

@@ -53,6 +53,7 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     recorded: bool = False
     deserted_since: float | None = None  # when the sweep first found nobody connected here
+    address: str | None = None  # where its creator connected from (None after a restart)
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
