@@ -372,15 +372,25 @@ def test_a_late_accept_retry_after_the_server_closed_is_not_logged(
 
 def test_one_player_and_one_address_make_a_few_tables_not_all_of_them() -> None:
     """One client made the server's 1,000 tables in a second before: now one player has at
-    most 3 open tables they made, one address at most 10."""
+    most 3 open tables they made, one address at most 10 (counting the tables someone sits
+    at: one everybody left closes after the grace)."""
     server = ServerProcess(None, *FAST).start()
 
     async def scenario() -> None:
         ann = Client("Ann")
         await ann.connect(server.url)
-        for _ in range(3):  # make a table and leave it before the start: it stays open
+        for _ in range(5):  # a table everybody left does not count: it closes soon anyway
             await ann.send({"type": "create_table", "seats": 3, "private": True})
             await ann.until(lambda m: m["type"] == "seated")
+            await ann.send({"type": "leave"})
+            await ann.until(lambda m: m["type"] == "left")
+        guests = [Client(f"Guest {number}") for number in range(3)]
+        for guest in guests:  # three tables she made and left, a guest still seated at each
+            await ann.send({"type": "create_table", "seats": 3, "private": True})
+            await ann.until(lambda m: m["type"] == "seated")
+            await guest.connect(server.url)
+            await guest.send({"type": "join", "code": ann.code})
+            await guest.until(lambda m: m["type"] == "seated")
             await ann.send({"type": "leave"})
             await ann.until(lambda m: m["type"] == "left")
         await ann.send({"type": "create_table", "seats": 3})
@@ -402,7 +412,7 @@ def test_one_player_and_one_address_make_a_few_tables_not_all_of_them() -> None:
         error = await last.until(lambda m: m["type"] == "error")
         assert error["code"] == "too_many_tables"
         assert error["text"].startswith("Tu dirección ya tiene 10 mesas abiertas")
-        for client in [ann, *others]:
+        for client in [ann, *guests, *others]:
             await client.close()
 
     try:

@@ -263,9 +263,16 @@ class Lobby:
         self.dirty = True
 
     def _within_table_limits(self, conn: Connection, player: PlayerRecord) -> None:
-        """Refuse a new table past the open tables one player, or one address, may have."""
+        """Refuse a new table past the open tables (with a person seated) one player, or one
+        address, may have."""
         limits = self.limits
-        open_rooms = [room for room in self.rooms.values() if not room.table.is_over]
+        # why only tables a person sits at: one everybody left closes after the grace anyway
+        open_rooms = [
+            room
+            for room in self.rooms.values()
+            if not room.table.is_over
+            and any(seat.kind is SeatKind.HUMAN for seat in room.table.seats)
+        ]
         mine = sum(room.table.creator_id == player.id for room in open_rooms)
         if mine >= limits.max_tables_per_player:
             text = ngettext(
