@@ -24,6 +24,7 @@ from server_support import (
     server_memory,
     server_sockets,
     wait_until,
+    wait_until_connected,
 )
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads the server's /proc")
@@ -199,19 +200,6 @@ def test_one_address_holds_at_most_its_share_of_connections() -> None:
     finally:
         errors = server.stop()
     assert "Traceback" not in errors, errors
-
-
-async def wait_until_connected(client: Client, url: str) -> None:
-    """Connect ``client``, trying again while the server has not yet seen a close (bounded)."""
-    for _ in range(50):
-        try:
-            await client.connect(url)
-            return
-        except aiohttp.WSServerHandshakeError:
-            if client.session is not None:
-                await client.session.close()
-            await asyncio.sleep(0.1)
-    raise TimeoutError("never connected")
 
 
 def _trickle(sock: socket.socket, seconds: float) -> float | None:

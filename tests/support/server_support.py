@@ -431,6 +431,19 @@ async def wait_until(test: Callable[[], bool], timeout: float) -> None:
 FAST = ("--bot-delay", "0", "--rate", "1000")
 
 
+async def wait_until_connected(client: Client, url: str) -> None:
+    """Connect ``client``, trying again while the server has not yet seen a close (bounded)."""
+    for _ in range(50):
+        try:
+            await client.connect(url)
+            return
+        except aiohttp.WSServerHandshakeError:
+            if client.session is not None:
+                await client.session.close()
+            await asyncio.sleep(0.1)
+    raise TimeoutError("never connected")
+
+
 def solver_turn(session: Session) -> None:
     """One step of a turn with the keys a player would press (the solver chooses); a network
     session has no pause between rounds (the server deals at once)."""
