@@ -408,3 +408,37 @@ def test_one_player_and_one_address_make_a_few_tables_not_all_of_them() -> None:
     finally:
         errors = server.stop()
     assert "Traceback" not in errors, errors
+
+
+def test_a_table_that_never_started_closes_soon_after_its_creator_drops() -> None:
+    """Such a table waited 30 minutes for its creator before (so 1,000 connections that each
+    made a table and dropped held every table the server allows); now only the grace."""
+    server = ServerProcess(None, *FAST, "--grace", "1").start()
+
+    async def scenario() -> None:
+        ann, ben = Client("Ann"), Client("Ben")
+        await ann.connect(server.url)
+        await ann.send({"type": "create_table", "seats": 3})
+        await ann.until(lambda m: m["type"] == "seated")
+        made = ann.table
+        await ben.connect(server.url)
+        await ben.send({"type": "list_tables"})
+        listing = await ben.until(lambda m: m["type"] == "tables")
+        assert made in [table["id"] for table in listing["tables"]]
+        await ann.close()  # dropped, not left: she is still seated there
+        gone = False
+        for _ in range(40):  # the grace is 1 s; the sweep runs every half second
+            await asyncio.sleep(0.25)
+            await ben.send({"type": "list_tables"})
+            listing = await ben.until(lambda m: m["type"] == "tables")
+            if made not in [table["id"] for table in listing["tables"]]:
+                gone = True
+                break
+        assert gone, "the table never closed"
+        await ben.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors

@@ -162,20 +162,31 @@ def test_a_table_its_players_are_reconnecting_to_stays_open(
             await cat.close()
             rooms = [server.rooms[playing], server.rooms[waiting]]
             await wait_until(lambda: not any(any(room.all_conns()) for room in rooms), 10)
-            # many sweeps (every half second with this grace) and past the grace: both stay
+            # many sweeps (every half second with this grace) and past the grace: the game
+            # stays; the table that never started is closed (no game to come back to)
             now = time.monotonic()
-            for step in range(10):
+            assert server.sweep(now) == []
+            assert server.sweep(now + 0.5) == []
+            assert server.sweep(now + 1.0) == [waiting]
+            for step in range(3, 10):
                 assert server.sweep(now + 0.5 * step) == []
-            assert {playing, waiting} <= await _listed(dan)
-            # they come back with their tokens and sit where they sat
-            for old in (ann, cat):
-                back = Client(old.name)
-                back.token, back.seq = old.token, old.seq
-                await back.connect(url)
-                shot = await back.until(lambda m: m["type"] == "snapshot")
-                assert shot["table"] == old.table and shot["seat"] == 0
-                assert back.errors == []
-                await back.close()
+            listed = await _listed(dan)
+            assert playing in listed and waiting not in listed
+            # Ann comes back with her token and sits where she sat
+            back = Client(ann.name)
+            back.token, back.seq = ann.token, ann.seq
+            await back.connect(url)
+            shot = await back.until(lambda m: m["type"] == "snapshot")
+            assert shot["table"] == playing and shot["seat"] == 0
+            assert back.errors == []
+            await back.close()
+            # Cat hears that her table closed, and is in the lobby
+            again = Client(cat.name)
+            again.token = cat.token
+            await again.connect(url)
+            await again.until(lambda m: m["type"] == "tables")
+            assert [error["code"] for error in again.errors] == ["table_gone"]
+            await again.close()
             await dan.close()
         finally:
             await runner.cleanup()
@@ -192,7 +203,7 @@ def _room(server: Server, table_id: str, table: Table) -> Room:
     return room
 
 
-def test_the_sweep_waits_the_grace_for_a_left_table_and_longer_for_dropped_players() -> None:
+def test_the_sweep_waits_the_grace_for_a_left_or_unstarted_table_and_longer_for_a_game() -> None:
     server = Server(limits=Limits(grace=30.0, away=1800.0))
     left = Table(2, creator_name="Ann", creator_id="p1")
     left.add_bot("easy")
@@ -200,12 +211,16 @@ def test_the_sweep_waits_the_grace_for_a_left_table_and_longer_for_dropped_playe
     assert [seat.kind for seat in left.seats] == [SeatKind.EMPTY, SeatKind.BOT]
     dropped = Table(2, creator_name="Ben", creator_id="p2")  # Ben only dropped: still seated
     dropped.add_bot("easy")
+    dropped.start(1)
+    # Cy only dropped too, but her game never started: nothing to come back to
+    waiting = Table(2, creator_name="Cy", creator_id="p3")
     _room(server, "left", left)
     _room(server, "dropped", dropped)
+    _room(server, "waiting", waiting)
     start = 1000.0
     assert server.sweep(start) == []  # nobody connected: noticed now, closed later
     assert server.sweep(start + 29.0) == []
-    assert server.sweep(start + 30.0) == ["left"]
+    assert server.sweep(start + 30.0) == ["left", "waiting"]
     assert server.sweep(start + 1799.0) == []
     assert server.sweep(start + 1800.0) == ["dropped"]
     assert server.rooms == {}

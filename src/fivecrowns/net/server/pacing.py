@@ -153,8 +153,9 @@ class Pacing:
 
         A table with no connection (no player, no spectator) is closed once it has been so
         for the grace (``limits.grace``) if none of its seats holds a person (everyone left:
-        empty seats and computer players only), or for ``limits.away`` if some seated player
-        only dropped (they may be reconnecting). A finished table with nobody there is
+        empty seats and computer players only) or its game never started, or for
+        ``limits.away`` if some seated player of a started game only dropped (they may be
+        reconnecting). A finished table with nobody there is
         forgotten at once. A closed table's moves stay in the store, marked finished (a
         restart does not bring it back); a finished game is already in the history.
         Bounded: one pass looks at each table once (at most ``limits.max_tables``)."""
@@ -172,7 +173,9 @@ class Pacing:
                 room.deserted_since = now
                 continue
             seated = any(seat.kind is SeatKind.HUMAN for seat in table.seats)
-            wait = self._limits.away if seated else self._limits.grace
+            # why not a table that never started: there is no game to come back to, and one
+            # client made the server's every table that way, each kept for half an hour
+            wait = self._limits.away if seated and table.started else self._limits.grace
             if now - room.deserted_since >= wait:
                 self._close(room)
                 closed.append(room.id)
