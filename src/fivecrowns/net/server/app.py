@@ -224,6 +224,11 @@ class Server:
         self.messages += 1
         if self.stopping:  # why: the store is being closed; a move now could not be kept
             return
+        if conn.closed:
+            # why: a connection replaced by a newer hello with its token (or being dropped)
+            # may still have messages on their way; acting on them seated one player at two
+            # tables
+            return
         with speaking(conn.language):
             message = self._decode(conn, raw)
         if message is None:
