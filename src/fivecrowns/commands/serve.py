@@ -96,6 +96,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar=_("ORIGIN"),
+        help=_(
+            "let web pages from ORIGIN (such as https://cards.example.org) play on this "
+            "server too; the server's own page always may; '*' lets in every page; may be "
+            "given more than once"
+        ),
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -188,6 +199,7 @@ async def _serve(
         max_tables=args.max_tables,
         max_connections=connections,
         max_per_address=args.max_per_address,
+        allowed_origins=tuple(args.allow_origin),
         rate=args.rate,
         burst=max(40, int(args.rate * 2)),
     )

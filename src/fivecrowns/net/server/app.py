@@ -62,6 +62,7 @@ from fivecrowns.net.protocol import (
 from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
+from fivecrowns.net.server.origins import origin_allowed
 from fivecrowns.net.server.pacing import Pacing
 from fivecrowns.net.server.rooms import (
     Fanout,
@@ -137,6 +138,15 @@ class Server:
             with speaking(_accepted_language(request)):
                 full = _("The server is full; try again later.")
             return web.Response(status=503, text=full + "\n")
+        origin = request.headers.get("Origin")
+        if not origin_allowed(origin, request.headers.get("Host"), self.limits.allowed_origins):
+            log.info("Refused a WebSocket from the page at %s", origin[:100] if origin else "")
+            with speaking(_accepted_language(request)):
+                text = _(
+                    "Pages from {origin} may not connect to this server; only its own page and "
+                    "those its operator allows may."
+                ).format(origin=origin)
+            return web.Response(status=403, text=text + "\n")
         address = request.remote or ""
         most = self.limits.max_per_address
         if most and self.per_address.get(address, 0) >= most:

@@ -33,6 +33,9 @@ class Limits:
     # open tables made from one address; off with max_per_address 0 (behind a proxy)
     max_tables_per_address: int = 10
     max_spectators: int = 50  # per table
+    # pages of other origins whose WebSockets are let in besides the server's own page
+    # (``serve --allow-origin``; "*" for any: net/server/origins.py)
+    allowed_origins: tuple[str, ...] = ()
     outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
     # why 4 MiB: more than the 5,000 frames of the longest resume with words, so only a client
     # that does not read reaches it; 4 such clients hold 16 MiB, not the 300 MB each of before
