@@ -188,10 +188,12 @@ async def _serve(
 
     from fivecrowns.net.server.app import Server, make_app
     from fivecrowns.net.server.limits import Limits
+    from fivecrowns.net.server.quiet import quiet_bad_requests
     from fivecrowns.net.server.resources import AcceptErrors, files_for_connections
 
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(AcceptErrors())
+    quiet_bad_requests()
     connections, files = files_for_connections(args.max_connections)
     limits = Limits(
         grace=args.grace,

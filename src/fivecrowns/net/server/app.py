@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,7 @@ from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
 from fivecrowns.net.server.origins import origin_allowed
 from fivecrowns.net.server.pacing import Pacing
+from fivecrowns.net.server.quiet import Throttled
 from fivecrowns.net.server.rooms import (
     Fanout,
     LocalFanout,
@@ -117,6 +119,7 @@ class Server:
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
+        self._save_trouble = Throttled(log)
         self.messages = 0
         self.moves = 0
         self.stopping = False
@@ -259,12 +262,14 @@ class Server:
 
     def _decode(self, conn: Connection, raw: str | bytes) -> ClientMessage | None:
         """The message in ``raw``, or ``None`` after an ``error`` saying what is wrong."""
+        # why the rate first: a message too big costs its share of the rate like any other,
+        # so a flood of them is answered rate_limited, not each with its own too_big
+        if not conn.allow():
+            conn.send(Error("rate_limited", _("Too many messages at once; slow down.")))
+            return None
         if len(raw) > self.limits.max_message:
             text = _("A message has at most {count} bytes.").format(count=self.limits.max_message)
             conn.send(Error("too_big", text))
-            return None
-        if not conn.allow():
-            conn.send(Error("rate_limited", _("Too many messages at once; slow down.")))
             return None
         try:
             return decode_client(raw)
@@ -383,9 +388,15 @@ class Server:
         self._save_soon = False
         try:
             self.store.flush()
-        except Exception:  # why: log it; the inputs stay kept and the next save tries again
+        except (OSError, sqlite3.Error) as error:  # a full disk, a folder gone read-only
+            # why one line a minute: a full disk fails every save, and a traceback for each
+            # filled the log (on the same disk); the inputs stay kept, the next save tries again
+            self._save_trouble.failed("The moves could not be saved", error)
+            return False
+        except Exception:  # why: anything else is a bug, worth its traceback
             log.exception("The moves could not be saved")
             return False
+        self._save_trouble.recovered("The moves are saved again.")
         return True
 
     def _disconnected(self, conn: Connection) -> None:

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from fivecrowns.i18n import DEFAULT_LANGUAGE
-from fivecrowns.net.protocol import Tables, encode
+from fivecrowns.i18n import DEFAULT_LANGUAGE, N_, speaking
+from fivecrowns.i18n import gettext as _
+from fivecrowns.net.protocol import Error, Tables, encode
 from fivecrowns.net.server.limits import Limits
 
 if TYPE_CHECKING:  # why: a room holds its connections, so this module is below rooms.py
@@ -36,6 +37,10 @@ STOP_WAIT = 2.0  # seconds a stopping server waits for the last frames and the c
 # why a wait at all: a client that never reads never takes the close frame either; after this
 # many seconds its socket is cut, and the bytes the kernel and aiohttp still hold for it go
 CLOSE_WAIT = 5.0
+CANNOT_SAVE = N_(
+    "The server cannot save moves now; its disk may be full. This connection closes; "
+    "connect again in a minute."
+)
 
 
 class _Listing:
@@ -199,6 +204,7 @@ class Connection:
             # why here: no frame leaves before the moves it tells of are on disk (kill -9 safe);
             # the first writer to run commits everything kept since, in one transaction
             if not self._saved():
+                await self._say_unsaved()
                 self.close()  # why: never tell of a move that could not be saved
                 return
             # why send_frame: the frame is already UTF-8 JSON; send_str would decode and re-encode
@@ -207,6 +213,14 @@ class Connection:
                 await self.ws.send_frame(data, WSMsgType.TEXT)
             finally:
                 self._blocked = False
+
+    async def _say_unsaved(self) -> None:
+        """Tell the client why it is closed when the moves cannot be saved (a full disk),
+        instead of a bare close; within a second, as a client that does not read gets none."""
+        with speaking(self.language):
+            data = encode(Error("cannot_save", _(CANNOT_SAVE)))
+        with contextlib.suppress(Exception):  # why: a socket already gone needs no sentence
+            await asyncio.wait_for(self.ws.send_frame(data, WSMsgType.TEXT), 1.0)
 
 
 async def go_away(conns: Collection[Connection]) -> None:
