@@ -143,7 +143,7 @@ class Server:
             return web.Response(status=503, text=full + "\n")
         origin = request.headers.get("Origin")
         if not origin_allowed(origin, request.headers.get("Host"), self.limits.allowed_origins):
-            log.info("Refused a WebSocket from the page at %s", origin[:100] if origin else "")
+            log.info("Refused a WebSocket from the page at %r", (origin or "")[:100])
             with speaking(_accepted_language(request)):
                 text = _(
                     "Pages from {origin} may not connect to this server; only its own page and "

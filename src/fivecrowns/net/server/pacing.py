@@ -155,9 +155,9 @@ class Pacing:
         for the grace (``limits.grace``) if none of its seats holds a person (everyone left:
         empty seats and computer players only) or its game never started, or for
         ``limits.away`` if some seated player of a started game only dropped (they may be
-        reconnecting). A finished table with nobody there is
-        forgotten at once. A closed table's moves stay in the store, marked finished (a
-        restart does not bring it back); a finished game is already in the history.
+        reconnecting). A finished table with nobody there is forgotten at once. A closed
+        table's moves stay in the store, marked finished (a restart does not bring it back);
+        a finished game is already in the history.
         Bounded: one pass looks at each table once (at most ``limits.max_tables``)."""
         closed: list[str] = []
         for room in list(self._rooms.values()):
