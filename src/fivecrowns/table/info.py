@@ -1,6 +1,6 @@
 """Answers to the information keys for a seat at a table (the ``ask`` message).
 
-A network client (the web page) presses H, W, P, S, M, C, N, B, Y or Shift+H and
+A network client (the web page) presses H, W, P, S, M, C, N, B, Y, V or Shift+H and
 asks the server; the answer is worded here, on the server, from what that seat
 may know (its own view, never another hand), with the sentences of the terminal
 game's information keys (their one home is :mod:`fivecrowns.words.answers`), so a blind
@@ -9,19 +9,23 @@ player in a browser hears what a blind player in a terminal hears.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
+from fivecrowns.ai.review import Miss, review_round
+from fivecrowns.core.game import Game
 from fivecrowns.core.moves import GameOver, RoundScored, RoundStarted, TookDiscard
 from fivecrowns.core.views import player_view
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 from fivecrowns.words import answers
 from fivecrowns.words.announce import game_result, round_detail, round_result
+from fivecrowns.words.review import NO_REVIEW, review_words
 
 if TYPE_CHECKING:
     from fivecrowns.table.table import Table
 
-__all__ = ["answer"]
+__all__ = ["answer", "review"]
 
 
 NOT_STARTED = N_("The game has not started yet.")
@@ -78,6 +82,8 @@ def answer(table: Table, seat: int | None, what: str) -> str:
         )
     if view is None or seat is None:
         return _(WATCHING)
+    if what in ("review", "review_all"):
+        return review(game, seat, full=what == "review_all")
     hand = list(view.hand)
     if what == "hand":
         return answers.hand_words(hand, wild, game.hand_size)
@@ -115,3 +121,26 @@ def _why(table: Table) -> str:
     )
     said = " ".join(plain_move(move, taken) for _, move in moves[first : last + 1])
     return answers.why_words(table.names()[seat], said, private=True)
+
+
+#: Reviews already worked out, per game: (seat, round) -> its misses. A finished round's
+#: review never changes, and working one out replays the game and asks the hard player at
+#: every choice, so a second press (or the other language) costs nothing.
+_REVIEWS: weakref.WeakKeyDictionary[Game, dict[tuple[int, int], list[Miss] | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def review(game: Game, seat: int, full: bool = False) -> str:
+    """The review of ``seat``'s last finished round (:mod:`fivecrowns.words.review`)."""
+    scored = [e.round for e in game.events if isinstance(e, RoundScored)]
+    if not scored:
+        return _(answers.NO_ROUND_YET)
+    round_number = scored[-1]
+    known = _REVIEWS.setdefault(game, {})
+    if (seat, round_number) not in known:
+        known[(seat, round_number)] = review_round(game, seat, round_number)
+    misses = known[(seat, round_number)]
+    if misses is None:
+        return _(NO_REVIEW)
+    return review_words(round_number, misses, full)

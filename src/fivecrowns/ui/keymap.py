@@ -294,6 +294,17 @@ ACTIONS: tuple[Action, ...] = (
         "info",
     ),
     _A("why", ("y",), N_("Why"), N_("Why the last computer player did what it did."), "info"),
+    _A(
+        "review",
+        ("R",),
+        N_("Review of the last round"),
+        N_(
+            "Your choices in the last round that the strongest computer player would have "
+            "made otherwise, with the points each cost: the five dearest, every one at full "
+            "verbosity."
+        ),
+        "info",
+    ),
     _PAST_GAMES,
     _CHAT,
     # Messages and speech

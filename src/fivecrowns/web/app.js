@@ -65,7 +65,7 @@ const say = (template, values = {}) => fill(_(template), values);
 const LEVELS = ["easy", "medium", "hard", "expert", "simple"];
 const ASKED = new Set([
   "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts", "whose_turn",
-  "why",
+  "why", "review",
 ]);
 const SOUND_OF = {
   drew_from_stock: "draw_stock",

@@ -32,13 +32,14 @@ const ROWS = [
     ["last_moves", "L", N_("Last moves"), N_("What happened since your last turn."), ["l", "L"]],
     ["whose_turn", "N", N_("Whose turn"), N_("Whose turn it is and what they must do now."), ["n", "N"]],
     ["why", "Y", N_("Why"), N_("Why the last computer player did what it did."), ["y", "Y"]],
+    ["review", N_("Shift+R"), N_("Review of the last round"), N_("Your choices in the last round that the strongest computer player would have made otherwise, with the points each cost: the five dearest."), ["R"]],
   ]],
   [N_("Messages and speech"), [
     ["older", N_("comma"), N_("Older message"), N_("Read the message before this one."), [","]],
     ["newer", N_("period"), N_("Newer message"), N_("Read the message after this one."), ["."]],
     ["oldest", N_("less than"), N_("Oldest message"), N_("Read the first message."), ["<"]],
     ["newest", N_("greater than"), N_("Newest message"), N_("Read the latest message."), [">"]],
-    ["repeat", "R", N_("Repeat"), N_("Say the last message again."), ["r", "R"]],
+    ["repeat", "R", N_("Repeat"), N_("Say the last message again."), ["r"]],
     ["stop_speech", "X", N_("Stop speech"), N_("Stop the built-in voice now."), ["x", "X"]],
   ]],
   [N_("The game"), [

@@ -23,6 +23,8 @@ Question = Literal[
     "counts",
     "whose_turn",
     "why",
+    "review",
+    "review_all",
 ]
 #: The same names in a tuple (:func:`fivecrowns.table.info.answer` answers each).
 QUESTIONS: tuple[str, ...] = get_args(Question)

@@ -20,6 +20,7 @@ from fivecrowns.core.game import Game
 from fivecrowns.core.moves import Move
 from fivecrowns.net.client.link import LinkError
 from fivecrowns.storage.autosave import autosave_payload
+from fivecrowns.table.info import answer
 from fivecrowns.table.table import Table, TableError, bot_move
 
 __all__ = ["InProcessLink"]
@@ -74,6 +75,10 @@ class InProcessLink:
         self.table.step_bot()
         explanation = self.table.explanation
         return explanation[1] if explanation is not None else None
+
+    def ask(self, seat: int, what: str) -> str:
+        """An information key's question, answered by the table as the server answers it."""
+        return answer(self.table, seat, what)
 
     def new_game(self, seed: int) -> None:
         """A new game at the same table: same seats and computer players, a new deal."""

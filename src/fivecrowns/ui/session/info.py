@@ -147,6 +147,10 @@ class InfoKeys(SessionBase):
         self.last_explanation = self.mode.explanation(self.last_explanation)
         self.answer(self.last_explanation or _(answers.NO_WHY))
 
+    def _do_review(self, key: str) -> None:
+        self.mode.check_hand()
+        self.answer(self.mode.review(self.at_keyboard, full=self.verbosity == "full"))
+
     def _do_speech(self, key: str) -> None:
         self.answer(f"{self.speech_report or _(NO_SPEECH_REPORT)} {_(SPEECH_LIST_TIP)}")
 

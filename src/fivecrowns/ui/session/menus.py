@@ -132,7 +132,8 @@ class Menus(SessionBase):
                 names.append("go_out")
         names += [
             "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts",
-            "last_moves", "whose_turn", "why", "current", "sort", "past_games", "export", "repeat",
+            "last_moves", "whose_turn", "why", "review", "current", "sort", "past_games", "export",
+            "repeat",
             *(["chat"] if getattr(self.link, "chat", None) is not None else []),
             "verbosity", "speech", "settings", "help", "quit",
         ]  # fmt: skip

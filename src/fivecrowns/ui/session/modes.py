@@ -60,6 +60,9 @@ REMOTE_PAST_GAMES = N_(
 #: The new-game key at a network table: the server holds the table, not this keyboard.
 REMOTE_NEW_GAME = N_("This table's game is over. To play again, create a new table in the lobby.")
 
+#: The review key over a link that cannot ask its table (none of the game's own links).
+REMOTE_NO_REVIEW = N_("This table cannot review a round.")
+
 WATCHING_NO_TURN = N_("You are watching this table: you have no turn. Press N to hear whose it is.")
 WATCHING_NO_HAND = N_("You are watching this table: you have no hand.")
 WATCHING_NO_NEWS = N_("Nothing has happened since you last asked.")
@@ -129,6 +132,10 @@ class Mode(Protocol):
 
     def explanation(self, told: str | None) -> str | None:
         """The why-key's answer, given what this keyboard was told of the last computer turn."""
+        ...
+
+    def review(self, seat: int, full: bool) -> str:
+        """The review of ``seat``'s last round, worded by the table (here, or its server's)."""
         ...
 
     def leave(self) -> Callable[[], None] | None:
@@ -225,6 +232,9 @@ class LocalMode(Mode):
     def explanation(self, told: str | None) -> str | None:
         return told
 
+    def review(self, seat: int, full: bool) -> str:
+        return self.link.ask(seat, "review_all" if full else "review")
+
     def leave(self) -> Callable[[], None] | None:
         return None
 
@@ -317,6 +327,13 @@ class NetworkMode(Mode):
         # why ask: the server runs a network table's computer players; it tells their
         # moves, never their reasons (those name cards in their hands)
         return self.link.explain_last_bot_turn()
+
+    def review(self, seat: int, full: bool) -> str:
+        # why ask: the server holds the game and words the review from this seat's history
+        ask: Callable[[str], str] | None = getattr(self.link, "ask", None)
+        if ask is None:
+            raise FiveCrownsError(_(REMOTE_NO_REVIEW))
+        return ask("review_all" if full else "review")
 
     def leave(self) -> Callable[[], None] | None:
         leave: Callable[[], None] | None = getattr(self.link, "leave", None)
