@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
-from fivecrowns.core.cards import Rank, parse_card
+from fivecrowns.core.cards import JOKER, Rank, card_the, new_deck, parse_card
 from fivecrowns.core.melds.solver import best_with_discard
+from fivecrowns.table import Table
+from fivecrowns.table.info import review
 from server_support import (
     FAST,
     Client,
@@ -71,6 +73,7 @@ def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks
         for client in (ann, ben, cy):  # why: the last snapshot comes after game_over's event
             if not any(f'"seq":{truth.seq},' in f and '"snapshot"' in f for f in client.frames):
                 await client.until(lambda m: m["type"] == "snapshot" and m["seq"] == truth.seq)
+        await _reviews_name_only_what_each_seat_saw([(ann, 0), (ben, 3), (cy, None)], truth)
         for client, viewer in ((ann, 0), (ben, 3), (cy, None)):
             assert client.errors == [], [json.loads(f) for f in client.frames[:25]]
             check_no_leak(client, truth, viewer)
@@ -88,6 +91,40 @@ def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks
             await client.close()
 
     asyncio.run(scenario())
+
+
+async def _reviews_name_only_what_each_seat_saw(
+    seats: list[tuple[Client, int | None]], truth: Table
+) -> None:
+    """The review of the last round (``ask`` review_all) is the table's own sentence for that
+    seat, and every card it names is one that seat was sent before (its hand, the pile)."""
+    game = truth.game
+    assert game is not None
+    cards = {card.token: card for card in [*new_deck(1), JOKER]}
+    named = 0
+    for client, seat in seats:
+        seen = {value for frame in client.frames for value in _strings(json.loads(frame))}
+        await client.send({"type": "ask", "what": "review_all"})
+        answer = await client.until(lambda m: m["type"] == "answer")
+        text = answer["text"]
+        if seat is None:
+            assert text == "You are watching: you have no hand."
+            continue
+        assert text == review(game, seat, full=True)
+        assert text.startswith(("About ", "Round 11: "))
+        for token, card in cards.items():
+            if card_the(card, Rank.KING) in text:
+                named += 1
+                assert token in seen, (token, text)
+    assert named, "the reviews named cards to check"
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [s for inner in value.values() for s in _strings(inner)]
+    if isinstance(value, list):
+        return [s for inner in value for s in _strings(inner)]
+    return [value] if isinstance(value, str) else []
 
 
 def test_a_private_table_is_not_listed_and_is_joined_by_its_code(server: ServerProcess) -> None:

@@ -23,9 +23,10 @@ from fivecrowns.core.moves import Discard
 from fivecrowns.net.client.link import LinkError
 from fivecrowns.net.client.websocket import WebSocketLink
 from fivecrowns.output import Output, RecordingBackend
+from fivecrowns.table.info import review
 from fivecrowns.ui.session import AFTER_GAME_GUEST, Seat, Session
 from fivecrowns.ui.settings import Settings
-from server_support import RecordingLink, ServerProcess, no_leaks, solver_turn
+from server_support import RecordingLink, ServerProcess, no_leaks, replayed, solver_turn
 
 Recording = RecordingLink
 
@@ -116,6 +117,13 @@ def test_two_players_with_the_keys_of_local_play_finish_a_game_and_nothing_leaks
     _menu_after_the_game_offers_a_new_game_only_to_the_creator(ann_session, ben_session, ben)
     keys = ben_session.keymap.display_keys
     assert ben_heard.spoken[-1] == AFTER_GAME_GUEST.format(scores=keys("scores"), quit=keys("quit"))
+    # the review key asks the server, which words it as local play's table does
+    assert server.data is not None and ann.table is not None
+    truth = replayed(server.data, ann.table).game
+    assert truth is not None
+    for seat, (session, heard) in sessions.items():
+        session.press("R")
+        assert heard.spoken[-1] == review(truth, seat), seat
     for link in (ann, ben):
         link.close()
 
