@@ -310,8 +310,9 @@ def test_terminal_and_server_answers_are_the_same_sentences(language) -> None:
     server.sit("Beto", "p2")
     server.start(seed=9)
     keys = {"hand": "h", "hint": "H", "round": "w", "piles": "p", "scores": "s", "melds": "m"}
-    keys |= {"counts": "c", "whose_turn": "n", "round_detail": "b"}
-    assert set(keys) | {"why"} == set(QUESTIONS)
+    keys |= {"counts": "c", "whose_turn": "n", "round_detail": "b", "review": "R"}
+    # why not review_all: it is the same key at full verbosity (tests/ui/test_session_review.py)
+    assert set(keys) | {"why", "review_all"} == set(QUESTIONS)
     compared = 0
     with i18n.speaking(language), table([Seat("Ana"), Seat("Beto")], seed=9) as t:
         server.game = t.game  # one game, read by both
