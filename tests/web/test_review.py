@@ -1,0 +1,57 @@
+"""The review of a round on the web page (Shift+R): the server's sentence for that seat,
+shown in the status region and spoken by the built-in voice, as the terminal says it."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fivecrowns.table.info import review
+from server_support import ServerProcess, replayed
+from web_support import SEED, WebPlayer, page_url, record_speech
+
+pytestmark = [pytest.mark.real]
+
+
+def test_shift_r_after_a_round_shows_and_speaks_the_servers_review(
+    browser: Any, tmp_path: Path
+) -> None:
+    data = tmp_path / "server"
+    server = ServerProcess(data, "--bot-delay", "0", "--rate", "200", "--seed", SEED).start()
+    page = browser.new_page()
+    try:
+        record_speech(page)
+        web = WebPlayer(page, page_url(server.url))
+        web.connect("Ann")
+        page.locator("#seats").select_option("2")
+        page.locator("#create-form button[type=submit]").click()
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.locator("#voice").check()
+        page.locator("#start-button").click()
+        deadline = time.monotonic() + 60
+        while web.state()["round"] < 2 and time.monotonic() < deadline:
+            if not web.play_one(go_out=False):  # the server's first card: choices to review
+                page.wait_for_timeout(20)
+        assert web.state()["round"] == 2, "round 1 ended"
+        page.locator("#hand").focus()
+        count = page.evaluate("() => window.__announcements.length")
+        page.evaluate("() => { window.__spoken = []; }")
+        page.keyboard.press("Shift+R")
+        page.wait_for_function(f"() => window.__announcements.length > {count}", timeout=10_000)
+        text = page.evaluate(f"() => window.__announcements[{count}].text")
+        assert page.locator("#answer").text_content().replace("\u00a0", "") == text
+        assert ["speak", text] in page.evaluate("() => window.__spoken")
+        table = page.evaluate("() => window.fivecrowns.table")
+        truth = replayed(data, table).game
+        assert truth is not None
+        assert text == review(truth, 0)
+        assert re.match(r"About \d+ points at stake in round 1, in \d+ choices? ", text), text
+        assert web.errors == []
+    finally:
+        page.close()
+        errors = server.stop()
+        assert "Traceback" not in errors, errors
