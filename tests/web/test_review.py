@@ -1,5 +1,5 @@
-"""The review of a round on the web page (Shift+R): the server's sentence for that seat,
-shown in the status region and spoken by the built-in voice, as the terminal says it."""
+"""The review of a round on the web page (Shift+R, or its button): the server's sentence for
+that seat, shown in the status region and spoken by the built-in voice, as the terminal says it."""
 
 from __future__ import annotations
 
@@ -50,6 +50,11 @@ def test_shift_r_after_a_round_shows_and_speaks_the_servers_review(
         assert truth is not None
         assert text == review(truth, 0)
         assert re.match(r"About \d+ points at stake in round 1, in \d+ choices? ", text), text
+        # a sighted player clicks the button: the same sentence in the same region
+        count = page.evaluate("() => window.__announcements.length")
+        page.get_by_role("button", name="Review (Shift+R)").click()
+        page.wait_for_function(f"() => window.__announcements.length > {count}", timeout=10_000)
+        assert page.evaluate(f"() => window.__announcements[{count}].text") == text
         assert web.errors == []
     finally:
         page.close()
