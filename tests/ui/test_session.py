@@ -477,7 +477,7 @@ def test_capital_letters_without_their_own_key_act_as_small_letters() -> None:
         assert not t.spoken()[-1].startswith(("Your hand", "4 cards"))
         t.press("f1", "end")
         assert t.spoken()[-1].startswith("Caps Lock: a capital letter with no key of its own")
-        assert "Shift+H and Shift+S do their own actions" in t.spoken()[-1]
+        assert "Shift+H, Shift+R and Shift+S do their own actions" in t.spoken()[-1]
 
 
 def test_game_over_keys_say_what_to_do_and_goodbye() -> None:
