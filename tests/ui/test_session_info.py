@@ -15,11 +15,12 @@ import re
 
 from ai_support import table as deal
 from ai_support import whole_game
-from fivecrowns.core.cards import JOKER, spoken_name
+from fivecrowns.ai.advice import advise
+from fivecrowns.core.cards import JOKER, parse_card, spoken_name
 from fivecrowns.core.game import Phase
 from fivecrowns.core.melds.solver import going_out_discards
+from fivecrowns.core.views import player_view
 from fivecrowns.ui.session import Seat
-from fivecrowns.words.answers import advised_discard
 from ui_support import focus_on, play_turn, table
 
 
@@ -37,7 +38,7 @@ def test_the_hint_names_the_card_g_throws_when_the_focused_card_goes_out() -> No
                 hand = t.session.hand()
                 wild = game.wild_rank
                 outs = going_out_discards(hand, wild) if game.phase is Phase.DISCARD else []
-                advised = advised_discard(hand, wild, avoid=game.taken_discard).discard
+                advised = advise(player_view(game, 0)).card if outs else None
                 others = [card for card in outs if card != advised]
                 if not others:
                     play_turn(t)
@@ -67,7 +68,9 @@ def test_hand_and_hint_agree_on_going_out_and_keep_the_joker() -> None:
         assert JOKER in t.game.hand(0)
         t.press("h")
         assert t.spoken()[-1].startswith("4 cards, sorted by rank. Melds: ")
-        assert t.spoken()[-1].endswith("Discard: 6 of stars.")
+        assert t.spoken()[-1].endswith(
+            "That is the fewest points now, without the 6 of stars. Shift+H says what to discard."
+        )
         t.press("o", "h")
         assert t.spoken()[-1].startswith("4 cards, sorted by suit. Melds: ")
         t.press("o")
@@ -103,8 +106,14 @@ def test_hint_names_one_discard_before_and_after_taking_and_keeps_the_wild() -> 
         match = re.match(r"Take the 8 of stars \(T\): then discard the (.+?) and go out", before)
         assert match, before
         assert "wild" not in match.group(1)
-        t.press("t", "H")
+        t.press("t")
+        # the 8 of stars does not go out, so G throws the hint's card, not the focused one
+        focus_on(t, t.session.hand().index(parse_card("8st")))
+        t.press("H")
         assert t.spoken()[-1] == f"Go out (G), discarding the {match.group(1)}."
+        mark = len(t.spoken())
+        t.press("g")
+        assert f"discarding the {match.group(1)}" in " ".join(t.said_since(mark))
 
 
 def test_last_turn_hint_uses_the_menus_words() -> None:

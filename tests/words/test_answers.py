@@ -5,7 +5,6 @@ the server's answers, whole sentences for you and for another player, in each la
 from __future__ import annotations
 
 from fivecrowns import i18n
-from fivecrowns.core.cards import parse_card
 from fivecrowns.core.game import Phase
 from fivecrowns.words import answers
 
@@ -42,9 +41,14 @@ def test_turn_words_are_whole_sentences_for_you_and_another() -> None:
 
 
 def test_points_hints_use_the_number() -> None:
-    hand = [parse_card(token) for token in ["3h", "4h", "5h", "9c", "Ksp"]]
-    wild = parse_card("7d").rank
-    assert wild is not None
+    from ai_support import table
+    from fivecrowns.core.moves import DrawFromStock
+    from fivecrowns.core.views import player_view
+    from fivecrowns.words.hint import hint_sentence
+
+    game = table(["4h 5h 9c", "4d 9d Kd"], turned_up="Qd", stock_top="Ksp")
+    game.apply(0, DrawFromStock())
+    assert game.phase is Phase.DISCARD
     with i18n.speaking("es"):
-        text = answers.hint_words(Phase.DISCARD, hand, wild, 4, None, None, None)
-    assert text.startswith("Descarta ") and "puntos" in text
+        text = hint_sentence(player_view(game, 0), None)
+    assert text.startswith("Descarta ") and "puntos" in text, text

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from fivecrowns.ai import explain
 from fivecrowns.ai.base import Bot, Decision, allowed_discards
@@ -42,7 +43,16 @@ from fivecrowns.core.views import PlayerView
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import ngettext
 
-__all__ = ["HardBot", "blind_draw_value", "interest"]
+__all__ = [
+    "HardBot",
+    "HardDiscard",
+    "HardDraw",
+    "blind_draw_value",
+    "choose_hard_discard",
+    "hard_discard",
+    "hard_draw",
+    "interest",
+]
 
 SHORTLIST = 4  # discards weighed by lookahead: the cheapest few by leftover now
 SLACK = 12  # ...and only those within this many points of the cheapest
@@ -55,46 +65,92 @@ class HardBot(Bot):
     name = "hard"
 
     def choose_draw(self, view: PlayerView) -> Decision:
-        hand = list(view.hand)
-        wild = view.wild_rank
+        draw = hard_draw(view)
         top = view.top_discard
-        if top is None:
-            return Decision(DrawFromStock(), explain.drew_from_stock(top, wild))
+        wild = view.wild_rank
+        if not draw.take:
+            reason = None
+            if draw.blind is not None and top is not None:
+                reason = ngettext(
+                    "a blind draw should leave about {count} point, {card} {take}",
+                    "a blind draw should leave about {count} points, {card} {take}",
+                    round(draw.blind),
+                ).format(count=round(draw.blind), card=explain.the(top, wild), take=draw.after)
+            return Decision(DrawFromStock(), explain.drew_from_stock(top, wild, reason))
+        assert top is not None
+        hand = list(view.hand)
         now = leftover(hand, wild)
         after = arrangement_with_discard([*hand, top], wild)
-        if is_wild(top, wild):
-            return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
-        if after.leftover_points >= now:
-            return Decision(DrawFromStock(), explain.drew_from_stock(top, wild))
-        if after.leftover_points == 0:
-            return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
-        memory = read_memory(view)
-        blind = blind_draw_value(hand, wild, memory.unseen)
-        if after.leftover_points < blind:
-            return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
-        reason = ngettext(
-            "a blind draw should leave about {count} point, {card} {take}",
-            "a blind draw should leave about {count} points, {card} {take}",
-            round(blind),
-        ).format(count=round(blind), card=explain.the(top, wild), take=after.leftover_points)
-        return Decision(DrawFromStock(), explain.drew_from_stock(top, wild, reason))
+        return Decision(TakeDiscard(), explain.took_discard(top, wild, now, after))
 
     def choose_discard(self, view: PlayerView) -> Decision:
-        hand = list(view.hand)
-        wild = view.wild_rank
-        memory = read_memory(view)
-        allowed = allowed_discards(view)
-        target = _next_player(view)
-        outs = [card for card in going_out_discards(hand, wild) if card in allowed]
-        if outs:
-            card = min(outs, key=lambda c: (interest(c, wild, memory, target), -points(c, wild), c))
-            rest = list(hand)
+        choice = hard_discard(view)
+        card, wild = choice.card, view.wild_rank
+        if choice.out:
+            rest = list(view.hand)
             rest.remove(card)
             best = arrangement(rest, wild)
             shown = Arrangement(wild, best.melds, best.leftover, card)
             return Decision(GoOut(card), explain.went_out(shown, wild))
-        card, reason = choose_hard_discard(hand, wild, allowed, memory, target)
+        reason = _reason(list(view.hand), wild, choice)
         return Decision(Discard(card), explain.discarded(card, wild, reason))
+
+
+class HardDraw(NamedTuple):
+    """Hard's draw: ``take`` the top discard or not; ``after``: the fewest points left after
+    taking it (``None`` with an empty pile); ``blind``: the expected points after a blind
+    draw, when that is what decided against taking."""
+
+    take: bool
+    after: int | None = None
+    blind: float | None = None
+
+
+def hard_draw(view: PlayerView) -> HardDraw:
+    """Whether hard takes the top discard, and why (the hint words the same figures)."""
+    hand = list(view.hand)
+    wild = view.wild_rank
+    top = view.top_discard
+    if top is None:
+        return HardDraw(False)
+    now = leftover(hand, wild)
+    after = arrangement_with_discard([*hand, top], wild).leftover_points
+    if is_wild(top, wild):
+        return HardDraw(True, after)
+    if after >= now:
+        return HardDraw(False, after)
+    if after == 0:
+        return HardDraw(True, after)
+    memory = read_memory(view)
+    blind = blind_draw_value(hand, wild, memory.unseen)
+    if after < blind:
+        return HardDraw(True, after, blind)
+    return HardDraw(False, after, blind)
+
+
+class HardDiscard(NamedTuple):
+    """Hard's discard after drawing: ``card``; ``out``: it goes out with it; ``why``: "plain"
+    (it fits nothing), "fewest" (the rest leave the fewest points), "ways" (keeping ``other``
+    gives more ways to make melds) or "feeds" (``other`` would help the next player)."""
+
+    card: Card
+    out: bool
+    why: str = "plain"
+    other: Card | None = None
+
+
+def hard_discard(view: PlayerView) -> HardDiscard:
+    """Hard's discard for ``view`` (the hint words the same choice, so it lives here once)."""
+    hand = list(view.hand)
+    wild = view.wild_rank
+    memory = read_memory(view)
+    allowed = allowed_discards(view)
+    target = _next_player(view)
+    outs = [card for card in going_out_discards(hand, wild) if card in allowed]
+    if outs:
+        card = min(outs, key=lambda c: (interest(c, wild, memory, target), -points(c, wild), c))
+        return HardDiscard(card, True)
+    return _discard_choice(hand, wild, allowed, memory, target)
 
 
 def _next_player(view: PlayerView) -> int:
@@ -108,6 +164,31 @@ def choose_hard_discard(
     hand: list[Card], wild: Rank, allowed: list[Card], memory: Memory, target: int
 ) -> tuple[Card, str | None]:
     """The discard and its reason (``None``: the default "fits nothing and is worth N")."""
+    choice = _discard_choice(hand, wild, allowed, memory, target)
+    return choice.card, _reason(hand, wild, choice)
+
+
+def _reason(hand: list[Card], wild: Rank, choice: HardDiscard) -> str | None:
+    """Hard's own clause, in its own (first-person) words, for its explanation."""
+    if choice.why == "feeds" and choice.other is not None:
+        return _collects(choice.other, explain.the(choice.other, wild))
+    if choice.why == "ways" and choice.other is not None:
+        return _("keeping {card} gives more ways to make melds").format(
+            card=explain.the(choice.other, wild)
+        )
+    if choice.why == "fewest":
+        cost = _without(hand, choice.card, wild)
+        return ngettext(
+            "keeping the rest leaves {count} point, the fewest",
+            "keeping the rest leaves {count} points, the fewest",
+            cost,
+        ).format(count=cost)
+    return None
+
+
+def _discard_choice(
+    hand: list[Card], wild: Rank, allowed: list[Card], memory: Memory, target: int
+) -> HardDiscard:
     natural = [card for card in allowed if not is_wild(card, wild)] or allowed
     costs = {card: _without(hand, card, wild) for card in natural}
     cheapest = min(costs.values())
@@ -115,7 +196,7 @@ def choose_hard_discard(
     shortlist = [c for c in ranked if costs[c] <= cheapest + SLACK][:SHORTLIST]
     if len(shortlist) == 1:
         card = shortlist[0]
-        return card, _plain_reason(hand, card, wild, costs[card])
+        return HardDiscard(card, False, _plain_kind(hand, card, wild, costs[card]))
     scores: dict[Card, float] = {}
     for card in shortlist:
         rest = list(hand)
@@ -126,12 +207,10 @@ def choose_hard_discard(
     card = min(shortlist, key=lambda c: (scores[c], costs[c], c))
     greedy = ranked[0]
     if card == greedy:
-        return card, _plain_reason(hand, card, wild, costs[card])
+        return HardDiscard(card, False, _plain_kind(hand, card, wild, costs[card]))
     if interest(greedy, wild, memory, target) > interest(card, wild, memory, target) + 0.25:
-        return card, _collects(greedy, explain.the(greedy, wild))
-    return card, _("keeping {card} gives more ways to make melds").format(
-        card=explain.the(greedy, wild)
-    )
+        return HardDiscard(card, False, "feeds", greedy)
+    return HardDiscard(card, False, "ways", greedy)
 
 
 def _collects(card: Card, name: str) -> str:
@@ -142,14 +221,8 @@ def _collects(card: Card, name: str) -> str:
     )
 
 
-def _plain_reason(hand: list[Card], card: Card, wild: Rank, cost: int) -> str | None:
-    if cost == leftover(hand, wild) - points(card, wild):
-        return None
-    return ngettext(
-        "keeping the rest leaves {count} point, the fewest",
-        "keeping the rest leaves {count} points, the fewest",
-        cost,
-    ).format(count=cost)
+def _plain_kind(hand: list[Card], card: Card, wild: Rank, cost: int) -> str:
+    return "plain" if cost == leftover(hand, wild) - points(card, wild) else "fewest"
 
 
 def _without(hand: Sequence[Card], card: Card, wild: Rank) -> int:

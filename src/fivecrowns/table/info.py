@@ -21,6 +21,7 @@ from fivecrowns.i18n import gettext as _
 from fivecrowns.words import answers
 from fivecrowns.words.announce import game_result, round_detail, round_result
 from fivecrowns.words.review import NO_REVIEW, review_words
+from fivecrowns.words.hint import hint_sentence
 
 if TYPE_CHECKING:
     from fivecrowns.table.table import Table
@@ -88,15 +89,7 @@ def answer(table: Table, seat: int | None, what: str) -> str:
     if what == "hand":
         return answers.hand_words(hand, wild, game.hand_size)
     current = game.current_player
-    return answers.hint_words(
-        game.phase,
-        hand,
-        wild,
-        game.hand_size,
-        game.top_discard,
-        game.taken_discard,
-        None if current == seat else names[current],
-    )
+    return hint_sentence(view, None if current == seat else names[current])
 
 
 def _why(table: Table) -> str:

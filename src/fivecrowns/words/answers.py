@@ -26,11 +26,9 @@ from fivecrowns.i18n import N_, ngettext, pgettext
 from fivecrowns.i18n import gettext as _
 
 __all__ = [
-    "advised_discard",
     "card_count",
     "counts_words",
     "hand_words",
-    "hint_words",
     "melds_answer",
     "piles_words",
     "round_words",
@@ -48,7 +46,7 @@ NO_WHY = N_("No computer player has moved yet.")
 NO_MELDS = N_("No melds laid down this round.")
 HAND_MELDS = N_("Melds: {melds}.")
 NOTHING_LEFT = N_("Nothing left over.")
-HAND_DISCARD = N_("Discard: {card}.")
+HAND_LEAST = N_("That is the fewest points now, without the {card}. Shift+H says what to discard.")
 WILD = N_("{wild} are wild, and jokers.")
 ROUND = N_("Round {round} of 11.")
 ROUND_DEALT = N_("{size} cards each. {dealer} dealt.")
@@ -244,7 +242,8 @@ def hand_words(hand: Sequence[Card], wild: Rank, size: int, sort: str | None = N
 
     if not hand:
         return _(EMPTY_HAND)
-    best = advised_discard(hand, wild) if len(hand) > size else best_arrangement(hand, wild)
+    # why the solver here: H says what your hand would leave now; Shift+H weighs what comes next
+    best = _least_now(hand, wild) if len(hand) > size else best_arrangement(hand, wild)
     count = len(hand)
     if sort == "suit":
         first = ngettext(
@@ -269,7 +268,7 @@ def hand_words(hand: Sequence[Card], wild: Rank, size: int, sort: str | None = N
     else:
         parts.append(_(NOTHING_LEFT))
     if best.discard is not None:
-        parts.append(_(HAND_DISCARD).format(card=spoken_name(best.discard, wild)))
+        parts.append(_(HAND_LEAST).format(card=spoken_name(best.discard, wild)))
     return " ".join(parts)
 
 
@@ -343,83 +342,19 @@ def hint_discard(count: int) -> str:
 HINT_KEEP = N_("Keep {melds}.")
 
 
-def hint_words(
-    phase: Phase,
-    hand: Sequence[Card],
-    wild: Rank,
-    size: int,
-    top: Card | None,
-    taken: Card | None,
-    waiting_for: str | None,
-    focused: Card | None = None,
-) -> str:
-    """The Shift+H key: the solver's advice for a seat whose turn it is; with
-    ``waiting_for`` (a name), the seat waits for that player's turn. ``focused``: the card
-    G throws when it goes out (the terminal's G throws the focused card then)."""
-    from fivecrowns.words.announce import melds_words
-
-    if waiting_for is not None:
-        text = _(HINT_WAIT).format(name=waiting_for)
-        if len(hand) <= size:
-            left = best_arrangement(hand, wild).leftover_points
-            text = f"{text} {_points(hint_wait_left, left)}"
-        return text
-    if phase in (Phase.DRAW, Phase.LAST_DRAW):
-        now = best_arrangement(hand, wild)
-        if top is None:
-            return _(HINT_EMPTY_PILE)
-        # why advised_discard: the same card the hint names after taking, and G discards
-        with_top = advised_discard([*hand, top], wild, avoid=top)
-        top_name = spoken_name(top, wild)
-        if with_top.leftover_points < now.leftover_points and with_top.discard != top:
-            assert with_top.discard is not None
-            out = with_top.leftover_points == 0 and phase is Phase.DRAW
-            return _points(
-                hint_take_out if out else hint_take,
-                with_top.leftover_points,
-                top=top_name,
-                card=spoken_name(with_top.discard, wild),
-                now=now.leftover_points,
-            )
-        if now.leftover_points == 0:
-            return _(HINT_DRAW_ALL_MELD).format(top=top_name)
-        return _points(hint_draw, now.leftover_points, top=top_name)
-    best = advised_discard(hand, wild, avoid=taken)
-    assert best.discard is not None
-    card = spoken_name(best.discard, wild)
-    if phase is Phase.DISCARD and best.all_melded:
-        if focused is not None and focused in going_out_discards(hand, wild):
-            card = spoken_name(focused, wild)  # why: the card G will throw, so they agree
-        return _(HINT_GO_OUT).format(card=card)
-    if phase is Phase.LAST_LAY_DOWN:
-        return _points(hint_last, best.leftover_points, card=card)
-    text = _points(hint_discard, best.leftover_points, card=card)
-    if best.melds:
-        text = f"{text} {_(HINT_KEEP).format(melds=melds_words(best.melds, wild))}"
-    return text
-
-
 def why_words(name: str, moves: str, private: bool) -> str:
     """The Y key: the last computer player's turn; ``private`` at a network table."""
     return _(WHY_PRIVATE if private else WHY).format(name=name, moves=moves)
 
 
-def advised_discard(hand: Sequence[Card], wild: Rank, avoid: Card | None = None) -> Arrangement:
-    """The one discard H, Shift+H and G agree on, for a hand after drawing.
-
-    why: best_with_discard and going_out_discards may pick different cards when several
-    let you go out; going out scores 0 whichever it is, so keep wild cards (the next
-    player's gain) out of the discard and discard the first non-wild card that goes out.
-    """
+def _least_now(hand: Sequence[Card], wild: Rank) -> Arrangement:
+    """The solver's fewest points after a discard (H's figure); going out, with a card that
+    is not wild when one goes out (the next player's gain)."""
     best = best_with_discard(hand, wild)
     outs = going_out_discards(hand, wild)
     if not outs:
         return best
-    # ``avoid``: the card taken from the discard pile this turn; throwing it back wastes the take
-    card = next(
-        (c for c in outs if not is_wild(c, wild) and c != avoid),
-        next((c for c in outs if c != avoid), outs[0]),
-    )
+    card = next((c for c in outs if not is_wild(c, wild)), outs[0])
     rest = list(hand)
     rest.remove(card)
     return replace(best_arrangement(rest, wild), discard=card)

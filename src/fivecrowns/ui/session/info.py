@@ -18,6 +18,7 @@ from fivecrowns.ui.session.modes import REMOTE_PAST_GAMES
 from fivecrowns.words import answers
 from fivecrowns.words.announce import game_result, round_detail, round_result
 from fivecrowns.words.table import away_words
+from fivecrowns.words.hint import hint_sentence
 
 __all__ = ["InfoKeys"]
 
@@ -159,18 +160,13 @@ class InfoKeys(SessionBase):
         self.answer(self.hint())
 
     def hint(self) -> str:
-        """The solver's advice for the player at the keyboard, in one or two sentences."""
+        """The strongest level's move for the player at the keyboard, and its reason."""
         game = self.client
         if game.is_over:
             return _(OVER_THEN).format(after=self._after_game_words())
         current = game.current_player
-        return answers.hint_words(
-            game.phase,
-            self.hand(),
-            game.wild_rank,
-            game.hand_size,
-            game.top_discard,
-            game.taken_discard,
+        return hint_sentence(
+            game.view,
             None if current == self.at_keyboard else self.seats[current].name,
             focused=self.hand()[self.focus()] if self.hand() else None,
         )

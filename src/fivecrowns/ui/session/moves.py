@@ -4,6 +4,7 @@ turns, each sent to the table through the mode's link and told to every human se
 
 from __future__ import annotations
 
+from fivecrowns.ai.advice import advise
 from fivecrowns.core.cards import Card
 from fivecrowns.core.errors import IllegalMoveError
 from fivecrowns.core.game import Phase, last_turn_discard
@@ -16,7 +17,6 @@ from fivecrowns.ui.session.base import SessionBase
 from fivecrowns.ui.session.info import OVER_THEN
 from fivecrowns.words import answers
 from fivecrowns.words.announce import card_list
-from fivecrowns.words.answers import advised_discard
 
 __all__ = ["Moves"]
 
@@ -103,8 +103,11 @@ class Moves(SessionBase):
             self.refuse(not_yet(points).format(cards=card_list(left, wild), count=points))
             return
         focused = hand[self.focus()]
-        advised = advised_discard(hand, wild, avoid=game.taken_discard)
-        card = focused if focused in discards else advised.discard
+        # why advise: G's default card is the hint's (the strongest level's) card
+        advice = advise(game.view) if focused not in discards else None
+        card = focused
+        if advice is not None:
+            card = advice.card if advice.goes_out and advice.card in discards else discards[0]
         assert card is not None
         self._apply(self.at_keyboard, GoOut(card))
 
