@@ -12,7 +12,7 @@ from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, TakeDi
 from fivecrowns.core.views import player_view
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_taking_a_discard_that_completes_a_run_says_so(level: str) -> None:
     game = table(["5h 6h Kc", "8c 9d 10sp"], turned_up="7h")
     seed = 0
@@ -32,7 +32,7 @@ def _takes(game: object, seed: int) -> bool:
     return load_bot("easy", seed=seed).decide(player_view(game, 0)).move == TakeDiscard()
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.parametrize("level", ["medium", "hard"])
 def test_going_out_names_the_melds_and_the_discard(level: str) -> None:
     game = table(["5h 6h Kc", "8c 9d 10sp"], turned_up="7h")
     step(game, level)
@@ -43,7 +43,7 @@ def test_going_out_names_the_melds_and_the_discard(level: str) -> None:
     )
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.parametrize("level", ["medium", "hard"])
 def test_a_discard_that_fits_nothing_is_named_with_its_points(level: str) -> None:
     game = table(["5h 6h 4c", "8c 9d 10sp"], turned_up="Kd", stock_top="Kc")
     decision = step(game, level)
@@ -95,7 +95,7 @@ SENTENCE = re.compile(
 
 
 @pytest.mark.parametrize(
-    "levels", [("easy", "medium", "hard"), ("hard", "hard", "simple"), ("expert", "hard", "medium")]
+    "levels", [("easy", "medium", "hard"), ("hard", "hard", "simple"), ("hard", "medium", "medium")]
 )
 def test_every_decision_in_whole_games_is_one_short_spoken_sentence(
     levels: tuple[str, ...],

@@ -13,7 +13,7 @@ from fivecrowns.ai import load_bot
 from fivecrowns.core.game import Game
 from fivecrowns.core.views import player_view
 
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard")
 
 
 def reach(seed: int, moves: int, players: int) -> Game:

@@ -68,7 +68,7 @@ def test_the_first_dealer_moves_one_seat_on_every_game(monkeypatch: pytest.Monke
 @pytest.mark.parametrize(
     ("ai", "message"),
     [
-        ("hard,wizard", "'wizard' is not a computer player: use easy, medium, hard, expert"),
+        ("hard,wizard", "'wizard' is not a computer player: use easy, medium, hard, simple"),
         ("hard,medium", "--ai names 2 computer players but there are 4 seats"),
         ("no_such_module_xyz:Bot", "Cannot import module 'no_such_module_xyz'"),
         ("fivecrowns.ai.medium:Nobody", "Module 'fivecrowns.ai.medium' has no class 'Nobody'."),
@@ -170,3 +170,16 @@ def test_a_broken_plug_in_gets_a_sentence_not_a_traceback(
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
+
+
+def test_the_hint_player_plays_what_the_hint_says_which_is_hard(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 27 item 2: ``hint`` follows the hint, and the hint is hard's move, so a table
+    with a hint-follower in seat 1 scores exactly as the same deals with hard there."""
+    args = ("--games", "2", "--seed", "5")
+    follower = _json(capsys, "--ai", "hint,hard,hard,hard", *args)["seats"]
+    hard = _json(capsys, "--ai", "hard,hard,hard,hard", *args)["seats"]
+    assert follower[0]["ai"] == "hint"
+    assert [seat["mean_score"] for seat in follower] == [seat["mean_score"] for seat in hard]
+    assert [seat["wins"] for seat in follower] == [seat["wins"] for seat in hard]

@@ -18,7 +18,7 @@ from i18n_support import english_words
 OURS = [name for name in COMMANDS if name != "solitaire"]  # solitaire: es-solitaire-export
 #: Values a player types (levels, --resume words, JSON keys): data, the same in every
 #: language, like option names; the Spanish help explains each one in Spanish.
-TYPED = {"easy", "medium", "hard", "expert", "simple", "last", "previous", "list"}
+TYPED = {"easy", "medium", "hard", "simple", "hint", "last", "previous", "list"}
 JSON_KEYS = "cards wild leftover_points melds leftover discard can_go_out"
 
 

@@ -257,7 +257,22 @@ def test_table_events_are_whole_sentences_in_both_languages() -> None:
         again = Table.replay(3, "Ana", "p1", table.inputs)
     assert again.names() == table.names()
     # every computer level is a word in both languages
-    for level in ("easy", "medium", "hard", "expert", "simple"):
+    for level in ("easy", "medium", "hard", "simple"):
         with i18n.speaking("es"):
             text = table_event_text("bot_added", {"seat": 1, "name": "X", "level": level}, None)
         assert english_words(text) == [], text
+
+
+def test_a_table_naming_the_retired_expert_level_seats_hard() -> None:
+    """Issue 27 item 4: a kept table's input (or an old page) that adds an expert plays hard."""
+    table = Table(3, creator_name="Ana", creator_id="p1")
+    seat = table.add_bot("expert")
+    assert table.seats[seat].level == "hard"
+    # a table kept before expert left: its input names expert
+    kept = [
+        {**entry, "level": "expert"} if entry.get("op") == "add_bot" else entry
+        for entry in table.inputs
+    ]
+    assert any(entry.get("level") == "expert" for entry in kept)
+    again = Table.replay(3, "Ana", "p1", kept)
+    assert again.seats[seat].level == "hard"

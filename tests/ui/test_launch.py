@@ -136,3 +136,28 @@ def test_line_mode_says_why_it_is_silent_and_how_to_hear_a_voice() -> None:
     output.close()
     assert reason.startswith(LINE_MODE_SILENCE)
     assert "--speech auto" in reason
+
+
+def test_a_save_naming_the_retired_expert_level_plays_hard_and_says_so(monkeypatch) -> None:
+    """Issue 27 item 4: expert left the levels; a save that names it still resumes, hard
+    plays that seat, a sentence says so, and the save written names hard."""
+    from fivecrowns.ui.session import Session
+
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("fivecrowns.ui.app.Presentation", _ClosedKeyboard)
+    said: list[str] = []
+    original = Session.say
+
+    def say(self: Session, text: str, *args: object, **kwargs: object) -> None:
+        said.append(text)
+        original(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Session, "say", say)
+    _save_with_level("expert")
+    assert main(["play", "--resume", "--speech", "none"]) == 1
+    assert (
+        "The expert level plays as hard now: measured over 1,000 duplicate deals it was no "
+        "stronger."
+    ) in said
+    seats = json.loads(storage.autosave_path().read_text())["seats"]
+    assert [seat["level"] for seat in seats] == [None, "hard"]

@@ -45,7 +45,7 @@ def test_create_join_by_number_start_leave_and_back_in_the_lobby(server: ServerP
         ann.keys("c-m", "down")
         assert ann.backend.spoken[-1] == "1 computer player, 2 of 3"
         ann.keys("c-m", "up")
-        assert ann.backend.spoken[-1] == "Level easy, 1 of 5"
+        assert ann.backend.spoken[-1] == "Level easy, 1 of 4"
         ann.keys("c-m")
         assert "Public or private table. 2 items" in ann.backend.spoken[-1]
         ann.keys("c-m")
@@ -407,7 +407,7 @@ def test_a_list_opened_on_its_default_names_that_item_first() -> None:
     lobby.press("down")
     lobby.press("c-m")  # 1 computer player: the level list opens on medium
     assert backend.spoken[-1] == (
-        "The level of the computer players; at the table, B adds others. 5 items. Level medium"
+        "The level of the computer players; at the table, B adds others. 4 items. Level medium"
     )
     lobby.press("c-m")
     lobby.press("c-m")
@@ -551,7 +551,7 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
         lobby.at = ("1", 0)
         lobby.run_action(actions["seats"])
         lobby.run_action(actions["add_bot"])
-        for _step in range(4):
+        for _step in range(3):
             lobby.press("down")
         lobby.press("c-m")
         listed = table_words({"id": "1", "seats": link.last_snapshot["seats"], "started": False})
@@ -563,10 +563,9 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
     assert {text: english_words(text) for text in in_lobby + said if english_words(text)} == {}
     assert "Computadora 1 (jugador automático, difícil)" in said[0]
     assert "Nivel fácil" in said[1]
-    assert [text.split(",")[0] for text in said[2:6]] == [
+    assert [text.split(",")[0] for text in said[2:5]] == [
         "Nivel medio",
         "Nivel difícil",
-        "Nivel experto",
         "Nivel sencillo",
     ]
     assert link.sent == [{"type": "add_bot", "level": "simple"}]

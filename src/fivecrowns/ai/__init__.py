@@ -1,7 +1,7 @@
 """Computer players. They read only :mod:`fivecrowns.core.views` and answer with moves.
 
 A bot has ``decide(view) -> Decision`` (a move and a sentence saying why); the
-built-in levels are ``easy``, ``medium``, ``hard`` and ``expert`` (tokens; :func:`level_name`
+built-in levels are ``easy``, ``medium``, ``hard`` and ``simple`` (tokens; :func:`level_name`
 says one in the player's language). Get one with
 :func:`load_bot`, by level name or by ``package.module:ClassName``. See
 ``docs/bots.md``.

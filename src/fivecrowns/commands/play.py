@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,  # why None: on --resume, only a plug-in typed here may play (issue 16)
         metavar=_("AI"),
         help=_(
-            "computer players: easy, medium, hard, expert, or package.module:Class; one for all, "
+            "computer players: easy, medium, hard, simple, or package.module:Class; one for all, "
             "or one per computer seat separated by commas (default medium)"
         ),
     )

@@ -2,8 +2,8 @@
 
     fivecrowns simulate --ai hard,medium,medium,medium --games 100 --seed 1 --json
 
-One ``--ai`` name per seat (``easy``, ``medium``, ``hard``, ``expert``, ``simple``, or a
-plug-in as ``package.module:ClassName``, see docs/bots.md); one name fills
+One ``--ai`` name per seat (``easy``, ``medium``, ``hard``, ``simple``, ``hint``: plays what
+the hint says, or a plug-in as ``package.module:ClassName``, see docs/bots.md); one name fills
 every seat. Game g is dealt from the series seed and seat g mod players deals
 first, so every seat deals first equally often and the same seed gives the same
 results. Prints the mean score and the wins of each seat, and games per second;
@@ -58,8 +58,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="medium",
         metavar=_("LEVEL[,LEVEL...]"),
         help=_(
-            "computer player for each seat: easy, medium, hard, expert, simple, or "
-            "package.module:ClassName; one name fills every seat (default medium)"
+            "computer player for each seat: easy, medium, hard, simple, hint (plays what the "
+            "hint says), or package.module:ClassName; one name fills every seat (default medium)"
         ),
     )
     parser.add_argument(

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fivecrowns.ai.base import Player
-from fivecrowns.ai.loader import LEVELS, load_bot
+from fivecrowns.ai.loader import LEVELS, RETIRED_LEVELS, load_bot
 from fivecrowns.core.cards import Card, Rank
 from fivecrowns.core.codec import event_to_json, move_from_json, move_to_json
 from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError
@@ -364,6 +364,8 @@ class Table:
         kept in the input, so a replay names it the same.
         """
         self._before_start("add computer players")
+        # why: a kept table (or an old page) may name a retired level; its replacement plays
+        level = RETIRED_LEVELS.get(level, level) if isinstance(level, str) else level
         if level not in BOT_LEVELS:
             text = _("There is no computer level {level}; choose {levels}.").format(
                 level=repr(level[:20]), levels=", ".join(BOT_LEVELS)

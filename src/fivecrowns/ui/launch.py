@@ -267,6 +267,31 @@ def list_unfinished() -> list[str]:
     return lines
 
 
+def retire_levels(seats: list[Seat]) -> tuple[list[Seat], str | None]:
+    """Seats whose level the game no longer offers play its replacement (a save, or ``--ai``
+    typed from habit, still starts), with the sentence that says so (``None``: none did).
+
+    >>> seats, note = retire_levels([Seat("You"), Seat("Ann", "expert")])
+    >>> [seat.level for seat in seats], note is not None
+    ([None, 'hard'], True)
+    """
+    from dataclasses import replace
+
+    from fivecrowns.ai.loader import RETIRED_LEVELS, retired_note
+
+    notes: list[str] = []
+    result = []
+    for seat in seats:
+        key = (seat.level or "").strip().lower()
+        if key in RETIRED_LEVELS:
+            note = retired_note(key)
+            if note is not None and note not in notes:
+                notes.append(note)
+            seat = replace(seat, level=RETIRED_LEVELS[key])
+        result.append(seat)
+    return result, " ".join(notes) or None
+
+
 def launch(args: argparse.Namespace) -> int:
     with data_folder_lock():
         return _launch(args)
@@ -294,6 +319,7 @@ def _launch(args: argparse.Namespace) -> int:
         seats = make_seats(args.players, args.humans, args.names, args.ai or "medium")
         seed = args.seed if args.seed is not None else new_seed()
         game = Game([seat.name for seat in seats], seed=seed)
+    seats, retired = retire_levels(seats)
     game_seed = game.seed or 0
     typed = {part.strip() for part in (args.ai or "").split(",")}
     bots = {
@@ -334,6 +360,8 @@ def _launch(args: argparse.Namespace) -> int:
         session.speech_report = reason
         if kept is not None:
             session.say(kept_aside_sentence(kept, template))
+        if retired is not None:
+            session.say(retired)
         session.start(resumed=bool(args.resume))
         note = speech_note(reason, output.backend.name, session.keymap.display_keys("speech"))
         if note:

@@ -62,7 +62,7 @@ const T = {
 };
 /** A template of T translated, then filled. */
 const say = (template, values = {}) => fill(_(template), values);
-const LEVELS = ["easy", "medium", "hard", "expert", "simple"];
+const LEVELS = ["easy", "medium", "hard", "simple"];
 const ASKED = new Set([
   "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts", "whose_turn",
   "why", "review",

@@ -52,7 +52,7 @@ _TABLE_EVENTS = {
     "seat_taken": N_("{name} sat down in seat {number}."),
     "seat_left": N_("{name} left the table."),
     "seat_left_computer": N_("{name} left the table; a computer player plays in their place."),
-    # TRANSLATORS: {level} is a computer player's level: easy, medium, hard, expert or simple
+    # TRANSLATORS: {level} is a computer player's level: easy, medium, hard or simple
     "bot_added": N_("{name} joined in seat {number}: a computer player of level {level}."),
     "bot_removed": N_("{name} left the table."),
     "stand_in": N_("{name}'s connection dropped: a computer plays for {name} until they are back."),

@@ -84,7 +84,7 @@ class Pacing:
             turn = room.table.bot_turn()
             if turn is None:
                 continue
-            # why a thread: a hard or expert bot thinks for up to ~40 ms, which on the event
+            # why a thread: a hard bot thinks for up to ~40 ms, which on the event
             # loop would hold up every other table; the view it reads is a frozen snapshot, and
             # the GIL's switch interval (5 ms) keeps the loop answering meanwhile
             decided = await asyncio.to_thread(turn.decide)
