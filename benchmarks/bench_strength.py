@@ -1,7 +1,8 @@
 """Strength of the computer players: one level against three of another.
 
     python benchmarks/bench_strength.py hard medium --games 1000 --seed 1 --workers 2
-    python benchmarks/bench_strength.py expert hard --games 1000 --duplicate --out r.json
+    python benchmarks/bench_strength.py lab_expert:ExpertBot hard --games 1000 --duplicate
+    python benchmarks/bench_strength.py hint hard --games 1000 --duplicate --out r.json
 
 plays GAMES four-player games (seat 1: the first level; seats 2-4: the
 second), game g dealt from a fixed seed with seat g mod 4 dealing first, and

@@ -407,7 +407,7 @@ def main() -> int:
     seat1: dict[str, Oracle | str] = {}
     for mode in modes:
         if mode == "expert":
-            seat1[mode] = mode
+            seat1[mode] = "lab_expert:ExpertBot"  # why: expert left the levels (issue 27)
         else:
             seat1[mode] = Oracle(
                 mode,
