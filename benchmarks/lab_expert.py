@@ -3,8 +3,9 @@
     python benchmarks/bench_strength.py lab_expert:ExpertBot hard --games 1000 --duplicate
 
 It left the game's levels (issue 27): over 1,000 duplicate deals it scored 1.0% fewer
-points than ``hard`` (95% interval -0.1% to 2.0%), not measurably better, at many times
-the thinking time (docs/bots.md). A save or a table that names ``expert`` plays ``hard``.
+points than ``hard``, but the 95% interval (-0.1% to 2.0%) includes no gain, and the
+replacement series put them 0.1 points a game apart (docs/bots.md). A save or a table that
+names ``expert`` plays ``hard``.
 
 Terminology (as in :mod:`fivecrowns.ai.hard`): the *unseen pool* is every card
 not in the bot's hand and not public in its view; a *blind draw* is, as far as
