@@ -80,6 +80,8 @@ def hint_sentence(view: PlayerView, waiting_for: str | None, focused: Card | Non
             left = best_arrangement(hand, wild).leftover_points
             text = f"{text} {_points(answers.hint_wait_left, left)}"
         return text
+    if not view.my_turn:  # why: the game is over (a client may still ask)
+        return _(answers.GAME_IS_OVER)
     advice = advise(view)
     if view.phase in (Phase.DRAW, Phase.LAST_DRAW):
         return _draw_words(view, advice)
