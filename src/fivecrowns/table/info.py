@@ -20,8 +20,8 @@ from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 from fivecrowns.words import answers
 from fivecrowns.words.announce import game_result, round_detail, round_result
-from fivecrowns.words.review import NO_REVIEW, review_words
 from fivecrowns.words.hint import hint_sentence
+from fivecrowns.words.review import NO_REVIEW, review_words
 
 if TYPE_CHECKING:
     from fivecrowns.table.table import Table

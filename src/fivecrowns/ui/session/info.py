@@ -17,8 +17,8 @@ from fivecrowns.ui.session.base import SessionBase
 from fivecrowns.ui.session.modes import REMOTE_PAST_GAMES
 from fivecrowns.words import answers
 from fivecrowns.words.announce import game_result, round_detail, round_result
-from fivecrowns.words.table import away_words
 from fivecrowns.words.hint import hint_sentence
+from fivecrowns.words.table import away_words
 
 __all__ = ["InfoKeys"]
 
