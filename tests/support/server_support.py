@@ -532,3 +532,20 @@ def server_sockets(process: ServerProcess) -> int:
         with contextlib.suppress(OSError):
             count += os.readlink(link).startswith("socket:")
     return count
+
+
+def private_table(url: str) -> tuple[Client, str, asyncio.AbstractEventLoop]:
+    """Ann's private table of 3 seats (her connection stays open on the returned loop) and its
+    invite code, as the server gives it."""
+
+    async def create() -> Client:
+        ann = Client("Ann")
+        await ann.connect(url)
+        await ann.send({"type": "create_table", "seats": 3, "private": True})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        return ann
+
+    loop = asyncio.new_event_loop()
+    ann = loop.run_until_complete(create())
+    assert ann.code is not None and ann.table is not None
+    return ann, ann.code, loop

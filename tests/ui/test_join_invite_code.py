@@ -6,23 +6,13 @@ from __future__ import annotations
 import asyncio
 
 from join_support import Player, TypedClient
-from server_support import Client, ServerProcess
+from server_support import Client, ServerProcess, private_table
 
 
 def _private_table(url: str) -> tuple[Client, str, asyncio.AbstractEventLoop]:
     """Ann's private table (her connection stays open); its code, as spoken: "7kq2m xw9rd"."""
-
-    async def create() -> Client:
-        ann = Client("Ann")
-        await ann.connect(url)
-        await ann.send({"type": "create_table", "seats": 3, "private": True})
-        await ann.until(lambda m: m["type"] == "snapshot")
-        return ann
-
-    loop = asyncio.new_event_loop()
-    ann = loop.run_until_complete(create())
-    assert ann.code is not None
-    return ann, ann.code.lower().replace("-", " "), loop
+    ann, code, loop = private_table(url)
+    return ann, code.lower().replace("-", " "), loop
 
 
 def test_fivecrowns_join_takes_a_code_in_lower_case_with_a_space(server: ServerProcess) -> None:

@@ -6,26 +6,8 @@ to watch it, instead of "There is no such table". A real server process.
 
 from __future__ import annotations
 
-import asyncio
-
 from join_support import Player, TypedClient
-from server_support import Client, ServerProcess
-
-
-def _private_table(url: str) -> tuple[Client, str, asyncio.AbstractEventLoop]:
-    """Ann's private table (her connection stays open) and its invite code."""
-
-    async def create() -> Client:
-        ann = Client("Ann")
-        await ann.connect(url)
-        await ann.send({"type": "create_table", "seats": 3, "private": True})
-        await ann.until(lambda m: m["type"] == "snapshot")
-        return ann
-
-    loop = asyncio.new_event_loop()
-    ann = loop.run_until_complete(create())
-    assert ann.code is not None and ann.table is not None
-    return ann, ann.code, loop
+from server_support import ServerProcess, private_table
 
 
 def _stop(client: TypedClient) -> None:
@@ -35,7 +17,7 @@ def _stop(client: TypedClient) -> None:
 
 
 def test_join_watch_takes_an_invite_code(server: ServerProcess) -> None:
-    ann, code, loop = _private_table(server.url)
+    ann, code, loop = private_table(server.url)
     spoken = code.lower().replace("-", " ")  # as heard: lower case, a space for the hyphen
     ben = TypedClient(server.url, "Ben", "--watch", spoken)
     cy = TypedClient(server.url, "Cy")
@@ -53,7 +35,7 @@ def test_join_watch_takes_an_invite_code(server: ServerProcess) -> None:
 
 
 def test_a_private_tables_number_says_to_watch_it_by_its_code(server: ServerProcess) -> None:
-    ann, _code, loop = _private_table(server.url)
+    ann, _code, loop = private_table(server.url)
     ben = TypedClient(server.url, "Ben", "--watch", str(ann.table))
     try:
         said = ben.until(lambda line: line.startswith("No table has"))
@@ -70,7 +52,7 @@ def test_a_private_tables_number_says_to_watch_it_by_its_code(server: ServerProc
 
 
 def test_join_keys_watch_takes_an_invite_code(server: ServerProcess) -> None:
-    ann, code, loop = _private_table(server.url)
+    ann, code, loop = private_table(server.url)
     first: list[dict[str, object]] = [{"type": "watch", "table": code}]  # as run_keys asks
     cy = Player(server.url, "Cy", first=first, fallback_watch=code)
     try:
