@@ -214,6 +214,11 @@ def test_kill_9_mid_round_then_restart_loses_no_acknowledged_move(data: Path) ->
             await play_until(again, lambda c: any(o.my_turn() for o in again), 60)
             newest = max(client.seq for client in again)
             await play_until(again, lambda c: c.seq == newest, 30)
+            # why a barrier: the snapshot after the last change may still be unread; the server
+            # answers in order, so once the answer is read nothing sent before it is left
+            for client in again:
+                await client.send({"type": "ask", "what": "round"})
+                await client.until(lambda m: m["type"] == "answer")
             # every event each client had before the kill is still in the table's log, the same
             for client in again:
                 await client.send({"type": "resume", "last_seq": 0})
