@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from fivecrowns.ai.loader import load_bot
 from fivecrowns.core.errors import IllegalMoveError
 from fivecrowns.core.game import Game, Phase
 from fivecrowns.core.moves import Discard, DrawFromStock, DrewFromStock, GoOut, Move, TakeDiscard
@@ -128,3 +129,25 @@ def test_a_move_the_table_refuses_is_said_and_changes_nothing() -> None:
     with pytest.raises(LinkError, match="no seat"):
         link.act(1, TakeDiscard(), ann.seq)  # Ben's seat is a computer's: no human sits there
     assert (ann.seq, list(link.table.inputs), ann.hand) == before
+
+
+def test_why_after_a_resume_explains_a_game_whose_first_dealer_the_seed_drew() -> None:
+    """The why-key of a resumed game replays it from its seed: a game dealt with the first
+    dealer drawn from the seed (as every new game is) is dealt again the same way, so the
+    computer player's own reasons are told, not only its moves."""
+    seats: list[tuple[str, str | None]] = [("Ann", "hard"), ("Ben", "hard")]
+    game = Game(["Ann", "Ben"], seed=5)  # no first dealer given: the seed draws it
+    link = InProcessLink(game, seats, {seat: load_bot("hard", seed=seat) for seat in (0, 1)})
+    said: list[tuple[int, str | None]] = []
+    for _step in range(12):
+        said.append((len(game.moves), link.step_bot()))
+    last_seat = game.moves[-1][0]
+    first = len(game.moves) - 1
+    while first > 0 and game.moves[first - 1][0] == last_seat:
+        first -= 1
+    expected = [text for index, text in said if index >= first]
+    assert expected and all(expected)
+    # a resumed game: a new link on the same game, which remembers no explanation
+    again = InProcessLink(game, seats, {seat: load_bot("hard", seed=seat) for seat in (0, 1)})
+    answer = again.explain_last_bot_turn()
+    assert answer == f"{game.players[last_seat]}: " + " ".join(str(text) for text in expected)

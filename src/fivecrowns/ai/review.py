@@ -21,6 +21,7 @@ from fivecrowns.core.cards import Card, Rank
 from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.core.game import Game, Phase
 from fivecrowns.core.moves import Discard, GoOut, Move, RoundScored, TakeDiscard
+from fivecrowns.core.replay import dealt_again
 from fivecrowns.core.views import PlayerView, player_view
 
 __all__ = ["STRONGEST", "Miss", "MissKind", "review_round"]
@@ -50,7 +51,7 @@ class Miss:
 def review_round(game: Game, seat: int, round_number: int) -> list[Miss] | None:
     """The misses of ``seat`` in round ``round_number``, dearest first; None when the game
     cannot be replayed (it was not made from a seed)."""
-    replay = _replay_start(game)
+    replay = dealt_again(game)
     if replay is None:
         return None
     scores = next(
@@ -79,29 +80,6 @@ def review_round(game: Game, seat: int, round_number: int) -> list[Miss] | None:
         return None  # it replayed another game: better no review than a wrong one
     misses.sort(key=lambda miss: (-miss.stake, miss.turn))
     return misses
-
-
-def _replay_start(game: Game) -> Game | None:
-    """A new game dealt as ``game`` was, or None (a game made without a seed)."""
-    if game.seed is None:
-        return None
-    # why two tries: a first dealer given to Game takes no number from the seed's generator,
-    # one it draws does, and the game does not keep which it was; the first deal tells.
-    for dealer in (None, game.first_dealer):
-        try:
-            replay = Game(
-                game.players,
-                seed=game.seed,
-                first_dealer=dealer,
-                options=game.options,
-                deck_orders=game.deck_orders,
-            )
-        except FiveCrownsError:
-            return None
-        dealt = replay.events
-        if replay.first_dealer == game.first_dealer and dealt == game.events[: len(dealt)]:
-            return replay
-    return None
 
 
 def _judge(bot: HardBot, view: PlayerView, move: Move, turn: int, score: int | None) -> Miss | None:

@@ -18,6 +18,7 @@ from fivecrowns.ai.base import Player
 from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.core.game import Game
 from fivecrowns.core.moves import Move
+from fivecrowns.core.replay import dealt_again
 from fivecrowns.net.client.link import LinkError
 from fivecrowns.storage.autosave import autosave_payload
 from fivecrowns.table.info import answer
@@ -108,16 +109,10 @@ class InProcessLink:
         while first > 0 and moves[first - 1][0] == seat:
             first -= 1
         turn = [move for _, move in moves[first : last + 1]]
-        replay: Game | None = None
-        if game.seed is not None:
+        # why not Game(seed=...): a first dealer drawn from the seed deals another game
+        replay = dealt_again(game)
+        if replay is not None:
             try:
-                replay = Game(
-                    game.players,
-                    seed=game.seed,
-                    first_dealer=game.first_dealer,
-                    options=game.options,
-                    deck_orders=game.deck_orders,
-                )
                 for player, move in moves[:first]:
                     replay.apply(player, move)
             except FiveCrownsError:
