@@ -27,6 +27,9 @@ IN_USE = N_(
 )
 CANNOT_LISTEN = N_("Cannot listen on {host} port {port}: {reason}.")
 NEGATIVE = N_("{option} cannot be negative.")
+NOT_AN_ADDRESS = N_(
+    "--trusted-proxy takes an address or a network such as 10.0.0.0/8, not {value}."
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -91,8 +94,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=20,
         metavar=_("MAX_PER_ADDRESS"),
         help=_(
-            "connections at once from one address (default 20; 0: no limit, for a server "
-            "behind a proxy, where every client has the proxy's address)"
+            "connections at once from one address (default 20; 0: no limit); behind a "
+            "proxy, name it with --trusted-proxy so each client has its own address"
         ),
     )
     parser.add_argument(
@@ -104,6 +107,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "let web pages from ORIGIN (such as https://cards.example.org) play on this "
             "server too; the server's own page always may; '*' lets in every page; may be "
             "given more than once"
+        ),
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar=_("ADDRESS"),
+        help=_(
+            "the address (or network, such as 10.0.0.0/8) of the reverse proxy in front of "
+            "this server: the client address it passes in X-Forwarded-For is used for the "
+            "limits per address, and every request must come through it; may be given more "
+            "than once"
         ),
     )
     parser.add_argument(
@@ -136,6 +151,16 @@ def run(args: argparse.Namespace) -> int:
             option = "--" + name.replace("_", "-")
             print(_(NEGATIVE).format(option=option), file=sys.stderr)
             return 2
+    from fivecrowns.net.server.proxy import proxy_address
+
+    proxies = []
+    for value in args.trusted_proxy:
+        try:
+            proxies.append(proxy_address(value))
+        except ValueError:
+            print(_(NOT_AN_ADDRESS).format(value=value), file=sys.stderr)
+            return 2
+    args.trusted_proxy = proxies
     if not 0 <= args.port <= 65535:
         print(_("--port must be 0 to 65535, not {port}.").format(port=args.port), file=sys.stderr)
         return 2
@@ -202,6 +227,7 @@ async def _serve(
         max_connections=connections,
         max_per_address=args.max_per_address,
         allowed_origins=tuple(args.allow_origin),
+        trusted_proxies=tuple(args.trusted_proxy),
         rate=args.rate,
         burst=max(40, int(args.rate * 2)),
     )

@@ -65,6 +65,7 @@ from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
 from fivecrowns.net.server.origins import origin_allowed
 from fivecrowns.net.server.pacing import Pacing
+from fivecrowns.net.server.proxy import ProxyHeaders
 from fivecrowns.net.server.quiet import Throttled
 from fivecrowns.net.server.rooms import (
     Fanout,
@@ -459,6 +460,8 @@ def _accepted_language(request: web.Request) -> str:
 
 def make_app(server: Server) -> web.Application:
     app = web.Application()
+    if server.limits.trusted_proxies:
+        app.middlewares.append(ProxyHeaders(server.limits.trusted_proxies).middleware)
     add_web_routes(app)  # the web client at / (docs/web.md)
     app.router.add_get("/ws", server.handle_ws)
 

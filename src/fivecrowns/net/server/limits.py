@@ -19,8 +19,7 @@ class Limits:
     burst: int = 40  # messages a connection may send at once
     max_connections: int = 2500
     # why 20: a household or a LAN party behind one address, each with a reconnect or two;
-    # one address could hold every slot before. 0: no limit (behind a proxy, whose address
-    # every client has)
+    # one address could hold every slot before. 0: no limit
     max_per_address: int = 20  # connections at once from one address
     hello_deadline: float = 10.0  # seconds a new WebSocket has to say hello
     # seconds a connection has to send its whole HTTP request (slowloris); also how long an
@@ -36,6 +35,9 @@ class Limits:
     # pages of other origins whose WebSockets are let in besides the server's own page
     # (``serve --allow-origin``; "*" for any: net/server/origins.py)
     allowed_origins: tuple[str, ...] = ()
+    # addresses or networks of the reverse proxy in front (``serve --trusted-proxy``): its
+    # X-Forwarded-For names each client, so the limits per address hold behind it
+    trusted_proxies: tuple[str, ...] = ()
     outgoing_queue: int = 5000  # frames waiting for a slow client before it is dropped
     # why 4 MiB: more than the 5,000 frames of the longest resume with words, so only a client
     # that does not read reaches it; 4 such clients hold 16 MiB, not the 300 MB each of before
