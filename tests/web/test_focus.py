@@ -104,8 +104,12 @@ def test_focus_follows_every_view_change_and_space_on_the_page_discards_nothing(
             page.wait_for_timeout(10)
         assert web.state()["seq"] > seq
         assert focused(page) == "hand"
-        # Leave: the lobby comes back with focus on its heading
+        # Leave, confirmed (Stay has the focus; Tab to Leave): the lobby comes back with focus
+        # on its heading
         press_on(page, "[data-action=leave]", "Enter")
+        assert focused(page) == "leave-no"
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
         page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
         page.wait_for_timeout(100)
         assert focused(page) == "lobby-heading"
