@@ -22,6 +22,7 @@ import pytest
 
 from fivecrowns.core.cards import Rank, parse_card, spoken_name
 from fivecrowns.table import Table
+from fivecrowns.words.seats import seat_words
 from server_support import (
     ServerProcess,
     changes_in_game,
@@ -87,7 +88,8 @@ def differences(dom: dict[str, Any], snap: dict[str, Any], seat: int | None) -> 
     same("players", len(dom["players"]), len(view["players"]))
     for index, (row, name) in enumerate(zip(dom["players"], view["players"], strict=False)):
         text = row["text"]
-        wanted_name = f"{name} (you)" if index == seat else name
+        # the terminal's seat words: "Bot 2 (computer, easy)", "Ann (left; …)" (issue 25)
+        wanted_name = f"{name} (you)" if index == seat else seat_words(snap["seats"][index], "")
         same(f"player {index + 1}'s name", text.split(":")[0], wanted_name)
         same(f"{name}'s cards", _number(r": (\d+) cards?\.", text), view["hand_counts"][index])
         same(f"{name}'s total", _number(r"[Tt]otal (-?\d+)\.", text), view["totals"][index])
