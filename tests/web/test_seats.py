@@ -85,6 +85,7 @@ def test_leaving_forgets_the_seat(context: Any, server: ServerProcess) -> None:
     try:
         _seated_mid_game(page, server.url)
         page.evaluate("() => window.fivecrowns.do('leave')")
+        page.locator("#leave-yes").click()  # the confirmation (issue 25 item 3)
         page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
         assert page.evaluate("() => localStorage.getItem('fivecrowns-seats')") == "{}"
     finally:
