@@ -727,17 +727,29 @@ export class App {
   }
 
   lastMoves() {
+    // why from the end of your own turn: as the terminal's seat log (fivecrowns.ui.seat_log),
+    // the news starts again when your discard or going out ends your turn, so during your
+    // turn L tells the others' moves since your previous one; a spectator has no turn, so
+    // its news starts at the round's deal
+    const seated = this.seat !== null && this.seat >= 0;
     let start = 0;
     for (let i = this.events.length - 1; i >= 0; i -= 1) {
       const e = this.events[i];
-      if (e.kind === "turn_started" && e.player === this.seat) {
+      const ownTurnEnded = (e.kind === "discarded" || e.kind === "went_out") && e.player === this.seat;
+      if (e.kind === "new_game" || (seated && ownTurnEnded)) {
         start = i + 1;
         break;
       }
+      if (!seated && e.kind === "round_started") {
+        start = i;
+        break;
+      }
     }
+    // why not turn_started: "Ben's turn." is no move (the terminal's L leaves it out too)
     const texts = this.events
       .slice(start)
       .filter((e) => e.text && e.player !== this.seat && GAME_KINDS.has(e.kind))
+      .filter((e) => e.kind !== "turn_started")
       .map((e) => e.text);
     return texts.length ? texts.join(" ") : _(T.noNews);
   }
