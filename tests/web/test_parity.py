@@ -9,6 +9,7 @@ game for the creator after game over.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -341,3 +342,70 @@ def test_the_deal_is_read_in_the_hand_list_s_order(browser: Any, server: ServerP
         assert ann.errors == []
     finally:
         page.close()
+
+
+def wait_watchers(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "(text) => document.getElementById('watchers').textContent === text",
+        arg=text,
+        timeout=10_000,
+    )
+
+
+def ask(page: Any, press: Any) -> str:
+    """The answer ``press()`` brought (not an older one)."""
+    count = "() => (window.__announcements || []).filter(a => a.region === 'answer').length"
+    before = page.evaluate(count)
+    press()
+    page.wait_for_function(f"() => ({count})() > {before}", timeout=10_000)
+    said = page.evaluate(
+        "() => window.__announcements.filter(a => a.region === 'answer').map(a => a.text)"
+    )
+    return str(said[-1]).replace("\u00a0", "")
+
+
+def test_who_is_watching_is_a_line_beside_the_players_the_a_key_and_a_button(
+    browser: Any, server: ServerProcess
+) -> None:
+    page, ben_page, cy_page = browser.new_page(), browser.new_page(), browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        create(page, "2", people=1, private=True)
+        found = re.search(r"the invite code is ([0-9A-Z]{5}-[0-9A-Z]{5})", " ".join(logged(page)))
+        assert found, logged(page)
+        wait_watchers(page, "Nobody is watching.")
+        watchers = []
+        for name, tab in (("Ben", ben_page), ("Cy", cy_page)):
+            player = WebPlayer(tab, page_url(server.url))
+            player.connect(name)
+            tab.locator("#code").fill(found.group(1))
+            press_on(tab, "#watch-code")
+            tab.wait_for_selector("#table:not([hidden])", timeout=10_000)
+            watchers.append(player)
+        # everyone at the table sees it under the players, spectators too, in reading order
+        for seen in (page, ben_page, cy_page):
+            wait_watchers(seen, "Watching: Ben and Cy.")
+            line = seen.locator("#players-area #watchers")
+            assert line.is_visible()
+        # the A key, as the other information keys, and the Watching button
+        page.locator("#table-heading").focus()
+        assert ask(page, lambda: page.keyboard.press("a")) == "Watching: Ben and Cy."
+        button = cy_page.get_by_role("button", name="Watching (A)")
+        assert button.get_attribute("aria-keyshortcuts") == "A"
+        assert ask(cy_page, button.click) == "Watching: Ben and Cy."
+        # who goes is gone from the line: a closed tab, then Leave
+        ben_page.close()
+        wait_watchers(page, "Watching: Cy.")
+        press_on(cy_page, "[data-action=leave]")
+        cy_page.locator("#leave-yes").click()
+        cy_page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
+        wait_watchers(page, "Nobody is watching.")
+        # names only: a spectator's snapshot entry is a name, nothing more about them
+        snapshots = [json.loads(f) for f in ann.frames if '"type":"snapshot"' in f]
+        assert {tuple(s["watchers"]) for s in snapshots} >= {(), ("Ben", "Cy"), ("Cy",)}
+        assert ann.errors == [] and all(w.errors == [] for w in watchers)
+    finally:
+        for tab in (page, ben_page, cy_page):
+            if not tab.is_closed():
+                tab.close()

@@ -14,6 +14,7 @@ import { RECONNECT, forgetSeat, keepSeat, keptSeat } from "./seats.js";
 import { Chat } from "./chat.js";
 import { LeaveDialog } from "./leave.js";
 import { afterGameWords, bindAfterGame, newGameKey, renderAfterGame } from "./aftergame.js";
+import { drawWatchers, watchersWords } from "./watchers.js";
 import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
 import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
 
@@ -563,6 +564,7 @@ export class App {
       for (const text of waitingNews(this, snap)) this.log(text);
     }
     drawTable(snap, this.seat);
+    drawWatchers(snap);
     renderAfterGame(this, view);
     if (view) this.renderResult(snap, view);
     this.renderHand();
@@ -681,6 +683,10 @@ export class App {
         this.focusCard(focused);
         const sorted = this.sortOrder === "rank" ? T.sortedRank : T.sortedSuit;
         this.answer(_(sorted));
+        return;
+      case "watchers":
+        if (this.table === null) this.alert(_(T.notSeated));
+        else this.answer(watchersWords(this.snapshot));
         return;
       case "last_moves":
         this.answer(this.lastMoves());

@@ -33,6 +33,7 @@ const ROWS = [
     ["whose_turn", "N", N_("Whose turn"), N_("Whose turn it is and what they must do now. After the game: a new game, same players (at a network table, only its creator starts one)."), ["n", "N"]],
     ["why", "Y", N_("Why"), N_("Why the last computer player did what it did."), ["y", "Y"]],
     ["review", N_("Shift+R"), N_("Review of the last round"), N_("Your choices in the last round that the strongest computer player would have made otherwise, with the points each cost: the five dearest."), ["R"]],
+    ["watchers", "A", N_("Who is watching"), N_("The names of the spectators watching this table."), ["a", "A"]],
   ]],
   [N_("Messages and speech"), [
     ["older", N_("comma"), N_("Older message"), N_("Read the message before this one."), [","]],

@@ -57,6 +57,7 @@ export const PAGE = [
   ["[data-action=whose_turn]", null, N_("Whose turn (N)")],
   ["[data-action=why]", null, N_("Why (Y)")],
   ["[data-action=review]", null, N_("Review (Shift+R)")],
+  ["[data-action=watchers]", null, N_("Watching (A)")],
   ["[data-action=leave]", null, N_("Leave the table")],
   ["#melds-heading", null, N_("Melds on the table")],
   ["#melds > p", null, N_("None yet.")],
