@@ -355,11 +355,7 @@ def test_a_reloaded_page_is_back_in_its_seat(browser: Any, server: ServerProcess
     page = browser.new_page()
     try:
         web = WebPlayer(page, page_url(server.url))
-        web.connect("Ann")
-        page.locator("#seats").select_option("2")
-        page.locator("#create-form button[type=submit]").click()
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        page.locator("#start-button").click()
+        web.create_and_start("Ann")
         web.wait_turn()
         hand = page.locator("#hand [role=option]").all_inner_texts()
         page.reload()
@@ -380,11 +376,7 @@ def test_a_page_reloaded_after_a_round_ended_still_shows_its_result(
     page = browser.new_page()
     try:
         web = WebPlayer(page, page_url(server.url))
-        web.connect("Ann")
-        page.locator("#seats").select_option("2")
-        page.locator("#create-form button[type=submit]").click()
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        page.locator("#start-button").click()
+        web.create_and_start("Ann")
         deadline = time.monotonic() + 60
         while web.state()["round"] < 2 and time.monotonic() < deadline:
             if not web.play_one():
@@ -425,15 +417,12 @@ def test_a_spectator_page_whose_connection_drops_misses_nothing(
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.connect("Ann")
-        page.locator("#seats").select_option("2")
-        page.locator("#create-form button[type=submit]").click()
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        table = page.evaluate("() => window.fivecrowns.table")
+        table = ann.create_table()
         eve = WebPlayer(watcher, page_url(server.url))
         eve.connect("Eve")
         watcher.get_by_role("button", name=f"Watch table {table}").click()
         watcher.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        page.locator("#start-button").click()
+        ann.start()
         ann.wait_turn()
         # Eve chats, her page is busy while the chat's event comes back, then her connection
         # drops and stays down (her page's retry is held) while Ann plays on.
@@ -532,9 +521,7 @@ def test_the_lobby_list_sent_again_keeps_a_click_and_the_focus(
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.connect("Ann")
-        page.locator("#create-form button[type=submit]").click()
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        table = page.evaluate("() => window.fivecrowns.table")
+        table = ann.create_table(4)  # the page's default seats
         eve = WebPlayer(watcher, page_url(server.url))
         eve.connect("Eve")
         # why a wait: the lobby shows at the welcome; the list comes in the next frame
@@ -583,11 +570,7 @@ def test_an_invite_code_typed_in_lower_case_with_spaces_joins(
     try:
         ann = WebPlayer(ann_page, page_url(server.url))
         ann.connect("Ann")
-        ann_page.locator("#seats").select_option("2")
-        ann_page.locator("#seat-2").select_option("")  # a person joins: Ben
-        ann_page.locator("#private").check()
-        ann_page.locator("#create-form button[type=submit]").click()
-        ann_page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        ann.create_table(2, [""], private=True)  # a person joins: Ben
         seated = next(json.loads(f) for f in ann.frames if '"seated"' in f)
         code = seated["code"]
         assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}", code), code
@@ -656,12 +639,7 @@ def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_p
             if who == "web":
                 page = browser.new_page()
                 web = WebPlayer(page, page_url(server.url))
-                web.connect("Ann")
-                page.locator("#seats").select_option("2")
-                page.locator("#seat-2").select_option("medium")
-                page.locator("#create-form button[type=submit]").click()
-                page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-                page.locator("#start-button").click()
+                web.create_and_start("Ann", 2, ["medium"])
                 deadline = time.monotonic() + 120
                 while time.monotonic() < deadline and web.state()["round"] < 2:
                     if not web.play_one(go_out=False):

@@ -43,19 +43,6 @@ def press_on(page: Any, selector: str, key: str = "Enter") -> None:
     page.keyboard.press(key)
 
 
-def create(page: Any, seats: str, people: int, private: bool = False) -> str:
-    """A table made by keyboard: ``people`` seats after the first wait for people, the rest
-    get the default computer player."""
-    page.locator("#seats").select_option(seats)
-    for seat in range(2, 2 + people):
-        page.locator(f"#seat-{seat}").select_option("")
-    if private:
-        page.locator("#private").check()
-    press_on(page, "#create-form button[type=submit]")
-    page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-    return str(page.evaluate("() => window.fivecrowns.table"))
-
-
 def test_the_creator_adds_and_removes_computer_players_and_is_told_how_to_start(
     browser: Any, server: ServerProcess
 ) -> None:
@@ -63,7 +50,7 @@ def test_the_creator_adds_and_removes_computer_players_and_is_told_how_to_start(
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.connect("Ann")
-        create(page, "3", people=2)
+        ann.create_table(3, [""] * 2, keyboard=True)
         told = page.locator("#waiting-told").inner_text()
         assert told.startswith("You made this table: add computer players"), told
         wait_logged(page, "You made this table")
@@ -101,7 +88,7 @@ def test_chat_watching_by_code_and_leave_confirmed(browser: Any, server: ServerP
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.connect("Ann")
-        create(page, "2", people=1, private=True)
+        ann.create_table(2, [""], private=True, keyboard=True)
         text = " ".join(logged(page))
         found = re.search(r"the invite code is ([0-9A-Z]{5}-[0-9A-Z]{5})", text)
         assert found, text
@@ -171,13 +158,13 @@ def test_seats_marked_left_and_the_terminal_s_turn_words(
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.connect("Ann")
-        table = create(page, "3", people=1)
+        table = ann.create_table(3, [""], keyboard=True)
         ben = WebPlayer(other, page_url(server.url))
         ben.connect("Ben")
         other.get_by_role("button", name=f"Join table {table}").click()
         other.wait_for_selector("#table:not([hidden])", timeout=10_000)
         wait_logged(page, "Ben sat down")
-        press_on(page, "#start-button")
+        ann.start(keyboard=True)
         # Ben leaves during the game: confirmed, and his seat says a computer plays for him
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and ann.my_turn() is None:
@@ -241,7 +228,7 @@ def test_last_moves_are_the_seat_s_own_and_survive_a_reload(
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.connect("Ann")
-        table = create(page, "3", people=2)
+        table = ann.create_table(3, [""] * 2, keyboard=True)
         others = []
         for name, tab in (("Ben", other), ("Cy", third)):
             player = WebPlayer(tab, page_url(server.url))
@@ -253,7 +240,7 @@ def test_last_moves_are_the_seat_s_own_and_survive_a_reload(
         other.keyboard.type("good luck")
         other.keyboard.press("Enter")
         wait_logged(page, "Ben says: good luck")
-        press_on(page, "#start-button")
+        ann.start(keyboard=True)
 
         def others_play_up_to_ann() -> None:
             deadline = time.monotonic() + 30
@@ -293,9 +280,7 @@ def test_the_creator_starts_a_new_game_after_game_over(browser: Any, server: Ser
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.connect("Ann")
-        create(page, "2", people=0)
-        press_on(page, "#start-button")
+        ann.create_and_start("Ann", 2, keyboard=True)
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and not ann.state()["over"]:
             if not ann.play_one():
@@ -325,9 +310,7 @@ def test_the_deal_is_read_in_the_hand_list_s_order(browser: Any, server: ServerP
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.connect("Ann")
-        create(page, "3", people=0)
-        press_on(page, "#start-button")
+        ann.create_and_start("Ann", 3, keyboard=True)
         ann.wait_turn()
         labels = page.locator("#hand [role=option]").evaluate_all(
             "options => options.map(o => o.getAttribute('aria-label'))"
@@ -371,7 +354,7 @@ def test_who_is_watching_is_a_line_beside_the_players_the_a_key_and_a_button(
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.connect("Ann")
-        create(page, "2", people=1, private=True)
+        ann.create_table(2, [""], private=True, keyboard=True)
         found = re.search(r"the invite code is ([0-9A-Z]{5}-[0-9A-Z]{5})", " ".join(logged(page)))
         assert found, logged(page)
         wait_watchers(page, "Nobody is watching.")

@@ -93,9 +93,8 @@ def test_a_spanish_browser_gets_the_page_and_the_table_in_spanish(
         lobby = page.evaluate(OWN_TEXT)
         assert english_words(lobby) == [], lobby
         assert axe_violations(page) == [], "lobby"
-        page.locator("#create-form button[type=submit]").click()
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        page.locator("#start-button").click()
+        web.create_table()
+        web.start()
         web.wait_turn()
         page.locator("#hand").focus()
         # the page's own answers: sort, the edges of the hand, the help

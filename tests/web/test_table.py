@@ -188,12 +188,7 @@ def test_a_seat_and_a_spectator_see_the_table_as_it_is_after_every_event(
     try:
         ann = WebPlayer(ann_page, page_url(stored.url))
         ann.connect("Ann")
-        ann_page.locator("#seats").select_option("3")
-        ann_page.locator("#seat-2").select_option("easy")
-        ann_page.locator("#seat-3").select_option("simple")
-        ann_page.locator("#create-form button[type=submit]").click()
-        ann_page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        table = ann_page.evaluate("() => window.fivecrowns.table")
+        table = ann.create_table(3, ["easy", "simple"])
         eve = WebPlayer(eve_page, page_url(stored.url))
         eve.connect("Eve")
         eve_page.get_by_role("button", name=f"Watch table {table}").click()
@@ -202,7 +197,7 @@ def test_a_seat_and_a_spectator_see_the_table_as_it_is_after_every_event(
             "() => window.fivecrowns.snapshot?.seats.every(s => s.kind !== 'empty')",
             timeout=10_000,
         )
-        ann_page.locator("#start-button").click()
+        ann.start()
         deadline = time.monotonic() + 300
         laid_out = False
         while time.monotonic() < deadline and not ann.state()["over"]:
