@@ -59,7 +59,7 @@ def test_the_frame_check_finds_a_snapshot_that_tells_too_much() -> None:
         table.step_bot()
 
     def snapshot(seat: int | None) -> dict[str, Any]:
-        return {"type": "snapshot", "table": "t", **table.snapshot(seat)}
+        return {"type": "snapshot", "table": "t", "watchers": ["Dee"], **table.snapshot(seat)}
 
     def raw(frame: dict[str, Any]) -> str:
         return json.dumps(frame)
@@ -74,7 +74,10 @@ def test_the_frame_check_finds_a_snapshot_that_tells_too_much() -> None:
     older = snapshot(0)
     older["view"]["stock_count"] += 1  # not the table at that moment
     theirs = [raw({"type": "event", **frame}) for frame in table.frames_since(0, 1)]
+    more_than_a_name = snapshot(0)
+    more_than_a_name["watchers"] = [{"name": "Dee", "address": "127.0.0.1"}]
     for frames, viewer in (
+        ([raw(more_than_a_name)], 0),
         ([raw(other)], 0),
         ([raw(spectator)], None),
         ([raw(older)], 0),

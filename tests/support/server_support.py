@@ -406,6 +406,9 @@ def check_frames(frames: list[str], truth: Table, viewer: int | None, language: 
                 assert ("hand" in frame["view"]) == (viewer is not None)
             assert frame["seat"] == viewer
             assert frame["legal"] == [] or viewer is not None
+            # why apart: who is watching is the server's, not the table's; names only
+            watchers = frame.pop("watchers")
+            assert all(isinstance(name, str) for name in watchers), watchers
             del frame["type"], frame["table"]
             assert frame == snapshots[frame["seq"]], frame["seq"]
 

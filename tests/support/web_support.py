@@ -11,7 +11,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +91,48 @@ class WebPlayer:
         self.page.locator("#name").fill(name)
         self.page.keyboard.press("Enter")
         self.page.wait_for_selector("#lobby-body:not([hidden])", timeout=10_000)
+
+    def create_table(
+        self,
+        seats: int = 2,
+        others: Sequence[str] = (),
+        *,
+        private: bool = False,
+        keyboard: bool = False,
+    ) -> str:
+        """A table made from the lobby: ``seats`` seats; seat 2 on as ``others`` says (a
+        computer player's level, or "" to wait for a person), the rest the page's default;
+        by keyboard (focus and Enter) or by a click. Returns its id once the page is seated."""
+        page = self.page
+        page.locator("#seats").select_option(str(seats))
+        for number, choice in enumerate(others, start=2):
+            page.locator(f"#seat-{number}").select_option(choice)
+        if private:
+            page.locator("#private").check()
+        self._press(page.locator("#create-form button[type=submit]"), keyboard)
+        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        return str(page.evaluate("() => window.fivecrowns.table"))
+
+    def start(self, *, keyboard: bool = False) -> None:
+        """Start the game at the table this page made, once its Start button shows."""
+        self.page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
+        self._press(self.page.locator("#start-button"), keyboard)
+
+    def create_and_start(
+        self, name: str, seats: int = 2, others: Sequence[str] = (), *, keyboard: bool = False
+    ) -> str:
+        """Connect as ``name``, make a table (:meth:`create_table`) and start its game."""
+        self.connect(name)
+        table = self.create_table(seats, others, keyboard=keyboard)
+        self.start(keyboard=keyboard)
+        return table
+
+    def _press(self, button: Any, keyboard: bool) -> None:
+        if keyboard:
+            button.focus()
+            self.page.keyboard.press("Enter")
+        else:
+            button.click()
 
     def state(self) -> dict[str, Any]:
         script = """() => {

@@ -276,3 +276,17 @@ def test_a_table_naming_the_retired_expert_level_seats_hard() -> None:
     assert any(entry.get("level") == "expert" for entry in kept)
     again = Table.replay(3, "Ana", "p1", kept)
     assert again.seats[seat].level == "hard"
+
+
+def test_a_round_s_start_carries_the_seat_s_own_hand_as_dealt_and_no_other() -> None:
+    """The web page reads the deal in its hand list's order: it needs the cards as dealt."""
+    from fivecrowns.core.moves import RoundStarted
+
+    table = _table()
+    table.start(seed=3)
+    entry = next(e for e in table.log if isinstance(e.event, RoundStarted))
+    for seat in range(4):
+        dealt = [card.token for card in entry.dealt[seat]]
+        assert table.frame(entry, seat)["data"]["hand"] == dealt
+    assert "hand" not in table.frame(entry, None)["data"]
+    assert entry.dealt[0] != entry.dealt[1]

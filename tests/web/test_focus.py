@@ -49,13 +49,10 @@ def test_focus_follows_every_view_change_and_space_on_the_page_discards_nothing(
     try:
         web = WebPlayer(page, page_url(server.url))
         web.connect("Ann")
-        page.locator("#seats").select_option("2")
-        page.locator("#seat-2").select_option("medium")
-        press_on(page, "#create-form button[type=submit]", "Enter")
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        web.create_table(2, ["medium"], keyboard=True)
         page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
         assert focused(page) == "hand"  # seated
-        press_on(page, "#start-button", "Enter")
+        web.start(keyboard=True)
         web.wait_turn()
         page.wait_for_timeout(100)  # why: the browser moves focus off a hidden element later
         assert focused(page) == "hand"  # Start pressed: the button is gone, the hand has focus
@@ -104,8 +101,12 @@ def test_focus_follows_every_view_change_and_space_on_the_page_discards_nothing(
             page.wait_for_timeout(10)
         assert web.state()["seq"] > seq
         assert focused(page) == "hand"
-        # Leave: the lobby comes back with focus on its heading
+        # Leave, confirmed (Stay has the focus; Tab to Leave): the lobby comes back with focus
+        # on its heading
         press_on(page, "[data-action=leave]", "Enter")
+        assert focused(page) == "leave-no"
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
         page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
         page.wait_for_timeout(100)
         assert focused(page) == "lobby-heading"
@@ -159,9 +160,7 @@ def test_a_seat_given_back_after_a_drop_is_not_said_again_and_keeps_focus(
         opened: list[int] = []
         page.on("websocket", lambda ws: opened.append(1))
         web.connect("Ann")
-        page.locator("#seats").select_option("2")
-        page.locator("#seat-2").select_option("medium")
-        press_on(page, "#create-form button[type=submit]", "Enter")
+        web.create_table(2, ["medium"], keyboard=True)
         page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
         log = page.locator("#log")
         said_before = log.text_content() or ""
@@ -190,12 +189,7 @@ def test_the_built_in_voice_says_each_card_the_arrows_move_to(
     try:
         record_speech(page)
         web = WebPlayer(page, page_url(server.url))
-        web.connect("Ann")
-        page.locator("#seats").select_option("2")
-        page.locator("#seat-2").select_option("medium")
-        press_on(page, "#create-form button[type=submit]", "Enter")
-        page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
-        press_on(page, "#start-button", "Enter")
+        web.create_and_start("Ann", 2, ["medium"], keyboard=True)
         web.wait_turn()
         page.locator("#voice").check()
         page.locator("#hand").focus()

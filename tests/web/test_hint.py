@@ -58,11 +58,7 @@ def test_the_page_s_hint_is_the_terminal_s_hint(
     page = context.new_page()
     try:
         web = WebPlayer(page, page_url(server.url))
-        web.connect("Ana")
-        page.locator("#seats").select_option("2")
-        page.locator("#create-form button[type=submit]").click()
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        page.locator("#start-button").click()
+        web.create_and_start("Ana")
         compared = 0
         for _step in range(16):  # bounded: draw and discard phases of several turns
             web.wait_turn()

@@ -27,11 +27,9 @@ def test_shift_r_after_a_round_shows_and_speaks_the_servers_review(
         record_speech(page)
         web = WebPlayer(page, page_url(server.url))
         web.connect("Ann")
-        page.locator("#seats").select_option("2")
-        page.locator("#create-form button[type=submit]").click()
-        page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        web.create_table()
         page.locator("#voice").check()
-        page.locator("#start-button").click()
+        web.start()
         deadline = time.monotonic() + 60
         while web.state()["round"] < 2 and time.monotonic() < deadline:
             if not web.play_one(go_out=False):  # the server's first card: choices to review

@@ -33,12 +33,7 @@ def context_fixture(browser: Any) -> Iterator[Any]:
 def _seated_mid_game(page: Any, url: str) -> WebPlayer:
     """Ann at a 2-seat table with a computer player, a few moves into the game."""
     ann = WebPlayer(page, page_url(url))
-    ann.connect("Ann")
-    page.locator("#seats").select_option("2")
-    page.locator("#seat-2").select_option("easy")
-    page.locator("#create-form button[type=submit]").click()
-    page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
-    page.locator("#start-button").click()
+    ann.create_and_start("Ann", 2, ["easy"])
     for _move in range(3):
         ann.wait_turn()
         ann.play_one(go_out=False)
@@ -85,6 +80,7 @@ def test_leaving_forgets_the_seat(context: Any, server: ServerProcess) -> None:
     try:
         _seated_mid_game(page, server.url)
         page.evaluate("() => window.fivecrowns.do('leave')")
+        page.locator("#leave-yes").click()  # the confirmation (issue 25 item 3)
         page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
         assert page.evaluate("() => localStorage.getItem('fivecrowns-seats')") == "{}"
     finally:

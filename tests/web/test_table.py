@@ -22,6 +22,7 @@ import pytest
 
 from fivecrowns.core.cards import Rank, parse_card, spoken_name
 from fivecrowns.table import Table
+from fivecrowns.words.seats import seat_words
 from server_support import (
     ServerProcess,
     changes_in_game,
@@ -87,7 +88,8 @@ def differences(dom: dict[str, Any], snap: dict[str, Any], seat: int | None) -> 
     same("players", len(dom["players"]), len(view["players"]))
     for index, (row, name) in enumerate(zip(dom["players"], view["players"], strict=False)):
         text = row["text"]
-        wanted_name = f"{name} (you)" if index == seat else name
+        # the terminal's seat words: "Bot 2 (computer, easy)", "Ann (left; …)" (issue 25)
+        wanted_name = f"{name} (you)" if index == seat else seat_words(snap["seats"][index], "")
         same(f"player {index + 1}'s name", text.split(":")[0], wanted_name)
         same(f"{name}'s cards", _number(r": (\d+) cards?\.", text), view["hand_counts"][index])
         same(f"{name}'s total", _number(r"[Tt]otal (-?\d+)\.", text), view["totals"][index])
@@ -186,12 +188,7 @@ def test_a_seat_and_a_spectator_see_the_table_as_it_is_after_every_event(
     try:
         ann = WebPlayer(ann_page, page_url(stored.url))
         ann.connect("Ann")
-        ann_page.locator("#seats").select_option("3")
-        ann_page.locator("#seat-2").select_option("easy")
-        ann_page.locator("#seat-3").select_option("simple")
-        ann_page.locator("#create-form button[type=submit]").click()
-        ann_page.wait_for_selector("#table:not([hidden])", timeout=10_000)
-        table = ann_page.evaluate("() => window.fivecrowns.table")
+        table = ann.create_table(3, ["easy", "simple"])
         eve = WebPlayer(eve_page, page_url(stored.url))
         eve.connect("Eve")
         eve_page.get_by_role("button", name=f"Watch table {table}").click()
@@ -200,7 +197,7 @@ def test_a_seat_and_a_spectator_see_the_table_as_it_is_after_every_event(
             "() => window.fivecrowns.snapshot?.seats.every(s => s.kind !== 'empty')",
             timeout=10_000,
         )
-        ann_page.locator("#start-button").click()
+        ann.start()
         deadline = time.monotonic() + 300
         laid_out = False
         while time.monotonic() < deadline and not ann.state()["over"]:

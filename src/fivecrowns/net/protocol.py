@@ -287,6 +287,9 @@ class Snapshot(_ServerMessage, tag="snapshot"):
     seats: list[dict[str, Any]]
     view: dict[str, Any] | None
     legal: list[dict[str, Any]]
+    #: The names of the spectators watching this table, sorted (names only: nothing else
+    #: about another connection reaches a seat); added to version 1, so a client may ignore it
+    watchers: list[str] = []
 
 
 class EventFrame(_ServerMessage, tag="event"):

@@ -567,6 +567,9 @@ class Table:
         hand: tuple[Card, ...] = ()
         if isinstance(event, RoundStarted) and viewer is not None and entry.dealt:
             hand = entry.dealt[viewer]
+            # why: a client reads the deal in its own hand's order (the web page sorts it);
+            # only this seat's own cards, in this seat's own frame class
+            data["hand"] = [card.token for card in hand]
         text = words.event_text(event, self.names(), viewer, entry.wild or Rank.THREE, hand)
         return {"seq": entry.seq, "kind": entry.kind, "data": data, "text": text}
 

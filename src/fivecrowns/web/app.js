@@ -11,6 +11,12 @@ import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, rememb
 import { translatePage } from "./page.js";
 import { drawCard, drawTable, keepNewestInSight, levelWord, setAttribute } from "./table.js";
 import { RECONNECT, forgetSeat, keepSeat, keptSeat } from "./seats.js";
+import { Chat } from "./chat.js";
+import { LeaveDialog } from "./leave.js";
+import { afterGameWords, bindAfterGame, newGameKey, renderAfterGame } from "./aftergame.js";
+import { drawWatchers, watchersWords } from "./watchers.js";
+import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
+import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,7 +52,6 @@ const T = {
   seatLabel: N_("Seat {number}"),
   personJoins: N_("a person who joins"),
   computerLevel: N_("computer, {level}"),
-  waitingFor: N_("Waiting for players. Seats: {seats}."),
   emptySeat: N_("empty seat"),
   notSeated: N_("You are not playing at this table."),
   firstCard: N_("First card: {card}"),
@@ -318,6 +323,15 @@ export class App {
     this.seq = 0;
     $("table").hidden = true;
     $("lobby").hidden = false;
+    this.chat.clear();
+    // why: L, the last turn's line and the results belong to the table left
+    this.events = [];
+    this.top = undefined;
+    this.dealtWild = undefined;
+    this.fullTold = false;
+    forget();
+    $("alert").replaceChildren();
+    $("after-game").hidden = true;
     this.resultShown = false;
     $("result").textContent = _(T.noResult);
     this.focusView();
@@ -369,6 +383,9 @@ export class App {
     }
     this.pendingBots = null;
     if (again) return;
+    // why: a reloaded page tells L from the events this tab heard at this seat, and never
+    // the previous table's
+    this.events = restore(data.table, data.seat);
     this.log(text);
     this.focusView();
   }
@@ -376,15 +393,39 @@ export class App {
   event(data) {
     if (data.seq <= this.seq && this.events.some((e) => e.seq === data.seq)) return;
     this.seq = Math.max(this.seq, data.seq);
-    const player = data.data ? data.data.player : undefined;
-    this.events.push({ seq: data.seq, kind: data.kind, text: data.text, player });
+    const facts = data.data || {};
+    const player = facts.player;
+    if (data.kind === "round_started" && typeof facts.round === "number") this.dealtWild = wildRankToken(facts.round);
+    this.top = topAfter(data.kind, facts, this.top);
+    // why reworded here: the server says "Ben's turn." for a last turn and a bare "Your
+    // turn."; the terminal's session says "Ben's last turn." and names the top discard
+    let text = turnWords(this, data.kind, facts, this.top, this.dealtWild ?? this.wild()) ?? data.text;
+    if (data.kind === "round_started" && Array.isArray(facts.hand) && this.seat !== null) {
+      text = dealInListOrder(text, facts.hand, this.ordered(facts.hand), this.dealtWild ?? this.wild());
+    }
+    this.events.push({ seq: data.seq, kind: data.kind, text, player });
     if (this.events.length > 3000) this.events.shift();
+    // why only game events: L tells moves, not joins and chat (docs/web.md)
+    if (this.table !== null && GAME_KINDS.has(data.kind)) {
+      keep(this.table, this.seat, this.events.filter((e) => GAME_KINDS.has(e.kind)));
+    }
+    if (data.kind === "chat") this.chat.heard(data.text);
+    if (data.kind === "round_started" || data.kind === "new_game") {
+      // why: "This is your last turn." and refusals belong to the round that ended
+      $("alert").replaceChildren();
+    }
+    if (data.kind === "new_game") {
+      this.over = false;
+      this.resultShown = false;
+      $("result").textContent = _(T.noResult);
+      $("after-game").hidden = true;
+    }
     const mine = player === this.seat && this.seat !== null;
     if ((data.kind === "turn_started" || data.kind === "last_turn_started") && mine) {
-      this.alert(data.text);
+      this.alert(text);
       this.speaker.sound(data.kind === "turn_started" ? "your_turn" : "last_turn");
     } else {
-      this.log(data.text);
+      this.log(text);
       const sound = SOUND_OF[data.kind];
       if (sound) this.speaker.sound(sound);
     }
@@ -394,6 +435,7 @@ export class App {
       this.over = true;
       // why: the server sends no snapshot after the last move; resume brings the final one
       this.send({ type: "resume", last_seq: data.seq });
+      if (this.seat !== null) this.log(afterGameWords(this));
     }
     if (data.kind === "round_scored" || data.kind === "game_over") {
       const result = $("result");
@@ -496,7 +538,12 @@ export class App {
   /** The hand in the order shown: by rank, or by suit after O (as the terminal). */
   hand() {
     const view = this.view();
-    const hand = view && view.hand ? [...view.hand] : [];
+    return this.ordered(view && view.hand ? view.hand : []);
+  }
+
+  /** Cards in the hand list's order: by rank, or by suit after O. */
+  ordered(cards) {
+    const hand = [...cards];
     if (this.sortOrder) {
       hand.sort((a, b) => {
         const [a1, a2] = sortKey(a, this.sortOrder);
@@ -513,11 +560,12 @@ export class App {
     const waiting = !snap.started;
     $("waiting").hidden = !waiting;
     if (waiting) {
-      const seats = snap.seats.map((s, i) => `${i + 1} ${s.name || _(T.emptySeat)}`).join(", ");
-      $("waiting-text").textContent = say(T.waitingFor, { seats });
-      $("start-button").hidden = !this.creator;
+      renderWaiting(this, snap);
+      for (const text of waitingNews(this, snap)) this.log(text);
     }
     drawTable(snap, this.seat);
+    drawWatchers(snap);
+    renderAfterGame(this, view);
     if (view) this.renderResult(snap, view);
     this.renderHand();
     if (view) {
@@ -540,7 +588,7 @@ export class App {
   /** Focus that fell to the page (its element was hidden, e.g. Start) goes to focusView's. */
   rescueFocus() {
     const active = document.activeElement;
-    if ($("help").open) return;
+    if (document.querySelector("dialog[open]")) return;
     if (!active || active === document.body || active.closest("[hidden]")) this.focusView();
   }
 
@@ -607,6 +655,7 @@ export class App {
     this.speaker.unlock();
     const hand = this.hand();
     const focused = hand[this.focus];
+    if (action === "whose_turn" && newGameKey(this)) return; // N after the game, as the terminal
     switch (action) {
       case "draw":
         this.act("draw_stock");
@@ -635,11 +684,15 @@ export class App {
         const sorted = this.sortOrder === "rank" ? T.sortedRank : T.sortedSuit;
         this.answer(_(sorted));
         return;
+      case "watchers":
+        if (this.table === null) this.alert(_(T.notSeated));
+        else this.answer(watchersWords(this.snapshot));
+        return;
       case "last_moves":
         this.answer(this.lastMoves());
         return;
       case "leave":
-        this.send({ type: "leave" });
+        this.leaveDialog.open();
         return;
       case "start":
         this.send({ type: "start" });
@@ -653,6 +706,9 @@ export class App {
         return;
       case "help":
         this.openHelp();
+        return;
+      case "chat":
+        this.chat.open();
         return;
       case "current":
         if (!focused) this.answer(_(T.noHand), false);
@@ -677,15 +733,30 @@ export class App {
   }
 
   lastMoves() {
+    // why from the end of your own turn: as the terminal's seat log (fivecrowns.ui.seat_log),
+    // the news starts again when your discard or going out ends your turn, so during your
+    // turn L tells the others' moves since your previous one; a spectator has no turn, so
+    // its news starts at the round's deal
+    const seated = this.seat !== null && this.seat >= 0;
     let start = 0;
     for (let i = this.events.length - 1; i >= 0; i -= 1) {
       const e = this.events[i];
-      if (e.kind === "turn_started" && e.player === this.seat) {
+      const ownTurnEnded = (e.kind === "discarded" || e.kind === "went_out") && e.player === this.seat;
+      if (e.kind === "new_game" || (seated && ownTurnEnded)) {
         start = i + 1;
         break;
       }
+      if (!seated && e.kind === "round_started") {
+        start = i;
+        break;
+      }
     }
-    const texts = this.events.slice(start).filter((e) => e.text && e.player !== this.seat).map((e) => e.text);
+    // why not turn_started: "Ben's turn." is no move (the terminal's L leaves it out too)
+    const texts = this.events
+      .slice(start)
+      .filter((e) => e.text && e.player !== this.seat && GAME_KINDS.has(e.kind))
+      .filter((e) => e.kind !== "turn_started")
+      .map((e) => e.text);
     return texts.length ? texts.join(" ") : _(T.noNews);
   }
 
@@ -774,9 +845,19 @@ export class App {
       await load(switcher.value);
       translatePage();
       this.seatChoices();
+      fillLevels();
       this.fillHelp();
     });
     this.seatChoices();
+    bindSeats(this);
+    this.chat = new Chat(this);
+    this.leaveDialog = new LeaveDialog(this);
+    bindAfterGame(this);
+    $("watch-code").addEventListener("click", () => {
+      const code = $("code").value.trim();
+      if (code) this.send({ type: "watch", code });
+      else $("code").focus();
+    });
     $("start-button").addEventListener("click", () => this.do("start"));
     for (const button of document.querySelectorAll("[data-action]")) {
       button.addEventListener("click", () => this.do(button.dataset.action));
@@ -798,7 +879,7 @@ export class App {
 
   key(e) {
     if (e.ctrlKey || e.altKey || e.metaKey) return;
-    if ($("help").open) return; // the dialog's own keys (Escape closes it)
+    if (document.querySelector("dialog[open]")) return; // a dialog's own keys (Escape closes it)
     const target = e.target;
     const tag = target && target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;

@@ -30,9 +30,10 @@ const ROWS = [
     ["melds", "M", N_("Melds on the table"), N_("The melds laid down this round."), ["m", "M"]],
     ["counts", "C", N_("Card counts"), N_("How many cards each player holds."), ["c", "C"]],
     ["last_moves", "L", N_("Last moves"), N_("What happened since your last turn."), ["l", "L"]],
-    ["whose_turn", "N", N_("Whose turn"), N_("Whose turn it is and what they must do now."), ["n", "N"]],
+    ["whose_turn", "N", N_("Whose turn"), N_("Whose turn it is and what they must do now. After the game: a new game, same players (at a network table, only its creator starts one)."), ["n", "N"]],
     ["why", "Y", N_("Why"), N_("Why the last computer player did what it did."), ["y", "Y"]],
     ["review", N_("Shift+R"), N_("Review of the last round"), N_("Your choices in the last round that the strongest computer player would have made otherwise, with the points each cost: the five dearest."), ["R"]],
+    ["watchers", "A", N_("Who is watching"), N_("The names of the spectators watching this table."), ["a", "A"]],
   ]],
   [N_("Messages and speech"), [
     ["older", N_("comma"), N_("Older message"), N_("Read the message before this one."), [","]],
@@ -40,6 +41,7 @@ const ROWS = [
     ["oldest", N_("less than"), N_("Oldest message"), N_("Read the first message."), ["<"]],
     ["newest", N_("greater than"), N_("Newest message"), N_("Read the latest message."), [">"]],
     ["repeat", "R", N_("Repeat"), N_("Say the last message again."), ["r"]],
+    ["chat", N_("slash"), N_("Chat"), N_("At a network table: type a line for everyone there, then Enter; Escape cancels."), ["/"]],
     ["stop_speech", "X", N_("Stop speech"), N_("Stop the built-in voice now."), ["x", "X"]],
   ]],
   [N_("The game"), [

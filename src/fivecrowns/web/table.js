@@ -6,6 +6,7 @@
 // and nothing unchanged is announced again.
 import { parseToken, spokenName, suitWord, SUITS, wildClause, wildRankToken } from "./cards.js";
 import { _, N_, fill, language, ngettext, pgettext } from "./i18n.js";
+import { seatWords } from "./waiting.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,7 +23,6 @@ const T = {
   you: N_("{name} (you)"),
   youMelds: N_("You"),
   seatPerson: N_("{number}. {name}"),
-  seatComputer: N_("{number}. {name} (computer, {level})"),
   roundColumn: N_("Round"),
   totalRow: N_("Total"),
 };
@@ -144,9 +144,11 @@ function drawPlayers(snap, view, seat) {
     const name = place.name || _(T.emptySeat);
     const current = Boolean(view && !view.game_over && view.current_player === index);
     const out = Boolean(view && view.went_out === index);
+    // why seatWords: left, dropped and computer players are said beside the name, as the
+    // terminal says them
+    const who = seatWords(place, index === seat ? say(T.you, { name }) : name);
     if (!view) {
-      const template = place.kind === "bot" ? T.seatComputer : T.seatPerson;
-      setText(line, say(template, { number: index + 1, name, level: levelWord(place.level) }));
+      setText(line, say(T.seatPerson, { number: index + 1, name: who }));
     } else {
       const rounds = view.round_scores.length;
       const cards = view.hand_counts[index];
@@ -160,7 +162,7 @@ function drawPlayers(snap, view, seat) {
       setText(
         line,
         fill(template, {
-          name: index === seat ? say(T.you, { name }) : name,
+          name: who,
           count: cards,
           last: rounds ? view.round_scores[rounds - 1][index] : 0,
           total: view.totals[index],

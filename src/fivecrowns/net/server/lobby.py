@@ -39,6 +39,7 @@ from fivecrowns.net.server.rooms import (
     Rooms,
     attach,
     detach,
+    send_everyone_a_snapshot,
     send_snapshot,
 )
 from fivecrowns.net.server.store import Store, StoredPlayer, StoredTable
@@ -193,7 +194,7 @@ class Lobby:
         attach(conn, room, None)
         conn.send(_seated(room, None, record))
         _send_missed(conn, room, None, hello.last_seq)
-        send_snapshot(conn, room)
+        send_everyone_a_snapshot(room)  # why everyone: each page shows who is watching
 
     # --- the list of tables ------------------------------------------------------------------
 
@@ -319,7 +320,7 @@ class Lobby:
         assert conn.player is not None
         conn.player.watching = room.id
         conn.send(_seated(room, None, conn.player))
-        send_snapshot(conn, room)
+        send_everyone_a_snapshot(room)  # why everyone: each page shows who is watching
 
     def leave(self, conn: Connection, player: PlayerRecord) -> None:
         room = room_of(conn)
@@ -336,6 +337,7 @@ class Lobby:
             player.watching = None
             detach(conn)
             conn.send(Left())
+            send_everyone_a_snapshot(room)
         self.dirty = True
         self.rooms.forget_if_done(room)
 
@@ -351,6 +353,8 @@ class Lobby:
                 self.pacing.dropped(room, seat)
         # why for spectators too: a finished table whose last spectator drops is forgotten
         if room is not None and room.id in self.rooms:
+            if seat is None:
+                send_everyone_a_snapshot(room)  # one fewer watching
             self.rooms.forget_if_done(room)
 
     def _find(self, table_id: str | None, code: str | None) -> Room:

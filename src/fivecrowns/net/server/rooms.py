@@ -26,6 +26,7 @@ __all__ = [
     "Rooms",
     "attach",
     "detach",
+    "send_everyone_a_snapshot",
     "send_snapshot",
     "send_snapshots",
 ]
@@ -62,8 +63,14 @@ class Room:
     def spectators(self) -> int:
         return len(self.conns.get(None, ()))
 
+    def watchers(self) -> list[str]:
+        """Who is watching, by name, each once (a spectator may watch from two tabs)."""
+        names = {conn.player.name for conn in self.conns.get(None, ()) if conn.player is not None}
+        return sorted(names, key=str.casefold)
+
     def snapshot_frame(self, seat: int | None) -> bytes:
-        return encode(Snapshot(table=self.id, **self.table.snapshot(seat)))
+        snapshot = self.table.snapshot(seat)
+        return encode(Snapshot(table=self.id, watchers=self.watchers(), **snapshot))
 
 
 class Rooms(dict[str, Room]):
@@ -147,8 +154,13 @@ def send_snapshots(room: Room, entries: list[Entry]) -> None:
     why everyone, not only the seat to play: the table must look the same to everyone right
     after each change (issue 25); a public view reaches every seat anyway, so it tells
     nothing new, and each seat still gets only its own hand."""
-    if not entries:
-        return
+    if entries:
+        send_everyone_a_snapshot(room)
+
+
+def send_everyone_a_snapshot(room: Room) -> None:
+    """Each seat's and spectator's own snapshot, to everyone at the table: after a change,
+    or when a spectator came or went (every page shows who is watching)."""
     for seat, conns in room.conns.items():
         if conns:
             frame = room.snapshot_frame(seat)  # why once: all of a seat's connections

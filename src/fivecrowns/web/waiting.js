@@ -1,0 +1,122 @@
+// The seats of a table the way the terminal client says them (fivecrowns.words.seats and
+// fivecrowns.ui.lobby): who left, whose connection dropped and who is a computer player,
+// beside each seat; and before the start, the creator's controls (computer players added
+// or removed, how to start) and the waiting line, which is shown only while a seat is empty.
+import { _, N_, fill } from "./i18n.js";
+import { levelWord } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+
+export const LEVELS = ["easy", "medium", "hard", "expert", "simple"];
+
+const S = {
+  // the terminal's words for a seat (fivecrowns.words.seats), in brackets after the name
+  computer: N_("{name} (computer, {level})"),
+  // TRANSLATORS: a seat in a list of seats: {name} left the game; a computer plays on for them
+  left: N_("{name} (left; a computer player plays in their place)"),
+  // TRANSLATORS: a seat in a list of seats: {name}'s connection dropped
+  standin: N_("{name} (connection dropped; a computer player plays until they are back)"),
+  waitingFor: N_("Waiting for players. Seats: {seats}."),
+  seatsFull: N_("Every seat is taken. Seats: {seats}."),
+  // TRANSLATORS: {start} is the label of the Start the game button
+  creatorTip: N_(
+    "You made this table: add computer players with the controls below, and press {start} once every seat is taken.",
+  ),
+  // TRANSLATORS: {start} is the label of the Start the game button
+  creatorFull: N_("Every seat is taken: press {start} to begin."),
+  guestFull: N_("Every seat is taken. The player who made the table starts the game."),
+  seatItem: N_("{number} {who}"),
+  removeBot: N_("Remove {name} from seat {number}"),
+  remove: N_("Remove"),
+  startLabel: N_("Start the game"),
+  emptySeat: N_("empty seat"),
+};
+
+/** One seat as the terminal says it: "Ann", "Bot 2 (computer, easy)", "Ann (left; …)". */
+export function seatWords(seat, name = seat.name) {
+  if (seat.kind === "empty" || !seat.name) return _(S.emptySeat);
+  if (seat.left) return fill(_(S.left), { name });
+  if (seat.standin) return fill(_(S.standin), { name });
+  if (seat.kind === "bot") return fill(_(S.computer), { name, level: levelWord(seat.level) });
+  return name;
+}
+
+/** Every seat taken (nobody still awaited). */
+export function full(seats) {
+  return seats.every((seat) => seat.kind !== "empty");
+}
+
+/** The sentence the creator hears on sitting down at a new table. */
+export function creatorTip() {
+  return fill(_(S.creatorTip), { start: _(S.startLabel) });
+}
+
+/** The waiting panel before the start: the seats, what to do, and the creator's controls. */
+export function renderWaiting(app, snap) {
+  const seats = snap.seats;
+  const list = seats.map((seat, i) => fill(_(S.seatItem), { number: i + 1, who: seatWords(seat) })).join(", ");
+  const done = full(seats);
+  $("waiting-text").textContent = fill(_(done ? S.seatsFull : S.waitingFor), { seats: list });
+  let told = "";
+  if (done) told = app.creator ? fill(_(S.creatorFull), { start: _(S.startLabel) }) : _(S.guestFull);
+  else if (app.creator) told = creatorTip();
+  $("waiting-told").textContent = told;
+  $("start-button").hidden = !app.creator;
+  $("bot-controls").hidden = !app.creator;
+  if (!app.creator) return;
+  const box = $("bot-seats");
+  const active = document.activeElement;
+  const focused = box.contains(active) ? active.dataset.seat : null;
+  box.replaceChildren();
+  seats.forEach((seat, index) => {
+    if (seat.kind !== "bot") return;
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = _(S.remove);
+    button.dataset.seat = String(index);
+    button.setAttribute("aria-label", fill(_(S.removeBot), { name: seat.name, number: index + 1 }));
+    button.addEventListener("click", () => app.send({ type: "remove_bot", seat: index }));
+    item.append(seatWords(seat), " ", button);
+    box.append(item);
+  });
+  if (focused === null) return;
+  // why: the list is rebuilt at every seat change; focus stays on a Remove button, or goes
+  // to Add when the removed one was the last
+  const again = box.querySelector(`button[data-seat="${focused}"]`) ?? box.querySelector("button");
+  (again ?? $("add-bot")).focus();
+}
+
+/** The creator's level list, in the page's language. */
+export function fillLevels() {
+  const select = $("bot-level");
+  const chosen = select.value || "medium";
+  select.replaceChildren();
+  for (const level of LEVELS) {
+    const option = document.createElement("option");
+    option.value = level;
+    option.textContent = levelWord(level);
+    select.append(option);
+  }
+  select.value = chosen;
+}
+
+export function bindSeats(app) {
+  fillLevels();
+  $("add-bot").addEventListener("click", () => app.send({ type: "add_bot", level: $("bot-level").value }));
+}
+
+/** What the creator is told as the seats change before the start: how to start, once on
+ * sitting down, and that every seat is taken, once each time the last one fills. */
+export function waitingNews(app, snap) {
+  const said = [];
+  if (!app.creator || snap.started) return said;
+  if (app.tipTold !== snap.table) {
+    app.tipTold = snap.table;
+    said.push(creatorTip());
+  }
+  const done = full(snap.seats);
+  if (done && !app.fullTold) said.push(fill(_(S.creatorFull), { start: _(S.startLabel) }));
+  app.fullTold = done;
+  return said;
+}
