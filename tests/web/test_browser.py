@@ -241,6 +241,7 @@ def keys_of_the_terminal(web: WebPlayer) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # why: the game loop allows 400 s; about 120 s on a quiet machine
 def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
     browser: Any, server: ServerProcess, tmp_path: Path
 ) -> None:
