@@ -4,7 +4,11 @@ by their owner only; a damaged or unreadable file is one sentence and nothing is
 
 from __future__ import annotations
 
+import os
 import stat
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +66,38 @@ def test_seats_are_kept_per_server_table_and_name_and_forgotten() -> None:
     assert found is not None and found.token == "t2"
     assert stat.S_IMODE(seats_path().stat().st_mode) == 0o600
     assert seats.take_problems() == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_named_pipe_as_seats_file_is_one_sentence_and_left_as_it_is() -> None:
+    """Opening a named pipe for reading waits for a writer for ever (issue 26 item 15): it is
+    refused at once with one sentence, and nothing is moved, written or removed."""
+    path = seats_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    threading.Thread(target=_unblock_a_reader_of, args=(path,), daemon=True).start()
+    seats = SavedSeats()
+    began = time.monotonic()
+    assert seats.find("ws://127.0.0.1:1/ws", "Ann") is None
+    assert time.monotonic() - began < 2.0  # it did not wait for a writer
+    seats.keep("ws://127.0.0.1:1/ws", "7", "Ann", "a-token")
+    seats.forget("ws://127.0.0.1:1/ws", "7", "Ann")
+    assert seats.take_problems() == [
+        f"The file of seats to take back, {path}, is not an ordinary file, so no seat is taken "
+        "back this time; it was left as it is."
+    ]
+    assert stat.S_ISFIFO(path.stat().st_mode)
+    assert [p.name for p in data_dir().iterdir()] == ["seats.json"]
+
+
+def _unblock_a_reader_of(path: Path) -> None:
+    """For 4 s, open the pipe for writing once someone reads it, and close it: a reader that
+    waited for a writer gets on (so the test ends either way, bounded)."""
+    for _attempt in range(200):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # why: ENXIO while nobody has it open for reading
+            time.sleep(0.02)
+            continue
+        os.close(fd)
+        return

@@ -10,6 +10,7 @@ file itself: tests/storage/test_seats.py).
 from __future__ import annotations
 
 import json
+import os
 import signal
 import stat
 from pathlib import Path
@@ -112,6 +113,33 @@ def test_a_damaged_seats_file_at_join_is_a_sentence_not_a_traceback(tmp_path: Pa
         ann.proc.kill()
         ann.proc.wait(timeout=10)
         server.stop()
+    assert ann.proc.stderr is not None
+    assert "Traceback" not in ann.proc.stderr.read()
+
+
+def test_a_named_pipe_as_seats_file_at_join_is_a_sentence_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """``seats.json`` as a named pipe hung ``fivecrowns join`` for ever (issue 26 item 15): it is
+    one sentence, the game goes on, and the pipe stays as it was after a seat is taken."""
+    path = seats_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    server = ServerProcess(tmp_path / "server", *FAST).start()
+    ann = TypedClient(server.url, "Ann")
+    try:
+        ann.until(lambda line: "is not an ordinary file" in line and "left as it is" in line)
+        ann.until(lambda line: line.startswith("No open tables"))
+        ann.type("create 2 easy")
+        ann.until(lambda line: line.startswith("You sit in seat 1 at table"))
+        ann.type("leave")
+        ann.until(lambda line: line == "You left the table.")
+    finally:
+        ann.proc.kill()
+        ann.proc.wait(timeout=10)
+        server.stop()
+    assert stat.S_ISFIFO(path.stat().st_mode)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["seats.json"]
     assert ann.proc.stderr is not None
     assert "Traceback" not in ann.proc.stderr.read()
 

@@ -16,7 +16,9 @@ never a traceback, and a new one is started.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +44,10 @@ DAMAGED = N_(
 DAMAGED_NOT_KEPT = N_(
     "The file of seats to take back, {path}, could not be read ({why}), so no seat is "
     "taken back this time."
+)
+NOT_A_FILE = N_(
+    "The file of seats to take back, {path}, is not an ordinary file, so no seat is taken "
+    "back this time; it was left as it is."
 )
 NOT_KEPT = N_(
     "Your seat could not be written down for a restart of this client ({why}); the game goes on."
@@ -126,9 +132,14 @@ class SavedSeats:
 
     def _read(self) -> list[_Seat]:
         try:
-            with self.path.open("rb") as stream:
-                data = stream.read(MAX_BYTES + 1)
+            data = _read_regular(self.path)
         except FileNotFoundError:
+            return []
+        except _NotAFile:
+            self._broken_write = True  # why: what is not a file of ours is never replaced
+            text = _(NOT_A_FILE).format(path=self.path)
+            if text not in self.problems:
+                self.problems.append(text)
             return []
         except OSError as error:
             self._damaged(error.strerror or type(error).__name__, move=False)
@@ -180,3 +191,27 @@ class SavedSeats:
         except OSError as error:
             self.problems.append(_(NOT_KEPT).format(why=error.strerror or type(error).__name__))
             self._broken_write = True
+
+
+class _NotAFile(Exception):
+    """The seats path is a named pipe, a device, a socket or a folder: not a file we wrote."""
+
+
+def _read_regular(path: Path) -> bytes:
+    """At most ``MAX_BYTES + 1`` bytes of ``path``, if it is an ordinary file.
+
+    why O_NONBLOCK and fstat: opening a named pipe for reading waits for a writer for ever,
+    and a device may never end; the open does not wait, and the check is on what was opened
+    (no race with a rename between a check and the open)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):  # why its own error: the sentence says the folder's strerror
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            raise _NotAFile(path)
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            return stream.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
