@@ -31,7 +31,7 @@ def test_inputs_are_committed_by_flush_in_order_and_a_flush_of_nothing_is_harmle
     store.append_input("t1", 3, {"op": "chat", "n": 3})
     store.close()  # closing flushes what is kept
     again = SqliteStore(path)
-    (table,) = again.load()[1]
+    (table,) = again.load()
     assert [command["n"] for command in table.inputs] == [0, 1, 2, 3]
     again.close()
 

@@ -129,7 +129,7 @@ class Server:
     # --- start and restart --------------------------------------------------------
 
     def recover(self) -> None:
-        """Bring back every player and unfinished table from the store."""
+        """Bring back every unfinished table from the store (:meth:`Lobby.recover`)."""
         self.lobby.recover()
 
     def start_bots(self) -> None:

@@ -2,14 +2,18 @@
 sitting down at, watching and leaving a table.
 
 A player is known by a token from ``secrets``, kept only as its SHA-256 hash; a hello with
-the token puts a returning player back in their seat (or at the table they watched).
+the token puts a returning player back in their seat (or at the table they watched). A
+player is stored only once they take a seat or watch a table; one who did neither is
+forgotten when their connection ends (why: a hello alone must cost nothing that lasts).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -48,6 +52,8 @@ from fivecrowns.words.text import name_refusal
 
 __all__ = ["INVITE_ALPHABET", "LISTED_TABLES", "Lobby", "Recorder", "new_invite_code", "room_of"]
 
+log = logging.getLogger(__name__)
+
 LISTED_TABLES = 50  # tables in one lobby listing
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
@@ -85,31 +91,52 @@ class Lobby:
         self._recorder = recorder
         self.players: dict[str, PlayerRecord] = {}
         self.by_token: dict[str, PlayerRecord] = {}
+        # why: a player brought back from the store finds their seat again (set at recover)
+        self._seated_at: dict[str, str] = {}
+        # why bounded: a spectator whose connection dropped is kept to be put back at their
+        # table, but a loop of hello, watch and close must not grow the server for ever
+        self._dropped_watchers: OrderedDict[str, None] = OrderedDict()
         self.dirty = False  # why: the table list changed since it was last sent
 
     def recover(self) -> None:
-        """Bring back every player and unfinished table from the store."""
-        players, tables = self.store.load()
-        for stored in players:
-            record = PlayerRecord(stored.id, stored.name, stored.token_hash)
-            self.players[stored.id] = record
-            self.by_token[stored.token_hash] = record
-        for stored_table in tables:
+        """Bring back every unfinished table from the store; set aside any that cannot be
+        rebuilt (logged in one line) and serve the others. Players are looked up when they
+        come back (:meth:`hello`), so a store of many players starts as fast as an empty one."""
+        for stored_table in self.store.load():
             room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
-            room.table = Table.replay(
-                stored_table.seats,
-                stored_table.creator_name,
-                stored_table.creator_id,
-                stored_table.inputs,
-                record=self._recorder(room),
-            )
+            try:
+                if stored_table.damaged is not None:
+                    raise ValueError(stored_table.damaged)
+                room.table = Table.replay(
+                    stored_table.seats,
+                    stored_table.creator_name,
+                    stored_table.creator_id,
+                    stored_table.inputs,
+                    record=self._recorder(room),
+                )
+            except Exception as error:  # why: one bad table must not keep the others away
+                self._set_aside(stored_table.id, error)
+                continue
             self.rooms.add(room)
-            for seat in room.table.seats:
-                if seat.kind is SeatKind.HUMAN and seat.player_id in self.players:
-                    self.players[seat.player_id].table_id = room.id
             for index, seat in enumerate(room.table.seats):
-                if seat.kind is SeatKind.HUMAN and not seat.standin:
-                    self.pacing.start_grace(room, index)
+                if seat.kind is SeatKind.HUMAN and seat.player_id is not None:
+                    self._seated_at[seat.player_id] = room.id
+                    if not seat.standin:
+                        self.pacing.start_grace(room, index)
+
+    def _set_aside(self, table_id: str, error: Exception) -> None:
+        why = " ".join(f"{type(error).__name__}: {error}".split())[:160]
+        try:
+            self.store.set_aside(table_id, why)
+        except Exception as failed:  # why: still serve the others; the next start tries again
+            log.warning(
+                "Table %s skipped: it could not be rebuilt (%s), nor set aside (%s)",
+                table_id,
+                why,
+                failed,
+            )
+            return
+        log.warning("Table %s set aside: it could not be rebuilt (%s)", table_id, why)
 
     # --- hello: who is this --------------------------------------------------------------
 
@@ -122,7 +149,7 @@ class Lobby:
             ).format(version=PROTOCOL_VERSION, asked=message.v)
             raise TableError("version", text)
         if message.token is not None:
-            record = self.by_token.get(_hash(message.token))
+            record = self.by_token.get(_hash(message.token)) or self._stored(_hash(message.token))
             if record is None:
                 raise TableError(
                     "bad_token", _("That token is not known here; say hello without it.")
@@ -144,7 +171,6 @@ class Lobby:
                 raise TableError("bad_name", refusal)
             token = secrets.token_urlsafe(24)
             record = PlayerRecord(secrets.token_hex(8), name, _hash(token))
-            self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
             self.players[record.id] = record
             self.by_token[record.token_hash] = record
         record.conn = conn
@@ -167,6 +193,44 @@ class Lobby:
         self.pacing.end_grace(room, seat)
         if room.table.seats[seat].standin or room.table.seats[seat].away:
             self.pacing.change(room, lambda: room.table.hand_back(seat))
+
+    def _stored(self, token_hash: str) -> PlayerRecord | None:
+        """The player with this token hash as the store keeps them (one who took a seat before
+        a restart), now known in memory again; ``None`` if the store has none."""
+        stored = self.store.player(token_hash)
+        if stored is None:
+            return None
+        record = PlayerRecord(stored.id, stored.name, stored.token_hash, stored=True)
+        record.table_id = self._seated_at.pop(stored.id, None)
+        self.players[record.id] = record
+        self.by_token[record.token_hash] = record
+        return record
+
+    def _keep(self, player: PlayerRecord) -> None:
+        """Store ``player``, who takes a seat or watches (once: a restart knows their token)."""
+        if not player.stored:
+            self.store.add_player(StoredPlayer(player.id, player.name, player.token_hash))
+            player.stored = True
+
+    def _forget_if_unseated(self, player: PlayerRecord) -> None:
+        """Forget a player with no connection and no seat; keep a dropped spectator a while."""
+        if player.conn is not None or player.table_id is not None:
+            return
+        if player.watching is not None:
+            self._dropped_watchers[player.id] = None
+            self._dropped_watchers.move_to_end(player.id)
+            bound = self.limits.max_spectators * self.limits.max_tables
+            for _oldest in range(len(self._dropped_watchers) - bound):
+                oldest, _ = self._dropped_watchers.popitem(last=False)
+                record = self.players.get(oldest)
+                if record is not None and record.conn is None and record.table_id is None:
+                    self._forget(record)
+            return
+        self._forget(player)
+
+    def _forget(self, player: PlayerRecord) -> None:
+        self.players.pop(player.id, None)
+        self.by_token.pop(player.token_hash, None)
 
     def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
         """Put a returning spectator back at the table they watched, or in the lobby."""
@@ -243,6 +307,7 @@ class Lobby:
             Table(2, creator_name="x", creator_id="x").add_bot(level)  # the level check only
         table_id = self._new_id()
         code = new_invite_code() if message.private else None
+        self._keep(player)
         self.store.add_table(
             StoredTable(table_id, message.seats, player.id, player.name, code, message.private)
         )
@@ -305,6 +370,7 @@ class Lobby:
             seat = self.pacing.change(
                 room, lambda: room.table.sit(player.name, player.id, message.seat)
             )
+        self._keep(player)
         player.table_id = room.id
         attach(conn, room, seat)
         conn.send(_seated(room, seat, player))
@@ -318,6 +384,7 @@ class Lobby:
             raise TableError("too_many_spectators", _(TOO_MANY_SPECTATORS))
         attach(conn, room, None)
         assert conn.player is not None
+        self._keep(conn.player)  # why: a restarted server puts a spectator back too
         conn.player.watching = room.id
         conn.send(_seated(room, None, conn.player))
         send_everyone_a_snapshot(room)  # why everyone: each page shows who is watching
@@ -351,6 +418,7 @@ class Lobby:
             player.conn = None
             if room is not None and seat is not None and room.id in self.rooms:
                 self.pacing.dropped(room, seat)
+            self._forget_if_unseated(player)
         # why for spectators too: a finished table whose last spectator drops is forgotten
         if room is not None and room.id in self.rooms:
             if seat is None:

@@ -41,6 +41,7 @@ class PlayerRecord:
     table_id: str | None = None
     # why: a spectator whose connection drops is put back at the table they watched
     watching: str | None = None
+    stored: bool = False  # kept in the store (they took a seat): a restart knows them
 
 
 @dataclass(slots=True)

@@ -10,8 +10,11 @@ shared database (PostgreSQL, Redis) without touching the lobby. Two stores:
 - :class:`MemoryStore`: nothing on disk (``fivecrowns serve`` without ``--data``).
 
 A table is stored as its creation facts and its list of inputs; the table is
-rebuilt by replaying them (:meth:`fivecrowns.table.Table.replay`). Tokens are
-stored only as SHA-256 hashes.
+rebuilt by replaying them (:meth:`fivecrowns.table.Table.replay`). A table that
+cannot be read or rebuilt is set aside (:meth:`Store.set_aside`): kept as it is,
+named with why in its own list, and not brought back again. Players are stored
+when they take a seat (a hello alone keeps nothing on disk), and looked up by
+their token's SHA-256 hash when they come back; a token itself is never stored.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class StoredTable:
     private: bool
     inputs: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = False
+    damaged: str | None = None  # why its inputs could not be read, if they could not
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +51,13 @@ class StoredPlayer:
 
 
 class Store(Protocol):
-    def add_player(self, player: StoredPlayer) -> None: ...
+    def add_player(self, player: StoredPlayer) -> None:
+        """Keep a player (one who took a seat) for a restart."""
+        ...
+
+    def player(self, token_hash: str) -> StoredPlayer | None:
+        """The stored player with this token hash, if any."""
+        ...
 
     def add_table(self, table: StoredTable) -> None: ...
 
@@ -63,8 +73,13 @@ class Store(Protocol):
         """Mark a table finished (not brought back on a restart), or not again (a new game)."""
         ...
 
-    def load(self) -> tuple[list[StoredPlayer], list[StoredTable]]:
-        """Every player and every unfinished table, inputs in order."""
+    def load(self) -> list[StoredTable]:
+        """Every unfinished table not set aside, inputs in order (players are looked up one
+        at a time, by :meth:`player`, when they come back)."""
+        ...
+
+    def set_aside(self, table_id: str, why: str) -> None:
+        """Bring a table that could not be rebuilt back no more; keep all of it as it is."""
         ...
 
     def close(self) -> None: ...
@@ -75,6 +90,9 @@ class MemoryStore:
 
     def add_player(self, player: StoredPlayer) -> None:
         pass
+
+    def player(self, token_hash: str) -> StoredPlayer | None:
+        return None
 
     def add_table(self, table: StoredTable) -> None:
         pass
@@ -88,8 +106,11 @@ class MemoryStore:
     def finish_table(self, table_id: str, finished: bool = True) -> None:
         pass
 
-    def load(self) -> tuple[list[StoredPlayer], list[StoredTable]]:
-        return [], []
+    def load(self) -> list[StoredTable]:
+        return []
+
+    def set_aside(self, table_id: str, why: str) -> None:
+        pass
 
     def close(self) -> None:
         pass
@@ -110,7 +131,17 @@ CREATE TABLE IF NOT EXISTS inputs (
     table_id TEXT NOT NULL, idx INTEGER NOT NULL, command TEXT NOT NULL,
     PRIMARY KEY (table_id, idx)
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    table_id TEXT PRIMARY KEY, why TEXT NOT NULL, at TEXT NOT NULL
+);
 """
+
+
+def _decode_input(text: Any) -> dict[str, Any]:
+    command = json.loads(text)
+    if not isinstance(command, dict):
+        raise TypeError(f"{type(command).__name__}, not an object")
+    return command
 
 
 class SqliteStore:
@@ -133,6 +164,12 @@ class SqliteStore:
             "INSERT OR REPLACE INTO players (id, name, token_hash) VALUES (?, ?, ?)",
             (player.id, player.name, player.token_hash),
         )
+
+    def player(self, token_hash: str) -> StoredPlayer | None:
+        row = self._db.execute(
+            "SELECT id, name, token_hash FROM players WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        return None if row is None else StoredPlayer(*row)
 
     def add_table(self, table: StoredTable) -> None:
         self._db.execute(
@@ -175,29 +212,34 @@ class SqliteStore:
         self.flush()
         self._db.execute("UPDATE tables SET finished = ? WHERE id = ?", (int(finished), table_id))
 
-    def load(self) -> tuple[list[StoredPlayer], list[StoredTable]]:
-        players = [
-            StoredPlayer(*row)
-            for row in self._db.execute("SELECT id, name, token_hash FROM players")
-        ]
+    def load(self) -> list[StoredTable]:
         tables: list[StoredTable] = []
         rows = self._db.execute(
             "SELECT id, seats, creator_id, creator_name, code, private FROM tables"
-            " WHERE finished = 0 ORDER BY rowid"
+            " WHERE finished = 0 AND id NOT IN (SELECT table_id FROM set_aside) ORDER BY rowid"
         ).fetchall()
         for table_id, seats, creator_id, creator_name, code, private in rows:
-            commands = [
-                json.loads(text)
-                for (text,) in self._db.execute(
-                    "SELECT command FROM inputs WHERE table_id = ? ORDER BY idx", (table_id,)
-                )
-            ]
-            tables.append(
-                StoredTable(
-                    table_id, seats, creator_id, creator_name, code, bool(private), commands
-                )
-            )
-        return players, tables
+            table = StoredTable(table_id, seats, creator_id, creator_name, code, bool(private))
+            try:
+                table.inputs = [
+                    _decode_input(text)
+                    for (text,) in self._db.execute(
+                        "SELECT command FROM inputs WHERE table_id = ? ORDER BY idx", (table_id,)
+                    )
+                ]
+            except (ValueError, TypeError) as error:  # why: one bad row must not stop the rest
+                table.inputs = []
+                table.damaged = f"an input is unreadable: {error}"
+            tables.append(table)
+        return tables
+
+    def set_aside(self, table_id: str, why: str) -> None:
+        # why a list of its own: the table's rows stay exactly as they were (nothing that could
+        # not be read is written over), and a later version may still read them
+        self._db.execute(
+            "INSERT OR REPLACE INTO set_aside (table_id, why, at) VALUES (?, ?, datetime('now'))",
+            (table_id, why),
+        )
 
     def close(self) -> None:
         self.flush()

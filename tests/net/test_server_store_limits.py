@@ -1,0 +1,132 @@
+"""What the server keeps on disk, as a real `fivecrowns serve` process (issue 26 items 8 and 9).
+
+- Item 8: a hello alone stores nothing (2,282 anonymous players a second were stored for good
+  from one client): a player is stored when they take a seat or watch a table, and comes back
+  with their token after a restart.
+- Item 9: a stored table that cannot be rebuilt is set aside (its rows kept as they are, named
+  in a list of their own), logged in one short line and skipped; the others are served.
+  Before, "serve failed: TableError" stopped the whole server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+from server_support import FAST, Client, ServerProcess, play_until
+
+
+def _rows(data: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
+    with sqlite3.connect(data / "tables.sqlite3") as db:
+        return list(db.execute(sql, args))
+
+
+def test_a_hello_alone_stores_no_player_and_a_seated_one_comes_back(data: Path) -> None:
+    async def scenario() -> None:
+        server = ServerProcess(data, *FAST, "--grace", "30").start()
+        ann = Client("Ann")
+        try:
+            for number in range(20):  # anonymous visitors: hello, then gone
+                visitor = await Client(f"Visitor {number}").connect(server.url)
+                await visitor.close()
+            await ann.connect(server.url)
+            assert _rows(data, "SELECT COUNT(*) FROM players") == [(0,)]
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            assert [name for (name,) in _rows(data, "SELECT name FROM players")] == ["Ann"]
+            await ann.send({"type": "start"})
+            await play_until([ann], lambda c: c.seq >= 12, 60)
+            await ann.close()
+        finally:
+            errors = server.stop()
+        assert "Traceback" not in errors
+        again = ServerProcess(data, *FAST, "--grace", "30").start()
+        back = Client("Ann")
+        back.token, back.seq = ann.token, ann.seq
+        try:
+            await back.connect(again.url)
+            seated = await back.until(lambda m: m["type"] == "seated")
+            assert (seated["table"], seated["seat"]) == (ann.table, 0)
+        finally:
+            await back.close()
+            errors = again.stop()
+        assert "Traceback" not in errors
+
+    asyncio.run(scenario())
+
+
+async def _a_started_table(url: str, name: str) -> Client:
+    client = await Client(name).connect(url)
+    await client.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+    await client.until(lambda m: m["type"] == "snapshot")
+    await client.send({"type": "start"})
+    await play_until([client], lambda c: c.seq >= 10, 60)
+    return client
+
+
+def test_a_bad_stored_table_is_set_aside_logged_once_and_the_others_are_served(
+    data: Path,
+) -> None:
+    async def scenario() -> None:
+        server = ServerProcess(data, *FAST, "--grace", "30").start()
+        try:
+            ann = await _a_started_table(server.url, "Ann")
+            ben = await _a_started_table(server.url, "Ben")
+            cy = await _a_started_table(server.url, "Cy")
+            for client in (ann, ben, cy):
+                await client.close()
+        finally:
+            errors = server.stop()
+        assert "Traceback" not in errors
+        # Ann's table: a move no game allows (its replay raises TableError, as in the
+        # campaign); Cy's: an input that is not JSON any more
+        last_ann = _rows(data, "SELECT MAX(idx) FROM inputs WHERE table_id = ?", ann.table)[0][0]
+        last_cy = _rows(data, "SELECT MAX(idx) FROM inputs WHERE table_id = ?", cy.table)[0][0]
+        with sqlite3.connect(data / "tables.sqlite3") as db:
+            db.execute(
+                "UPDATE inputs SET command = ? WHERE table_id = ? AND idx = ?",
+                (
+                    '{"op":"move","seat":0,"move":{"move":"discard","card":"jk"}}',
+                    ann.table,
+                    last_ann,
+                ),
+            )
+            db.execute(
+                "UPDATE inputs SET command = '{not json' WHERE table_id = ? AND idx = ?",
+                (cy.table, last_cy),
+            )
+        before = {
+            table: _rows(data, "SELECT idx, command FROM inputs WHERE table_id = ?", table)
+            for table in (ann.table, cy.table)
+        }
+        tables_before = _rows(data, "SELECT * FROM tables ORDER BY id")
+
+        again = ServerProcess(data, *FAST, "--grace", "30").start()  # it listens
+        back = Client("Ben")
+        back.token, back.seq = ben.token, ben.seq
+        try:
+            await back.connect(again.url)
+            seated = await back.until(lambda m: m["type"] == "seated")
+            assert (seated["table"], seated["seat"]) == (ben.table, 0)  # the good one is served
+            await back.until(lambda m: m["type"] == "snapshot")
+            await play_until([back], lambda c: c.seq >= ben.seq + 6, 60)  # and plays on
+        finally:
+            await back.close()
+            errors = again.stop()
+        lines = [line for line in errors.splitlines() if line not in ("", "Server stopped.")]
+        assert "Traceback" not in errors
+        assert len(lines) == 2, lines  # one short line for each table set aside
+        assert lines[0].startswith(f"Table {ann.table} set aside: it could not be rebuilt (")
+        assert lines[1].startswith(f"Table {cy.table} set aside: it could not be rebuilt (")
+        assert all(len(line) < 240 for line in lines)
+        for table, rows in before.items():  # kept exactly as they were
+            assert _rows(data, "SELECT idx, command FROM inputs WHERE table_id = ?", table) == rows
+        assert _rows(data, "SELECT * FROM tables ORDER BY id") == tables_before
+        aside = {table for (table,) in _rows(data, "SELECT table_id FROM set_aside")}
+        assert aside == {ann.table, cy.table}
+
+        third = ServerProcess(data, *FAST, "--grace", "30").start()  # set aside: not again
+        assert "set aside" not in third.stop()
+
+    asyncio.run(scenario())
