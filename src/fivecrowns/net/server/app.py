@@ -44,7 +44,6 @@ from fivecrowns.net.protocol import (
     ClientMessage,
     CreateTable,
     Error,
-    EventFrame,
     Hello,
     Join,
     Leave,
@@ -67,6 +66,7 @@ from fivecrowns.net.server.origins import origin_allowed
 from fivecrowns.net.server.pacing import Pacing
 from fivecrowns.net.server.proxy import ProxyHeaders
 from fivecrowns.net.server.quiet import Throttled
+from fivecrowns.net.server.resend import send_since
 from fivecrowns.net.server.rooms import (
     Fanout,
     LocalFanout,
@@ -301,6 +301,7 @@ class Server:
             self._act(conn, player, message)
         elif isinstance(message, Chat):
             room = room_of(conn)
+            _chat_allowed(conn, room)
             self.pacing.change(room, lambda: room.table.chat(player.id, player.name, message.text))
         elif isinstance(message, Ask):
             room = room_of(conn)
@@ -309,8 +310,7 @@ class Server:
             conn.language = message.language  # the next sentence is worded in it
         elif isinstance(message, Resume):
             room = room_of(conn)
-            for frame in room.table.frames_since(message.last_seq, conn.seat):
-                conn.send(EventFrame(**frame))
+            send_since(conn, room, message.last_seq, refuse=True)
             send_snapshot(conn, room)
 
     # --- commands at a table ----------------------------------------------------------
@@ -451,6 +451,15 @@ def _last_turn_go_out(table: Table, player_id: str, move: Move) -> Move:
     if not isinstance(move, GoOut) or game is None or seat != game.current_player:
         return move
     return last_turn_discard(game.phase, game.hand(seat), game.wild_rank) or move
+
+
+def _chat_allowed(conn: Connection, room: Room) -> None:
+    """A sentence, and no chat line, when this connection or its table chats too fast."""
+    if not conn.chat.take():
+        raise TableError("chat_rate", _("You are chatting too fast; wait a moment."))
+    if not room.chat.take():
+        text = _("This table's chat is busy; wait a moment, then say it again.")
+        raise TableError("chat_busy", text)
 
 
 def _accepted_language(request: web.Request) -> str:

@@ -23,7 +23,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from fivecrowns.i18n import DEFAULT_LANGUAGE, N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import Error, Tables, encode
-from fivecrowns.net.server.limits import Limits
+from fivecrowns.net.server.limits import Bucket, Limits
 
 if TYPE_CHECKING:  # why: a room holds its connections, so this module is below rooms.py
     from fivecrowns.net.server.rooms import PlayerRecord, Room
@@ -81,6 +81,8 @@ class Connection:
         self._tokens = float(limits.burst)
         self._stamp = time.monotonic()
         self._limits = limits
+        self.chat = Bucket(limits.chat_rate, limits.chat_burst)  # chat lines it may send
+        self.resend = Bucket(limits.resend_rate, limits.resend_burst)  # events sent again
         self.closed = False
         self._closing: asyncio.Future[None] | None = None
         self.writer: asyncio.Task[None] | None = None  # the write loop, while the socket lives

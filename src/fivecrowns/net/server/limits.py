@@ -1,12 +1,14 @@
-"""What one game server allows: message sizes and rates, connections, tables, spectators, waits."""
+"""What one game server allows: message sizes and rates, connections, tables, spectators, waits;
+and :class:`Bucket`, the token bucket that keeps a rate."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from fivecrowns.net.protocol import MAX_MESSAGE_BYTES
 
-__all__ = ["Limits"]
+__all__ = ["Bucket", "Limits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +50,46 @@ class Limits:
     # players all left is closed after the grace
     away: float = 1800.0  # seconds a table with no one connected keeps seats of dropped players
     bot_delay: float = 0.8  # seconds a computer player waits before each move
+    # why per table as well as per connection: 57 connections at one table made 484 chat lines
+    # a second, every one spoken to its screen-reader players
+    chat_rate: float = 1.0  # chat lines a second from one connection, on average
+    chat_burst: int = 5
+    table_chat_rate: float = 3.0  # chat lines a second at one table, everyone together
+    table_chat_burst: int = 12
+    # why: every event a resume sends again is worded and encoded again (about 56 us each);
+    # a client asking for the whole log in a loop took 90% of a core. A connection may be
+    # sent again a game's worth of events at once, and more only as fast as this refills.
+    resend_burst: int = 5000  # events one connection may be sent again at once
+    resend_rate: float = 200.0  # events a second, on average
+
+
+class Bucket:
+    """A token bucket: ``rate`` tokens a second on average, at most ``burst`` at once."""
+
+    __slots__ = ("_stamp", "_tokens", "burst", "rate")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = float(burst)
+        self._stamp = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+
+    def take(self, count: float = 1.0) -> bool:
+        """Spend ``count`` tokens if there are that many; ``False`` (nothing spent) if not."""
+        self._refill()
+        if self._tokens < count:
+            return False
+        self._tokens -= count
+        return True
+
+    def wait(self, count: float) -> float:
+        """Seconds until ``count`` tokens are there (``inf`` if never: more than the burst)."""
+        self._refill()
+        if count > self.burst:
+            return float("inf")
+        return max(0.0, (count - self._tokens) / self.rate) if self.rate > 0 else float("inf")

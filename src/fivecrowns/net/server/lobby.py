@@ -23,7 +23,6 @@ from fivecrowns.net.protocol import (
     PROTOCOL_VERSION,
     CreateTable,
     Error,
-    EventFrame,
     Hello,
     Join,
     Left,
@@ -37,6 +36,7 @@ from fivecrowns.net.protocol import (
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.pacing import Pacing
+from fivecrowns.net.server.resend import send_since
 from fivecrowns.net.server.rooms import (
     PlayerRecord,
     Room,
@@ -45,6 +45,7 @@ from fivecrowns.net.server.rooms import (
     detach,
     send_everyone_a_snapshot,
     send_snapshot,
+    table_chat,
 )
 from fivecrowns.net.server.store import Store, StoredPlayer, StoredTable
 from fivecrowns.table import SeatKind, Table, TableError
@@ -104,6 +105,7 @@ class Lobby:
         come back (:meth:`hello`), so a store of many players starts as fast as an empty one."""
         for stored_table in self.store.load():
             room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
+            room.chat = table_chat(self.limits)
             try:
                 if stored_table.damaged is not None:
                     raise ValueError(stored_table.damaged)
@@ -188,7 +190,7 @@ class Lobby:
         record.watching = None
         attach(conn, room, seat)
         conn.send(_seated(room, seat, record))
-        _send_missed(conn, room, seat, message.last_seq)
+        _send_missed(conn, room, message.last_seq)
         send_snapshot(conn, room)
         self.pacing.end_grace(room, seat)
         if room.table.seats[seat].standin or room.table.seats[seat].away:
@@ -257,7 +259,7 @@ class Lobby:
         record.watching = room.id
         attach(conn, room, None)
         conn.send(_seated(room, None, record))
-        _send_missed(conn, room, None, hello.last_seq)
+        _send_missed(conn, room, hello.last_seq)
         send_everyone_a_snapshot(room)  # why everyone: each page shows who is watching
 
     # --- the list of tables ------------------------------------------------------------------
@@ -313,6 +315,7 @@ class Lobby:
         )
         room = Room(table_id, None, code, message.private)  # type: ignore[arg-type]
         room.address = conn.address
+        room.chat = table_chat(self.limits)
         room.table = Table(
             message.seats,
             creator_name=player.name,
@@ -462,11 +465,11 @@ def _seated(room: Room, seat: int | None, player: PlayerRecord) -> Seated:
     return Seated(room.id, seat, room.code, room.table.creator_id == player.id, room.table.started)
 
 
-def _send_missed(conn: Connection, room: Room, seat: int | None, last_seq: int | None) -> None:
-    """The events after ``last_seq``, as ``seat`` may see them (a returning connection)."""
+def _send_missed(conn: Connection, room: Room, last_seq: int | None) -> None:
+    """The events after ``last_seq``, as the connection's seat may see them (a returning
+    connection; charged per event, :mod:`~fivecrowns.net.server.resend`)."""
     if last_seq is not None and last_seq <= room.table.seq:
-        for frame in room.table.frames_since(last_seq, seat):
-            conn.send(EventFrame(**frame))
+        send_since(conn, room, last_seq, refuse=False)
 
 
 def new_invite_code() -> str:

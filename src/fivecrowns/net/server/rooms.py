@@ -16,6 +16,7 @@ from typing import Protocol
 from fivecrowns.i18n import speaking
 from fivecrowns.net.protocol import EventFrame, Snapshot, encode
 from fivecrowns.net.server.connection import Connection
+from fivecrowns.net.server.limits import Bucket, Limits
 from fivecrowns.table import Entry, Table
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "send_everyone_a_snapshot",
     "send_snapshot",
     "send_snapshots",
+    "table_chat",
 ]
 
 
@@ -56,6 +58,8 @@ class Room:
     recorded: bool = False
     deserted_since: float | None = None  # when the sweep first found nobody connected here
     address: str | None = None  # where its creator connected from (None after a restart)
+    # why per table: many connections at one table must not flood its players' speech
+    chat: Bucket = field(default_factory=lambda: table_chat(Limits()))
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
@@ -72,6 +76,11 @@ class Room:
     def snapshot_frame(self, seat: int | None) -> bytes:
         snapshot = self.table.snapshot(seat)
         return encode(Snapshot(table=self.id, watchers=self.watchers(), **snapshot))
+
+
+def table_chat(limits: Limits) -> Bucket:
+    """A table's chat lines: ``limits.table_chat_rate`` a second, everyone there together."""
+    return Bucket(limits.table_chat_rate, limits.table_chat_burst)
 
 
 class Rooms(dict[str, Room]):
