@@ -88,6 +88,10 @@ _ACTOR_ONLY_EVENTS = (
 #: The computer players a table may seat: names only, looked up here (never a client's module).
 BOT_LEVELS: tuple[str, ...] = LEVELS
 STANDIN_LEVEL = "medium"  # plays for a human whose connection dropped
+#: Log entries a table keeps in memory at least; once it holds twice as many, the oldest are
+#: dropped (why: chat alone would grow a table for ever; a server sends again at most 5,000
+#: events, net/server/resend.py, and the numbers go on, so nobody sees a gap).
+LOG_KEPT = 10_000
 
 
 class TableError(FiveCrownsError):
@@ -244,7 +248,9 @@ class Table:
         self.seats: list[Seat] = [Seat() for _ in range(seats)]
         self.creator_id = creator_id
         self.game: Game | None = None
-        self.log: list[Entry] = []
+        self.log: list[Entry] = []  # the newest entries; ``seq`` counts the dropped ones too
+        self._dropped = 0  # entries dropped from the start of the log (see LOG_KEPT)
+        self._game_seq = 0  # the number of the newest game event
         self.inputs: list[dict[str, Any]] = []
         self._record = record
         self._bots: dict[int, Player] = {}
@@ -285,7 +291,8 @@ class Table:
         for event in game.events:  # why not _game_events: the hands dealt then are not known
             if isinstance(event, RoundStarted):
                 wild = event.wild_rank
-            table.log.append(Entry(table.seq + 1, event.kind, event, wild=wild))
+            table._append(Entry(table.seq + 1, event.kind, event, wild=wild))
+        table._game_seq = table.seq
         return table
 
     # --- reading --------------------------------------------------------------
@@ -293,15 +300,16 @@ class Table:
     @property
     def seq(self) -> int:
         """The number of the newest log entry (0 before any)."""
-        return len(self.log)
+        return self._dropped + len(self.log)
 
     @property
     def game_seq(self) -> int:
         """The number of the newest game event (0 before the deal)."""
-        for entry in reversed(self.log):
-            if entry.event is not None:
-                return entry.seq
-        return 0
+        return self._game_seq
+
+    def entries_since(self, seq: int) -> list[Entry]:
+        """The log entries after ``seq`` still kept (every one, after a recent ``seq``)."""
+        return self.log[max(0, seq - self._dropped) :]
 
     @property
     def started(self) -> bool:
@@ -585,9 +593,10 @@ class Table:
         return dict(last[1])
 
     def frames_since(self, last_seq: int, viewer: int | None) -> list[dict[str, Any]]:
-        if not 0 <= last_seq <= self.seq:
+        # why not before the oldest entry kept: those events are no longer in memory
+        if not self._dropped <= last_seq <= self.seq:
             raise TableError("bad_seq", _(words.BAD_SEQ).format(seq=last_seq, now=self.seq))
-        return [self.frame(entry, viewer) for entry in self.log[last_seq:]]
+        return [self.frame(entry, viewer) for entry in self.entries_since(last_seq)]
 
     # --- replay --------------------------------------------------------------------
 
@@ -650,7 +659,7 @@ class Table:
         self._input({"op": "move", "seat": seat, "move": move_to_json(move)})
         before = self.seq
         self._game_events(events, wild)
-        return self.log[before:]
+        return self.entries_since(before)
 
     def _game_events(self, events: list[Event], wild: Rank) -> None:
         game = self._game()
@@ -659,10 +668,18 @@ class Table:
             if isinstance(event, RoundStarted):
                 wild = event.wild_rank
                 dealt = tuple(game.hand(seat) for seat in range(len(self.seats)))
-            self.log.append(Entry(self.seq + 1, event.kind, event, wild=wild, dealt=dealt))
+            self._append(Entry(self.seq + 1, event.kind, event, wild=wild, dealt=dealt))
+            self._game_seq = self.seq
 
     def _table_event(self, kind: str, **data: Any) -> None:
-        self.log.append(Entry(self.seq + 1, kind, data=data))
+        self._append(Entry(self.seq + 1, kind, data=data))
+
+    def _append(self, entry: Entry) -> None:
+        self.log.append(entry)
+        if len(self.log) > 2 * LOG_KEPT:  # why in a batch: one slice now and then, not each time
+            dropped = len(self.log) - LOG_KEPT
+            del self.log[:dropped]
+            self._dropped += dropped
 
     def _input(self, command: dict[str, Any]) -> None:
         self.inputs.append(command)

@@ -53,7 +53,7 @@ class Pacing:
         Returns what the command returns."""
         before = room.table.seq
         result = command()
-        entries = room.table.log[before:]
+        entries = room.table.entries_since(before)
         if entries:
             self._publish(room, entries)
             self.kick(room)
@@ -96,7 +96,7 @@ class Pacing:
             except Exception:  # why: log it and stop this table's bots, never the server
                 log.exception("A computer player could not move at table %s", room.id)
                 return
-            entries = room.table.log[before:]
+            entries = room.table.entries_since(before)
             if entries:
                 self._publish(room, entries)
 
