@@ -173,3 +173,100 @@ def test_sequence_numbers_go_far_past_a_million(seq: int) -> None:
 def test_sequence_numbers_stay_whole_numbers_a_browser_reads_exactly() -> None:
     with pytest.raises(ProtocolError):
         decode_client(msgspec.json.encode({"type": "resume", "last_seq": 2**53}))
+
+
+def test_the_creator_turns_spectators_chat_off_and_a_restart_keeps_it(data: Path) -> None:
+    async def scenario() -> None:
+        server = ServerProcess(data, *FAST, "--grace", "30").start()
+        ann, sam = Client("Ann"), Client("Sam")
+        try:
+            await ann.connect(server.url)
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await sam.connect(server.url)
+            await sam.send({"type": "watch", "table": ann.table})
+            await sam.until(lambda m: m["type"] == "snapshot")
+            await sam.send({"type": "spectator_chat", "allowed": False})  # not his table
+            refused = await sam.until(lambda m: m["type"] == "error")
+            assert refused["code"] == "not_creator"
+            await ann.send({"type": "spectator_chat", "allowed": False})
+            told = await sam.until(lambda m: m.get("kind") == "spectator_chat")
+            assert told["text"] == "Spectators' chat is off: only the players can chat here."
+            shot = await sam.until(lambda m: m["type"] == "snapshot")
+            assert shot["spectator_chat"] is False
+            await sam.send({"type": "chat", "text": "hello"})
+            quiet = await sam.until(lambda m: m["type"] == "error")
+            assert quiet["code"] == "spectators_quiet"
+            assert quiet["text"] == (
+                "Only the players can chat at this table: its creator turned spectators' chat off."
+            )
+            await ann.send({"type": "chat", "text": "players still can"})
+            said = await sam.until(lambda m: m.get("kind") == "chat")
+            assert said["text"] == "Ann says: players still can"
+            await ann.close()
+            await sam.close()
+        finally:
+            errors = server.stop()
+        assert "Traceback" not in errors
+        again = ServerProcess(data, *FAST, "--grace", "30").start()
+        back = Client("Ann")
+        back.token = ann.token
+        try:
+            await back.connect(again.url)
+            shot = await back.until(lambda m: m["type"] == "snapshot")
+            assert shot["spectator_chat"] is False  # replayed from the table's inputs
+            await back.send({"type": "spectator_chat", "allowed": True})
+            told = await back.until(lambda m: m.get("kind") == "spectator_chat")
+            assert told["text"] == "Spectators can chat here again."
+        finally:
+            await back.close()
+            errors = again.stop()
+        assert "Traceback" not in errors
+
+    asyncio.run(scenario())
+
+
+def test_a_player_mutes_spectators_chat_for_themself(data: Path) -> None:
+    """Muted chat still comes, numbered as before (no gap, nothing to resume), without words:
+    a client speaks nothing for it. Only the one who muted it hears it so."""
+
+    async def scenario() -> None:
+        server = ServerProcess(data, *FAST, "--grace", "30").start()
+        ann, sam = Client("Ann"), Client("Sam")
+        try:
+            await ann.connect(server.url)
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await sam.connect(server.url)
+            await sam.send({"type": "watch", "table": ann.table})
+            await sam.until(lambda m: m["type"] == "snapshot")
+            await ann.send({"type": "mute_chat", "who": "spectators"})
+            answer = await ann.until(lambda m: m["type"] == "answer")
+            assert answer["text"] == "Spectators' chat is silent for you; players' chat is spoken."
+            before = ann.seq
+            await sam.send({"type": "chat", "text": "watching you"})
+            muted = await ann.until(lambda m: m.get("kind") == "chat")
+            assert muted["text"] == "" and muted["data"]["text"] == "watching you"
+            own = await sam.until(lambda m: m.get("kind") == "chat")
+            assert own["text"] == "Sam says: watching you"  # Sam did not mute anyone
+            await ann.send({"type": "chat", "text": "mine"})
+            spoken = await ann.until(lambda m: m.get("kind") == "chat")
+            assert spoken["text"] == "Ann says: mine"
+            await ann.until(lambda m: m["type"] == "snapshot")  # the one after her line
+            await ann.send({"type": "resume", "last_seq": before})  # sent again: still muted
+            ann.seq = before
+            again = await ann.until(lambda m: m.get("kind") == "chat")
+            assert again["text"] == ""
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ann.send({"type": "mute_chat", "who": "nobody"})
+            await ann.until(lambda m: m["type"] == "answer")
+            await sam.send({"type": "chat", "text": "back"})
+            spoken = await ann.until(lambda m: m.get("kind") == "chat" and m["seq"] > before + 2)
+            assert spoken["text"] == "Sam says: back"
+        finally:
+            for client in (ann, sam):
+                await client.close()
+            errors = server.stop()
+        assert "Traceback" not in errors
+
+    asyncio.run(scenario())

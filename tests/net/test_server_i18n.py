@@ -182,6 +182,7 @@ class _Conn:
 
     def __init__(self, language: str) -> None:
         self.language = language
+        self.player = None  # no player: nobody's chat is muted (rooms.muted_chat)
         self.sent: list[bytes] = []
 
     def send_raw(self, data: bytes) -> None:

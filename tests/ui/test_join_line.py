@@ -101,3 +101,41 @@ def test_join_plays_a_game_and_reconnects_by_itself_after_a_server_crash(tmp_pat
             ann.proc.kill()
         errors = server.stop()
     assert "Traceback" not in errors, errors
+
+
+def test_join_mutes_spectators_chat_and_turns_it_off_at_its_own_table(tmp_path: Path) -> None:
+    """Issue 26 item 6 in the line client: ``mute spectators`` (a chat line of a spectator
+    is then printed as nothing), and ``spectators off`` at the table Ann made."""
+    server = ServerProcess(tmp_path / "server", "--bot-delay", "0", "--rate", "1000").start()
+    ann = TypedClient(server.url, "Ann")
+
+    async def sam_says(text: str, table: str) -> None:
+        sam = await Client("Sam").connect(server.url)
+        try:
+            await sam.send({"type": "watch", "table": table})
+            await sam.until(lambda m: m["type"] == "snapshot")
+            await sam.send({"type": "chat", "text": text})
+            await sam.until(lambda m: m["type"] == "error" or m.get("kind") == "chat")
+        finally:
+            await sam.close()
+
+    try:
+        ann.until(lambda line: line.startswith("No open tables"))
+        ann.type("create 2 easy")
+        seated = ann.until(lambda line: line.startswith("You sit in seat 1 at table"))
+        table = seated.removeprefix("You sit in seat 1 at table ").rstrip(".")
+        asyncio.run(sam_says("first", table))
+        ann.until(lambda line: line == "Sam says: first")
+        ann.type("mute spectators")
+        ann.until(lambda line: line.startswith("Spectators' chat is silent for you"))
+        asyncio.run(sam_says("psst", table))
+        ann.type("say mine")
+        ann.until(lambda line: line == "Ann says: mine")
+        ann.type("spectators off")
+        ann.until(lambda line: line == "Spectators' chat is off: only the players can chat here.")
+        assert not any("psst" in line for line in ann.transcript), ann.transcript
+    finally:
+        ann.proc.kill()
+        ann.proc.wait(timeout=10)
+        errors = server.stop()
+    assert "Traceback" not in errors

@@ -50,6 +50,7 @@ __all__ = [
     "Left",
     "ListTables",
     "MoveError",
+    "MuteChat",
     "ProtocolError",
     "Question",
     "RemoveBot",
@@ -57,6 +58,7 @@ __all__ = [
     "Seated",
     "SetLanguage",
     "Snapshot",
+    "SpectatorChat",
     "Start",
     "TableInfo",
     "Tables",
@@ -201,6 +203,20 @@ class SetLanguage(_Message, tag="language"):
     language: Language
 
 
+class SpectatorChat(_Message, tag="spectator_chat"):
+    """The creator lets the table's spectators chat, or not (added to version 1; players
+    always may chat)."""
+
+    allowed: bool
+
+
+class MuteChat(_Message, tag="mute_chat"):
+    """Chat lines this player's connections get without words (``text`` empty, so nothing is
+    spoken): of ``nobody``, of ``spectators``, or of ``everyone`` (added to version 1)."""
+
+    who: Literal["nobody", "spectators", "everyone"]
+
+
 class Ask(_Message, tag="ask"):
     """A question an information key asks (added in version 1, a client may ignore it):
     answered by ``answer`` with the sentence the terminal game would say."""
@@ -224,6 +240,8 @@ ClientMessage = (
     | Resume
     | Ask
     | SetLanguage
+    | SpectatorChat
+    | MuteChat
 )
 
 # --- server to client ------------------------------------------------------------
@@ -292,6 +310,7 @@ class Snapshot(_ServerMessage, tag="snapshot"):
     #: The names of the spectators watching this table, sorted (names only: nothing else
     #: about another connection reaches a seat); added to version 1, so a client may ignore it
     watchers: list[str] = []
+    spectator_chat: bool = True  # spectators may chat at this table (added to version 1)
 
 
 class EventFrame(_ServerMessage, tag="event"):

@@ -259,6 +259,8 @@ class Table:
         self.explanation: tuple[int, str] | None = None
         # why: inputs accepted under earlier rules (names, chat) replay as they were accepted
         self._replaying = False
+        #: Spectators may chat here (the creator's choice; players always may).
+        self.spectators_chat = True
         self.sit(creator_name, creator_id)
 
     @classmethod
@@ -439,8 +441,20 @@ class Table:
         text = clean_chat(text)  # why: a chat line must not drive anyone's terminal
         if not text and not self._replaying:
             raise TableError("empty_chat", _("There is nothing to say: the message is empty."))
+        spectator = self.seat_of(player_id or "") is None
+        if spectator and not self.spectators_chat and not self._replaying:
+            raise TableError("spectators_quiet", _(words.SPECTATORS_QUIET))
         self._input({"op": "chat", "player": player_id, "name": name, "text": text})
         self._table_event("chat", seat=self.seat_of(player_id or ""), name=name, text=text)
+
+    def allow_spectator_chat(self, allowed: bool) -> None:
+        """The creator lets spectators chat here, or not (why: a crowd of spectators flooded
+        its screen-reader players' speech); the same setting again changes nothing."""
+        if allowed == self.spectators_chat:
+            return
+        self._input({"op": "spectator_chat", "allowed": allowed})
+        self.spectators_chat = allowed
+        self._table_event("spectator_chat", allowed=allowed)
 
     def start(self, seed: int) -> None:
         """Deal the first round. ``seed`` makes every shuffle; it never leaves the table."""
@@ -542,6 +556,7 @@ class Table:
             "seat": seat,
             "seats": [s.to_json() for s in self.seats],
             "started": self.started,
+            "spectator_chat": self.spectators_chat,
             "view": None,
             "legal": self.legal(seat),
         }
@@ -637,6 +652,8 @@ class Table:
             self.dropped(command["seat"], command["seconds"])
         elif op == "chat":
             self.chat(command["player"], command["name"], command["text"])
+        elif op == "spectator_chat":
+            self.allow_spectator_chat(command["allowed"])
         elif op == "start":
             self.start(command["seed"])
         elif op == "new_game":

@@ -34,14 +34,17 @@ __all__ = ["HELP", "LineClient"]
 # Module-level templates: N_ marks them, _ translates them where they are said. The typed
 # commands (list, create, d, x 7h ...) are the same letters and words in every language.
 # TRANSLATORS: the command words (list, create, join, code, watch, bot, unbot, start, leave,
-# d, t, x, g, l, h, s, say, help, q) and the placeholders in capitals are typed as they are
+# d, t, x, g, l, h, s, say, mute, spectators, help, q; and nobody, everyone, on, off) and the
+# placeholders in capitals are typed as they are
 HELP = N_(
     "Commands: list; create SEATS [LEVEL ...] [private]; join TABLE; code INVITE; "
     "watch TABLE; bot LEVEL; unbot SEAT; start; new for a new game after the last; leave; "
     "d to draw from the stock; t to take the discard; x CARD to discard (x 7h, or x 2 for "
     "the second card of your hand); g CARD to go out; "
     "l to lay down your best melds; h for your hand; s for the scores; "
-    "say TEXT to chat; help; q to quit."
+    "say TEXT to chat; mute spectators, mute everyone or mute nobody to hear chat without "
+    "words or with them again; spectators off or on, at your own table, to let its "
+    "spectators chat or not; help; q to quit."
 )
 CONNECTED = N_("Connected to {url} as {name}.")
 NOT_YET = N_("No answer from the server yet; trying again ({attempt} of {tries}).")
@@ -242,6 +245,8 @@ class LineClient:
                 )
             else:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
+        elif kind == "answer" and data.get("what") == "mute_chat":
+            self.say(data["text"])
         elif kind == "left":
             connection.left_table()
             self.snapshot, self.seq = None, 0
@@ -351,6 +356,10 @@ class LineClient:
             return [{"type": "act", "action": action, "args": {"card": card}, "seq": seq}]
         if verb == "say" and rest:
             return [{"type": "chat", "text": " ".join(rest)}]
+        if verb == "mute" and rest and rest[0] in ("nobody", "spectators", "everyone"):
+            return [{"type": "mute_chat", "who": rest[0]}]
+        if verb == "spectators" and rest and rest[0] in ("on", "off"):
+            return [{"type": "spectator_chat", "allowed": rest[0] == "on"}]
         if verb in ("join", "watch") and rest:
             if verb == "watch":  # why: a private table is watched by its invite code
                 self.fallback_watch = " ".join(rest)

@@ -61,7 +61,12 @@ _TABLE_EVENTS = {
     "chat": N_("{name} says: {text}"),
     "game_started": N_("The game starts."),
     "new_game": N_("A new game starts, with the same players."),
+    "spectator_chat_off": N_("Spectators' chat is off: only the players can chat here."),
+    "spectator_chat_on": N_("Spectators can chat here again."),
 }
+SPECTATORS_QUIET = N_(
+    "Only the players can chat at this table: its creator turned spectators' chat off."
+)
 
 
 def dropped_text(name: str, seconds: int) -> str:
@@ -94,6 +99,8 @@ def table_event_text(kind: str, data: dict[str, Any], viewer: int | None) -> str
         return dropped_text(str(data.get("name", "")), int(data.get("seconds", 0)))
     if kind == "seat_left" and data.get("computer"):
         kind = "seat_left_computer"
+    elif kind == "spectator_chat":
+        kind = "spectator_chat_on" if data.get("allowed") else "spectator_chat_off"
     template = _TABLE_EVENTS.get(kind)
     if template is None:
         return ""

@@ -49,11 +49,13 @@ from fivecrowns.net.protocol import (
     Leave,
     ListTables,
     MoveError,
+    MuteChat,
     NewGame,
     ProtocolError,
     RemoveBot,
     Resume,
     SetLanguage,
+    SpectatorChat,
     Start,
     Watch,
     decode_client,
@@ -90,6 +92,12 @@ NEW_GAME_NOT_CREATOR = N_(
     "Only {name}, who made this table, can start a new game here. To play again yourself, "
     "create a table in the lobby."
 )
+#: What a player hears after ``mute_chat``, for each choice.
+MUTED = {
+    "nobody": N_("Chat is spoken again."),
+    "spectators": N_("Spectators' chat is silent for you; players' chat is spoken."),
+    "everyone": N_("Chat is silent for you; it still comes, without words."),
+}
 SERVER_STOPPING = N_("The server is stopping. Its tables come back when it starts again.")
 SERVER_STOPPING_MEMORY = N_(
     "The server is stopping. It keeps no tables, so the games on it end now."
@@ -295,7 +303,7 @@ class Server:
             self.lobby.watch(conn, message)
         elif isinstance(message, Leave):
             self.lobby.leave(conn, player)
-        elif isinstance(message, AddBot | RemoveBot | Start | NewGame):
+        elif isinstance(message, AddBot | RemoveBot | Start | NewGame | SpectatorChat):
             self._creator_command(conn, player, message)
         elif isinstance(message, Act):
             self._act(conn, player, message)
@@ -308,6 +316,9 @@ class Server:
             conn.send(Answer(message.what, answer(room.table, conn.seat, message.what)))
         elif isinstance(message, SetLanguage):
             conn.language = message.language  # the next sentence is worded in it
+        elif isinstance(message, MuteChat):
+            player.mute = message.who
+            conn.send(Answer("mute_chat", _(MUTED[message.who])))
         elif isinstance(message, Resume):
             room = room_of(conn)
             send_since(conn, room, message.last_seq, refuse=True)
@@ -316,7 +327,10 @@ class Server:
     # --- commands at a table ----------------------------------------------------------
 
     def _creator_command(
-        self, conn: Connection, player: PlayerRecord, message: AddBot | RemoveBot | Start | NewGame
+        self,
+        conn: Connection,
+        player: PlayerRecord,
+        message: AddBot | RemoveBot | Start | NewGame | SpectatorChat,
     ) -> None:
         room = room_of(conn)
         table = room.table
@@ -330,6 +344,8 @@ class Server:
             self.pacing.change(room, lambda: table.add_bot(message.level, message.seat))
         elif isinstance(message, RemoveBot):
             self.pacing.change(room, lambda: table.remove_bot(message.seat))
+        elif isinstance(message, SpectatorChat):
+            self.pacing.change(room, lambda: table.allow_spectator_chat(message.allowed))
         elif isinstance(message, NewGame):
             self.pacing.change(room, lambda: table.new_game(self._new_seed()))
             self.store.finish_table(room.id, finished=False)  # why: a restart brings it back

@@ -17,7 +17,7 @@ from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import Error, EventFrame
 from fivecrowns.net.server.connection import Connection
-from fivecrowns.net.server.rooms import Room
+from fivecrowns.net.server.rooms import Room, muted_chat
 from fivecrowns.table import TableError
 
 __all__ = ["TOO_MANY_EVENTS", "send_since"]
@@ -51,4 +51,6 @@ def send_since(conn: Connection, room: Room, last_seq: int, *, refuse: bool) -> 
         ).format(seconds=seconds)
         raise TableError("resend_later", text)
     for frame in table.frames_since(last_seq, conn.seat):
+        if muted_chat(conn, frame["kind"], frame["data"]):
+            frame["text"] = ""
         conn.send(EventFrame(**frame))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from fivecrowns.i18n import speaking
 from fivecrowns.net.protocol import EventFrame, Snapshot, encode
@@ -27,6 +27,7 @@ __all__ = [
     "Rooms",
     "attach",
     "detach",
+    "muted_chat",
     "send_everyone_a_snapshot",
     "send_snapshot",
     "send_snapshots",
@@ -44,6 +45,7 @@ class PlayerRecord:
     # why: a spectator whose connection drops is put back at the table they watched
     watching: str | None = None
     stored: bool = False  # kept in the store (they took a seat): a restart knows them
+    mute: str = "nobody"  # whose chat reaches them without words: spectators', everyone's
 
 
 @dataclass(slots=True)
@@ -123,6 +125,14 @@ def detach(conn: Connection) -> None:
     conn.seat = None
 
 
+def muted_chat(conn: Connection, kind: str, data: dict[str, Any]) -> bool:
+    """The event is a chat line ``conn``'s player hears without words (``mute_chat``)."""
+    player = conn.player
+    if kind != "chat" or player is None or player.mute == "nobody":
+        return False
+    return player.mute == "everyone" or data.get("seat") is None
+
+
 def send_snapshot(conn: Connection, room: Room) -> None:
     conn.send_raw(room.snapshot_frame(conn.seat))
 
@@ -143,16 +153,19 @@ class LocalFanout:
             # why per class and language: most events read the same for every seat but the one
             # who made them, so each is worded and encoded once per (class, language) at the
             # table, not once per seat; every connection still gets exactly one frame per entry
-            encoded: dict[tuple[Hashable, str], bytes] = {}
+            encoded: dict[tuple[Hashable, str, bool], bytes] = {}
             for viewer, conns in viewers:
                 viewer_class = table.frame_class(entry, viewer)
                 for conn in conns:
-                    key = (viewer_class, conn.language)
+                    muted = muted_chat(conn, entry.kind, entry.data)
+                    key = (viewer_class, conn.language, muted)
                     frame = encoded.get(key)
                     if frame is None:
                         with speaking(conn.language):
-                            frame = encode(EventFrame(**table.frame(entry, viewer)))
-                        encoded[key] = frame
+                            data = table.frame(entry, viewer)
+                        if muted:
+                            data["text"] = ""
+                        frame = encoded[key] = encode(EventFrame(**data))
                     conn.send_raw(frame)
 
 
