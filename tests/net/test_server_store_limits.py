@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 
@@ -128,5 +129,32 @@ def test_a_bad_stored_table_is_set_aside_logged_once_and_the_others_are_served(
 
         third = ServerProcess(data, *FAST, "--grace", "30").start()  # set aside: not again
         assert "set aside" not in third.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_hello_alone_is_forgotten_when_its_connection_ends_and_a_spectator_is_not() -> None:
+    """In memory too: 2,282 hellos a second from one client were kept for good."""
+    from fivecrowns.net.server.app import Server
+    from fivecrowns.net.server.connection import Connection
+
+    async def scenario() -> None:
+        server = Server()
+        ann = Connection(None, server.limits)  # type: ignore[arg-type]  # never written to
+        server.receive(ann, json.dumps({"type": "hello", "v": 1, "name": "Ann"}))
+        server.receive(ann, json.dumps({"type": "create_table", "seats": 2}))
+        for number in range(50):
+            visitor = Connection(None, server.limits)  # type: ignore[arg-type]
+            server.receive(visitor, json.dumps({"type": "hello", "v": 1, "name": f"V{number}"}))
+            server._disconnected(visitor)
+        sam = Connection(None, server.limits)  # type: ignore[arg-type]
+        server.receive(sam, json.dumps({"type": "hello", "v": 1, "name": "Sam"}))
+        assert ann.room is not None
+        server.receive(sam, json.dumps({"type": "watch", "table": ann.room.id}))
+        server._disconnected(sam)  # a spectator who dropped is put back when he returns
+        server._disconnected(ann)  # a seated player who dropped keeps her seat
+        names = sorted(record.name for record in server.lobby.players.values())
+        assert names == ["Ann", "Sam"]
+        assert len(server.lobby.by_token) == 2
 
     asyncio.run(scenario())
