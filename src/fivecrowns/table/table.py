@@ -1,4 +1,4 @@
-# One file (~700 lines): one table's seats, log and bots keep their invariants only together.
+# One file (~750 lines): one table's seats, log and bots keep their invariants only together.
 """One authoritative table: a game, its seats, its bots and its event log.
 
 A :class:`Table` is synchronous and knows nothing of networks (STYLE practice
