@@ -133,13 +133,15 @@ def test_a_bad_stored_table_is_set_aside_logged_once_and_the_others_are_served(
     asyncio.run(scenario())
 
 
-def test_a_hello_alone_is_forgotten_when_its_connection_ends_and_a_spectator_is_not() -> None:
-    """In memory too: 2,282 hellos a second from one client were kept for good."""
+def test_players_without_a_seat_are_kept_in_memory_only_a_while() -> None:
+    """In memory too: 2,282 hellos a second from one client were kept for good. Only the
+    newest few players without a seat whose connection ended are kept (here 3)."""
     from fivecrowns.net.server.app import Server
     from fivecrowns.net.server.connection import Connection
 
     async def scenario() -> None:
         server = Server()
+        server.lobby.dropped_kept = 3
         ann = Connection(None, server.limits)  # type: ignore[arg-type]  # never written to
         server.receive(ann, json.dumps({"type": "hello", "v": 1, "name": "Ann"}))
         server.receive(ann, json.dumps({"type": "create_table", "seats": 2}))
@@ -154,7 +156,7 @@ def test_a_hello_alone_is_forgotten_when_its_connection_ends_and_a_spectator_is_
         server._disconnected(sam)  # a spectator who dropped is put back when he returns
         server._disconnected(ann)  # a seated player who dropped keeps her seat
         names = sorted(record.name for record in server.lobby.players.values())
-        assert names == ["Ann", "Sam"]
-        assert len(server.lobby.by_token) == 2
+        assert names == ["Ann", "Sam", "V48", "V49"]  # Ann keeps her seat
+        assert len(server.lobby.by_token) == 4
 
     asyncio.run(scenario())

@@ -3,8 +3,9 @@ sitting down at, watching and leaving a table.
 
 A player is known by a token from ``secrets``, kept only as its SHA-256 hash; a hello with
 the token puts a returning player back in their seat (or at the table they watched). A
-player is stored only once they take a seat or watch a table; one who did neither is
-forgotten when their connection ends (why: a hello alone must cost nothing that lasts).
+player is stored only once they take a seat or watch a table; one without a seat whose
+connection ended is kept in memory a while (to be known again after a network blip), the
+newest ``DROPPED_KEPT`` of them (why: a hello alone must cost nothing that lasts).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ __all__ = ["INVITE_ALPHABET", "LISTED_TABLES", "Lobby", "Recorder", "new_invite_
 log = logging.getLogger(__name__)
 
 LISTED_TABLES = 50  # tables in one lobby listing
+DROPPED_KEPT = 10_000  # players without a seat whose connection ended, kept in memory
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
 SEAT_GONE = N_("Your table was closed while nobody was connected to it; here are the open tables.")
@@ -94,9 +96,11 @@ class Lobby:
         self.by_token: dict[str, PlayerRecord] = {}
         # why: a player brought back from the store finds their seat again (set at recover)
         self._seated_at: dict[str, str] = {}
-        # why bounded: a spectator whose connection dropped is kept to be put back at their
-        # table, but a loop of hello, watch and close must not grow the server for ever
-        self._dropped_watchers: OrderedDict[str, None] = OrderedDict()
+        # why bounded: a player without a seat whose connection dropped is kept to be known
+        # again (a spectator put back at their table), but a loop of hello and close must not
+        # grow the server for ever
+        self._dropped: OrderedDict[str, None] = OrderedDict()
+        self.dropped_kept = DROPPED_KEPT
         self.dirty = False  # why: the table list changed since it was last sent
 
     def recover(self) -> None:
@@ -215,20 +219,17 @@ class Lobby:
             player.stored = True
 
     def _forget_if_unseated(self, player: PlayerRecord) -> None:
-        """Forget a player with no connection and no seat; keep a dropped spectator a while."""
+        """A player with no connection and no seat is kept among the newest ``dropped_kept``
+        such players; the oldest of them is forgotten (the store still knows a spectator)."""
         if player.conn is not None or player.table_id is not None:
             return
-        if player.watching is not None:
-            self._dropped_watchers[player.id] = None
-            self._dropped_watchers.move_to_end(player.id)
-            bound = self.limits.max_spectators * self.limits.max_tables
-            for _oldest in range(len(self._dropped_watchers) - bound):
-                oldest, _ = self._dropped_watchers.popitem(last=False)
-                record = self.players.get(oldest)
-                if record is not None and record.conn is None and record.table_id is None:
-                    self._forget(record)
-            return
-        self._forget(player)
+        self._dropped[player.id] = None
+        self._dropped.move_to_end(player.id)
+        for _oldest in range(len(self._dropped) - self.dropped_kept):
+            oldest, _ = self._dropped.popitem(last=False)
+            record = self.players.get(oldest)
+            if record is not None and record.conn is None and record.table_id is None:
+                self._forget(record)
 
     def _forget(self, player: PlayerRecord) -> None:
         self.players.pop(player.id, None)
