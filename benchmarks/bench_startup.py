@@ -1,0 +1,195 @@
+"""Issue 26 item 8: the server's time from start to listening with a big SQLite store.
+
+    nice -n 10 .venv/bin/python benchmarks/bench_startup.py --out benchmarks/results/startup.txt
+    nice -n 10 .venv/bin/python benchmarks/bench_startup.py --src ../main/src   # another tree
+
+The store is generated directly (no server makes it): ``--players`` anonymous players (the
+rows a ``hello`` stored before, each a hex id, a name and a SHA-256 token hash) and
+``--tables`` tables, of which the first ``--open`` are unfinished (set again at each run,
+so one store made with ``--keep`` serves every ``--open``) (the default 1,000 is the server's
+default ``--max-tables``, the most it holds at once) and the rest finished. Every table is a
+real game of 2 seats (its creator and an easy computer player) with ``--moves`` moves played,
+its inputs made by :class:`fivecrowns.table.Table` (so a replay is real work); each finished
+table is one the server closed (``finished = 1``), as a long-lived server accumulates.
+
+Each run starts ``fivecrowns serve --port 0`` on that store in a fresh process and times it
+from the spawn to the line saying where it listens (recovery happens before it: aiohttp's
+startup runs before the socket opens); the CPU time (user + system) and the peak memory are
+read from ``/proc`` at that moment. An empty store is timed the same way, for the
+interpreter and imports. ``--src`` runs another checkout's code (its ``src`` first on
+``PYTHONPATH``) on the same store: the "before" figures. Linux only (``/proc``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _stats import commit, write_report
+from fivecrowns.core.codec import move_from_json
+from fivecrowns.net.server.store import SqliteStore
+from fivecrowns.table import Table
+
+
+def one_game_inputs(moves: int, creator: str) -> list[dict[str, Any]]:
+    """The inputs of a 2-seat table (``creator`` and an easy computer) after ``moves`` moves."""
+    table = Table(2, creator_name="Ann", creator_id=creator)
+    table.add_bot("easy")
+    table.start(seed=7)
+    for _move in range(moves):
+        if table.is_over:
+            break
+        if table.bot_due() is not None:
+            table.step_bot()
+            continue
+        legal = table.legal(0)
+        table.act(creator, move_from_json(legal[0]))
+    return table.inputs
+
+
+def make_store(path: Path, players: int, tables: int, open_tables: int, moves: int) -> None:
+    SqliteStore(path).close()  # the schema, as the server makes it
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=OFF")
+    template = one_game_inputs(moves, "CREATOR")
+    texts = [json.dumps(command, separators=(",", ":")) for command in template]
+    with db:
+        db.executemany(
+            "INSERT INTO players (id, name, token_hash) VALUES (?, ?, ?)",
+            (
+                (f"{n:016x}", f"Visitor {n}", hashlib.sha256(f"token {n}".encode()).hexdigest())
+                for n in range(players)
+            ),
+        )
+    with db:
+        for number in range(tables):
+            table_id = f"{number:08x}"
+            creator = f"{number:016x}"  # one of the players above
+            finished = int(number >= open_tables)
+            db.execute(
+                "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, finished)"
+                " VALUES (?, 2, ?, 'Ann', NULL, 0, ?)",
+                (table_id, creator, finished),
+            )
+            db.executemany(
+                "INSERT INTO inputs (table_id, idx, command) VALUES (?, ?, ?)",
+                (
+                    (table_id, index, text.replace("CREATOR", creator))
+                    for index, text in enumerate(texts)
+                ),
+            )
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def _proc_cpu_and_peak(pid: int) -> tuple[float, float]:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    peak = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            peak = int(line.split()[1]) / 1024
+    return cpu, peak
+
+
+def time_start(data: Path, src: str | None) -> dict[str, float]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if src is not None:
+        env["PYTHONPATH"] = src
+    command = [sys.executable, "-m", "fivecrowns", "serve", "--host", "127.0.0.1"]
+    began = time.perf_counter()
+    proc = subprocess.Popen(
+        [*command, "--port", "0", "--data", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # why no loop: the first line is the listening one
+        wall = time.perf_counter() - began
+        if "ws://" not in line:
+            raise SystemExit(f"the server did not start: {line!r}")
+        cpu, peak = _proc_cpu_and_peak(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    return {"wall_s": wall, "cpu_s": cpu, "peak_mb": peak}
+
+
+def summary(runs: list[dict[str, float]]) -> str:
+    parts = []
+    for key, unit in (("wall_s", "s wall"), ("cpu_s", "s CPU"), ("peak_mb", "MB peak")):
+        values = [run[key] for run in runs]
+        parts.append(f"{statistics.median(values):.2f} {unit} (min {min(values):.2f})")
+    return ", ".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=1_000_000)
+    parser.add_argument("--tables", type=int, default=20_000)
+    parser.add_argument("--open", type=int, default=1_000)
+    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--src", default=None, help="another checkout's src to run instead")
+    parser.add_argument("--keep", type=Path, default=None, help="make or reuse the store here")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temp:
+        folder = args.keep or Path(temp) / "big"
+        store = folder / "tables.sqlite3"
+        made = 0.0
+        if not store.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            began = time.perf_counter()
+            make_store(store, args.players, args.tables, args.open, args.moves)
+            made = time.perf_counter() - began
+        with sqlite3.connect(store) as db:  # why here: one store made once serves every --open
+            db.execute(
+                "UPDATE tables SET finished = CASE WHEN rowid <= ? THEN 0 ELSE 1 END", (args.open,)
+            )
+            db.execute("DELETE FROM set_aside")
+        empty = Path(temp) / "empty"
+        empty.mkdir()
+        bare = [time_start(empty, args.src) for _run in range(args.runs)]
+        big = [time_start(folder, args.src) for _run in range(args.runs)]
+        size = store.stat().st_size / 1e6
+    lines = [
+        f"bench_startup.py, commit {commit()}"
+        + (f", code from {args.src}" if args.src else "")
+        + f", Python {sys.version.split()[0]}, {args.runs} runs each (median, min)",
+        f"store: {args.players:,} anonymous players, {args.tables:,} tables "
+        f"({args.open:,} unfinished, each {args.moves} moves into a 2-seat game), "
+        f"{size:.0f} MB" + (f", made in {made:.0f} s" if made else ""),
+        f"empty store:  {summary(bare)}",
+        f"big store:    {summary(big)}",
+        "time to listen = spawn to the listening line; CPU and peak memory from /proc then",
+    ]
+    load = "load average after: " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    lines.append(load + f" ({os.cpu_count()} cores)")
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    write_report(args.out, text)
+
+
+if __name__ == "__main__":
+    main()
