@@ -14,8 +14,8 @@ and docs/network.md.
 The server's parts, each its own module: ``connection`` (one WebSocket, its queue and
 writer), ``rooms`` (rooms, player records, the fan-out), ``lobby`` (hello, the table list,
 invite codes, to a table and away), ``pacing`` (computer players, stand-ins, the sweep),
-``resend`` (events sent again), ``store`` and ``web``; this module reads each client message and hands it to them, and
-makes the aiohttp application.
+``resend`` (events sent again), ``store`` and ``web``; this module reads each client message
+and hands it to them, and makes the aiohttp application.
 """
 
 from __future__ import annotations
