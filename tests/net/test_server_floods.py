@@ -117,10 +117,8 @@ def test_resume_from_0_in_a_loop_is_charged_per_event_and_refused_with_when(data
             await ann.until(lambda m: m["type"] == "snapshot")
             await ann.send({"type": "start"})
             await play_until([ann], lambda c: c.seq >= 120, 150)
-            await ann.send({"type": "leave"})  # why: the computer plays on; the log grows still
-            await ann.until(lambda m: m["type"] == "left")
-            await ann.send({"type": "watch", "table": ann.table})
-            await ann.until(lambda m: m["type"] == "snapshot")
+            # why her turn: the computer waits for her, so no other frame comes meanwhile
+            await play_until([ann], lambda c: c.my_turn(), 30)
             sent_again = 0
             refused: list[dict[str, object]] = []
             began = time.monotonic()
