@@ -80,8 +80,35 @@ def test_table_lists_a_client_never_reads_do_not_grow_the_server() -> None:
     assert "Traceback" not in errors, errors
 
 
+LINE = "\U0001f0cf" * 300  # a chat line of 1.2 KB: 300 playing-card jokers, 4 bytes each
+
+
+async def _chat_log(talkers: list[Client], lines: int) -> None:
+    """``lines`` chat lines of :data:`LINE` in the talkers' table's log, at the pace the chat
+    limits allow (a connection's 5 at once, then one a second; the table's 12, then 3)."""
+    said = 0
+    deadline = time.monotonic() + 60
+    for turn in range(lines * 20):
+        if said == lines or time.monotonic() > deadline:
+            break
+        talker = talkers[turn % len(talkers)]
+        await talker.send({"type": "chat", "text": LINE})
+        heard = await talker.until(
+            lambda m, name=talker.name: (
+                m["type"] == "error"
+                or (m["type"] == "event" and m["kind"] == "chat" and m["data"]["name"] == name)
+            )
+        )
+        if heard["type"] == "event":
+            said += 1
+        else:
+            assert heard["code"] in ("chat_rate", "chat_busy"), heard
+            await asyncio.sleep(0.2)
+    assert said == lines, said
+
+
 def test_a_client_that_never_reads_is_dropped_and_its_socket_freed() -> None:
-    """A seated client asks for its table's events again and again and never reads: once
+    """A seated client asks for its table's chat again and again and never reads: once
     its unsent bytes pass the bound it is dropped, and within a few seconds its socket is
     closed although it never takes the close frame (the old server kept it for ever)."""
     server = ServerProcess(None, *FAST).start()
@@ -94,17 +121,35 @@ def test_a_client_that_never_reads_is_dropped_and_its_socket_freed() -> None:
         assert b" 101 " in client.upgrade()
         client.send({"type": "hello", "v": 1, "name": "Rude"})
         client.send({"type": "create_table", "seats": 2})
-        for _line in range(300):  # a log of 300 chat lines of about 1 KB each
-            client.send({"type": "chat", "text": "€" * 300})
-        for _ask in range(40):  # about 12 MB of events, none of them read
-            client.send({"type": "resume", "last_seq": 0})
-        await wait_until(lambda: server_sockets(server) == idle + 1, timeout=30)
+        ann, cy = Client("Ann"), Client("Cy")  # a player and a spectator there, who read
+        await ann.connect(server.url)
+        await ann.send({"type": "list_tables"})
+        listing = await ann.until(lambda m: m["type"] == "tables" and m["tables"])
+        table = listing["tables"][0]["id"]
+        await ann.send({"type": "join", "table": table})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        await cy.connect(server.url)
+        await cy.send({"type": "watch", "table": table})
+        await cy.until(lambda m: m["type"] == "snapshot")
+        before = ann.seq
+        # why chat: the biggest events a client can add to a log (2.5 KB each, the line
+        # and its sentence). 200 asks for 12 lines (2,400 events, within the 5,000 one
+        # connection may be sent again at once) are 6 MB in 2,600 frames: past the bound
+        # in bytes (4 MiB), far from the one in frames (5,000)
+        await _chat_log([ann, cy], 12)
+        if ann.seq < before + 12:  # Cy's last lines may not be read yet
+            await ann.until(lambda _m: ann.seq == before + 12)
+        assert [event["kind"] for event in ann.events[-12:]] == ["chat"] * 12
+        for _ask in range(200):  # none of it read
+            client.send({"type": "resume", "last_seq": before})
+        await wait_until(lambda: server_sockets(server) == idle + 3, timeout=30)
         # the server had it: now it lets it go
-        await wait_until(lambda: server_sockets(server) == idle, timeout=30)
+        await wait_until(lambda: server_sockets(server) == idle + 2, timeout=30)
         assert server_memory(server) < 150 * MB
-        other = Client("Ann")  # the server goes on
+        other = Client("Ben")  # the server goes on
         await other.connect(server.url)
-        await other.close()
+        for reader in (ann, cy, other):
+            await reader.close()
 
     try:
         asyncio.run(scenario())
