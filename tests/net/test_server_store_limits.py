@@ -17,6 +17,15 @@ from pathlib import Path
 
 from server_support import FAST, Client, ServerProcess, play_until
 
+SET_ASIDE_EN = (
+    "Your table could not be brought back when the server restarted, so it is closed; here are "
+    "the open tables."
+)
+SET_ASIDE_ES = (
+    "Tu mesa no se pudo recuperar al reiniciarse el servidor, así que está cerrada; estas son "
+    "las mesas abiertas."
+)
+
 
 def _rows(data: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
     with sqlite3.connect(data / "tables.sqlite3") as db:
@@ -112,6 +121,22 @@ def test_a_bad_stored_table_is_set_aside_logged_once_and_the_others_are_served(
             assert (seated["table"], seated["seat"]) == (ben.table, 0)  # the good one is served
             await back.until(lambda m: m["type"] == "snapshot")
             await play_until([back], lambda c: c.seq >= ben.seq + 6, 60)  # and plays on
+            for lost, language, said in (
+                (ann, "en", SET_ASIDE_EN),  # the players of the tables set aside are told
+                (cy, "es", SET_ASIDE_ES),
+            ):
+                returning = await Client(lost.name).connect(again.url, hello=False)
+                hello = {"type": "hello", "v": 1, "name": lost.name, "language": language}
+                await returning.send({**hello, "token": lost.token, "last_seq": lost.seq})
+                await returning.until(lambda m: m["type"] == "welcome")
+                gone = await returning.until(lambda m: m["type"] in ("error", "seated"))
+                assert (gone["type"], gone.get("code"), gone.get("text")) == (
+                    "error",
+                    "table_gone",
+                    said,
+                )
+                await returning.until(lambda m: m["type"] == "tables")
+                await returning.close()
         finally:
             await back.close()
             errors = again.stop()
@@ -160,3 +185,20 @@ def test_players_without_a_seat_are_kept_in_memory_only_a_while() -> None:
         assert len(server.lobby.by_token) == 4
 
     asyncio.run(scenario())
+
+
+def test_the_players_of_a_table_set_aside_are_read_from_its_inputs_without_a_replay() -> None:
+    from fivecrowns.net.server.lobby import _seated_players
+    from fivecrowns.net.server.store import StoredTable
+
+    stored = StoredTable("t1", 3, "ann", "Ann", None, False)
+    stored.inputs = [
+        {"op": "sit", "seat": 1, "name": "Ben", "player": "ben"},
+        {"op": "sit", "seat": 2, "name": "Cy", "player": "cy"},
+        {"op": "chat", "player": "eve", "name": "Eve", "text": "hi"},  # a spectator
+        {"op": "leave", "player": "cy"},
+        {"op": "move", "seat": 0, "move": "not even a move"},
+    ]
+    assert _seated_players(stored) == {"ann", "ben"}
+    stored.inputs, stored.damaged = [], "an input is unreadable: ..."
+    assert _seated_players(stored) == {"ann"}

@@ -61,6 +61,10 @@ DROPPED_KEPT = 10_000  # players without a seat whose connection ended, kept in 
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
 SEAT_GONE = N_("Your table was closed while nobody was connected to it; here are the open tables.")
+SEAT_SET_ASIDE = N_(
+    "Your table could not be brought back when the server restarted, so it is closed; here are "
+    "the open tables."
+)
 
 #: Crockford's base32: digits and capitals without I, L, O and U, so that a code passed on by
 #: voice has one case (screen readers do not say capitals) and no look-alike letters.
@@ -96,6 +100,9 @@ class Lobby:
         self.by_token: dict[str, PlayerRecord] = {}
         # why: a player brought back from the store finds their seat again (set at recover)
         self._seated_at: dict[str, str] = {}
+        # why: a player seated at a table set aside at this start is told so when they come
+        # back, not just shown the lobby (bounded: the seats of the tables set aside)
+        self._set_aside_at: dict[str, str] = {}
         # why bounded: a player without a seat whose connection dropped is kept to be known
         # again (a spectator put back at their table), but a loop of hello and close must not
         # grow the server for ever
@@ -122,6 +129,8 @@ class Lobby:
                 )
             except Exception as error:  # why: one bad table must not keep the others away
                 self._set_aside(stored_table.id, error)
+                for player_id in _seated_players(stored_table):
+                    self._set_aside_at[player_id] = stored_table.id
                 continue
             self.rooms.add(room)
             for index, seat in enumerate(room.table.seats):
@@ -188,6 +197,8 @@ class Lobby:
         if room is None or seat is None:
             if record.table_id is not None and room is None:
                 conn.send(Error("table_gone", _(SEAT_GONE)))  # the sweep closed it meanwhile
+            elif room is None and self._set_aside_at.pop(record.id, None) is not None:
+                conn.send(Error("table_gone", _(SEAT_SET_ASIDE)))
             record.table_id = None
             self._watch_again(conn, record, message)
             return
@@ -499,3 +510,18 @@ def _same_code(typed: str | None, code: str | None) -> bool:
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _seated_players(stored: StoredTable) -> set[str]:
+    """The players seated at a stored table, read from its inputs without replaying them (its
+    creator, then who sat down and did not leave); the creator alone if they are unreadable."""
+    seated = {stored.creator_id}
+    for command in stored.inputs:
+        player = command.get("player")
+        if not isinstance(player, str):
+            continue
+        if command.get("op") == "sit":
+            seated.add(player)
+        elif command.get("op") == "leave":
+            seated.discard(player)
+    return seated
