@@ -2,15 +2,18 @@
 
     nice -n 10 .venv/bin/python benchmarks/bench_startup.py --out benchmarks/results/startup.txt
     nice -n 10 .venv/bin/python benchmarks/bench_startup.py --src ../main/src   # another tree
+    nice -n 10 .venv/bin/python benchmarks/bench_startup.py --open 20000   # every table open
 
-The store is generated directly (no server makes it): ``--players`` anonymous players (the
-rows a ``hello`` stored before, each a hex id, a name and a SHA-256 token hash) and
-``--tables`` tables, of which the first ``--open`` are unfinished (set again at each run,
-so one store made with ``--keep`` serves every ``--open``) (the default 1,000 is the server's
-default ``--max-tables``, the most it holds at once) and the rest finished. Every table is a
-real game of 2 seats (its creator and an easy computer player) with ``--moves`` moves played,
-its inputs made by :class:`fivecrowns.table.Table` (so a replay is real work); each finished
-table is one the server closed (``finished = 1``), as a long-lived server accumulates.
+The store is written directly through :class:`SqliteStore` (no server makes it), once, and
+kept in the temp folder for the next runs (``--cache`` names another folder):
+``--players`` anonymous players (the rows a ``hello`` stored before, each a hex id, a name
+and a SHA-256 token hash) and ``--tables`` tables, of which the first ``--open`` are
+unfinished (set again at each run, so one store serves every ``--open``; the default 1,000
+is the server's default ``--max-tables``, the most it holds at once) and the rest finished.
+Every table is a real game of 2 seats (its creator and an easy computer player) with
+``--moves`` moves played, its inputs made by :class:`fivecrowns.table.Table` (so a replay is
+real work); each finished table is one the server closed (``finished = 1``), as a long-lived
+server accumulates.
 
 Each run starts ``fivecrowns serve --port 0`` on that store in a fresh process and times it
 from the spawn to the line saying where it listens (recovery happens before it: aiohttp's
@@ -38,7 +41,7 @@ from typing import Any
 
 from _stats import commit, write_report
 from fivecrowns.core.codec import move_from_json
-from fivecrowns.net.server.store import SqliteStore
+from fivecrowns.net.server.store import SqliteStore, StoredPlayer, StoredTable
 from fivecrowns.table import Table
 
 
@@ -58,40 +61,57 @@ def one_game_inputs(moves: int, creator: str) -> list[dict[str, Any]]:
     return table.inputs
 
 
-def make_store(path: Path, players: int, tables: int, open_tables: int, moves: int) -> None:
-    SqliteStore(path).close()  # the schema, as the server makes it
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA journal_mode=WAL")
+def make_store(path: Path, players: int, tables: int, moves: int) -> None:
+    """The store a long-lived server leaves, written by :class:`SqliteStore` itself: its
+    players, then its tables with their inputs, every one finished (``main`` sets how many
+    are not, at each run)."""
+    store = SqliteStore(path)
+    db = store._db  # why: one commit a row (the server's way) would take many minutes here
     db.execute("PRAGMA synchronous=OFF")
     template = one_game_inputs(moves, "CREATOR")
     texts = [json.dumps(command, separators=(",", ":")) for command in template]
-    with db:
-        db.executemany(
-            "INSERT INTO players (id, name, token_hash) VALUES (?, ?, ?)",
-            (
-                (f"{n:016x}", f"Visitor {n}", hashlib.sha256(f"token {n}".encode()).hexdigest())
-                for n in range(players)
-            ),
-        )
-    with db:
-        for number in range(tables):
-            table_id = f"{number:08x}"
+    batch = 10_000
+    for first in range(0, players, batch):
+        db.execute("BEGIN")
+        for n in range(first, min(players, first + batch)):
+            token_hash = hashlib.sha256(f"token {n}".encode()).hexdigest()
+            store.add_player(StoredPlayer(f"{n:016x}", f"Visitor {n}", token_hash))
+        db.execute("COMMIT")
+    batch = 500
+    for first in range(0, tables, batch):
+        numbers = range(first, min(tables, first + batch))
+        db.execute("BEGIN")
+        for number in numbers:
             creator = f"{number:016x}"  # one of the players above
-            finished = int(number >= open_tables)
-            db.execute(
-                "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, finished)"
-                " VALUES (?, 2, ?, 'Ann', NULL, 0, ?)",
-                (table_id, creator, finished),
-            )
-            db.executemany(
-                "INSERT INTO inputs (table_id, idx, command) VALUES (?, ?, ?)",
-                (
-                    (table_id, index, text.replace("CREATOR", creator))
-                    for index, text in enumerate(texts)
-                ),
-            )
+            store.add_table(StoredTable(f"{number:08x}", 2, creator, "Ann", None, False))
+        db.execute("COMMIT")
+        for number in numbers:
+            creator = f"{number:016x}"
+            for index, text in enumerate(texts):
+                store.append_input(
+                    f"{number:08x}", index, json.loads(text.replace("CREATOR", creator))
+                )
+        store.flush()  # one transaction for the batch's inputs, as the server's flush
+        db.execute("BEGIN")
+        for number in numbers:
+            store.finish_table(f"{number:08x}")  # as the server's sweep closes a table
+        db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
+    store.close()
+
+
+def cached_store(folder: Path, players: int, tables: int, moves: int) -> float:
+    """Make the store in ``folder`` unless a whole one is there; seconds it took (0 if none)."""
+    done = folder / "complete"
+    if done.exists():
+        return 0.0
+    for leftover in folder.glob("tables.sqlite3*"):  # a build that was stopped half-way
+        leftover.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    make_store(folder / "tables.sqlite3", players, tables, moves)
+    done.write_text("made by benchmarks/bench_startup.py\n")
+    return time.perf_counter() - began
 
 
 def _proc_cpu_and_peak(pid: int) -> tuple[float, float]:
@@ -151,18 +171,20 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--src", default=None, help="another checkout's src to run instead")
-    parser.add_argument("--keep", type=Path, default=None, help="make or reuse the store here")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="the folder of the store, made once and reused (default: one in the temp folder "
+        "named after --players, --tables and --moves)",
+    )
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    name = f"fivecrowns-bench-startup-{args.players}-{args.tables}-{args.moves}"
+    folder = args.cache or Path(tempfile.gettempdir()) / name
+    store = folder / "tables.sqlite3"
+    made = cached_store(folder, args.players, args.tables, args.moves)
     with tempfile.TemporaryDirectory() as temp:
-        folder = args.keep or Path(temp) / "big"
-        store = folder / "tables.sqlite3"
-        made = 0.0
-        if not store.exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            began = time.perf_counter()
-            make_store(store, args.players, args.tables, args.open, args.moves)
-            made = time.perf_counter() - began
         with sqlite3.connect(store) as db:  # why here: one store made once serves every --open
             db.execute(
                 "UPDATE tables SET finished = CASE WHEN rowid <= ? THEN 0 ELSE 1 END", (args.open,)
