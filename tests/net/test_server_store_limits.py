@@ -202,3 +202,53 @@ def test_the_players_of_a_table_set_aside_are_read_from_its_inputs_without_a_rep
     assert _seated_players(stored) == {"ann", "ben"}
     stored.inputs, stored.damaged = [], "an input is unreadable: ..."
     assert _seated_players(stored) == {"ann"}
+
+
+def test_at_most_max_tables_come_back_at_a_start_the_newest(data: Path) -> None:
+    """Every unfinished table was replayed before the server listened: 20,000 of them took
+    34 s of CPU and 1.3 GB (benchmarks/results/startup.txt). Now the newest ``--max-tables``
+    come back, and the others stay in the store for a start that allows more."""
+
+    async def scenario() -> None:
+        server = ServerProcess(data, *FAST, "--grace", "30").start()
+        makers = [Client(name) for name in ("Ann", "Ben", "Cy")]
+        try:
+            for maker in makers:  # Ann's is the oldest
+                await maker.connect(server.url)
+                await maker.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+                await maker.until(lambda m: m["type"] == "snapshot")
+                await maker.close()
+        finally:
+            errors = server.stop()
+        assert "Traceback" not in errors
+
+        async def comes_back(url: str, maker: Client) -> str:
+            back = Client(maker.name)
+            back.token = maker.token
+            await back.connect(url)
+            first = await back.until(lambda m: m["type"] in ("seated", "tables"))
+            await back.close()
+            return "seated" if first["type"] == "seated" else "lobby"
+
+        small = ServerProcess(data, *FAST, "--grace", "30", "--max-tables", "2").start()
+        try:
+            found = [await comes_back(small.url, maker) for maker in makers]
+        finally:
+            errors = small.stop()
+        assert found == ["lobby", "seated", "seated"]
+        lines = [line for line in errors.splitlines() if line not in ("", "Server stopped.")]
+        assert lines == [
+            "Unfinished tables not brought back: 1 (this server holds at most 2 tables, "
+            "--max-tables); they stay in the store"
+        ]
+        unfinished = _rows(data, "SELECT id FROM tables WHERE finished = 0")
+        assert {table for (table,) in unfinished} == {maker.table for maker in makers}
+
+        again = ServerProcess(data, *FAST, "--grace", "30").start()
+        try:
+            assert await comes_back(again.url, makers[0]) == "seated"  # Ann's table is back
+        finally:
+            errors = again.stop()
+        assert "not brought back" not in errors
+
+    asyncio.run(scenario())

@@ -31,9 +31,27 @@ def test_inputs_are_committed_by_flush_in_order_and_a_flush_of_nothing_is_harmle
     store.append_input("t1", 3, {"op": "chat", "n": 3})
     store.close()  # closing flushes what is kept
     again = SqliteStore(path)
-    (table,) = again.load()
+    (table,), left_out = again.load()
     assert [command["n"] for command in table.inputs] == [0, 1, 2, 3]
+    assert left_out == 0
     again.close()
+
+
+def test_load_gives_the_newest_unfinished_tables_oldest_first_and_how_many_it_left(
+    tmp_path: Path,
+) -> None:
+    store = SqliteStore(tmp_path / "tables.sqlite3")
+    for number in range(5):
+        store.add_table(StoredTable(f"t{number}", 2, "p1", "Ann", None, False))
+    store.finish_table("t3")
+    store.set_aside("t1", "a test")
+    every, left_out = store.load()
+    assert ([table.id for table in every], left_out) == (["t0", "t2", "t4"], 0)
+    newest, left_out = store.load(2)
+    assert ([table.id for table in newest], left_out) == (["t2", "t4"], 1)
+    none, left_out = store.load(0)
+    assert (none, left_out) == ([], 3)
+    store.close()
 
 
 class _FailingDb:

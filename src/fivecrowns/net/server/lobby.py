@@ -113,8 +113,21 @@ class Lobby:
     def recover(self) -> None:
         """Bring back every unfinished table from the store; set aside any that cannot be
         rebuilt (logged in one line) and serve the others. Players are looked up when they
-        come back (:meth:`hello`), so a store of many players starts as fast as an empty one."""
-        for stored_table in self.store.load():
+        come back (:meth:`hello`), so a store of many players starts as fast as an empty one.
+
+        At most ``limits.max_tables`` tables come back, the newest: why: each costs a replay
+        (about a millisecond) and memory before the server listens, and the server holds no
+        more than that anyway; the others stay in the store as they are, for a start with a
+        higher ``--max-tables``."""
+        stored_tables, left_out = self.store.load(self.limits.max_tables)
+        if left_out:
+            log.warning(
+                "Unfinished tables not brought back: %d (this server holds at most %d tables, "
+                "--max-tables); they stay in the store",
+                left_out,
+                self.limits.max_tables,
+            )
+        for stored_table in stored_tables:
             room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
             room.chat = table_chat(self.limits)
             try:

@@ -73,9 +73,10 @@ class Store(Protocol):
         """Mark a table finished (not brought back on a restart), or not again (a new game)."""
         ...
 
-    def load(self) -> list[StoredTable]:
-        """Every unfinished table not set aside, inputs in order (players are looked up one
-        at a time, by :meth:`player`, when they come back)."""
+    def load(self, most: int | None = None) -> tuple[list[StoredTable], int]:
+        """The unfinished tables not set aside, inputs in order, oldest first: the newest
+        ``most`` of them if there are more (all if ``most`` is None); and how many were left
+        out. Players are looked up one at a time, by :meth:`player`, when they come back."""
         ...
 
     def set_aside(self, table_id: str, why: str) -> None:
@@ -106,8 +107,8 @@ class MemoryStore:
     def finish_table(self, table_id: str, finished: bool = True) -> None:
         pass
 
-    def load(self) -> list[StoredTable]:
-        return []
+    def load(self, most: int | None = None) -> tuple[list[StoredTable], int]:
+        return [], 0
 
     def set_aside(self, table_id: str, why: str) -> None:
         pass
@@ -212,13 +213,14 @@ class SqliteStore:
         self.flush()
         self._db.execute("UPDATE tables SET finished = ? WHERE id = ?", (int(finished), table_id))
 
-    def load(self) -> list[StoredTable]:
+    def load(self, most: int | None = None) -> tuple[list[StoredTable], int]:
         tables: list[StoredTable] = []
         rows = self._db.execute(
             "SELECT id, seats, creator_id, creator_name, code, private FROM tables"
             " WHERE finished = 0 AND id NOT IN (SELECT table_id FROM set_aside) ORDER BY rowid"
         ).fetchall()
-        for table_id, seats, creator_id, creator_name, code, private in rows:
+        left_out = 0 if most is None else max(0, len(rows) - most)
+        for table_id, seats, creator_id, creator_name, code, private in rows[left_out:]:
             table = StoredTable(table_id, seats, creator_id, creator_name, code, bool(private))
             try:
                 table.inputs = [
@@ -231,7 +233,7 @@ class SqliteStore:
                 table.inputs = []
                 table.damaged = f"an input is unreadable: {error}"
             tables.append(table)
-        return tables
+        return tables, left_out
 
     def set_aside(self, table_id: str, why: str) -> None:
         # why a list of its own: the table's rows stay exactly as they were (nothing that could
