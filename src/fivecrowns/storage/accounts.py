@@ -22,6 +22,8 @@ import sqlite3
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
+from fivecrowns.words.text import name_key
+
 __all__ = [
     "DELETED_NAME",
     "Account",
@@ -31,6 +33,7 @@ __all__ = [
     "Session",
     "SqliteAccounts",
     "Status",
+    "find_account",
 ]
 
 #: The name a deleted account's games keep, in every stored record (not translated: records
@@ -309,6 +312,11 @@ class SqliteAccounts:
     def end_sessions(self, account_id: str) -> int:
         cursor = self._db.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,))
         return cursor.rowcount
+
+
+def find_account(store: AccountStore, name: str) -> Account | None:
+    """The account named ``name`` (as two names are compared: case, accents, look-alikes)."""
+    return store.account_by_key(name_key(" ".join(name.split())))
 
 
 def _account(row: tuple[str, str | None, str | None, str | None, Status, float]) -> Account:

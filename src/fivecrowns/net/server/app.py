@@ -43,23 +43,29 @@ from fivecrowns.net.protocol import (
     Chat,
     ClientMessage,
     CreateTable,
+    DeleteAccount,
     Error,
     EventFrame,
     Hello,
     Join,
     Leave,
     ListTables,
+    LogIn,
+    LogOut,
     MoveError,
     NewGame,
     ProtocolError,
+    Refresh,
     RemoveBot,
     Resume,
     SetLanguage,
+    SignUp,
     Start,
     Watch,
     decode_client,
     move_of,
 )
+from fivecrowns.net.server.accounts import AccountRules, Accounts
 from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
@@ -107,6 +113,7 @@ class Server:
         history: Path | None = None,
         fanout: Fanout | None = None,
         seed: int | None = None,
+        accounts: AccountRules | None = None,
     ) -> None:
         self.store: Store = store or MemoryStore()
         self.limits = limits or Limits()
@@ -117,6 +124,7 @@ class Server:
         self.rooms = Rooms()
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
+        self.accounts = Accounts(self.store.accounts, self.lobby, accounts)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
@@ -248,7 +256,7 @@ class Server:
         if message is None:
             return
         language = conn.language
-        if isinstance(message, Hello) and conn.player is None:
+        if isinstance(message, Hello | SignUp | LogIn) and conn.player is None:
             language = message.language
         with speaking(language):
             try:
@@ -279,8 +287,8 @@ class Server:
             return None
 
     def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
-        if isinstance(message, Hello):
-            self.lobby.hello(conn, message)
+        if isinstance(message, Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount):
+            self._account_message(conn, message)
             return
         if conn.player is None:
             raise TableError("hello_first", _("Say hello first, with your name."))
@@ -312,6 +320,23 @@ class Server:
             for frame in room.table.frames_since(message.last_seq, conn.seat):
                 conn.send(EventFrame(**frame))
             send_snapshot(conn, room)
+
+    def _account_message(
+        self, conn: Connection, message: Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount
+    ) -> None:
+        accounts = self.accounts
+        if isinstance(message, Hello):
+            accounts.hello(conn, message)
+        elif isinstance(message, SignUp):
+            accounts.sign_up(conn, message)
+        elif isinstance(message, LogIn):
+            accounts.log_in(conn, message)
+        elif isinstance(message, Refresh):
+            accounts.refresh(conn, message)
+        elif isinstance(message, LogOut):
+            accounts.log_out(conn, message)
+        else:
+            accounts.delete(conn, message)
 
     # --- commands at a table ----------------------------------------------------------
 
@@ -475,6 +500,7 @@ def make_app(server: Server) -> web.Application:
         sweeps.cancel()
         for room in server.rooms.values():
             server.pacing.halt(room)
+        server.accounts.close()
         server.store.close()
 
     async def stopping(app: web.Application) -> None:
