@@ -16,6 +16,7 @@ from fivecrowns.storage.accounts import (
     AccountStore,
     NameTakenError,
     Session,
+    forget_name_in_history,
 )
 
 
@@ -108,3 +109,22 @@ def test_deleting_keeps_the_games_under_a_deleted_player(tmp_path: Path) -> None
     assert {p.id: p.name for p in players} == {"a1": DELETED_NAME, "p2": "Bob"}
     assert table.creator_name == DELETED_NAME
     again.close()
+
+
+def test_deleting_forgets_the_name_in_the_servers_history(tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    games = [
+        {"date": "d1", "players": ["Ann", "Bob"], "totals": [10, 20]},
+        {"date": "d2", "players": ["Bob", "Bot 2"], "totals": [5, 6]},
+        {"date": "d3", "players": ["ÀNN", "Cy"], "totals": [1, 2]},
+    ]
+    path.write_text("".join(json.dumps(g) + "\n" for g in games) + "not json\n", "utf-8")
+    assert forget_name_in_history(path, "Ann") == 2
+    lines = path.read_text("utf-8").splitlines()
+    assert [json.loads(line)["players"] for line in lines[:3]] == [
+        [DELETED_NAME, "Bob"],
+        ["Bob", "Bot 2"],
+        [DELETED_NAME, "Cy"],
+    ]
+    assert json.loads(lines[0])["totals"] == [10, 20] and lines[3] == "not json"
+    assert forget_name_in_history(tmp_path / "none.jsonl", "Ann") == 0

@@ -20,8 +20,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Literal, Protocol
 
+from fivecrowns.storage.atomic import atomic_write_text
 from fivecrowns.words.text import name_key
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "SqliteAccounts",
     "Status",
     "find_account",
+    "forget_name_in_history",
 ]
 
 #: The name a deleted account's games keep, in every stored record (not translated: records
@@ -317,6 +320,40 @@ class SqliteAccounts:
 def find_account(store: AccountStore, name: str) -> Account | None:
     """The account named ``name`` (as two names are compared: case, accents, look-alikes)."""
     return store.account_by_key(name_key(" ".join(name.split())))
+
+
+def forget_name_in_history(path: Path, name: str) -> int:
+    """Write :data:`DELETED_NAME` for ``name`` (compared by :func:`name_key`) in every game
+    of the history file ``path`` (a server's ``history.jsonl``); how many games named it.
+
+    why by name: a history record keeps names only; while the account lived, nobody else could
+    play under its name, so the games that name it are its own (or, before it was made, a
+    guest's of that name, whose name goes too: forgetting more is the safe side)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return 0
+    key = name_key(name)
+    changed = 0
+    kept: list[str] = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+            players = record["players"]
+            mine = [isinstance(p, str) and name_key(p) == key for p in players]
+        except (ValueError, KeyError, TypeError):
+            kept.append(line)  # why: a damaged or other record stays as it was
+            continue
+        if any(mine):
+            record["players"] = [
+                DELETED_NAME if m else p for p, m in zip(players, mine, strict=True)
+            ]
+            line = json.dumps(record)
+            changed += 1
+        kept.append(line)
+    if changed:
+        atomic_write_text(path, "\n".join(kept) + "\n")
+    return changed
 
 
 def _account(row: tuple[str, str | None, str | None, str | None, Status, float]) -> Account:

@@ -21,6 +21,7 @@ messages are still handled whole, without awaiting (app.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -29,6 +30,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from argon2 import PasswordHasher
@@ -51,7 +53,14 @@ from fivecrowns.net.protocol import (
 )
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.lobby import Lobby
-from fivecrowns.storage.accounts import Account, AccountStore, NameTakenError, Session, Status
+from fivecrowns.storage.accounts import (
+    Account,
+    AccountStore,
+    NameTakenError,
+    Session,
+    Status,
+    forget_name_in_history,
+)
 from fivecrowns.table import TableError
 from fivecrowns.words.text import name_key, name_refusal
 
@@ -158,8 +167,10 @@ class Accounts:
         lobby: Lobby,
         rules: AccountRules | None = None,
         clock: Callable[[], float] = time.time,
+        history: Path | None = None,
     ) -> None:
         self.store = store
+        self.history = history  # the server's history of finished games
         self.lobby = lobby
         self.rules = rules or AccountRules()
         self.clock = clock
@@ -172,6 +183,10 @@ class Accounts:
         self._busy: set[Connection] = set()  # connections whose log-in awaits its hash
         self._tasks: set[asyncio.Task[None]] = set()
         self._nothing: str | None = None  # the hash an unknown name's password is checked on
+
+    def logging_in(self, conn: Connection) -> bool:
+        """``conn``'s log-in or sign-up waits for its hash (its hello is on its way)."""
+        return conn in self._busy
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -456,6 +471,9 @@ class Accounts:
         if conn.room is not None:  # why again: the player may have sat down meanwhile
             raise TableError("at_table", _(LEAVE_FIRST))
         self.store.delete_account(account_id)
+        if self.history is not None:
+            with contextlib.suppress(OSError):  # why: a full disk must not stop the server
+                forget_name_in_history(self.history, account.name)
         self._current.pop(account_id, None)
         record = self.lobby.players.pop(account_id, None)
         if record is not None:

@@ -14,7 +14,8 @@ and docs/network.md.
 The server's parts, each its own module: ``connection`` (one WebSocket, its queue and
 writer), ``rooms`` (rooms, player records, the fan-out), ``lobby`` (hello, the table list,
 invite codes, to a table and away), ``pacing`` (computer players, stand-ins, the sweep),
-``store`` and ``web``; this module reads each client message and hands it to them, and
+``accounts`` (sign-up, log-in, sessions, an account's name its own), ``store`` and
+``web``; this module reads each client message and hands it to them, and
 makes the aiohttp application.
 """
 
@@ -124,7 +125,7 @@ class Server:
         self.rooms = Rooms()
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
-        self.accounts = Accounts(self.store.accounts, self.lobby, accounts)
+        self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
@@ -226,6 +227,10 @@ class Server:
         """A connection that has not said hello in time is told so and closed (why: an idle
         socket holds a connection slot and a file for nothing)."""
         if conn.player is not None or conn.closed:
+            return
+        if self.accounts.logging_in(conn):  # why: its hash may wait; give it the time again
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.limits.hello_deadline, self._no_hello, conn, language)
             return
         seconds = max(1, round(self.limits.hello_deadline))
         with speaking(language):
