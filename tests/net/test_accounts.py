@@ -89,3 +89,20 @@ def test_a_password_over_256_bytes_is_refused_before_any_hash(password: str) -> 
     accounts.close()
     assert refused.value.code == "password_too_long"
     assert password not in str(refused.value)
+
+
+class _Conn:
+    def __init__(self, address: str) -> None:
+        self.address = address
+
+
+def test_log_ins_are_limited_per_address_whatever_the_names() -> None:
+    accounts = Accounts(MemoryAccounts(), None, AccountRules(per_address=3, per_name=100))  # type: ignore[arg-type]
+    here, there = _Conn("192.0.2.1"), _Conn("192.0.2.2")
+    for number in range(3):
+        accounts._within_limits(here, f"name {number}")  # type: ignore[arg-type]
+    with pytest.raises(TableError) as refused:
+        accounts._within_limits(here, "another name")  # type: ignore[arg-type]
+    assert refused.value.code == "too_many_log_ins"
+    accounts._within_limits(there, "another name")  # type: ignore[arg-type]
+    accounts.close()
