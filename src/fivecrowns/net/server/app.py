@@ -14,7 +14,8 @@ and docs/network.md.
 The server's parts, each its own module: ``connection`` (one WebSocket, its queue and
 writer), ``rooms`` (rooms, player records, the fan-out), ``lobby`` (hello, the table list,
 invite codes, to a table and away), ``pacing`` (computer players, stand-ins, the sweep),
-``store`` and ``web``; this module reads each client message and hands it to them, and
+``accounts`` (sign-up, log-in, sessions, an account's name its own), ``store`` and
+``web``; this module reads each client message and hands it to them, and
 makes the aiohttp application.
 """
 
@@ -43,23 +44,29 @@ from fivecrowns.net.protocol import (
     Chat,
     ClientMessage,
     CreateTable,
+    DeleteAccount,
     Error,
     EventFrame,
     Hello,
     Join,
     Leave,
     ListTables,
+    LogIn,
+    LogOut,
     MoveError,
     NewGame,
     ProtocolError,
+    Refresh,
     RemoveBot,
     Resume,
     SetLanguage,
+    SignUp,
     Start,
     Watch,
     decode_client,
     move_of,
 )
+from fivecrowns.net.server.accounts import AccountRules, Accounts
 from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
@@ -107,6 +114,7 @@ class Server:
         history: Path | None = None,
         fanout: Fanout | None = None,
         seed: int | None = None,
+        accounts: AccountRules | None = None,
     ) -> None:
         self.store: Store = store or MemoryStore()
         self.limits = limits or Limits()
@@ -117,6 +125,7 @@ class Server:
         self.rooms = Rooms()
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
+        self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
@@ -219,6 +228,10 @@ class Server:
         socket holds a connection slot and a file for nothing)."""
         if conn.player is not None or conn.closed:
             return
+        if self.accounts.logging_in(conn):  # why: its hash may wait; give it the time again
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.limits.hello_deadline, self._no_hello, conn, language)
+            return
         seconds = max(1, round(self.limits.hello_deadline))
         with speaking(language):
             text = ngettext(
@@ -248,7 +261,7 @@ class Server:
         if message is None:
             return
         language = conn.language
-        if isinstance(message, Hello) and conn.player is None:
+        if isinstance(message, Hello | SignUp | LogIn) and conn.player is None:
             language = message.language
         with speaking(language):
             try:
@@ -279,8 +292,8 @@ class Server:
             return None
 
     def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
-        if isinstance(message, Hello):
-            self.lobby.hello(conn, message)
+        if isinstance(message, Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount):
+            self._account_message(conn, message)
             return
         if conn.player is None:
             raise TableError("hello_first", _("Say hello first, with your name."))
@@ -312,6 +325,23 @@ class Server:
             for frame in room.table.frames_since(message.last_seq, conn.seat):
                 conn.send(EventFrame(**frame))
             send_snapshot(conn, room)
+
+    def _account_message(
+        self, conn: Connection, message: Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount
+    ) -> None:
+        accounts = self.accounts
+        if isinstance(message, Hello):
+            accounts.hello(conn, message)
+        elif isinstance(message, SignUp):
+            accounts.sign_up(conn, message)
+        elif isinstance(message, LogIn):
+            accounts.log_in(conn, message)
+        elif isinstance(message, Refresh):
+            accounts.refresh(conn, message)
+        elif isinstance(message, LogOut):
+            accounts.log_out(conn, message)
+        else:
+            accounts.delete(conn, message)
 
     # --- commands at a table ----------------------------------------------------------
 
@@ -475,6 +505,7 @@ def make_app(server: Server) -> web.Application:
         sweeps.cancel()
         for room in server.rooms.values():
             server.pacing.halt(room)
+        server.accounts.close()
         server.store.close()
 
     async def stopping(app: web.Application) -> None:

@@ -55,6 +55,7 @@ class Room:
     recorded: bool = False
     deserted_since: float | None = None  # when the sweep first found nobody connected here
     address: str | None = None  # where its creator connected from (None after a restart)
+    guests: bool = True  # False: only players logged in to an account sit here
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
