@@ -6,8 +6,8 @@ import argparse
 import getpass
 from typing import Any
 
+from fivecrowns.i18n import N_, pgettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.i18n import pgettext
 
 __all__ = ["configure", "run"]
 
@@ -73,6 +73,50 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=_("with --keys: append every message to this file"),
     )
     parser.add_argument("--verbosity", choices=("brief", "normal", "full"))
+    account = parser.add_mutually_exclusive_group()
+    account.add_argument(
+        "--log-in",
+        action="store_true",
+        help=_(
+            "log in to your account NAME (--name) at the server; the password is asked "
+            "without showing it (or read from the first line of input when it is not a terminal)"
+        ),
+    )
+    account.add_argument(
+        "--sign-up",
+        action="store_true",
+        help=_("make the account NAME (--name) at the server and log in to it; as --log-in"),
+    )
+
+
+PASSWORD_PROMPT = N_("Password for {name}: ")
+PASSWORD_AGAIN = N_("The same password again: ")
+PASSWORDS_DIFFER = N_("The two passwords differ; nothing was sent. Try again.")
+# why: join --keys's lobby has no log-in yet (issue 28); its players play as guests for now
+KEYS_NO_ACCOUNTS = N_(
+    "--log-in and --sign-up work with the typed commands of join for now; leave out --keys."
+)
+NO_PASSWORD = N_("No password was given; nothing was sent.")
+
+
+def read_password(name: str, twice: bool, stdin: Any = None) -> str | None:
+    """The password, asked without echo on a terminal (twice for a new account); from the
+    first line of ``stdin`` when it is not a terminal (scripts, tests). ``None`` after a
+    sentence saying why there is none."""
+    import sys
+
+    stdin = stdin if stdin is not None else sys.stdin
+    if not stdin.isatty():
+        password: str = stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(_(PASSWORD_PROMPT).format(name=name))
+        if twice and password and getpass.getpass(_(PASSWORD_AGAIN)) != password:
+            print(_(PASSWORDS_DIFFER), file=sys.stderr)
+            return None
+    if not password:
+        print(_(NO_PASSWORD), file=sys.stderr)
+        return None
+    return password
 
 
 def player_name(given: str | None) -> str:
@@ -92,6 +136,7 @@ def player_name(given: str | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import sys
 
     from fivecrowns.storage.seats import SavedSeats
     from fivecrowns.ui.join_line import HELP, LineClient, stdin_lines
@@ -101,18 +146,29 @@ def run(args: argparse.Namespace) -> int:
     if args.keys:
         from fivecrowns.ui.join_keys import run_keys
 
+        if args.log_in or args.sign_up:
+            print(_(KEYS_NO_ACCOUNTS), file=sys.stderr)
+            return 2
+
         return run_keys(args, url, name)
     first: list[dict[str, Any]] = []
     if args.table:  # a table number; the client tries it as an invite code if no table has it
         first.append({"type": "join", "table": args.table})
     if args.watch:
         first.append({"type": "watch", "table": args.watch})
+    credentials: tuple[str, str] | None = None
+    if args.log_in or args.sign_up:
+        password = read_password(name, twice=args.sign_up)
+        if password is None:
+            return 2
+        credentials = ("sign_up" if args.sign_up else "log_in", password)
 
     async def main() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         stdin_lines(lines)
         print(_(HELP), flush=True)
         client = LineClient(url, name, say=lambda text: print(text, flush=True))
+        client.connection.credentials = credentials
         client.fallback_code = args.table
         client.fallback_watch = args.watch  # a private table is watched by its invite code
         # why: a client started again after a crash takes its seat back (seats.json)

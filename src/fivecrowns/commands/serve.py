@@ -32,6 +32,25 @@ NOT_AN_ADDRESS = N_(
 )
 
 
+# the operator's commands: each changes one account in the data folder and exits (a running
+# server sees the change at the account's next log-in or hello)
+_OPERATOR_OPTIONS = {
+    "--approve-account": N_("let the account NAME, made while sign-up needed approval, play"),
+    "--disable-account": N_("disable the account NAME and end its log-ins, and exit"),
+    "--enable-account": N_("enable the account NAME again, and exit"),
+}
+ACCOUNT_CHANGED = N_("The account {name} is now {status}.")
+NO_ACCOUNT = N_("No account here has the name {name}.")
+NO_ACCOUNTS = N_("No accounts yet.")
+# TRANSLATORS: one line of --list-accounts, as in "Ann: active"
+ACCOUNT_LINE = N_("{name}: {status}")
+STATUS_WORDS = {
+    "active": N_("active"),
+    "pending": N_("waiting for approval"),
+    "disabled": N_("disabled"),
+}
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host",
@@ -133,6 +152,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--sign-up",
+        choices=("open", "approval", "closed"),
+        default="open",
+        help=_(
+            "who may make an account: open (anyone, the default), approval (accounts wait "
+            "for --approve-account), closed (nobody; guests and accounts already made still "
+            "play)"
+        ),
+    )
+    for option, help_text in _OPERATOR_OPTIONS.items():
+        parser.add_argument(option, metavar=_("NAME"), help=_(help_text))
+    parser.add_argument(
+        "--list-accounts",
+        action="store_true",
+        help=_("list the accounts in the data folder with their status, and exit"),
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -145,7 +181,10 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fivecrowns.net.server.store import MemoryStore, SqliteStore, Store
+    from fivecrowns.storage.migrations import NewerFileError
 
+    if args.list_accounts or args.approve_account or args.disable_account or args.enable_account:
+        return _operate(args)
     for name in ("grace", "bot_delay", "rate", "max_per_address"):
         if getattr(args, name) < 0:
             option = "--" + name.replace("_", "-")
@@ -186,7 +225,11 @@ def run(args: argparse.Namespace) -> int:
         if lock is None:
             print(_(IN_USE).format(path=data), file=sys.stderr)
             return 1
-        store = SqliteStore(data / "tables.sqlite3")
+        try:
+            store = SqliteStore(data / "tables.sqlite3")
+        except NewerFileError as error:
+            print(error, file=sys.stderr)
+            return 1
         where = str(data / "tables.sqlite3")
     try:
         asyncio.run(_serve(args, store, data, where))
@@ -211,6 +254,7 @@ async def _serve(
 
     from aiohttp import web
 
+    from fivecrowns.net.server.accounts import AccountRules
     from fivecrowns.net.server.app import Server, make_app
     from fivecrowns.net.server.limits import Limits
     from fivecrowns.net.server.quiet import quiet_bad_requests
@@ -232,7 +276,11 @@ async def _serve(
         burst=max(40, int(args.rate * 2)),
     )
     server = Server(
-        store, limits, history=None if data is None else data / "history.jsonl", seed=args.seed
+        store,
+        limits,
+        history=None if data is None else data / "history.jsonl",
+        seed=args.seed,
+        accounts=AccountRules(sign_up=args.sign_up),
     )
     # why a short shutdown timeout: the server closes every connection itself when it stops
     # (Server.stop); aiohttp's 60 s wait for handlers is only a last guard.
@@ -272,3 +320,55 @@ async def _serve(
             loop.add_signal_handler(signum, stop.set)
     await stop.wait()
     await runner.cleanup()
+
+
+def _operate(args: argparse.Namespace) -> int:
+    """The operator's account commands, on the data folder's tables file (the server may run:
+    SQLite lets both use it)."""
+    from fivecrowns.net.server.store import SqliteStore
+    from fivecrowns.storage.accounts import Status, find_account
+    from fivecrowns.storage.migrations import NewerFileError
+    from fivecrowns.storage.paths import data_dir
+
+    if args.memory:
+        print(_("A server with --memory keeps no accounts to change."), file=sys.stderr)
+        return 2
+    data = args.data if args.data is not None else data_dir() / "server"
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        store = SqliteStore(data / "tables.sqlite3")
+    except NewerFileError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except OSError as error:
+        problem = _("Cannot use the data folder {path}: {reason}.")
+        print(problem.format(path=data, reason=error.strerror), file=sys.stderr)
+        return 1
+    try:
+        if args.list_accounts:
+            accounts = store.accounts.accounts()
+            for account in accounts:
+                status = _(STATUS_WORDS[account.status])
+                print(_(ACCOUNT_LINE).format(name=account.name, status=status))
+            if not accounts:
+                print(_(NO_ACCOUNTS))
+            return 0
+        changes: list[tuple[str, Status]] = [
+            (args.approve_account, "active"),
+            (args.enable_account, "active"),
+            (args.disable_account, "disabled"),
+        ]
+        for name, status in changes:
+            if name is None:
+                continue
+            found = find_account(store.accounts, name)
+            if found is None:
+                print(_(NO_ACCOUNT).format(name=name), file=sys.stderr)
+                return 1
+            store.accounts.set_status(found.id, status)
+            if status == "disabled":
+                store.accounts.end_sessions(found.id)
+            print(_(ACCOUNT_CHANGED).format(name=found.name, status=_(STATUS_WORDS[status])))
+        return 0
+    finally:
+        store.close()

@@ -33,6 +33,8 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "QUESTIONS",
+    "AccountPending",
+    "AccountTokens",
     "Act",
     "ActArgs",
     "AddBot",
@@ -41,6 +43,7 @@ __all__ = [
     "Chat",
     "ClientMessage",
     "CreateTable",
+    "DeleteAccount",
     "Error",
     "EventFrame",
     "Hello",
@@ -49,14 +52,19 @@ __all__ = [
     "Leave",
     "Left",
     "ListTables",
+    "LogIn",
+    "LogOut",
+    "LoggedOut",
     "MoveError",
     "MuteChat",
     "ProtocolError",
     "Question",
+    "Refresh",
     "RemoveBot",
     "Resume",
     "Seated",
     "SetLanguage",
+    "SignUp",
     "Snapshot",
     "SpectatorChat",
     "Start",
@@ -120,6 +128,8 @@ class Hello(_Message, tag="hello"):
     # (why: a restarted server keeps players and seats, not who watched what)
     watch: TableId | None = None
     watch_code: Token | None = None
+    # the access token of an ``account``: say hello as that account (its name, not ``name``)
+    access: Token | None = None
 
 
 class ListTables(_Message, tag="list_tables"):
@@ -130,6 +140,7 @@ class CreateTable(_Message, tag="create_table"):
     seats: Annotated[int, msgspec.Meta(ge=2, le=7)] = 4
     bots: Annotated[list[Level], msgspec.Meta(max_length=6)] = []
     private: bool = False
+    guests: bool = True  # False: only players logged in to an account may sit here
 
 
 class Join(_Message, tag="join"):
@@ -224,8 +235,54 @@ class Ask(_Message, tag="ask"):
     what: Question
 
 
+# why 1024 characters here: the server refuses a password over its own bound (in bytes) with a
+# sentence of its own; this only keeps a message's fields within what a message may carry
+Password = Annotated[str, msgspec.Meta(min_length=1, max_length=1024)]
+
+
+class SignUp(_Message, tag="sign_up"):
+    """Make an account and say hello as it (added to version 1: accounts, docs/protocol.md)."""
+
+    v: int
+    name: Name
+    password: Password
+    language: Language = "en"
+
+
+class LogIn(_Message, tag="log_in"):
+    """Say hello as an account, with its password (added to version 1)."""
+
+    v: int
+    name: Name
+    password: Password
+    language: Language = "en"
+
+
+class Refresh(_Message, tag="refresh"):
+    """Trade a refresh token (once) for a new access token and a new refresh token."""
+
+    refresh: Token
+
+
+class LogOut(_Message, tag="log_out"):
+    """End this connection's log-in (``everywhere``: every log-in of the account)."""
+
+    everywhere: bool = False
+
+
+class DeleteAccount(_Message, tag="delete_account"):
+    """Delete the account this connection is logged in to; its password again, to be sure."""
+
+    password: Password
+
+
 ClientMessage = (
     Hello
+    | SignUp
+    | LogIn
+    | Refresh
+    | LogOut
+    | DeleteAccount
     | ListTables
     | CreateTable
     | Join
@@ -257,6 +314,29 @@ class Welcome(_ServerMessage, tag="welcome"):
     player: str
     name: str
     token: str  # keep it to take the seat back after a dropped connection; never show it
+
+
+class AccountTokens(_ServerMessage, tag="account"):
+    """A log-in: ``access`` says hello as the account (``hello`` with ``access``) for
+    ``expires`` seconds; ``refresh`` trades once for a new pair. Keep both secret."""
+
+    name: str
+    access: str
+    refresh: str
+    expires: int
+
+
+class AccountPending(_ServerMessage, tag="account_pending"):
+    """The account is made and waits for the operator's approval; ``text`` says so."""
+
+    name: str
+    text: str
+
+
+class LoggedOut(_ServerMessage, tag="logged_out"):
+    """This connection is no longer logged in (``text`` says why); the server closes it."""
+
+    text: str
 
 
 class Answer(_ServerMessage, tag="answer"):
@@ -320,7 +400,19 @@ class EventFrame(_ServerMessage, tag="event"):
     text: str
 
 
-ServerMessage = Welcome | Answer | Error | Tables | Seated | Left | Snapshot | EventFrame
+ServerMessage = (
+    Welcome
+    | Answer
+    | Error
+    | Tables
+    | Seated
+    | Left
+    | Snapshot
+    | EventFrame
+    | AccountTokens
+    | AccountPending
+    | LoggedOut
+)
 
 
 class SeatData(msgspec.Struct):

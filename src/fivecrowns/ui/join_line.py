@@ -75,6 +75,10 @@ NO_TABLE_OR_CODE = N_(
     "with its invite code."
 )
 
+LOGGED_IN = N_(
+    "Logged in as {name}. Type logout to log out, or logout all to log out on every device."
+)
+
 # TRANSLATORS: the letters and CARD are what the player types
 _MOVE_WORDS = {
     "draw_stock": N_("d, draw from the stock"),
@@ -107,6 +111,7 @@ class LineClient:
         self._tried_code: str | None = None  # an invite code tried after no table had it
         self._said: tuple[Any, ...] = ()
         self._opened = asyncio.Event()  # typed lines wait for the first connection
+        self.failed = False  # the log-in or sign-up was refused: the exit status says so
 
     def take_back_from(
         self, seats: SavedSeats, first: list[dict[str, Any]]
@@ -128,7 +133,7 @@ class LineClient:
             reader.cancel()
         if ending is Ending.TOO_MANY_DROPS:
             self.say(_(TOO_MANY_DROPS).format(count=self.connection.retry.drops))
-        return 0 if ending is Ending.CLOSED else 1
+        return 0 if ending is Ending.CLOSED and not self.failed else 1
 
     def say(self, text: str) -> None:
         """Print ``text``, cleaned first: what a server sends (a name, a chat line, its own
@@ -149,7 +154,8 @@ class LineClient:
             self.reconnected()
             return
         self.say(_(CONNECTED).format(url=self.url, name=self.name))
-        self._opened.set()
+        if not self.connection.logging_in():  # why: typed lines wait for the log-in's answer
+            self._opened.set()
 
     def dropped(self) -> None:
         minutes = self.connection.retry.minutes
@@ -205,6 +211,12 @@ class LineClient:
         kind = data.get("type")
         if kind == "welcome":
             connection.welcomed(data)
+            self._opened.set()
+        elif kind == "account":  # the tokens stay unsaid: only the hello needed them
+            self.say(_(LOGGED_IN).format(name=data["name"]))
+        elif kind in ("account_pending", "logged_out"):
+            self.say(data["text"])
+            self._end()
         elif kind == "event":
             if data["seq"] <= self.seq:
                 return  # why: already heard before the connection dropped
@@ -252,6 +264,11 @@ class LineClient:
             self.snapshot, self.seq = None, 0
             self.say(_(LEFT))
         elif kind == "error":
+            if connection.logging_in():  # a refused log-in or sign-up: nothing more to do
+                self.say(data["text"])
+                self.failed = True
+                self._end()
+                return
             if data["code"] == "bad_token":
                 # why: the server's data was moved or wiped; without this every later command
                 # got "Say hello first" and the player was stuck
@@ -266,6 +283,13 @@ class LineClient:
                 self._tried_code = None
                 return
             self.say(data["text"])
+
+    def _end(self) -> None:
+        """The server ends this player's connection (or refused it): stop, take nothing up
+        again, and let the typed lines end."""
+        self.done = True
+        self.connection.stop()
+        self._opened.set()
 
     def _try_as_code(self) -> bool:
         """No table has the number given to join or watch: try it as an invite code."""
@@ -354,6 +378,8 @@ class LineClient:
             if card.isdigit() and 1 <= int(card) <= len(hand):  # a place in the hand: x 1
                 card = hand[int(card) - 1]
             return [{"type": "act", "action": action, "args": {"card": card}, "seq": seq}]
+        if verb == "logout":
+            return [{"type": "log_out", "everywhere": rest[:1] == ["all"]}]
         if verb == "say" and rest:
             return [{"type": "chat", "text": " ".join(rest)}]
         if verb == "mute" and rest and rest[0] in ("nobody", "spectators", "everyone"):

@@ -123,6 +123,12 @@ class ServerConnection:
         self.seats: SavedSeats | None = None
         #: A seat kept by an earlier run, asked back in the first hello (cleared once answered).
         self.saved: SavedSeat | None = None
+        #: ``("log_in" or "sign_up", password)``: the first hello logs in to an account (or
+        #: makes one); forgotten once the server has welcomed this player.
+        self.credentials: tuple[str, str] | None = None
+        #: What to send once welcomed (why: a log-in is answered after its password is checked,
+        #: and a message sent meanwhile would come before the hello)
+        self._after_welcome: list[dict[str, Any]] = []
 
     # --- the socket ---------------------------------------------------------------------
 
@@ -174,6 +180,8 @@ class ServerConnection:
             try:
                 self.ws = await session.ws_connect(self.url, heartbeat=20.0)
                 await self.send(self.hello())
+                if self.logging_in() and then:
+                    self._after_welcome, then = list(then), []
                 for message in then or []:
                     await self.send(message)
                 self.owner.opened(again)
@@ -190,8 +198,23 @@ class ServerConnection:
         self.owner.gave_up_trying(again)
         return False
 
+    def logging_in(self) -> bool:
+        """The first hello logs in to an account (or makes one), not yet answered."""
+        return self.credentials is not None and self.token is None
+
     def hello(self) -> dict[str, Any]:
-        """The hello: with the token after a drop, or with a seat kept by an earlier run."""
+        """The hello: with the token after a drop, or with a seat kept by an earlier run; a
+        log-in (``credentials``) until the server welcomes this player."""
+        if self.credentials is not None and self.token is None:
+            kind, password = self.credentials
+            language = current_language()
+            return {
+                "type": kind,
+                "v": 1,
+                "name": self.name,
+                "password": password,
+                "language": language,
+            }
         hello = self.plain_hello()
         if self.token is not None:
             hello.update(token=self.token, last_seq=self.owner.last_seq())
@@ -258,6 +281,9 @@ class ServerConnection:
         self.token = data["token"]
         self.connected = True
         self.retrying = False
+        self.credentials = None  # why: the password is needed no more; the token takes over
+        self.outbox.extend(self._after_welcome)
+        self._after_welcome = []
         return again
 
     def sat_down(self, data: dict[str, Any]) -> None:

@@ -14,8 +14,9 @@ and docs/network.md.
 The server's parts, each its own module: ``connection`` (one WebSocket, its queue and
 writer), ``rooms`` (rooms, player records, the fan-out), ``lobby`` (hello, the table list,
 invite codes, to a table and away), ``pacing`` (computer players, stand-ins, the sweep),
-``resend`` (events sent again), ``store`` and ``web``; this module reads each client message
-and hands it to them, and makes the aiohttp application.
+``resend`` (events sent again), ``accounts`` (sign-up, log-in, sessions, an account's name
+its own), ``store`` and ``web``; this module reads each client message and hands it to them,
+and makes the aiohttp application.
 """
 
 from __future__ import annotations
@@ -43,24 +44,30 @@ from fivecrowns.net.protocol import (
     Chat,
     ClientMessage,
     CreateTable,
+    DeleteAccount,
     Error,
     Hello,
     Join,
     Leave,
     ListTables,
+    LogIn,
+    LogOut,
     MoveError,
     MuteChat,
     NewGame,
     ProtocolError,
+    Refresh,
     RemoveBot,
     Resume,
     SetLanguage,
+    SignUp,
     SpectatorChat,
     Start,
     Watch,
     decode_client,
     move_of,
 )
+from fivecrowns.net.server.accounts import AccountRules, Accounts
 from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
@@ -115,6 +122,7 @@ class Server:
         history: Path | None = None,
         fanout: Fanout | None = None,
         seed: int | None = None,
+        accounts: AccountRules | None = None,
     ) -> None:
         self.store: Store = store or MemoryStore()
         self.limits = limits or Limits()
@@ -125,6 +133,7 @@ class Server:
         self.rooms = Rooms()
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
+        self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
@@ -227,6 +236,10 @@ class Server:
         socket holds a connection slot and a file for nothing)."""
         if conn.player is not None or conn.closed:
             return
+        if self.accounts.logging_in(conn):  # why: its hash may wait; give it the time again
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.limits.hello_deadline, self._no_hello, conn, language)
+            return
         seconds = max(1, round(self.limits.hello_deadline))
         with speaking(language):
             text = ngettext(
@@ -256,7 +269,7 @@ class Server:
         if message is None:
             return
         language = conn.language
-        if isinstance(message, Hello) and conn.player is None:
+        if isinstance(message, Hello | SignUp | LogIn) and conn.player is None:
             language = message.language
         with speaking(language):
             try:
@@ -287,8 +300,8 @@ class Server:
             return None
 
     def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
-        if isinstance(message, Hello):
-            self.lobby.hello(conn, message)
+        if isinstance(message, Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount):
+            self._account_message(conn, message)
             return
         if conn.player is None:
             raise TableError("hello_first", _("Say hello first, with your name."))
@@ -323,6 +336,23 @@ class Server:
             room = room_of(conn)
             send_since(conn, room, message.last_seq, refuse=True)
             send_snapshot(conn, room)
+
+    def _account_message(
+        self, conn: Connection, message: Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount
+    ) -> None:
+        accounts = self.accounts
+        if isinstance(message, Hello):
+            accounts.hello(conn, message)
+        elif isinstance(message, SignUp):
+            accounts.sign_up(conn, message)
+        elif isinstance(message, LogIn):
+            accounts.log_in(conn, message)
+        elif isinstance(message, Refresh):
+            accounts.refresh(conn, message)
+        elif isinstance(message, LogOut):
+            accounts.log_out(conn, message)
+        else:
+            accounts.delete(conn, message)
 
     # --- commands at a table ----------------------------------------------------------
 
@@ -500,6 +530,7 @@ def make_app(server: Server) -> web.Application:
         sweeps.cancel()
         for room in server.rooms.values():
             server.pacing.halt(room)
+        server.accounts.close()
         server.store.close()
 
     async def stopping(app: web.Application) -> None:

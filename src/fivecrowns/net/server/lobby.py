@@ -60,6 +60,12 @@ LISTED_TABLES = 50  # tables in one lobby listing
 DROPPED_KEPT = 10_000  # players without a seat whose connection ended, kept in memory
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
+MEMBERS_ONLY = N_(
+    "Only players logged in to an account may sit at this table; log in, or pick another table."
+)
+MEMBERS_ONLY_CREATE = N_(
+    "Only a player logged in to an account may make a table for accounts only; log in first."
+)
 SEAT_GONE = N_("Your table was closed while nobody was connected to it; here are the open tables.")
 SEAT_SET_ASIDE = N_(
     "Your table could not be brought back when the server restarted, so it is closed; here are "
@@ -130,6 +136,7 @@ class Lobby:
         for stored_table in stored_tables:
             room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
             room.chat = table_chat(self.limits)
+            room.guests = stored_table.guests
             try:
                 if stored_table.damaged is not None:
                     raise ValueError(stored_table.damaged)
@@ -168,7 +175,11 @@ class Lobby:
 
     # --- hello: who is this --------------------------------------------------------------
 
-    def hello(self, conn: Connection, message: Hello) -> None:
+    def hello(
+        self, conn: Connection, message: Hello, account: tuple[str, str] | None = None
+    ) -> None:
+        """Welcome ``conn``: by its token, as ``account`` (its id and name, once its log-in
+        is checked: the account's own player, with a new token), or as a new guest."""
         if conn.player is not None:
             raise TableError("already_hello", _("You have already said hello on this connection."))
         if message.v != PROTOCOL_VERSION:
@@ -176,20 +187,15 @@ class Lobby:
                 "This server speaks protocol version {version}, not {asked}; update the game."
             ).format(version=PROTOCOL_VERSION, asked=message.v)
             raise TableError("version", text)
-        if message.token is not None:
-            record = self.by_token.get(_hash(message.token)) or self._stored(_hash(message.token))
-            if record is None:
+        if account is not None:
+            record, token = self._account_player(*account)
+        elif message.token is not None:
+            found = self.by_token.get(_hash(message.token)) or self._stored(_hash(message.token))
+            if found is None:
                 raise TableError(
                     "bad_token", _("That token is not known here; say hello without it.")
                 )
-            token = message.token
-            if record.conn is not None and record.conn is not conn:
-                old = record.conn
-                detach(old)
-                with speaking(old.language):
-                    replaced = _("You connected again from elsewhere; this one closes.")
-                old.send(Error("replaced", replaced))
-                old.close()
+            record, token = found, message.token
         else:
             name = " ".join(message.name.split())
             if not name:
@@ -201,6 +207,13 @@ class Lobby:
             record = PlayerRecord(secrets.token_hex(8), name, _hash(token))
             self.players[record.id] = record
             self.by_token[record.token_hash] = record
+        if record.conn is not None and record.conn is not conn:
+            old = record.conn
+            detach(old)
+            with speaking(old.language):
+                replaced = _("You connected again from elsewhere; this one closes.")
+            old.send(Error("replaced", replaced))
+            old.close()
         record.conn = conn
         conn.player = record
         conn.language = message.language  # why here: a refused hello changes nothing
@@ -258,6 +271,29 @@ class Lobby:
     def _forget(self, player: PlayerRecord) -> None:
         self.players.pop(player.id, None)
         self.by_token.pop(player.token_hash, None)
+
+    def _account_player(self, player_id: str, name: str) -> tuple[PlayerRecord, str]:
+        """The player of an account (made the first time), with a new token: the tokens
+        given before (another device's, a logged-out one's) no longer say hello as it."""
+        token = secrets.token_urlsafe(24)
+        record = self.players.get(player_id)
+        if record is None:
+            # why the seat: after a restart a seated player is known only by the store's inputs
+            record = PlayerRecord(player_id, name, _hash(token), stored=True)
+            record.table_id = self._seated_at.pop(player_id, None)
+            self.players[player_id] = record
+        else:
+            self.forget_token(record)
+            record.token_hash = _hash(token)
+        self.by_token[record.token_hash] = record
+        self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
+        return record, token
+
+    def forget_token(self, record: PlayerRecord) -> None:
+        """``record``'s token no longer says hello as it (a log-out)."""
+        self.by_token.pop(record.token_hash, None)
+        record.token_hash = "forgotten:" + secrets.token_hex(16)  # why: the column is unique
+        self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
 
     def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
         """Put a returning spectator back at the table they watched, or in the lobby."""
@@ -334,13 +370,24 @@ class Lobby:
             Table(2, creator_name="x", creator_id="x").add_bot(level)  # the level check only
         table_id = self._new_id()
         code = new_invite_code() if message.private else None
+        if not message.guests and not self.is_member(player.id):
+            raise TableError("members_only", _(MEMBERS_ONLY_CREATE))
         self._keep(player)
         self.store.add_table(
-            StoredTable(table_id, message.seats, player.id, player.name, code, message.private)
+            StoredTable(
+                table_id,
+                message.seats,
+                player.id,
+                player.name,
+                code,
+                message.private,
+                guests=message.guests,
+            )
         )
         room = Room(table_id, None, code, message.private)  # type: ignore[arg-type]
         room.address = conn.address
         room.chat = table_chat(self.limits)
+        room.guests = message.guests
         room.table = Table(
             message.seats,
             creator_name=player.name,
@@ -394,6 +441,8 @@ class Lobby:
         _not_at_table(conn)
         room = self._find(message.table, message.code)
         seat = room.table.seat_of(player.id)
+        if seat is None and not room.guests and not self.is_member(player.id):
+            raise TableError("members_only", _(MEMBERS_ONLY))
         if seat is None:
             seat = self.pacing.change(
                 room, lambda: room.table.sit(player.name, player.id, message.seat)
@@ -452,6 +501,11 @@ class Lobby:
             if seat is None:
                 send_everyone_a_snapshot(room)  # one fewer watching
             self.rooms.forget_if_done(room)
+
+    def is_member(self, player_id: str) -> bool:
+        """``player_id`` is the player of an account that may play (not a guest)."""
+        account = self.store.accounts.account(player_id)
+        return account is not None and account.status == "active"
 
     def _find(self, table_id: str | None, code: str | None) -> Room:
         if code is not None:

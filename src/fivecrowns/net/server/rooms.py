@@ -62,6 +62,7 @@ class Room:
     address: str | None = None  # where its creator connected from (None after a restart)
     # why per table: many connections at one table must not flood its players' speech
     chat: Bucket = field(default_factory=lambda: table_chat(Limits()))
+    guests: bool = True  # False: only players logged in to an account sit here
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():

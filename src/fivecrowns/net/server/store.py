@@ -9,6 +9,9 @@ shared database (PostgreSQL, Redis) without touching the lobby. Two stores:
   a move), so a ``kill -9`` of the server loses no acknowledged move.
 - :class:`MemoryStore`: nothing on disk (``fivecrowns serve`` without ``--data``).
 
+Accounts and their sessions are kept beside the tables (:mod:`fivecrowns.storage.accounts`),
+and the file has versions (:mod:`fivecrowns.storage.migrations`).
+
 A table is stored as its creation facts and its list of inputs; the table is
 rebuilt by replaying them (:meth:`fivecrowns.table.Table.replay`). A table that
 cannot be read or rebuilt is set aside (:meth:`Store.set_aside`): kept as it is,
@@ -27,6 +30,9 @@ from typing import Any, Protocol
 
 import msgspec
 
+from fivecrowns.storage.accounts import AccountStore, MemoryAccounts, SqliteAccounts
+from fivecrowns.storage.migrations import migrate
+
 __all__ = ["MemoryStore", "SqliteStore", "Store", "StoredPlayer", "StoredTable"]
 
 
@@ -41,6 +47,7 @@ class StoredTable:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = False
     damaged: str | None = None  # why its inputs could not be read, if they could not
+    guests: bool = True  # why: a table may take only players with an account
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +58,9 @@ class StoredPlayer:
 
 
 class Store(Protocol):
+    #: The accounts and their sessions (fivecrowns.storage.accounts), kept beside the tables.
+    accounts: AccountStore
+
     def add_player(self, player: StoredPlayer) -> None:
         """Keep a player (one who took a seat) for a restart."""
         ...
@@ -89,6 +99,9 @@ class Store(Protocol):
 class MemoryStore:
     """Keeps nothing: tables live as long as the server process."""
 
+    def __init__(self) -> None:
+        self.accounts: AccountStore = MemoryAccounts()
+
     def add_player(self, player: StoredPlayer) -> None:
         pass
 
@@ -119,24 +132,6 @@ class MemoryStore:
 
 _encode = msgspec.json.Encoder().encode
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS players (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE
-);
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY, seats INTEGER NOT NULL, creator_id TEXT NOT NULL,
-    creator_name TEXT NOT NULL, code TEXT, private INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS inputs (
-    table_id TEXT NOT NULL, idx INTEGER NOT NULL, command TEXT NOT NULL,
-    PRIMARY KEY (table_id, idx)
-);
-CREATE TABLE IF NOT EXISTS set_aside (
-    table_id TEXT PRIMARY KEY, why TEXT NOT NULL, at TEXT NOT NULL
-);
-"""
-
 
 def _decode_input(text: Any) -> dict[str, Any]:
     command = json.loads(text)
@@ -157,7 +152,8 @@ class SqliteStore:
         # only a power cut may lose the last commits, and the writes stay fast.
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        migrate(self._db, path)  # why: an older server's file gets the newer tables
+        self.accounts: AccountStore = SqliteAccounts(self._db)
         self._pending: list[tuple[str, int, str]] = []
 
     def add_player(self, player: StoredPlayer) -> None:
@@ -174,8 +170,8 @@ class SqliteStore:
 
     def add_table(self, table: StoredTable) -> None:
         self._db.execute(
-            "INSERT INTO tables (id, seats, creator_id, creator_name, code, private)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, guests)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 table.seats,
@@ -183,6 +179,7 @@ class SqliteStore:
                 table.creator_name,
                 table.code,
                 int(table.private),
+                int(table.guests),
             ),
         )
 
@@ -216,12 +213,14 @@ class SqliteStore:
     def load(self, most: int | None = None) -> tuple[list[StoredTable], int]:
         tables: list[StoredTable] = []
         rows = self._db.execute(
-            "SELECT id, seats, creator_id, creator_name, code, private FROM tables"
+            "SELECT id, seats, creator_id, creator_name, code, private, guests FROM tables"
             " WHERE finished = 0 AND id NOT IN (SELECT table_id FROM set_aside) ORDER BY rowid"
         ).fetchall()
         left_out = 0 if most is None else max(0, len(rows) - most)
-        for table_id, seats, creator_id, creator_name, code, private in rows[left_out:]:
-            table = StoredTable(table_id, seats, creator_id, creator_name, code, bool(private))
+        for table_id, seats, creator_id, creator_name, code, private, guests in rows[left_out:]:
+            table = StoredTable(
+                table_id, seats, creator_id, creator_name, code, bool(private), guests=bool(guests)
+            )
             try:
                 table.inputs = [
                     _decode_input(text)
