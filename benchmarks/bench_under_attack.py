@@ -24,9 +24,14 @@ players are at 127.0.3.N and the newcomer at 127.0.0.1, as others on the interne
 
 The attack window measures the same players again (the two flooded tables are apart and not
 counted), and a newcomer from 127.0.0.1 connects, makes a table, and plays a whole round.
-The server's CPU time (user + system, /proc/PID/stat) is given beside each window's wall
-time. Every loop is bounded in count and time. The clients share the machine with the
-server, so the figures are pessimistic.
+``--pairs`` quiet and attacked windows alternate (why: the load of a shared machine drifts).
+Beside each window's wall time: the server's CPU time (user + system, /proc/PID/stat), how
+long its event loop waited, runnable, for a core (/proc/PID/schedstat: latency that is the
+machine's, not the server's), this process's CPU and the machine's busy share (/proc/stat).
+``--attacker-nice`` runs the attack nicer than the server; ``--profile FILE`` runs the
+server under cProfile; ``--asyncio-debug`` has it log every callback over 100 ms. Every
+loop is bounded in count and time. The clients share the machine with the server, so the
+figures are pessimistic.
 """
 
 from __future__ import annotations
