@@ -28,10 +28,11 @@ counted), and a newcomer from 127.0.0.1 connects, makes a table, and plays a who
 Beside each window's wall time: the server's CPU time (user + system, /proc/PID/stat), how
 long its event loop waited, runnable, for a core (/proc/PID/schedstat: latency that is the
 machine's, not the server's), this process's CPU and the machine's busy share (/proc/stat).
-``--attacker-nice`` runs the attack nicer than the server; ``--profile FILE`` runs the
-server under cProfile; ``--asyncio-debug`` has it log every callback over 100 ms. Every
-loop is bounded in count and time. The clients share the machine with the server, so the
-figures are pessimistic.
+``--attacker-nice`` runs the attack nicer than the server; ``--control`` attacks nothing
+but keeps the flooders' wakeups and about their CPU (the machine's share of the result);
+``--profile FILE`` runs the server under cProfile; ``--asyncio-debug`` has it log every
+callback over 100 ms. Every loop is bounded in count and time. The clients share the
+machine with the server, so the figures are pessimistic.
 """
 
 from __future__ import annotations
@@ -194,6 +195,20 @@ async def _flooder(
         tally.add("flooders failed")
 
 
+async def _burner(until: float, work: float, tally: Tally) -> None:
+    """The control: a flooder's wakeups and about its CPU (``work`` seconds a wake), with no
+    connection to the server."""
+    for line in range(LOOPS):
+        if time.monotonic() >= until:
+            return
+        json.dumps({"type": "chat", "text": f"flood line {line}"})
+        stop = time.perf_counter() + work
+        while time.perf_counter() < stop:
+            pass
+        tally.add("control wakes")
+        await asyncio.sleep(CHAT_EVERY)
+
+
 async def attack(url: str, tables: list[str], args: argparse.Namespace) -> None:
     """Start every attacker, say ``ready`` on stdout once they are all under way, and print
     the tally as JSON at the end (``--seconds`` later)."""
@@ -222,6 +237,8 @@ async def attack(url: str, tables: list[str], args: argparse.Namespace) -> None:
         session = flood_sessions[number // PER_ADDRESS]
         table = tables[0 if number < SPECTATORS else 1]
         jobs.append(_flooder(session, url, f"Flood {number}", table, until, tally))
+    if args.control:  # why: the same load on the machine, none on the server
+        jobs = [_burner(until, args.control_work / 1e6, tally) for _ in range(args.flooders)]
     tasks = [asyncio.create_task(job) for job in jobs]
     await asyncio.sleep(args.ramp)  # why: every attacker connected before the window opens
     print("ready " + json.dumps(tally.counts), flush=True)
@@ -431,6 +448,10 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=57)
     parser.add_argument("--ramp", type=float, default=5.0, help="seconds the attack ramps up")
     parser.add_argument("--attacker-nice", type=int, default=0, help="more niceness for it")
+    parser.add_argument(
+        "--control", action="store_true", help="no attack: the flooders' wakeups and CPU only"
+    )
+    parser.add_argument("--control-work", type=float, default=80.0, help="us of CPU a wake")
     parser.add_argument("--profile", default=None, help="run the server under cProfile to this")
     parser.add_argument("--asyncio-debug", action="store_true", help="log slow callbacks")
     parser.add_argument("--src", default=None, help="another checkout's src to run instead")
@@ -497,6 +518,12 @@ def main() -> None:
         f" 1 easy computer, {args.think} s before each move, latency act -> first game event;"
         f" attack: {args.slot_addresses} slot addresses, {args.half_open} half-open,"
         f" {args.slowloris} slowloris, {args.flooders} chat flooders"
+        + (
+            f" (CONTROL: no attack; {args.flooders} tasks with the flooders' wakeups and"
+            f" {args.control_work:.0f} us of CPU each, no connection)"
+            if args.control
+            else ""
+        )
     )
     load = "- load average after: " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
     lines.append(load + f" ({os.cpu_count()} cores)")
