@@ -238,6 +238,8 @@ async def attack(url: str, tables: list[str], args: argparse.Namespace) -> None:
         table = tables[0 if number < SPECTATORS else 1]
         jobs.append(_flooder(session, url, f"Flood {number}", table, until, tally))
     if args.control:  # why: the same load on the machine, none on the server
+        for job in jobs:
+            job.close()  # never started
         jobs = [_burner(until, args.control_work / 1e6, tally) for _ in range(args.flooders)]
     tasks = [asyncio.create_task(job) for job in jobs]
     await asyncio.sleep(args.ramp)  # why: every attacker connected before the window opens
