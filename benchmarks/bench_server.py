@@ -448,6 +448,46 @@ def measure(
     }
 
 
+def run_server(
+    command: list[str] | None,
+    *,
+    tables: int,
+    seconds: float,
+    think: float,
+    jitter: bool,
+    workers: int,
+    memory: bool = False,
+) -> dict[str, Any]:
+    """Start a server (``fivecrowns serve`` if ``command`` is None, else ``command``, which
+    prints its ``ws://127.0.0.1:PORT/ws`` address on its first line), measure it with the
+    bench clients (:func:`measure`), and stop it."""
+    needed = tables * 4 + 200
+    with tempfile.TemporaryDirectory() as folder:
+        if command is None:
+            command = [sys.executable, "-m", "fivecrowns", "serve"]
+            command += ["--host", LOOPBACK, "--port", "0"]
+            command += ["--memory"] if memory else ["--data", folder]
+            command += ["--bot-delay", "0", "--rate", "1000"]
+            command += ["--max-connections", str(needed), "--max-tables", str(tables * 2)]
+            command += ["--max-per-address", "0"]  # why: every client here comes from loopback
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
+            if found is None:
+                raise SystemExit(f"the server did not start: {line!r}")
+            url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
+            return measure(url, server.pid, tables, seconds, think, jitter, workers)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -478,33 +518,17 @@ def main() -> None:
     if args.tables < 1 or args.workers < 1 or args.seconds <= 0:
         parser.error("--tables, --workers and --seconds must be positive")
     workers = min(args.workers, args.tables)
-    needed = args.tables * 4 + 200
     wall_start = time.perf_counter()
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
-        command += ["--memory"] if args.memory else ["--data", folder]
-        command += ["--bot-delay", "0", "--rate", "1000"]
-        command += ["--max-connections", str(needed), "--max-tables", str(args.tables * 2)]
-        command += ["--max-per-address", "0"]  # why: every client here comes from loopback
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
-            if found is None:
-                raise SystemExit(f"the server did not start: {line!r}")
-            url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-            result = measure(
-                url, server.pid, args.tables, args.seconds, args.think, args.jitter, workers
-            )
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+    result = run_server(
+        None,
+        tables=args.tables,
+        seconds=args.seconds,
+        think=args.think,
+        jitter=args.jitter,
+        workers=workers,
+        memory=args.memory,
+    )
     mine = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     result["store"] = "memory" if args.memory else "sqlite"
