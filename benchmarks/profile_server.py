@@ -81,7 +81,9 @@ def _choose(snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 async def run(tables: int, moves: int, profile: bool, folder: Path) -> dict[str, Any]:
-    limits = Limits(rate=1e6, burst=1_000_000, bot_delay=0.0, max_tables=tables * 4)
+    limits = Limits(
+        rate=1e6, burst=1_000_000, bot_delay=0.0, max_tables=tables * 4, max_per_address=0
+    )
     server = Server(SqliteStore(folder / "server.sqlite"), limits, seed=1)
     counts = [0, 0]
     spent = [0.0]  # CPU seconds inside the server's own calls (receive, save)
