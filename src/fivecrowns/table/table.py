@@ -36,7 +36,7 @@ from typing import Any
 
 from fivecrowns.ai.base import Player
 from fivecrowns.ai.loader import LEVELS, RETIRED_LEVELS, load_bot
-from fivecrowns.core.cards import Card, Rank
+from fivecrowns.core.cards import CARD_TOKENS, Card, Rank
 from fivecrowns.core.codec import event_to_json, move_from_json, move_to_json
 from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError
 from fivecrowns.core.game import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -197,6 +197,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
     """
     over = game.is_over
     top = game.top_discard
+    tokens = CARD_TOKENS
     data: dict[str, Any] = {
         "players": list(game.players),
         "round": game.round,
@@ -205,7 +206,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
         "current_player": game.current_player,
         "phase": game.phase.value,
         "hand_counts": [len(hand) for hand in game.hands],
-        "top_discard": top.token if top else None,
+        "top_discard": tokens[top] if top else None,
         "discard_count": len(game.discard_pile),
         "stock_count": len(game.stock),
         "round_scores": [list(scores) for scores in game.round_scores],
@@ -213,7 +214,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
         "went_out": game.went_out,
         "last_turns_left": list(game.last_turns),
         "laid_down": [
-            [{"kind": m.kind.name.lower(), "cards": [c.token for c in m.cards]} for m in melds]
+            [{"kind": m.kind.name.lower(), "cards": [tokens[c] for c in m.cards]} for m in melds]
             for melds in game.laid_down
         ],
         "game_over": over,
@@ -221,7 +222,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
         "decks_in_play": game.decks_in_play,
     }
     if seat is not None:
-        data["hand"] = [card.token for card in game.hands[seat]]
+        data["hand"] = [tokens[card] for card in game.hands[seat]]
     return data
 
 
@@ -249,6 +250,10 @@ class Table:
         self._record = record
         self._bots: dict[int, Player] = {}
         self._last_event: tuple[Event, dict[str, Any]] | None = None  # see _event_data
+        # the seats and public view as of one seq, shared by every seat's snapshot (see
+        # shared_snapshot)
+        self._public: tuple[int, Game | None, list[dict[str, Any]], dict[str, Any] | None]
+        self._public = (-1, None, [], None)
         #: The last computer move's explanation and its seat (local play's why-key says it).
         self.explanation: tuple[int, str] | None = None
         # why: inputs accepted under earlier rules (names, chat) replay as they were accepted
@@ -540,6 +545,35 @@ class Table:
         if self.game is not None:
             data["view"] = _view_json(self.game, seat)
         return data
+
+    def shared_snapshot(self, seat: int | None) -> dict[str, Any]:
+        """:meth:`snapshot` whose seats and view (all but the hand) are made once per log
+        entry and shared by every seat's snapshot: read it and encode it at once, never change
+        it (the game server's fan-out; tests/table/test_table.py checks it equals
+        :meth:`snapshot` at every step of whole games).
+
+        why: after every change each seat gets a snapshot; making the same public view for
+        each of them was most of the server's CPU per move (issue 29)."""
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise ValueError(f"There is no seat {seat}.")
+        seq, game, seats, view = self._public
+        # why the seq and the game: every change of seats or game adds a log entry (a new
+        # seq), and a new game replaces the game
+        if seq != self.seq or game is not self.game:
+            seats = [s.to_json() for s in self.seats]
+            view = None if self.game is None else _view_json(self.game, None)
+            self._public = (self.seq, self.game, seats, view)
+        if view is not None and seat is not None and self.game is not None:
+            tokens = CARD_TOKENS
+            view = {**view, "hand": [tokens[card] for card in self.game.hands[seat]]}
+        return {
+            "seq": self.seq,
+            "seat": seat,
+            "seats": seats,
+            "started": self.started,
+            "view": view,
+            "legal": self.legal(seat),
+        }
 
     def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
         """Viewers of one class get the same :meth:`frame` of ``entry`` in one language, so a
