@@ -218,8 +218,7 @@ def serve(port: int) -> None:
         await runner.setup()
         site = web.TCPSite(runner, LOOPBACK, port)
         await site.start()
-        sockets = site._server.sockets if site._server is not None else []  # type: ignore[union-attr]
-        bound = sockets[0].getsockname()[1]
+        bound = runner.addresses[0][1]
         # the line bench_server.py waits for, as ``fivecrowns serve`` prints it
         print(f"floor server on ws://{LOOPBACK}:{bound}/ws", flush=True)
         stop = asyncio.Event()

@@ -170,7 +170,8 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, help="write cProfile's statistics to this file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        result = asyncio.run(run(args.tables, args.moves, args.profile or args.dump, Path(folder), args.dump))
+        profile = bool(args.profile or args.dump)
+        result = asyncio.run(run(args.tables, args.moves, profile, Path(folder), args.dump))
     print(
         f"profile_server: {result['tables']} tables, {result['moves']} moves: "
         f"{result['server_cpu_ms_per_move']:.3f} ms of server CPU per move "
