@@ -31,7 +31,7 @@ import functools
 import random
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fivecrowns.core.errors import CardParseError
 from fivecrowns.i18n import N_, pgettext
@@ -40,7 +40,6 @@ from fivecrowns.i18n import gettext as _
 __all__ = [
     "ALL_RANKS",
     "ALL_SUITS",
-    "CARD_TOKENS",
     "JOKER",
     "JOKERS_PER_DECK",
     "Card",
@@ -273,10 +272,17 @@ class Card:
 
     rank: Rank | None
     suit: Suit | None
+    # why kept: the code and token are read thousands of times a second (solvers, the game
+    # server's frames, issue 29); each was two enum look-ups. Not compared, hashed or shown.
+    _code: int = field(default=55, init=False, repr=False, compare=False)
+    _token: str = field(default="jk", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
             raise ValueError("A card has both a rank and a suit, or is a joker with neither.")
+        if self.rank is not None and self.suit is not None:
+            object.__setattr__(self, "_code", (int(self.rank) - 3) * 5 + self.suit.index)
+            object.__setattr__(self, "_token", self.rank.token + self.suit.token)
 
     @property
     def is_joker(self) -> bool:
@@ -285,14 +291,12 @@ class Card:
     @property
     def code(self) -> int:
         """0..54 for suited cards (rank-major), 55 for a joker: a dense index for solvers."""
-        if self.rank is None or self.suit is None:
-            return 55
-        return (int(self.rank) - 3) * 5 + self.suit.index
+        return self._code
 
     @property
     def token(self) -> str:
         """Short form that can be typed back in: ``10h``, ``Qsp``, ``jk``."""
-        return CARD_TOKENS[self]
+        return self._token
 
     @property
     def spoken(self) -> str:
@@ -319,14 +323,6 @@ _BY_CODE: tuple[Card, ...] = (
     *tuple(Card(rank, suit) for rank in ALL_RANKS for suit in ALL_SUITS),
     JOKER,
 )
-
-
-#: Every card's :attr:`Card.token`, made once (why: a dictionary look-up is a fifth of making
-#: it; the game server writes thousands of cards per second, issue 29).
-CARD_TOKENS: dict[Card, str] = {
-    card: "jk" if card.rank is None or card.suit is None else card.rank.token + card.suit.token
-    for card in _BY_CODE
-}
 
 
 def card_from_code(code: int) -> Card:

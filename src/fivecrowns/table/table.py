@@ -36,7 +36,7 @@ from typing import Any
 
 from fivecrowns.ai.base import Player
 from fivecrowns.ai.loader import LEVELS, RETIRED_LEVELS, load_bot
-from fivecrowns.core.cards import CARD_TOKENS, Card, Rank
+from fivecrowns.core.cards import Card, Rank
 from fivecrowns.core.codec import event_to_json, move_from_json, move_to_json
 from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError
 from fivecrowns.core.game import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -197,7 +197,6 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
     """
     over = game.is_over
     top = game.top_discard
-    tokens = CARD_TOKENS
     data: dict[str, Any] = {
         "players": list(game.players),
         "round": game.round,
@@ -206,7 +205,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
         "current_player": game.current_player,
         "phase": game.phase.value,
         "hand_counts": [len(hand) for hand in game.hands],
-        "top_discard": tokens[top] if top else None,
+        "top_discard": top.token if top else None,
         "discard_count": len(game.discard_pile),
         "stock_count": len(game.stock),
         "round_scores": [list(scores) for scores in game.round_scores],
@@ -214,7 +213,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
         "went_out": game.went_out,
         "last_turns_left": list(game.last_turns),
         "laid_down": [
-            [{"kind": m.kind.name.lower(), "cards": [tokens[c] for c in m.cards]} for m in melds]
+            [{"kind": m.kind.name.lower(), "cards": [c.token for c in m.cards]} for m in melds]
             for melds in game.laid_down
         ],
         "game_over": over,
@@ -222,7 +221,7 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
         "decks_in_play": game.decks_in_play,
     }
     if seat is not None:
-        data["hand"] = [tokens[card] for card in game.hands[seat]]
+        data["hand"] = [card.token for card in game.hands[seat]]
     return data
 
 
@@ -564,8 +563,7 @@ class Table:
             view = None if self.game is None else _view_json(self.game, None)
             self._public = (self.seq, self.game, seats, view)
         if view is not None and seat is not None and self.game is not None:
-            tokens = CARD_TOKENS
-            view = {**view, "hand": [tokens[card] for card in self.game.hands[seat]]}
+            view = {**view, "hand": [card.token for card in self.game.hands[seat]]}
         return {
             "seq": self.seq,
             "seat": seat,
