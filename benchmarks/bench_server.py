@@ -553,15 +553,19 @@ def _collections(path: Path, start: float, stop: float) -> dict[str, Any]:
     noted = json.loads(path.read_text(encoding="utf-8"))
     found: dict[str, Any] = {"promotions": noted["promotions"], "deep": noted["deep"]}
     for generation in (0, 1, 2):
-        times = [
-            entry["ms"]
+        entries = [
+            entry
             for entry in noted["gc"]
             if entry["generation"] == generation and start <= entry["at"] <= stop
         ]
+        times = [entry["ms"] for entry in entries]
+        cpu = [entry.get("cpu_ms", 0.0) for entry in entries]
         found[f"gen{generation}"] = {
             "count": len(times),
             "max_ms": max(times, default=0.0),
             "total_ms": sum(times),
+            "max_cpu_ms": max(cpu, default=0.0),
+            "total_cpu_ms": sum(cpu),
         }
     return found
 
@@ -710,7 +714,8 @@ def _report(result: dict[str, Any], think: float, jitter: bool) -> None:
             "  server garbage collections in the window: "
             + "; ".join(
                 f"generation {g}: {collections[f'gen{g}']['count']}, longest "
-                f"{collections[f'gen{g}']['max_ms']:.1f} ms"
+                f"{collections[f'gen{g}']['max_ms']:.1f} ms wall, "
+                f"{collections[f'gen{g}']['max_cpu_ms']:.1f} ms CPU"
                 for g in (0, 1, 2)
             )
             + f" (full collections by the collector since the start: {collections['deep']})"

@@ -58,7 +58,7 @@ def test_survivors_are_frozen_when_a_full_collection_would_have_been_due(clean_g
 def test_a_full_collection_runs_once_the_frozen_objects_doubled_and_frees_frozen_cycles(
     clean_gc: None,
 ) -> None:
-    collector = QuietCollector()
+    collector = QuietCollector(deep_every=0.0)
     collector.start()
     try:
         # cycles that lived long enough to be frozen, then became garbage
@@ -94,4 +94,19 @@ def test_the_benchmark_switch_writes_each_collection_and_its_time(
     generations = [entry["generation"] for entry in written["gc"]]
     assert generations.count(2) == 1  # the one at start-up, before anything was frozen
     assert generations.count(1) >= DUE_AFTER + 1
-    assert all(entry["ms"] >= 0 for entry in written["gc"])
+    assert all(entry["ms"] >= 0 and entry["cpu_ms"] >= 0 for entry in written["gc"])
+
+
+def test_no_full_collection_sooner_than_its_interval_however_much_was_frozen(
+    clean_gc: None,
+) -> None:
+    collector = QuietCollector(deep_every=3600.0)
+    collector.start()
+    try:
+        kept = [[index] for index in range(2 * gc.get_freeze_count())]  # a server filling up
+        for _ in range(3):
+            _middle_collections(DUE_AFTER)
+            assert collector.tick() == "promote"
+        assert collector.deep == 0 and kept
+    finally:
+        collector.stop()
