@@ -58,7 +58,7 @@ def test_survivors_are_frozen_when_a_full_collection_would_have_been_due(clean_g
 def test_a_full_collection_runs_once_the_frozen_objects_doubled_and_frees_frozen_cycles(
     clean_gc: None,
 ) -> None:
-    collector = QuietCollector(deep_every=0.0)
+    collector = QuietCollector(deep_every=0.0, count_every=0.0)
     collector.start()
     try:
         # cycles that lived long enough to be frozen, then became garbage
@@ -100,7 +100,7 @@ def test_the_benchmark_switch_writes_each_collection_and_its_time(
 def test_no_full_collection_sooner_than_its_interval_however_much_was_frozen(
     clean_gc: None,
 ) -> None:
-    collector = QuietCollector(deep_every=3600.0)
+    collector = QuietCollector(deep_every=3600.0, count_every=0.0)
     collector.start()
     try:
         kept = [[index] for index in range(2 * gc.get_freeze_count())]  # a server filling up
@@ -108,5 +108,20 @@ def test_no_full_collection_sooner_than_its_interval_however_much_was_frozen(
             _middle_collections(DUE_AFTER)
             assert collector.tick() == "promote"
         assert collector.deep == 0 and kept
+    finally:
+        collector.stop()
+
+
+def test_frozen_objects_freed_by_their_counts_bring_no_full_collection(clean_gc: None) -> None:
+    collector = QuietCollector(deep_every=0.0, count_every=0.0)
+    collector.start()
+    try:
+        tables = [[index] for index in range(2 * gc.get_freeze_count())]  # no cycles
+        _middle_collections(DUE_AFTER)
+        assert collector.tick() == "promote"
+        del tables  # the tables closed: reference counting frees them, frozen or not
+        _middle_collections(DUE_AFTER)
+        assert collector.tick() == "promote"  # counted: they are gone, nothing to collect
+        assert collector.deep == 0
     finally:
         collector.stop()
