@@ -6,6 +6,14 @@ Run (the committed figures, benchmarks/results/server.txt):
     .venv/bin/python benchmarks/bench_server.py --tables 100 --seconds 45 --think 1 --jitter
     .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 45 --think 4 --jitter
 
+Issue 29's human pace (1 client and 3 computer players per table, a move every 2 to 6 s, the
+server's garbage collections in the window reported; benchmarks/results/server-2026-11-26-*):
+
+    nice -n 10 .venv/bin/python benchmarks/bench_server.py --tables 2000 --bots 3 --think 4 \
+        --jitter --bot-delay 4 --seconds 60 --warm-up 15 --stagger 8 --gc-log
+
+The cost per move against the floor of the server's stack: benchmarks/bench_floor.py.
+
 The first is the issue's target (500 tables of 4 at full speed); the paced ones show the
 time a table waits for the server at a realistic pace. Run them one after the other on a
 machine with nothing else busy (the load average is printed before and after each run).
