@@ -41,6 +41,7 @@ from typing import Any
 
 __all__ = [
     "BACKSTOP",
+    "COUNT_EVERY",
     "DEEP_EVERY",
     "DEEP_GROWTH",
     "DUE_AFTER",
