@@ -11,8 +11,7 @@ counting frees it the moment the server lets go of it, frozen or not.
 :class:`QuietCollector` therefore
 
 - freezes everything alive at start-up (:func:`gc.freeze`: modules, recovered tables);
-- turns CPython's own full collections into a rare backstop (``BACKSTOP``), and runs its
-  middle-generation collections more often, each on fewer objects (``MIDDLE_AFTER``);
+- turns CPython's own full collections into a rare backstop (``BACKSTOP``);
 - once a second, when CPython would have run a full collection by its usual schedule, runs a
   middle-generation one (it scans only the objects made since the last, a few milliseconds)
   and freezes what survives: a long-lived object is scanned a few times, not at every full
@@ -47,19 +46,13 @@ __all__ = [
     "DEEP_GROWTH",
     "DUE_AFTER",
     "GC_LOG_VARIABLE",
-    "MIDDLE_AFTER",
     "QuietCollector",
 ]
 
 log = logging.getLogger(__name__)
 
-#: Middle-generation collections between two freezes (CPython's default between full ones).
+#: Middle-generation collections between two full ones, as CPython's default schedule.
 DUE_AFTER = 10
-#: Young collections between two middle ones (CPython's default is 10). why fewer: most of a
-#: server's young objects live on (log entries, events), so a middle collection scanned some
-#: 15,000 of them, 10 to 25 ms of CPU on a busy 2-core machine; a third as many at a time
-#: keeps each pause a third as long for the same work.
-MIDDLE_AFTER = 3
 #: CPython's own full collections only after this many middle ones, i.e. never in practice
 #: (why so many: only a full collection resets the count, and the middle ones this collector
 #: runs add to it; memory stays bounded by the collector's own full collections).
@@ -117,8 +110,8 @@ class QuietCollector:
         self._frozen_after_deep = gc.get_freeze_count()
         self._middle_count = gc.get_count()[2]
         self._deep_at = time.monotonic()
-        young, _middle, _ = self._saved
-        gc.set_threshold(young, MIDDLE_AFTER, BACKSTOP)
+        young, middle, _ = self._saved
+        gc.set_threshold(young, middle, BACKSTOP)
 
     def tick(self) -> str | None:
         """One pass: ``"deep"`` after a full collection, ``"promote"`` after a middle one and
