@@ -6,6 +6,14 @@ Run (the committed figures, benchmarks/results/server.txt):
     .venv/bin/python benchmarks/bench_server.py --tables 100 --seconds 45 --think 1 --jitter
     .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 45 --think 4 --jitter
 
+Issue 29's human pace (1 client and 3 computer players per table, a move every 2 to 6 s, the
+server's garbage collections in the window reported; benchmarks/results/server-2026-11-26-*):
+
+    nice -n 10 .venv/bin/python benchmarks/bench_server.py --tables 2000 --bots 3 --think 4 \
+        --jitter --bot-delay 4 --seconds 60 --warm-up 15 --stagger 8 --gc-log
+
+The cost per move against the floor of the server's stack: benchmarks/bench_floor.py.
+
 The first is the issue's target (500 tables of 4 at full speed); the paced ones show the
 time a table waits for the server at a realistic pace. Run them one after the other on a
 machine with nothing else busy (the load average is printed before and after each run).
@@ -237,11 +245,19 @@ class Player:
 class Worker:
     """One client process's tables."""
 
-    def __init__(self, url: str, session: aiohttp.ClientSession, think: float, jitter: bool):
+    def __init__(
+        self,
+        url: str,
+        session: aiohttp.ClientSession,
+        think: float,
+        jitter: bool,
+        bots: tuple[str, ...] = (),
+    ):
         self.url = url
         self.session = session
         self.think = think
         self.jitter = jitter
+        self.bots = bots  # the computer players' levels at each table (the rest are clients)
         self.random = random.Random(12)
         self.latencies: list[float] = []
         self.moves = 0
@@ -268,17 +284,17 @@ class Worker:
             self.finished.put_nowait(players)
 
     async def seat_table(self, number: int) -> list[Player]:
-        players = [Player(self, f"T{number}P{seat}") for seat in range(4)]
+        players = [Player(self, f"T{number}P{seat}") for seat in range(4 - len(self.bots))]
         for player in players:
             await player.connect()
         await self.sit_down(players)
         return players
 
     async def sit_down(self, players: list[Player]) -> None:
-        """The first player creates a 4-seat table; the others join it."""
+        """The first player creates a 4-seat table (with its computer players); the others join."""
         first = players[0]
         seated = first.until("seated")
-        await first.send({"type": "create_table", "seats": 4})
+        await first.send({"type": "create_table", "seats": 4, "bots": list(self.bots)})
         await seated
         for player in players[1:]:
             seated = player.until("seated")
@@ -305,13 +321,19 @@ class Worker:
 
 
 async def _worker_main(
-    url: str, numbers: list[int], think: float, jitter: bool, pipe: Connection
+    url: str,
+    numbers: list[int],
+    think: float,
+    jitter: bool,
+    pipe: Connection,
+    bots: tuple[str, ...] = (),
+    stagger: float = 0.0,
 ) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=None)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        bench = Worker(url, session, think, jitter)
+        bench = Worker(url, session, think, jitter, bots)
         gate = asyncio.Semaphore(10)  # why: open connections in waves, not all at once
 
         async def seat(number: int) -> list[Player]:
@@ -329,8 +351,12 @@ async def _worker_main(
         bench.window_start, bench.stop_at = window_start, stop_at
         bench.started = True
         renew = asyncio.ensure_future(bench.new_tables())
+        spread = random.Random(len(numbers))
         for players in tables:
-            await players[0].send({"type": "start"})
+            if stagger:  # why: games dealt all at once would move in step, a burst at a time
+                loop.call_later(spread.uniform(0, stagger), _start_later, players[0])
+            else:
+                await players[0].send({"type": "start"})
         await asyncio.sleep(max(0.0, window_start - time.perf_counter()))
         cpu_before = time.process_time()
         await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
@@ -352,12 +378,24 @@ async def _worker_main(
     }
 
 
-def _worker(url: str, numbers: list[int], think: float, jitter: bool, pipe: Connection) -> None:
+def _start_later(first: Player) -> None:
+    first.acting = asyncio.ensure_future(first.send({"type": "start"}))
+
+
+def _worker(
+    url: str,
+    numbers: list[int],
+    think: float,
+    jitter: bool,
+    pipe: Connection,
+    bots: tuple[str, ...] = (),
+    stagger: float = 0.0,
+) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     needed = len(numbers) * 4 + 100
     if soft < needed:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, needed), hard))
-    result = asyncio.run(_worker_main(url, numbers, think, jitter, pipe))
+    result = asyncio.run(_worker_main(url, numbers, think, jitter, pipe, bots, stagger))
     pipe.send(result)
 
 
@@ -367,7 +405,16 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 
 def measure(
-    url: str, pid: int, tables: int, seconds: float, think: float, jitter: bool, workers: int
+    url: str,
+    pid: int,
+    tables: int,
+    seconds: float,
+    think: float,
+    jitter: bool,
+    workers: int,
+    bots: tuple[str, ...] = (),
+    warm_up: float = WARM_UP,
+    stagger: float = 0.0,
 ) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     pipes: list[Connection] = []
@@ -377,7 +424,9 @@ def measure(
     for index in range(workers):
         mine, theirs = context.Pipe()
         numbers = list(range(index, tables, workers))
-        process = context.Process(target=_worker, args=(url, numbers, think, jitter, theirs))
+        process = context.Process(
+            target=_worker, args=(url, numbers, think, jitter, theirs, bots, stagger)
+        )
         process.start()
         pipes.append(mine)
         processes.append(process)
@@ -388,7 +437,7 @@ def measure(
         seat_seconds = time.perf_counter() - started
         time.sleep(1.0)
         rss_seated = _rss_kib(pid)  # every table seated, not yet dealt
-        window_start = time.perf_counter() + WARM_UP
+        window_start = time.perf_counter() + warm_up
         stop_at = window_start + seconds
         for pipe in pipes:
             pipe.send((window_start, stop_at))
@@ -414,7 +463,9 @@ def measure(
     client_cpu = sum(result["cpu_seconds"] for result in results)
     return {
         "tables": tables,
-        "connections": tables * 4,
+        "connections": tables * (4 - len(bots)),
+        "bots_per_table": len(bots),
+        "window": (window_start, stop_at),
         "client_processes": workers,
         "think_seconds": think,
         "think_jitter": jitter,
@@ -448,6 +499,85 @@ def measure(
     }
 
 
+def run_server(
+    command: list[str] | None,
+    *,
+    tables: int,
+    seconds: float,
+    think: float,
+    jitter: bool,
+    workers: int,
+    memory: bool = False,
+    bots: tuple[str, ...] = (),
+    bot_delay: float = 0.0,
+    warm_up: float = WARM_UP,
+    stagger: float = 0.0,
+    gc_log: bool = False,
+) -> dict[str, Any]:
+    """Start a server (``fivecrowns serve`` if ``command`` is None, else ``command``, which
+    prints its ``ws://127.0.0.1:PORT/ws`` address on its first line), measure it with the
+    bench clients (:func:`measure`), and stop it."""
+    needed = tables * 4 + 200
+    with tempfile.TemporaryDirectory() as folder:
+        if command is None:
+            command = [sys.executable, "-m", "fivecrowns", "serve"]
+            command += ["--host", LOOPBACK, "--port", "0"]
+            command += ["--memory"] if memory else ["--data", folder]
+            command += ["--bot-delay", str(bot_delay), "--rate", "1000"]
+            command += ["--max-connections", str(needed), "--max-tables", str(tables * 2)]
+            command += ["--max-per-address", "0"]  # why: every client here comes from loopback
+        environment = dict(os.environ)
+        gc_path = Path(folder) / "gc.json"
+        if gc_log:  # the server notes each garbage collection (net/server/collector.py)
+            environment["FIVECROWNS_GC_LOG"] = str(gc_path)
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=environment)
+        result: dict[str, Any] = {}
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
+            if found is None:
+                raise SystemExit(f"the server did not start: {line!r}")
+            url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
+            result = measure(
+                url, server.pid, tables, seconds, think, jitter, workers, bots, warm_up, stagger
+            )
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        if gc_log:
+            result["gc"] = _collections(gc_path, *result["window"])
+        return result
+
+
+def _collections(path: Path, start: float, stop: float) -> dict[str, Any]:
+    """The server's garbage collections during the window: count and longest, by generation."""
+    if not path.exists():
+        return {"error": "the server wrote no collection log"}
+    noted = json.loads(path.read_text(encoding="utf-8"))
+    found: dict[str, Any] = {"promotions": noted["promotions"], "deep": noted["deep"]}
+    for generation in (0, 1, 2):
+        entries = [
+            entry
+            for entry in noted["gc"]
+            if entry["generation"] == generation and start <= entry["at"] <= stop
+        ]
+        times = [entry["ms"] for entry in entries]
+        cpu = [entry.get("cpu_ms", 0.0) for entry in entries]
+        found[f"gen{generation}"] = {
+            "count": len(times),
+            "max_ms": max(times, default=0.0),
+            "total_ms": sum(times),
+            "max_cpu_ms": max(cpu, default=0.0),
+            "total_cpu_ms": sum(cpu),
+        }
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -474,37 +604,55 @@ def main() -> None:
     parser.add_argument(
         "--memory", action="store_true", help="the server keeps nothing on disk (no SQLite)"
     )
+    parser.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        help="computer players at each table of 4 (default 0); the other seats are clients",
+    )
+    parser.add_argument("--bot-level", default="easy", help="their level (default easy)")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.0, help="seconds before each computer move (0)"
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=WARM_UP,
+        help=f"seconds from the start before the window opens (default {WARM_UP:g})",
+    )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="start each table's game at a random moment within this many seconds (default 0)",
+    )
+    parser.add_argument(
+        "--gc-log",
+        action="store_true",
+        help="report the server's garbage collections in the window (FIVECROWNS_GC_LOG)",
+    )
     args = parser.parse_args()
     if args.tables < 1 or args.workers < 1 or args.seconds <= 0:
         parser.error("--tables, --workers and --seconds must be positive")
+    if not 0 <= args.bots <= 3:
+        parser.error("--bots must be 0 to 3 (a table needs a client)")
     workers = min(args.workers, args.tables)
-    needed = args.tables * 4 + 200
     wall_start = time.perf_counter()
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
-        command += ["--memory"] if args.memory else ["--data", folder]
-        command += ["--bot-delay", "0", "--rate", "1000"]
-        command += ["--max-connections", str(needed), "--max-tables", str(args.tables * 2)]
-        command += ["--max-per-address", "0"]  # why: every client here comes from loopback
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
-            if found is None:
-                raise SystemExit(f"the server did not start: {line!r}")
-            url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-            result = measure(
-                url, server.pid, args.tables, args.seconds, args.think, args.jitter, workers
-            )
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+    result = run_server(
+        None,
+        tables=args.tables,
+        seconds=args.seconds,
+        think=args.think,
+        jitter=args.jitter,
+        workers=workers,
+        memory=args.memory,
+        bots=(args.bot_level,) * args.bots,
+        bot_delay=args.bot_delay,
+        warm_up=args.warm_up,
+        stagger=args.stagger,
+        gc_log=args.gc_log,
+    )
     mine = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     result["store"] = "memory" if args.memory else "sqlite"
@@ -527,7 +675,8 @@ def _report(result: dict[str, Any], think: float, jitter: bool) -> None:
         pace = f", 0.5 to 1.5 times {think} s thinking before each move (at random)"
     print(
         f"bench_server: {result['tables']} tables, {result['connections']} WebSocket clients "
-        f"in {result['client_processes']} processes{pace}"
+        f"in {result['client_processes']} processes and {result['bots_per_table']} computer "
+        f"players per table{pace}"
     )
     load_before, load_after = result["load_average_before"], result["load_average_after"]
     print(f"  machine: {result['machine']}; load average before {load_before[0]:.2f}")
@@ -567,6 +716,18 @@ def _report(result: dict[str, Any], think: float, jitter: bool) -> None:
         f"  whole run: wall {whole['wall_seconds']:.1f} s, user {whole['user_seconds']:.1f} s, "
         f"system {whole['system_seconds']:.1f} s (server, clients and this process)"
     )
+    collections = result.get("gc")
+    if collections is not None and "error" not in collections:
+        print(
+            "  server garbage collections in the window: "
+            + "; ".join(
+                f"generation {g}: {collections[f'gen{g}']['count']}, longest "
+                f"{collections[f'gen{g}']['max_ms']:.1f} ms wall, "
+                f"{collections[f'gen{g}']['max_cpu_ms']:.1f} ms CPU"
+                for g in (0, 1, 2)
+            )
+            + f" (full collections by the collector since the start: {collections['deep']})"
+        )
     print(f"  load average after {load_after[0]:.2f}")
     print("json: " + json.dumps(result))
 

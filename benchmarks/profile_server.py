@@ -80,8 +80,12 @@ def _choose(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {"type": "act", "action": action, "args": args, "seq": 0}
 
 
-async def run(tables: int, moves: int, profile: bool, folder: Path) -> dict[str, Any]:
-    limits = Limits(rate=1e6, burst=1_000_000, bot_delay=0.0, max_tables=tables * 4)
+async def run(
+    tables: int, moves: int, profile: bool, folder: Path, dump: Path | None = None
+) -> dict[str, Any]:
+    limits = Limits(
+        rate=1e6, burst=1_000_000, bot_delay=0.0, max_tables=tables * 4, max_per_address=0
+    )
     server = Server(SqliteStore(folder / "server.sqlite"), limits, seed=1)
     counts = [0, 0]
     spent = [0.0]  # CPU seconds inside the server's own calls (receive, save)
@@ -139,7 +143,9 @@ async def run(tables: int, moves: int, profile: bool, folder: Path) -> dict[str,
     cpu = time.process_time() - cpu_start
     wall = time.perf_counter() - wall_start
     server.store.close()
-    if profiler is not None:
+    if profiler is not None and dump is not None:
+        profiler.dump_stats(dump)
+    elif profiler is not None:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(45)
         stats.sort_stats("tottime").print_stats(30)
@@ -161,9 +167,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--moves", type=int, default=5000)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    parser.add_argument("--dump", type=Path, help="write cProfile's statistics to this file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        result = asyncio.run(run(args.tables, args.moves, args.profile, Path(folder)))
+        profile = bool(args.profile or args.dump)
+        result = asyncio.run(run(args.tables, args.moves, profile, Path(folder), args.dump))
     print(
         f"profile_server: {result['tables']} tables, {result['moves']} moves: "
         f"{result['server_cpu_ms_per_move']:.3f} ms of server CPU per move "

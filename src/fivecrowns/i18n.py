@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
 
@@ -123,16 +123,31 @@ def current_language() -> str:
     return _language.get() or _process_language
 
 
-@contextmanager
-def speaking(code: str) -> Iterator[None]:
+class _Speaking:
+    """The block of :func:`speaking`. why a class, not ``@contextmanager``: the game server
+    enters one for every message and every frame it words, and a generator's was a good part
+    of the glue around a move (issue 29)."""
+
+    __slots__ = ("_code", "_token")
+
+    def __init__(self, code: str) -> None:
+        if code not in LANGUAGES:
+            raise ValueError(f"unknown language {code!r}")
+        self._code = code
+        self._token: Token[str | None] | None = None
+
+    def __enter__(self) -> None:
+        self._token = _language.set(self._code)
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._token is not None:
+            _language.reset(self._token)
+            self._token = None
+
+
+def speaking(code: str) -> AbstractContextManager[None]:
     """Word the sentences made inside the block in ``code`` (a server wording per viewer)."""
-    if code not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}")
-    token = _language.set(code)
-    try:
-        yield
-    finally:
-        _language.reset(token)
+    return _Speaking(code)
 
 
 @cache

@@ -189,6 +189,39 @@ def test_snapshots_hold_exactly_the_view_of_their_seat_at_every_step() -> None:
         table.snapshot(4)
 
 
+def test_shared_snapshots_equal_fresh_ones_at_every_step_and_change_nothing_shared() -> None:
+    """The server's snapshot with seats and view made once per entry is the fresh snapshot,
+    for every seat and a spectator, through a whole game (seat changes included)."""
+    table = _table()
+    ids = {0: "p-ann", 1: "p-ben"}
+    assert table.shared_snapshot(0) == table.snapshot(0)  # before the start: no view
+    table.start(seed=29)
+    steps = 0
+    for _ in range(20_000):
+        game = table.game
+        assert game is not None
+        for seat in (3, None, 0, 1, 2):
+            shared = json.dumps(table.shared_snapshot(seat), sort_keys=True)
+            assert shared == json.dumps(table.snapshot(seat), sort_keys=True), (steps, seat)
+        if steps == 40:  # a seat change with no move: the shared seats are made again
+            table.dropped(1, 30)
+            assert table.shared_snapshot(None) == table.snapshot(None)
+            table.hand_back(1)
+        if table.is_over:
+            break
+        if table.bot_due() is not None:
+            table.step_bot()
+        else:
+            _play_human(table, ids[game.current_player])
+        steps += 1
+    assert table.is_over and steps > 300
+    assert "hand" not in (table.shared_snapshot(None)["view"] or {})
+    table.new_game(seed=31)  # a new game, a new view
+    assert table.shared_snapshot(2) == table.snapshot(2)
+    with pytest.raises(ValueError):
+        table.shared_snapshot(4)
+
+
 def test_viewers_of_one_frame_class_get_the_same_frame_and_classes_differ_only_there() -> None:
     """The fan-out words each entry once per class (Table.frame_class): that is only right
     if every viewer of a class would get the very same frame."""

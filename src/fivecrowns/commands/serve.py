@@ -256,6 +256,7 @@ async def _serve(
 
     from fivecrowns.net.server.accounts import AccountRules
     from fivecrowns.net.server.app import Server, make_app
+    from fivecrowns.net.server.collector import QuietCollector
     from fivecrowns.net.server.limits import Limits
     from fivecrowns.net.server.quiet import quiet_bad_requests
     from fivecrowns.net.server.resources import AcceptErrors, files_for_connections
@@ -318,8 +319,15 @@ async def _serve(
         # why suppress: Windows has no add_signal_handler; Ctrl+C still stops it there
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
+    # why after the start: the tables recovered and the modules loaded live as long as the
+    # server, so they are frozen out of every collection (net/server/collector.py)
+    collector = QuietCollector.from_environment()
+    collector.start()
+    collecting = asyncio.create_task(collector.run())
     await stop.wait()
+    collecting.cancel()
     await runner.cleanup()
+    collector.stop()
 
 
 def _operate(args: argparse.Namespace) -> int:

@@ -31,7 +31,7 @@ import functools
 import random
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fivecrowns.core.errors import CardParseError
 from fivecrowns.i18n import N_, pgettext
@@ -116,7 +116,7 @@ class Rank(enum.IntEnum):
 
     @property
     def token(self) -> str:
-        return _FACE_TOKENS.get(self, str(int(self)))
+        return _RANK_TOKENS[self]
 
     @property
     def word(self) -> str:
@@ -144,6 +144,7 @@ ALL_SUITS: tuple[Suit, ...] = tuple(Suit)
 ALL_RANKS: tuple[Rank, ...] = tuple(Rank)
 _SUIT_INDEX = {suit: i for i, suit in enumerate(ALL_SUITS)}
 _FACE_TOKENS = {Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
+_RANK_TOKENS = {rank: _FACE_TOKENS.get(rank, str(int(rank))) for rank in ALL_RANKS}
 
 # Each rank's names as whole phrases, because in Spanish the article and the plural
 # depend on the rank ("el 7", "la sota", "los 3", "las sotas", "los reyes"). Contexts keep
@@ -271,10 +272,17 @@ class Card:
 
     rank: Rank | None
     suit: Suit | None
+    # why kept: the code and token are read thousands of times a second (solvers, the game
+    # server's frames, issue 29); each was two enum look-ups. Not compared, hashed or shown.
+    _code: int = field(default=55, init=False, repr=False, compare=False)
+    _token: str = field(default="jk", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
             raise ValueError("A card has both a rank and a suit, or is a joker with neither.")
+        if self.rank is not None and self.suit is not None:
+            object.__setattr__(self, "_code", (int(self.rank) - 3) * 5 + self.suit.index)
+            object.__setattr__(self, "_token", self.rank.token + self.suit.token)
 
     @property
     def is_joker(self) -> bool:
@@ -283,16 +291,12 @@ class Card:
     @property
     def code(self) -> int:
         """0..54 for suited cards (rank-major), 55 for a joker: a dense index for solvers."""
-        if self.rank is None or self.suit is None:
-            return 55
-        return (int(self.rank) - 3) * 5 + self.suit.index
+        return self._code
 
     @property
     def token(self) -> str:
         """Short form that can be typed back in: ``10h``, ``Qsp``, ``jk``."""
-        if self.rank is None or self.suit is None:
-            return "jk"
-        return self.rank.token + self.suit.token
+        return self._token
 
     @property
     def spoken(self) -> str:

@@ -114,11 +114,19 @@ def _encode(value: Any) -> Any:
     return value
 
 
+#: Each event class's field names, in order (why: ``dataclasses.fields`` made them afresh for
+#: every event the game server sent, a tenth of its wording and encoding, issue 29).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
     """``{"event": "discarded", "player": 1, "card": "7h"}`` and the like."""
+    names = _FIELD_NAMES.get(type(event))
+    if names is None:
+        names = _FIELD_NAMES[type(event)] = tuple(f.name for f in fields(event))
     data: dict[str, Any] = {"event": event.kind}
-    for f in fields(event):
-        data[f.name] = _encode(getattr(event, f.name))
+    for name in names:
+        data[name] = _encode(getattr(event, name))
     return data
 
 

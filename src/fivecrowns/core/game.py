@@ -39,6 +39,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from fivecrowns.core.cards import (
     Card,
@@ -715,6 +716,7 @@ class Game:
 
 
 _MOVE_CLASSES = (DrawFromStock, TakeDiscard, Discard, GoOut, LayDown)
+_CARD_CODE = attrgetter("code")  # the order of Card's own comparisons
 
 
 def _lay_down(melds: Sequence[Sequence[Card]] | None) -> LayDown:
@@ -725,7 +727,7 @@ def legal_moves_for(
     phase: Phase, hand: Sequence[Card], wild_rank: Rank, forbidden: Card | None = None
 ) -> list[Move]:
     """The legal moves in ``phase`` for a player holding ``hand`` (one per distinct card)."""
-    distinct = sorted(set(hand))
+    distinct = sorted(set(hand), key=_CARD_CODE)  # why the key: fewer calls than comparing Cards
     if forbidden is not None and hand.count(forbidden) == 1:
         distinct.remove(forbidden)
     moves: list[Move]

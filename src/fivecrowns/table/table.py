@@ -255,6 +255,10 @@ class Table:
         self._record = record
         self._bots: dict[int, Player] = {}
         self._last_event: tuple[Event, dict[str, Any]] | None = None  # see _event_data
+        # the seats and public view as of one seq, shared by every seat's snapshot (see
+        # shared_snapshot)
+        self._public: tuple[int, Game | None, list[dict[str, Any]], dict[str, Any] | None]
+        self._public = (-1, None, [], None)
         #: The last computer move's explanation and its seat (local play's why-key says it).
         self.explanation: tuple[int, str] | None = None
         # why: inputs accepted under earlier rules (names, chat) replay as they were accepted
@@ -563,6 +567,34 @@ class Table:
         if self.game is not None:
             data["view"] = _view_json(self.game, seat)
         return data
+
+    def shared_snapshot(self, seat: int | None) -> dict[str, Any]:
+        """:meth:`snapshot` whose seats and view (all but the hand) are made once per log
+        entry and shared by every seat's snapshot: read it and encode it at once, never change
+        it (the game server's fan-out; tests/table/test_table.py checks it equals
+        :meth:`snapshot` at every step of whole games).
+
+        why: after every change each seat gets a snapshot; making the same public view for
+        each of them was most of the server's CPU per move (issue 29)."""
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise ValueError(f"There is no seat {seat}.")
+        seq, game, seats, view = self._public
+        # why the seq and the game: every change of seats or game adds a log entry (a new
+        # seq), and a new game replaces the game
+        if seq != self.seq or game is not self.game:
+            seats = [s.to_json() for s in self.seats]
+            view = None if self.game is None else _view_json(self.game, None)
+            self._public = (self.seq, self.game, seats, view)
+        if view is not None and seat is not None and self.game is not None:
+            view = {**view, "hand": [card.token for card in self.game.hands[seat]]}
+        return {
+            "seq": self.seq,
+            "seat": seat,
+            "seats": seats,
+            "started": self.started,
+            "view": view,
+            "legal": self.legal(seat),
+        }
 
     def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
         """Viewers of one class get the same :meth:`frame` of ``entry`` in one language, so a

@@ -12,10 +12,18 @@ from typing import Any
 
 from fivecrowns.ai.loader import level_name
 from fivecrowns.core.cards import Card, Rank
-from fivecrowns.core.moves import Event, LastTurnStarted, TurnStarted
+from fivecrowns.core.moves import (
+    Discarded,
+    DrewFromStock,
+    Event,
+    LaidDown,
+    LastTurnStarted,
+    TookDiscard,
+    TurnStarted,
+)
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.words.announce import describe_events
+from fivecrowns.words.announce import describe_events, turn_summary
 
 __all__ = ["already_started", "away_words", "dropped_text", "event_text", "table_event_text"]
 
@@ -122,5 +130,9 @@ def event_text(
         return _(THEIR_TURN).format(name=names[event.player])
     if isinstance(event, LastTurnStarted) and event.player != viewer:
         return _(THEIR_TURN).format(name=names[event.player])
+    if isinstance(event, DrewFromStock | TookDiscard | Discarded | LaidDown):
+        # why straight to the sentence: describe_events says a lone turn event with this one
+        # sentence (and a sound the server does not send); most events are these (issue 29)
+        return turn_summary([event], names, viewer, wild, "normal")
     said = describe_events([event], names, viewer, wild, "normal", hand_at_start=hand)
     return " ".join(announcement.text for announcement in said)

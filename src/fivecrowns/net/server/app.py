@@ -422,8 +422,13 @@ class Server:
         self.lobby.dirty = True
 
     def _recorder(self, room: Room) -> Recorder:
+        # why the id, not the room: the room holds its table, which holds this closure; a
+        # closure holding the room made every table a reference cycle, freed only by the
+        # cycle collector's full collections (the server's long tail, issue 29)
+        table_id = room.id
+
         def record(index: int, command: dict[str, Any]) -> None:
-            self.store.append_input(room.id, index, command)
+            self.store.append_input(table_id, index, command)
             if not self._save_soon:  # why: also saved when no connection has a frame to send
                 self._save_soon = True
                 asyncio.get_running_loop().call_soon(self._save)

@@ -349,11 +349,16 @@ class Lobby:
             await asyncio.sleep(1.0)
             if not self.dirty:
                 continue
+            in_lobby = [c for c in connections if c.player is not None and c.room is None]
+            if not in_lobby:
+                # why: nobody would read it; the list was made every second while games
+                # ended at a busy server (issue 29). It stays due for the next one to come in
+                # (who also gets a list of their own on arriving).
+                continue
             self.dirty = False
             listing = encode(self.tables())
-            for conn in connections:
-                if conn.player is not None and conn.room is None:
-                    conn.send_listing(listing)
+            for conn in in_lobby:
+                conn.send_listing(listing)
 
     # --- to a table and away from it ---------------------------------------------------------
 

@@ -77,7 +77,7 @@ class Room:
         return sorted(names, key=str.casefold)
 
     def snapshot_frame(self, seat: int | None) -> bytes:
-        snapshot = self.table.snapshot(seat)
+        snapshot = self.table.shared_snapshot(seat)
         return encode(Snapshot(table=self.id, watchers=self.watchers(), **snapshot))
 
 
