@@ -280,11 +280,18 @@ def test_damaged_settings_give_defaults_and_a_sentence(
 
 
 def test_sound_names_are_the_contract() -> None:
+    """Every cue issue 30 lists, in the order help and docs list them."""
     assert SOUND_NAMES == (
         "draw_stock",
         "take_discard",
         "discard",
+        "meld",
+        "other_draw_stock",
+        "other_take_discard",
+        "other_discard",
+        "other_meld",
         "your_turn",
+        "other_turn",
         "invalid",
         "went_out",
         "last_turn",
@@ -292,6 +299,11 @@ def test_sound_names_are_the_contract() -> None:
         "round_over",
         "game_over",
         "shuffle",
+        "chat",
+        "player_joined",
+        "player_left",
+        "player_dropped",
+        "player_back",
     )
 
 

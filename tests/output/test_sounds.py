@@ -1,5 +1,5 @@
-"""The earcons: the files in sounds/ are what the generator makes, and each plays on
-miniaudio's NULL backend (a real device that needs no sound card)."""
+"""The earcons: the default pack in the top-level sounds/ is what the generator makes, and
+each plays on miniaudio's NULL backend (a real device that needs no sound card)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ MADE = render_all()
 
 
 def test_every_sound_file_is_what_the_generator_makes() -> None:
-    assert Path(str(sounds_dir())) == ROOT / "src" / "fivecrowns" / "sounds"
+    # the checkout's top-level sounds/ is the one source (the wheel's build copies it in)
+    assert Path(str(sounds_dir())) == ROOT / "sounds" / "default"
+    assert not list((ROOT / "src" / "fivecrowns").glob("sounds/**/*.wav"))  # nothing kept twice
     made = MADE
     assert sorted(made) == sorted(SOUND_NAMES)
     for name, data in made.items():
@@ -33,7 +35,7 @@ def test_every_sound_file_is_what_the_generator_makes() -> None:
 def test_the_generator_is_deterministic_and_its_check_mode_agrees() -> None:
     assert render_earcon("shuffle") == render_earcon("shuffle")
     result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "make_sounds.py"), "--check"],
+        [sys.executable, str(ROOT / "sounds" / "make_sounds.py"), "--check"],
         capture_output=True,
         text=True,
         check=False,
@@ -49,7 +51,9 @@ def test_earcons_are_short_clear_and_distinct(name: str) -> None:
     samples = decode_wav(MADE[name])
     assert 0.1 <= seconds <= 1.2
     peak = max(abs(sample) for sample in samples)
-    assert 0.5 * 32767 < peak < 0.7 * 32767
+    # another player's moves are softer than the rest; nothing is loud
+    low = 0.35 if name.startswith("other_") else 0.5
+    assert low * 32767 < peak < 0.7 * 32767
     others = [MADE[other] for other in SOUND_NAMES if other != name]
     assert MADE[name] not in others
 
@@ -123,10 +127,13 @@ def test_missing_sound_files_are_made_in_memory_and_said(
     monkeypatch.setenv("FIVECROWNS_SOUNDS_DIR", str(tmp_path))
     monkeypatch.setenv("FIVECROWNS_AUDIO", "null")
     (tmp_path / "discard.wav").write_bytes(MADE["discard"])
-    assert sound_files_status().startswith(f"Sounds: 1 of 11 sound files found in {tmp_path};")
+    count = len(SOUND_NAMES)
+    assert sound_files_status().startswith(
+        f"Sounds: 1 of {count} sound files found in {tmp_path};"
+    )
     output, reason = create_output("none", sounds=True)
     with output:
         assert (
-            "10 sound files were missing and were made in memory; "
+            f"{count - 1} sound files were missing and were made in memory; "
             f"install the game again with: {reinstall_command()}."
         ) in reason

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from fivecrowns.output.sounds import SOUND_NAMES
 from output_support import require
 from tmux_support import terminal
 
@@ -99,8 +100,11 @@ def test_the_wheel_carries_the_sounds_the_web_client_and_the_license(tmp_path: P
     )
     (wheel,) = dist.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    sounds = sorted(n for n in names if n.startswith("fivecrowns/sounds/"))
-    assert len(sounds) == 11 and all(n.endswith(".wav") for n in sounds)
+    # the default pack, copied in by the build from the top-level sounds/ (the one source)
+    sounds = sorted(n.removeprefix("fivecrowns/sounds/") for n in names if "/sounds/" in n)
+    source = sorted(f"default/{p.name}" for p in (ROOT / "sounds" / "default").iterdir())
+    assert sounds == source and "default/pack.json" in sounds
+    assert len([n for n in sounds if n.endswith(".wav")]) == len(SOUND_NAMES)
     # the web client the server serves at / (no build step: the files as they are)
     web = sorted(
         n.removeprefix("fivecrowns/web/") for n in names if n.startswith("fivecrowns/web/")
@@ -175,15 +179,18 @@ def test_version_speech_list_and_solve(
     listed = _run([fivecrowns, "speech", "--list"], tmp_path, env)
     package_sounds = bin_dir.parent / "lib"
     sounds_line = next(line for line in listed.splitlines() if line.startswith("Sounds:"))
-    assert sounds_line.startswith("Sounds: 11 of 11 sound files found in ")
+    count = len(SOUND_NAMES)
+    assert sounds_line.startswith(f"Sounds: {count} of {count} sound files found in ")
     assert sounds_line.split(" found in ", 1)[1].startswith(str(package_sounds))
     assert "Braille export: available. liblouis " in listed
     # The sound player loads every file from the package: nothing made again in memory.
     code = (
         "from fivecrowns.output.audio import SoundPlayer; p = SoundPlayer(None); "
-        "print(len(p._samples), p.problems)"
+        "from fivecrowns.output.sounds import sounds_dir; "
+        "print(len(p._samples), p.problems, (sounds_dir() / 'pack.json').is_file())"
     )
-    assert _run([str(bin_dir / "python"), "-c", code], tmp_path, env) == "11 []\n"
+    said = _run([str(bin_dir / "python"), "-c", code], tmp_path, env)
+    assert said == f"{count} [] True\n"
     solved = _run(
         [fivecrowns, "solve", "--round", "3", "7h", "8h", "9h", "jk", "Qd"], tmp_path, env
     )

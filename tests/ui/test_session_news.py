@@ -40,13 +40,20 @@ def test_other_players_moves_have_their_sounds_queued_with_their_words() -> None
         pairs = sound_then_speech(t.backend.calls)
         others = [(sound, call) for sound, call in pairs if call.text.startswith(("Ann ", "Ben "))]
         turn_sounds = {sound for sound, call in others if " discarded the " in call.text}
-        assert turn_sounds and turn_sounds <= {"draw_stock", "take_discard"}
+        # another player's cues, told apart from your own by ear (issue 30)
+        assert turn_sounds and turn_sounds <= {
+            "other_draw_stock",
+            "other_take_discard",
+            "other_meld",
+        }
         for sound, call in others:
             assert not call.interrupt, call.text  # queued: never cuts off the player
-            if sound == "take_discard":
+            if sound == "other_take_discard":
                 assert " took the " in call.text
-            if sound == "draw_stock":
+            if sound == "other_draw_stock":
                 assert " drew " in call.text
+            if sound == "other_meld":
+                assert " laid down " in call.text
         # A computer player went out (this player never does): its sound and the others'
         # last turn, said and heard.
         went = [call.text for sound, call in others if sound == "went_out"]

@@ -21,7 +21,8 @@ from typing import Any
 from fivecrowns.i18n import gettext as _
 
 from .base import OutputError
-from .sounds import SOUND_NAMES, check_sound_name, sounds_dir
+from .packs import load_pack
+from .sounds import DEFAULT_PACK, KINDS, SOUND_NAMES, SOUNDS, check_sound_name, sounds_dir
 
 __all__ = [
     "PERIOD_MSEC",
@@ -233,7 +234,11 @@ def open_mixer(backend: str | None = None) -> Mixer:
 
 
 class SoundPlayer:
-    """Plays the earcons by name, with volume and mute. ``play`` never blocks."""
+    """Plays the earcons by name, with volume (overall and per kind of cue) and mute.
+
+    ``pack`` chooses a sound pack (:mod:`fivecrowns.output.packs`; ``None``: the default);
+    ``directory`` reads the default pack from another folder (tests). ``play`` never blocks.
+    """
 
     def __init__(
         self,
@@ -242,35 +247,61 @@ class SoundPlayer:
         muted: bool = False,
         directory: Traversable | None = None,
         owns_mixer: bool = False,
+        pack: str | None = None,
+        volumes: dict[str, float] | None = None,
     ) -> None:
         self.mixer = mixer
         self._owns_mixer = owns_mixer
         self.volume = volume
         self.muted = muted
+        #: each kind of cue's own volume (see fivecrowns.output.sounds.KINDS), times ``volume``
+        self.volumes: dict[str, float] = dict.fromkeys(KINDS, 1.0) | (volumes or {})
         self._samples: dict[str, array[int]] = {}
-        self._directory = directory or sounds_dir()
         self.problems: list[str] = []
-        for name in SOUND_NAMES:
-            self._samples[name] = self._load(name)
+        self.pack_problem: str | None = None
+        self.choose_pack(pack, directory)
 
-    def _load(self, name: str) -> array[int]:
-        path = self._directory / f"{name}.wav"
+    def choose_pack(self, pack: str | None, directory: Traversable | None = None) -> str | None:
+        """Load ``pack`` (the default fills its gaps); returns the sentence if it was bad."""
+        if directory is not None:
+            files = {name: self._read(directory, name) for name in SOUND_NAMES}
+            self.pack = DEFAULT_PACK
+        else:
+            loaded = load_pack(pack)
+            files = {name: data for name, (_file, data) in loaded.files.items()}
+            self.pack, self.pack_problem = loaded.name, loaded.problem
+        self.problems = []
+        self._samples = {name: self._decode(name, files[name]) for name in SOUND_NAMES}
+        return self.pack_problem
+
+    def _read(self, directory: Traversable, name: str) -> bytes:
         try:
-            return decode_wav(path.read_bytes())
-        except (OSError, OutputError):
-            # A missing file is made again from the generator, so no sound is ever lost.
-            from .earcons import render_earcon
+            return (directory / f"{name}.wav").read_bytes()
+        except OSError:
+            return b""
 
-            self.problems.append(
-                _("{path} is missing or unreadable; made it in memory.").format(path=path)
+    def _decode(self, name: str, data: bytes) -> array[int]:
+        try:
+            if data:
+                return decode_wav(data)
+        except OutputError:
+            pass
+        # A missing default file is made again from the generator, so no sound is ever lost.
+        from .earcons import render_earcon
+
+        self.problems.append(
+            _("{path} is missing or unreadable; made it in memory.").format(
+                path=sounds_dir() / f"{name}.wav"
             )
-            return decode_wav(render_earcon(name))
+        )
+        return decode_wav(render_earcon(name))
 
     def play(self, name: str) -> Playback | None:
         check_sound_name(name)
-        if self.mixer is None or self.muted or self.volume <= 0.0:
+        volume = self.volume * self.volumes.get(SOUNDS[name].kind, 1.0)
+        if self.mixer is None or self.muted or volume <= 0.0:
             return None
-        return self.mixer.play(self._samples[name], "sound", self.volume)
+        return self.mixer.play(self._samples[name], "sound", volume)
 
     def stop(self) -> None:
         if self.mixer is not None:

@@ -1,6 +1,6 @@
 """The earcons, made from arithmetic: tones, chords and noise, no recorded material.
 
-``scripts/make_sounds.py`` writes these to ``src/fivecrowns/sounds/``; the files must be
+``sounds/make_sounds.py`` writes these to the default pack, ``sounds/default/``; the files must be
 byte for byte what :func:`render_earcon` makes (a test checks). Everything is
 deterministic: noise comes from a fixed linear congruential generator.
 """
@@ -77,23 +77,55 @@ def _chord(frequencies: tuple[float, ...], seconds: float, decay: float = 4.0) -
 
 C5, E5, G5, C6, E6, G6 = 523.25, 659.25, 783.99, 1046.5, 1318.5, 1568.0
 
-_DESIGNS: dict[str, Callable[[], list[float]]] = {
-    # A quick upward swish: a card slides off the stock.
-    "draw_stock": lambda: _sequence(
+OTHERS = 2 / 3  # a fifth lower: another player's move
+
+
+# A quick upward swish: a card slides off the stock.
+def _draw(pitch: float) -> list[float]:
+    return _sequence(
         (0.0, _noise(0.06, seed=7, decay=5.0, smooth=0.8)),
-        (0.02, _note(600, 0.09, end_frequency=950, decay=5.0)),
-    ),
-    # Two rising notes: you picked the visible card up.
-    "take_discard": lambda: _sequence((0.0, _note(E5, 0.08)), (0.07, _note(G5, 0.12))),
-    # A falling tap: a card laid down on the pile.
-    "discard": lambda: _sequence(
-        (0.0, _note(750, 0.12, end_frequency=420, decay=7.0)),
+        (0.02, _note(600 * pitch, 0.09, end_frequency=950 * pitch, decay=5.0)),
+    )
+
+
+# Two rising notes: the visible card picked up.
+def _take(pitch: float) -> list[float]:
+    return _sequence((0.0, _note(E5 * pitch, 0.08)), (0.07, _note(G5 * pitch, 0.12)))
+
+
+# A falling tap: a card laid down on the pile.
+def _discard(pitch: float) -> list[float]:
+    return _sequence(
+        (0.0, _note(750 * pitch, 0.12, end_frequency=420 * pitch, decay=7.0)),
         (0.0, _noise(0.03, seed=11, decay=10.0)),
-    ),
+    )
+
+
+# Three quick taps, then a soft open chord: melds spread on the table.
+def _meld(pitch: float) -> list[float]:
+    return _sequence(
+        *((0.05 * n, _noise(0.025, seed=40 + n, decay=9.0, smooth=0.6)) for n in range(3)),
+        (0.15, _chord((C5 * pitch, G5 * pitch), 0.25)),
+    )
+
+
+_DESIGNS: dict[str, Callable[[], list[float]]] = {
+    "draw_stock": lambda: _draw(1.0),
+    "take_discard": lambda: _take(1.0),
+    "discard": lambda: _discard(1.0),
+    "meld": lambda: _meld(1.0),
+    # Another player's moves: the same shapes a fifth lower and softer (see _GAIN), so a
+    # player hears at once whose move it was.
+    "other_draw_stock": lambda: _draw(OTHERS),
+    "other_take_discard": lambda: _take(OTHERS),
+    "other_discard": lambda: _discard(OTHERS),
+    "other_meld": lambda: _meld(OTHERS),
     # A bright three-note chime.
     "your_turn": lambda: _sequence(
         (0.0, _note(C6, 0.12)), (0.09, _note(E6, 0.12)), (0.18, _note(G6, 0.2))
     ),
+    # Two soft low notes, rising: someone else's turn began; nothing to do yet.
+    "other_turn": lambda: _sequence((0.0, _note(G5 * OTHERS, 0.1)), (0.1, _note(C5, 0.18))),
     # A low, dull double buzz (odd harmonics).
     "invalid": lambda: _sequence(
         (0.0, _note(196, 0.1, harmonics=(1.0, 0.0, 0.35, 0.0, 0.2), decay=3.0)),
@@ -137,7 +169,35 @@ _DESIGNS: dict[str, Callable[[], list[float]]] = {
         *((0.035 * n, _noise(0.03, seed=100 + n, decay=6.0, smooth=0.3)) for n in range(12)),
         (0.44, _note(110, 0.1, harmonics=(1.0, 0.5), decay=8.0)),
     ),
+    # Two quick high blips, like a message arriving.
+    "chat": lambda: _sequence(
+        (0.0, _note(1400, 0.05, harmonics=(1.0, 0.2), decay=4.0)),
+        (0.07, _note(1760, 0.07, harmonics=(1.0, 0.2), decay=4.0)),
+    ),
+    # A soft knock, then a rising fifth: someone sat down.
+    "player_joined": lambda: _sequence(
+        (0.0, _note(140, 0.06, harmonics=(1.0, 0.5), decay=9.0)),
+        (0.08, _note(C5, 0.1, harmonics=(1.0, 0.2))),
+        (0.17, _note(G5, 0.16, harmonics=(1.0, 0.2))),
+    ),
+    # The same fifth falling: someone got up.
+    "player_left": lambda: _sequence(
+        (0.0, _note(G5, 0.1, harmonics=(1.0, 0.2))),
+        (0.09, _note(C5, 0.16, harmonics=(1.0, 0.2))),
+        (0.26, _note(140, 0.06, harmonics=(1.0, 0.5), decay=9.0)),
+    ),
+    # A slow falling glide: a connection fading out.
+    "player_dropped": lambda: _note(
+        700, 0.35, end_frequency=280, harmonics=(1.0, 0.0, 0.2), decay=3.0
+    ),
+    # The glide rising again, and a bright note: they are back.
+    "player_back": lambda: _sequence(
+        (0.0, _note(280, 0.25, end_frequency=700, harmonics=(1.0, 0.0, 0.2), decay=2.0)),
+        (0.24, _note(E6, 0.14)),
+    ),
 }
+#: Softer than the rest (of :data:`PEAK`): another player's moves are background.
+_GAIN = {name: 0.7 for name in _DESIGNS if name.startswith("other_")}
 assert tuple(_DESIGNS) == SOUND_NAMES
 
 
@@ -146,7 +206,7 @@ def render_earcon(name: str) -> bytes:
     check_sound_name(name)
     samples = _DESIGNS[name]()
     peak = max(abs(value) for value in samples) or 1.0
-    scale = PEAK * 32767 / peak
+    scale = PEAK * _GAIN.get(name, 1.0) * 32767 / peak
     pcm = array("h", [round(value * scale) for value in samples])
     buffer = io.BytesIO()
     with wave.open(buffer, "wb") as file:

@@ -25,7 +25,22 @@ from .screenreader import ScreenReaderBackend, running_screen_reader
 from .transcript import Transcript
 from .tts import TtsBackend, make_renderer
 
-__all__ = ["BackendStatus", "backend_statuses", "create_output", "describe_backend"]
+__all__ = [
+    "BackendStatus",
+    "backend_statuses",
+    "create_output",
+    "describe_backend",
+    "kind_volumes",
+]
+
+
+def kind_volumes(settings: OutputSettings) -> dict[str, float]:
+    """Each kind of cue's volume (fivecrowns.output.sounds.KINDS) from the settings."""
+    return {
+        "own": settings.sound_volume_own,
+        "others": settings.sound_volume_others,
+        "alerts": settings.sound_volume_alerts,
+    }
 
 
 # why said: a wheel without its sounds once rebuilt them at every start without a word.
@@ -172,8 +187,15 @@ def create_output(
             notes.append(off.format(reason=_clause(str(opener.mixer_problem))))
         else:
             player = SoundPlayer(
-                mixer, settings.sound_volume, settings.sound_muted, owns_mixer=True
+                mixer,
+                settings.sound_volume,
+                settings.sound_muted,
+                owns_mixer=True,
+                pack=settings.sound_pack,
+                volumes=kind_volumes(settings),
             )
+            if player.pack_problem:
+                notes.append(player.pack_problem)
             if player.problems:
                 from fivecrowns.install import reinstall_command
 

@@ -17,6 +17,8 @@ from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 
 __all__ = [
+    "DEFAULT_PACK",
+    "KINDS",
     "SOUNDS",
     "SOUND_NAMES",
     "Sound",
@@ -26,9 +28,14 @@ __all__ = [
 ]
 
 
+#: The kinds of cue, each with its own volume: what you did, what others did, and alerts
+#: (your turn, a refused key, the end of a round, the table's comings and goings).
+KINDS: tuple[str, ...] = ("own", "others", "alerts")
+
+
 @dataclass(frozen=True)
 class Sound:
-    """An earcon: its name (a file name, data) and what it means, in words.
+    """An earcon: its name (a file name, data), what it means in words, and its kind.
 
     ``label`` and ``meaning`` are marked for the catalog: say them with ``_(sound.label)``.
     """
@@ -36,19 +43,48 @@ class Sound:
     name: str
     meaning: str
     label: str = ""
+    kind: str = "alerts"
 
 
 SOUNDS: dict[str, Sound] = {
     sound.name: sound
     for sound in (
-        Sound("draw_stock", N_("A card was drawn from the stock."), N_("draw stock")),
+        Sound("draw_stock", N_("You drew a card from the stock."), N_("draw stock"), "own"),
         Sound(
             "take_discard",
-            N_("The top card of the discard pile was taken."),
+            N_("You took the top card of the discard pile."),
             N_("take discard"),
+            "own",
         ),
-        Sound("discard", N_("A card was discarded."), N_("discard")),
+        Sound("discard", N_("You discarded a card."), N_("discard"), "own"),
+        Sound("meld", N_("You laid down melds."), N_("meld"), "own"),
+        # why apart from yours: by ear alone a player must tell their own move from another's
+        Sound(
+            "other_draw_stock",
+            N_("Another player drew from the stock."),
+            N_("another player draws"),
+            "others",
+        ),
+        Sound(
+            "other_take_discard",
+            N_("Another player took the top card of the discard pile."),
+            N_("another player takes the discard"),
+            "others",
+        ),
+        Sound(
+            "other_discard",
+            N_("Another player discarded."),
+            N_("another player discards"),
+            "others",
+        ),
+        Sound(
+            "other_meld",
+            N_("Another player laid down melds."),
+            N_("another player melds"),
+            "others",
+        ),
         Sound("your_turn", N_("It is your turn."), N_("your turn")),
+        Sound("other_turn", N_("It is another player's turn."), N_("another player's turn")),
         Sound("invalid", N_("That action is not allowed; the reason is spoken."), N_("invalid")),
         Sound("went_out", N_("A player went out."), N_("went out")),
         Sound(
@@ -66,9 +102,21 @@ SOUNDS: dict[str, Sound] = {
         Sound("round_over", N_("The round is over; the scores are read."), N_("round over")),
         Sound("game_over", N_("The game is over; the winner is announced."), N_("game over")),
         Sound("shuffle", N_("The cards are shuffled and dealt."), N_("shuffle")),
+        Sound("chat", N_("A chat message; it is read after the sound."), N_("chat")),
+        Sound("player_joined", N_("A player sat down at the table."), N_("player joined")),
+        Sound("player_left", N_("A player left the table."), N_("player left")),
+        Sound(
+            "player_dropped",
+            N_("A player's connection dropped; a computer may play for them."),
+            N_("player dropped"),
+        ),
+        Sound("player_back", N_("A player whose connection dropped is back."), N_("player back")),
     )
 }
 SOUND_NAMES: tuple[str, ...] = tuple(SOUNDS)
+
+#: The pack the game ships (``sounds/default``); every other pack falls back to it.
+DEFAULT_PACK = "default"
 
 
 def check_sound_name(name: str) -> str:
@@ -83,15 +131,19 @@ def check_sound_name(name: str) -> str:
 
 
 def sounds_dir() -> Traversable:
-    """Where the WAV files live: ``FIVECROWNS_SOUNDS_DIR``, else the package's ``sounds``.
+    """The default pack's folder: ``FIVECROWNS_SOUNDS_DIR``, else the installed package's
+    ``sounds/default``, else (an editable install, a checkout) the top-level ``sounds/default``.
 
-    why: importlib.resources, not a path next to ``__file__``, so the files load from a
-    wheel, a zip or an editable install alike; the wheel and the sdist carry them.
+    why two places: ``sounds/`` beside ``src/`` is the one source; the wheel's build copies it
+    into the package (setup.py), and importlib.resources reads it from a wheel or a zip alike.
     """
     override = os.environ.get("FIVECROWNS_SOUNDS_DIR")
     if override:
         return Path(override)
-    return files("fivecrowns") / "sounds"
+    packaged = files("fivecrowns") / "sounds" / DEFAULT_PACK
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[3] / "sounds" / DEFAULT_PACK
 
 
 def sound_files_status() -> str:

@@ -43,6 +43,12 @@ class OutputSettings:
     tts_voice: str | None = None
     sound_volume: float = 0.8
     sound_muted: bool = False
+    #: the sound pack: "default" or a folder in DATA/sounds (fivecrowns.output.packs)
+    sound_pack: str = "default"
+    #: each kind of cue's volume, times sound_volume: your moves, others' moves, alerts
+    sound_volume_own: float = 1.0
+    sound_volume_others: float = 1.0
+    sound_volume_alerts: float = 1.0
     braille_follows_speech: bool = True
     #: "en" or "es"; None: the system's language (fivecrowns.language decides)
     language: str | None = None
@@ -62,7 +68,13 @@ class OutputSettings:
                     value=self.tts_rate
                 )
             )
-        for name in ("tts_volume", "sound_volume"):
+        for name in (
+            "tts_volume",
+            "sound_volume",
+            "sound_volume_own",
+            "sound_volume_others",
+            "sound_volume_alerts",
+        ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(
@@ -84,6 +96,10 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "tts_voice": (str, type(None)),
     "sound_volume": (int, float),
     "sound_muted": (bool,),
+    "sound_pack": (str,),
+    "sound_volume_own": (int, float),
+    "sound_volume_others": (int, float),
+    "sound_volume_alerts": (int, float),
     "braille_follows_speech": (bool,),
     "language": (str, type(None)),
 }

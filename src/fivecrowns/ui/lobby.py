@@ -29,6 +29,7 @@ from fivecrowns.ai.loader import LEVELS, level_name
 from fivecrowns.core.errors import FiveCrownsError
 from fivecrowns.i18n import N_, join_list, ngettext
 from fivecrowns.i18n import gettext as _
+from fivecrowns.net.client.link import table_cue
 from fivecrowns.net.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import GROUPS, LOBBY_GROUPS, Action, Keymap
@@ -270,7 +271,7 @@ class Lobby(CommandLayer):
             self.told_seq = int(frame["seq"])
             # why not game events: the game's session tells those once it has the keyboard
             if frame.get("text") and frame.get("kind") not in GAME_EVENTS:
-                self.say(str(frame["text"]))
+                self.say(str(frame["text"]), sound=table_cue(frame))
         shot = link.last_snapshot
         full = shot is not None and all(seat["kind"] != "empty" for seat in shot["seats"])
         if self.auto_start and link.creator and full and not self.start_sent:

@@ -430,23 +430,29 @@ def went_out(event: WentOut, names: Sequence[str], you: int | None, wild: Rank) 
 
 
 def _others_sound(turn: Sequence[Event]) -> str | None:
-    """One earcon for another player's whole turn: how they drew, else their discard.
+    """One earcon for another player's whole turn: melds laid down, else how they drew, else
+    their discard (each the "other_" cue, lower and softer than your own).
 
     why one: the turn is one sentence, and two earcons started together would sound as one
-    blur; the discard ends every turn, so where the card came from is what the sound tells.
+    blur; the discard ends every turn, so where the card came from is what the sound tells,
+    unless they laid melds down, which is rarer and matters more.
     """
+    if any(isinstance(event, LaidDown) for event in turn):
+        return "other_meld"
     for event in turn:
         if isinstance(event, TookDiscard):
-            return "take_discard"
+            return "other_take_discard"
         if isinstance(event, DrewFromStock):
-            return "draw_stock"
-    return "discard" if any(isinstance(event, Discarded) for event in turn) else None
+            return "other_draw_stock"
+    return "other_discard" if any(isinstance(event, Discarded) for event in turn) else None
 
 
 def _own_sound(turn: Sequence[Event]) -> str | None:
     last = turn[-1]
     if isinstance(last, Discarded):
         return "discard"
+    if isinstance(last, LaidDown):
+        return "meld"
     if isinstance(last, TookDiscard):
         return "take_discard"
     if isinstance(last, DrewFromStock):

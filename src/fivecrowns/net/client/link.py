@@ -49,10 +49,12 @@ from fivecrowns.net.protocol import ProtocolError, read_server_message
 
 __all__ = [
     "GAME_EVENTS",
+    "TABLE_CUES",
     "LinkError",
     "SeatClient",
     "TableLink",
     "read_frame",
+    "table_cue",
     "view_from_snapshot",
 ]
 
@@ -96,6 +98,23 @@ class TableLink(Protocol):
     def act(self, seat: int, move: Move, seq: int) -> None:
         """Play ``move`` for ``seat``, made against event ``seq``; raises :class:`LinkError`."""
         ...
+
+
+#: The cue (fivecrowns.output.sounds) played with a table event's sentence, by its kind.
+TABLE_CUES = {
+    "chat": "chat",
+    "seat_taken": "player_joined",
+    "bot_added": "player_joined",
+    "seat_left": "player_left",
+    "bot_removed": "player_left",
+    "dropped": "player_dropped",
+    "hand_back": "player_back",
+}
+
+
+def table_cue(frame: dict[str, Any]) -> str | None:
+    """The cue for a table event frame (chat, someone joining, leaving, dropping, back)."""
+    return TABLE_CUES.get(str(frame.get("kind")))
 
 
 def _rank(token: str) -> Rank:
@@ -176,7 +195,8 @@ class SeatClient:
         self._round_start = 0
         self.legal: list[Move] = []
         #: The sentences of table events since they were last taken (none from before joining).
-        self.notices: list[str] = []
+        #: table events' sentences, each with its cue (:data:`TABLE_CUES`), said as they come
+        self.notices: list[tuple[str, str | None]] = []
         #: The table's seats as the newest snapshot has them (``{kind, name, level, standin,
         #: left}``): who left, whose connection dropped, as the server says now.
         self.seats: tuple[dict[str, Any], ...] = ()
@@ -269,7 +289,7 @@ class SeatClient:
             if event is None:
                 # a table event (chat, a stand-in, someone left): its sentence, said as it comes
                 if frame.get("text") and self._started:
-                    self.notices.append(str(frame["text"]))
+                    self.notices.append((str(frame["text"]), table_cue(frame)))
                 self._follow_drops(frame)
                 continue
             if isinstance(event, RoundStarted):
@@ -303,7 +323,7 @@ class SeatClient:
         while they were away: news to them, not a move of their own."""
         return id(event) in self._standin_moves
 
-    def take_notices(self) -> list[str]:
+    def take_notices(self) -> list[tuple[str, str | None]]:
         notices, self.notices = self.notices, []
         return notices
 

@@ -1,7 +1,8 @@
 """The web client's files, served by the game server itself (docs/web.md).
 
 The page, its style sheet, its JavaScript modules and the earcons are package
-data (``fivecrowns/web`` and ``fivecrowns/sounds``), read with importlib.resources:
+data (``fivecrowns/web``, and the default sound pack: fivecrowns.output.sounds.sounds_dir),
+read with importlib.resources:
 no build step and nothing outside the installed package. Only names that exist in
 those folders are served; anything else is a plain 404.
 
@@ -92,7 +93,17 @@ async def _file(request: web.Request) -> web.Response:
 
 
 async def _sound(request: web.Request) -> web.Response:
-    return _response(request, "sounds", request.match_info["name"])
+    from fivecrowns.output.sounds import SOUND_NAMES, sounds_dir
+
+    name = request.match_info["name"]
+    # why a fixed list: only the cues' own files, never a name the request makes up
+    if not name.endswith(".wav") or name.removesuffix(".wav") not in SOUND_NAMES:
+        raise _not_found(request)
+    try:
+        body = (sounds_dir() / name).read_bytes()
+    except OSError:
+        raise _not_found(request) from None
+    return web.Response(body=body, content_type=_TYPES[".wav"], headers=_HEADERS)
 
 
 def accepted_language(header: str) -> str:

@@ -62,8 +62,9 @@ class News(SessionBase):
         if events:
             mover = next((e.player for e in events if hasattr(e, "player")), None)
             self._announce(news, wild, mover=mover)
-        for text in self.client.take_notices():
-            self.say(text)  # someone's chat, a stand-in, someone leaving: queued, never lost
+        for text, cue in self.client.take_notices():
+            # someone's chat, a stand-in, someone leaving: queued, never lost
+            self.say(text, sound=cue)
 
     def _announce(
         self,
@@ -149,7 +150,7 @@ class News(SessionBase):
             and not self.client.is_over
             and self.client.phase is Phase.DRAW
         ):
-            self.say(_(THEIR_TURN).format(name=self.seats[current].name))
+            self.say(_(THEIR_TURN).format(name=self.seats[current].name), sound="other_turn")
 
     def _tell_position(self) -> None:
         """Where a resumed game stands: your hand, then whose turn it is and what to do."""
