@@ -128,12 +128,23 @@ def test_missing_sound_files_are_made_in_memory_and_said(
     monkeypatch.setenv("FIVECROWNS_AUDIO", "null")
     (tmp_path / "discard.wav").write_bytes(MADE["discard"])
     count = len(SOUND_NAMES)
-    assert sound_files_status().startswith(
-        f"Sounds: 1 of {count} sound files found in {tmp_path};"
-    )
+    assert sound_files_status().startswith(f"Sounds: 1 of {count} sound files found in {tmp_path};")
     output, reason = create_output("none", sounds=True)
     with output:
         assert (
             f"{count - 1} sound files were missing and were made in memory; "
             f"install the game again with: {reinstall_command()}."
         ) in reason
+
+
+@pytest.mark.parametrize("page", ["docs/accessibility.md", "docs/es/accessibility.md"])
+def test_the_docs_list_every_sound_and_how_to_make_a_pack(page: str) -> None:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    section = text.split("\n## Sounds\n" if "/es/" not in page else "\n## Sonidos\n")[1]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    listed = [row.split("`")[1] for row in rows]
+    assert listed == list(SOUND_NAMES)
+    if page == "docs/accessibility.md":
+        for row, sound in zip(rows, SOUNDS.values(), strict=True):
+            assert row.rstrip(" |").endswith(sound.meaning), row
+    assert "pack.json" in text and "--sounds" in text and '"sound_pack"' in text

@@ -484,7 +484,7 @@ def test_f2_in_the_lobby_switches_its_language_at_once(server: ServerProcess) ->
     ann = Player(server.url, "Ann")
     try:
         ann.wait(r"No open tables\. Press C to create one")
-        assert "F2: Settings. The language (English or español) and the verbosity." in " ".join(
+        assert "F2: Settings. The language (English or español), the verbosity, " in " ".join(
             ann.play.lobby.help_lines()
         )
         lobby = ann.play.lobby
@@ -492,7 +492,7 @@ def test_f2_in_the_lobby_switches_its_language_at_once(server: ServerProcess) ->
         assert "Settings: F2" in menu  # every action is also in the Escape menu
         mark = ann.mark()
         ann.keys("f2")
-        ann.wait(r"Settings\. 2 items\. Language: English", after=mark)
+        ann.wait(r"Settings\. 4 items\. Language: English", after=mark)
         ann.keys("c-m")  # the language list, on English
         ann.keys("down")
         ann.wait(r"español", after=mark)

@@ -72,6 +72,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar=_("TRANSCRIPT"),
         help=_("with --keys: append every message to this file"),
     )
+    parser.add_argument(
+        "--sounds",
+        metavar=_("PACK"),
+        help=_(
+            "the sound pack: default, or a folder in the sounds folder of the game's data "
+            "folder (default: the settings file)"
+        ),
+    )
     parser.add_argument("--verbosity", choices=("brief", "normal", "full"))
     account = parser.add_mutually_exclusive_group()
     account.add_argument(

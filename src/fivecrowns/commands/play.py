@@ -53,6 +53,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--transcript", metavar=_("TRANSCRIPT"), help=_("append every message to this file")
     )
     parser.add_argument(
+        "--sounds",
+        metavar=_("PACK"),
+        help=_(
+            "the sound pack: default, or a folder in the sounds folder of the game's data "
+            "folder (default: the settings file)"
+        ),
+    )
+    parser.add_argument(
         "--line", action="store_true", help=_("line mode: every message a plain line, no redraws")
     )
     parser.add_argument(

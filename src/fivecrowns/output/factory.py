@@ -132,6 +132,7 @@ def create_output(
     audio: str | None = None,
     stream: TextIO | None = None,
     fallback: bool = True,
+    sound_pack: str | None = None,
 ) -> tuple[Output, str]:
     """Open the output the player chose; returns it and one sentence saying what speaks and why.
 
@@ -141,7 +142,8 @@ def create_output(
     the print backend writes (default standard output). Raises OutputError only when
     the transcript file cannot be written, or ValueError for an unknown ``speech``;
     with ``fallback=False`` (``fivecrowns speech --test``) it also raises OutputError
-    when the chosen backend does not open, instead of falling back.
+    when the chosen backend does not open, instead of falling back. ``sound_pack`` chooses
+    a sound pack for this run (``--sounds PACK``; default: the settings file's).
 
     >>> output, reason = create_output("none", sounds=False, settings=OutputSettings())
     >>> reason
@@ -191,7 +193,7 @@ def create_output(
                 settings.sound_volume,
                 settings.sound_muted,
                 owns_mixer=True,
-                pack=settings.sound_pack,
+                pack=sound_pack or settings.sound_pack,
                 volumes=kind_volumes(settings),
             )
             if player.pack_problem:

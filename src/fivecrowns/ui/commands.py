@@ -23,6 +23,7 @@ from fivecrowns.storage import history as game_history
 from fivecrowns.ui.keymap import Action, Keymap, capitalized, character_words, display_key
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.ui.settings import VERBOSITIES
+from fivecrowns.ui.sound_menus import SoundMenus
 
 __all__ = ["CommandLayer", "ListState", "MenuItem", "Speaker"]
 
@@ -84,6 +85,8 @@ MENU_ITEM = N_("{label}: {keys}")
 ACTIONS_TITLE = N_("Actions")
 HELP_TITLE = N_("Help: the keys")
 HELP_CLOSED = N_("Help closed.")
+#: The help list's last part: every sound with what it means.
+SOUNDS_HEADING = N_("Sounds, each with what it means; Enter plays one:")
 MENU_CLOSED = N_("Menu closed.")
 SETTINGS_CLOSED = N_("Settings closed.")
 
@@ -126,7 +129,7 @@ class ListState:
     selected: int = 0
 
 
-class CommandLayer:
+class CommandLayer(SoundMenus):
     """Keys -> actions for one game; subclasses add the game's own ``_do_`` actions."""
 
     output: Speaker
@@ -362,7 +365,9 @@ class CommandLayer:
         return _(CAPS_LOCK_HELP).format(keys=i18n.join_list([display_key(k) for k in capitals]))
 
     def _do_help(self, key: str) -> None:
-        self._open_list("help", _(HELP_TITLE), [(line, None) for line in self.help_lines()])
+        # the keys, then every sound with what it means (choosing one plays it)
+        lines = [*self.help_lines(), _(SOUNDS_HEADING)]
+        self.open_with_cues("help", _(HELP_TITLE), [(line, None) for line in lines])
 
     def _select(self, index: int) -> None:
         state = self.list_state
@@ -473,6 +478,7 @@ class CommandLayer:
         items: list[MenuItem] = [
             (_(SETTINGS_LANGUAGE).format(language=language), self._open_languages),
             (_(SETTINGS_VERBOSITY).format(verbosity=verbosity), self._settings_verbosity),
+            *self.sound_settings_items(),
         ]
         self._open_list("settings", _(SETTINGS_TITLE), items)
 

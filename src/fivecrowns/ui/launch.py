@@ -174,7 +174,9 @@ def open_output(args: argparse.Namespace) -> tuple[Any, str]:
     speech = args.speech or ("none" if args.line else None)
     # why: the presentations show every message themselves; a print backend would
     # write over the full screen or double every line in line mode.
-    output, reason = create_output(speech, args.transcript, stream=io.StringIO())
+    output, reason = create_output(
+        speech, args.transcript, stream=io.StringIO(), sound_pack=getattr(args, "sounds", None)
+    )
     if args.line and not args.speech:
         # why: the player did not choose silence; line mode did. Say why, and how to change it.
         silence_word = _SPEECH_WORDS["none"]
