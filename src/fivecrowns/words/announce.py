@@ -437,7 +437,7 @@ def _others_sound(turn: Sequence[Event]) -> str | None:
     blur; the discard ends every turn, so where the card came from is what the sound tells,
     unless they laid melds down, which is rarer and matters more.
     """
-    if any(isinstance(event, LaidDown) for event in turn):
+    if _melded(turn):
         return "other_meld"
     for event in turn:
         if isinstance(event, TookDiscard):
@@ -447,12 +447,19 @@ def _others_sound(turn: Sequence[Event]) -> str | None:
     return "other_discard" if any(isinstance(event, Discarded) for event in turn) else None
 
 
+def _melded(turn: Sequence[Event]) -> bool:
+    """Whether melds were laid down in ``turn`` (a last turn may lay down none)."""
+    return any(isinstance(event, LaidDown) and event.melds for event in turn)
+
+
 def _own_sound(turn: Sequence[Event]) -> str | None:
+    """The cue for your own move: melds laid down (with the discard that ends the last turn,
+    one key), else what the move was."""
     last = turn[-1]
+    if _melded(turn):
+        return "meld"
     if isinstance(last, Discarded):
         return "discard"
-    if isinstance(last, LaidDown):
-        return "meld"
     if isinstance(last, TookDiscard):
         return "take_discard"
     if isinstance(last, DrewFromStock):
