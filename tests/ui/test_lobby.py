@@ -492,7 +492,7 @@ def test_f2_in_the_lobby_switches_its_language_at_once(server: ServerProcess) ->
         assert "Settings: F2" in menu  # every action is also in the Escape menu
         mark = ann.mark()
         ann.keys("f2")
-        ann.wait(r"Settings\. 4 items\. Language: English", after=mark)
+        ann.wait(r"Settings\. 8 items\. Language: English", after=mark)
         ann.keys("c-m")  # the language list, on English
         ann.keys("down")
         ann.wait(r"español", after=mark)

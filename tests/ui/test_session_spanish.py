@@ -255,7 +255,7 @@ def test_settings_menu_switches_the_language_at_once_and_saves_it(tmp_path) -> N
     try:
         with table(seats, seed=2) as t:
             t.press("\x1bOQ")  # F2
-            assert t.spoken()[-1] == "Settings. 4 items. Language: English"
+            assert t.spoken()[-1] == "Settings. 8 items. Language: English"
             t.press("enter")
             assert t.spoken()[-1] == "Language. 2 items. English"
             t.press("down")
@@ -267,7 +267,7 @@ def test_settings_menu_switches_the_language_at_once_and_saves_it(tmp_path) -> N
             t.press("w", "\x1bOQ")
             said = t.said_since(mark)
             assert said[0].startswith("Ronda 1 de 11.")
-            assert said[1] == "Configuración. 4 opciones. Idioma: español"
+            assert said[1] == "Configuración. 8 opciones. Idioma: español"
             assert english_words(" ".join(said)) == []
             assert "Mano de Ana, " in screen_text(t)
             # and back to English, the same way
@@ -422,7 +422,7 @@ def test_line_mode_in_spanish_in_tmux(tmp_path: Path) -> None:
         t.keys("F1")
         t.wait_screen(r"Ayuda: las teclas\. \d+ opciones\.")
         t.keys("Escape", "F2")
-        t.wait_said(r"Configuración\. 4 opciones\. Idioma: español", after=mark)
+        t.wait_said(r"Configuración\. 8 opciones\. Idioma: español", after=mark)
         t.keys("Escape", "q")
         t.wait_said(r"¿Salir\? La partida queda guardada para --resume\. Y para salir")
         t.keys("y")

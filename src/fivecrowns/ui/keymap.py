@@ -166,9 +166,9 @@ _SETTINGS = _A(
     ("f2",),
     N_("Settings"),
     N_(
-        "The language (English or español), the verbosity, the sound pack, and a list that "
-        "plays each sound with what it means. The language and the pack chosen are kept "
-        "for the next games."
+        "The language (English or español), the verbosity, the sound pack, a list that plays "
+        "each sound with what it means, mute, and the volume of each kind of sound. What you "
+        "choose is kept for the next games."
     ),
     "game",
 )

@@ -1,5 +1,6 @@
 """The sound items of the Settings menu (F2): the sound pack, and a list to learn each cue.
 
+Also "Sounds: on" (mute all) and each kind of cue's volume, stepped by Enter.
 "Hear the sounds" (and the end of the help list, F1) lists every cue with what it means;
 choosing one plays it with its meaning and the list stays open, so a player learns them one
 after another. "Sound pack" lists the
@@ -31,6 +32,23 @@ PACK_NOT_SAVED = N_("Sound pack: {pack}, for this game only: {why}")
 #: The default pack's name as a player hears it (its folder is "default").
 DEFAULT_NAME = N_("default")
 NO_SOUNDS = N_("Sounds are off, so no pack can be chosen now.")
+NO_DEVICE = N_("No sound can play here, so there is nothing to change.")
+SETTINGS_MUTE_ON = N_("Sounds: on")
+SETTINGS_MUTE_OFF = N_("Sounds: muted")
+SOUNDS_ON = N_("Sounds on")
+SOUNDS_MUTED = N_("Sounds muted")
+SETTING_NOT_SAVED = N_("{setting}, for this game only: {why}")
+#: Each kind of cue's volume (fivecrowns.output.sounds.KINDS); Enter steps it down by a
+#: quarter, from none back to full.
+VOLUME_ITEMS = {
+    "own": N_("Volume of your moves: {percent} percent"),
+    "others": N_("Volume of others' moves: {percent} percent"),
+    "alerts": N_("Volume of alerts: {percent} percent"),
+}
+SETTING_SAVED = N_("{setting}. Saved for the next games too.")
+#: A cue of each kind, played at the new volume so the player hears the change.
+_SAMPLE = {"own": "discard", "others": "other_discard", "alerts": "your_turn"}
+_STEPS = (1.0, 0.75, 0.5, 0.25, 0.0)
 
 
 def cue_words(name: str) -> str:
@@ -67,13 +85,56 @@ class SoundMenus:
     def sound_settings_items(self: _Menus) -> list[tuple[str, Callable[[], None] | None]]:
         player = getattr(self.output, "sounds", None)
         pack = getattr(player, "pack", DEFAULT_PACK)
-        return [
+        items: list[tuple[str, Callable[[], None] | None]] = [
             (_(SETTINGS_CUES), functools.partial(SoundMenus._open_cues, self)),
             (
                 _(SETTINGS_PACK).format(pack=_pack_words(pack)),
                 functools.partial(SoundMenus._open_packs, self),
             ),
         ]
+        muted = bool(getattr(player, "muted", False))
+        mute = _(SETTINGS_MUTE_OFF) if muted else _(SETTINGS_MUTE_ON)
+        items.append((mute, functools.partial(SoundMenus._toggle_mute, self)))
+        volumes = getattr(player, "volumes", dict.fromkeys(VOLUME_ITEMS, 1.0))
+        for kind, template in VOLUME_ITEMS.items():
+            label = _(template).format(percent=round(volumes[kind] * 100))
+            items.append((label, functools.partial(SoundMenus._step_volume, self, kind)))
+        return items
+
+    def _toggle_mute(self: _Menus) -> None:
+        player = getattr(self.output, "sounds", None)
+        if player is None:
+            self.refuse(_(NO_DEVICE))
+            return
+        player.muted = not player.muted
+        if not player.muted:
+            self.output.play("your_turn")  # why: the player hears that sounds are back
+        setting = _(SOUNDS_MUTED) if player.muted else _(SOUNDS_ON)
+        SoundMenus._save(self, {"sound_muted": player.muted}, setting)
+
+    def _step_volume(self: _Menus, kind: str) -> None:
+        player = getattr(self.output, "sounds", None)
+        if player is None:
+            self.refuse(_(NO_DEVICE))
+            return
+        now = player.volumes[kind]
+        lower = [step for step in _STEPS if step < now - 0.01]
+        player.volumes[kind] = lower[0] if lower else _STEPS[0]
+        setting = _(VOLUME_ITEMS[kind]).format(percent=round(player.volumes[kind] * 100))
+        self.output.play(_SAMPLE[kind])
+        SoundMenus._save(self, {f"sound_volume_{kind}": player.volumes[kind]}, setting)
+
+    def _save(self: _Menus, changes: dict[str, Any], setting: str) -> None:
+        """Keep ``changes`` in settings.json and say ``setting`` (e.g. "Sounds muted") with
+        whether it was saved."""
+        from fivecrowns.storage.settings import SettingsFileError, update_settings
+
+        try:
+            update_settings(changes)
+        except (OSError, ValueError, SettingsFileError) as error:
+            self.answer(_(SETTING_NOT_SAVED).format(setting=setting, why=error))
+        else:
+            self.answer(_(SETTING_SAVED).format(setting=setting))
 
     def open_with_cues(
         self: _Menus, kind: str, title: str, lead: list[tuple[str, Callable[[], None] | None]]
