@@ -143,6 +143,10 @@ def test_the_sdist_installs_without_a_c_compiler_and_solves_in_pure_python(
     with tarfile.open(sdist) as archive:
         shipped = archive.getnames()
     assert any(n.endswith("src/fivecrowns/core/melds/_melds_c.c") for n in shipped)
+    # the sound packs' one source and its generator, not a copy inside the package
+    assert any(n.endswith("/sounds/default/pack.json") for n in shipped)
+    assert any(n.endswith("/sounds/make_sounds.py") for n in shipped)
+    assert not [n for n in shipped if "/src/fivecrowns/sounds/" in n]
     assert not [n for n in shipped if n.endswith(".so")]
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", str(venv)], tmp_path, env)
@@ -168,6 +172,12 @@ def test_the_sdist_installs_without_a_c_compiler_and_solves_in_pure_python(
         "parse_cards('3h 6c 7st 7st 7h 7h 7c 7c 7sp 7sp 7d 7d 10c Ksp'), Rank.THREE))"
     )
     assert _run([str(venv / "bin" / "python"), "-c", code], tmp_path, env) == "True 10\n"
+    # installed from the sdist, the package has the default pack the build copied in
+    where = (
+        "from fivecrowns.output.sounds import sounds_dir; d = sounds_dir(); "
+        "print((d / 'pack.json').is_file(), 'site-packages' in str(d))"
+    )
+    assert _run([str(venv / "bin" / "python"), "-c", where], tmp_path, env) == "True True\n"
 
 
 def test_version_speech_list_and_solve(
