@@ -12,7 +12,7 @@ import pytest
 
 from fivecrowns import i18n
 from fivecrowns.cli import COMMANDS, build_parser, main
-from fivecrowns.output.sounds import sound_files_status
+from fivecrowns.output.sounds import SOUND_NAMES, sound_files_status
 from i18n_support import english_words
 
 OURS = [name for name in COMMANDS if name != "solitaire"]  # solitaire: es-solitaire-export
@@ -163,12 +163,14 @@ def test_the_sound_list_is_spanish(
 ) -> None:
     with i18n.speaking("es"):
         status = sound_files_status()
-    assert status.startswith("Sonidos: 11 de 11 archivos de sonido encontrados en ")
+    count = len(SOUND_NAMES)
+    assert status.startswith(f"Sonidos: {count} de {count} archivos de sonido encontrados en ")
     monkeypatch.setattr("time.sleep", lambda seconds: None)
     monkeypatch.setenv("FIVECROWNS_AUDIO", "null")
     assert main(["speech", "--language", "es", "--sounds", "--backend", "print"]) == 0
     out = capsys.readouterr().out
-    assert "tomar de la pila de extracción: Alguien tomó un naipe de la pila de extracción." in out
+    assert "tomar de la pila de extracción: Tomaste un naipe de la pila de extracción." in out
+    assert "turno de otro jugador: Es el turno de otro jugador." in out
     assert _spanish_words(out) == []
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from fivecrowns.cli import main
+from fivecrowns.output.sounds import SOUND_NAMES
 from output_support import without_speech_dispatcher
 
 
@@ -39,7 +40,8 @@ def test_list_names_every_backend(capsys: pytest.CaptureFixture[str]) -> None:
     for line in lines[:4]:
         assert ": available." in line or ": not available." in line
     assert lines[2] == "print: available. Each announcement as a plain line of text."
-    assert lines[4].startswith("Sounds: 11 of 11 sound files found in ")
+    count = len(SOUND_NAMES)
+    assert lines[4].startswith(f"Sounds: {count} of {count} sound files found in ")
     assert lines[5].startswith(("Braille export: available.", "Braille export: not available."))
     assert lines[6].startswith("Settings file: ")
 
