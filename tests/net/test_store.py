@@ -1,14 +1,18 @@
-"""The server's SQLite store: inputs kept until flush() commits them in one transaction."""
+"""The server's stores, SQLite and PostgreSQL: inputs kept until flush() commits them in one
+transaction. The contract tests run on both (PostgreSQL started by tests/support/pg_support.py).
+"""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fivecrowns.net.server.store import SqliteStore, StoredTable
+from fivecrowns.net.server.store import SqliteStore, Store, StoredTable
+from pg_support import pg_url, postgres  # noqa: F401  (the fixtures)
 
 
 def _stored_inputs(path: Path) -> list[str]:
@@ -16,21 +20,48 @@ def _stored_inputs(path: Path) -> list[str]:
         return [row[0] for row in other.execute("SELECT command FROM inputs ORDER BY idx")]
 
 
+class _Kind:
+    """One kind of store: how to open it (again, on the same data), and its committed inputs
+    as another connection sees them."""
+
+    def __init__(self, open_store: Callable[[], Store], committed: Callable[[], list[str]]):
+        self.open = open_store
+        self.committed = committed
+
+
+@pytest.fixture(name="kind", params=["sqlite", "postgresql"])
+def kind_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> _Kind:
+    if request.param == "sqlite":
+        path = tmp_path / "tables.sqlite3"
+        return _Kind(lambda: SqliteStore(path), lambda: _stored_inputs(path))
+    import psycopg
+
+    from fivecrowns.net.server.pgstore import PgStore
+
+    url = request.getfixturevalue("pg_url")
+
+    def committed() -> list[str]:
+        with psycopg.connect(url) as other:
+            rows = other.execute("SELECT command FROM inputs ORDER BY idx").fetchall()
+            return [row[0] for row in rows]
+
+    return _Kind(lambda: PgStore(url), committed)
+
+
 def test_inputs_are_committed_by_flush_in_order_and_a_flush_of_nothing_is_harmless(
-    tmp_path: Path,
+    kind: _Kind,
 ) -> None:
-    path = tmp_path / "tables.sqlite3"
-    store = SqliteStore(path)
+    store = kind.open()
     store.add_table(StoredTable("t1", 4, "p1", "Ann", None, False))
     store.flush()
     for index in range(3):
         store.append_input("t1", index, {"op": "chat", "n": index})
-    assert _stored_inputs(path) == []
+    assert kind.committed() == []
     store.flush()
-    assert _stored_inputs(path) == [f'{{"op":"chat","n":{n}}}' for n in range(3)]
+    assert kind.committed() == [f'{{"op":"chat","n":{n}}}' for n in range(3)]
     store.append_input("t1", 3, {"op": "chat", "n": 3})
     store.close()  # closing flushes what is kept
-    again = SqliteStore(path)
+    again = kind.open()
     (table,), left_out = again.load()
     assert [command["n"] for command in table.inputs] == [0, 1, 2, 3]
     assert left_out == 0
@@ -38,20 +69,66 @@ def test_inputs_are_committed_by_flush_in_order_and_a_flush_of_nothing_is_harmle
 
 
 def test_load_gives_the_newest_unfinished_tables_oldest_first_and_how_many_it_left(
-    tmp_path: Path,
+    kind: _Kind,
 ) -> None:
-    store = SqliteStore(tmp_path / "tables.sqlite3")
-    for number in range(5):
-        store.add_table(StoredTable(f"t{number}", 2, "p1", "Ann", None, False))
+    store = kind.open()
+    # why not in order of their names: the tables come back in the order they were made
+    for number in (5, 0, 3, 2, 4, 1):
+        store.add_table(StoredTable(f"t{number}", 2, "p1", "Ann", "C0DE", number == 4))
     store.finish_table("t3")
+    store.finish_table("t5")
+    store.finish_table("t5", finished=False)  # a new game at the table
     store.set_aside("t1", "a test")
+    store.set_aside("t1", "again")  # setting aside twice is harmless
     every, left_out = store.load()
-    assert ([table.id for table in every], left_out) == (["t0", "t2", "t4"], 0)
+    assert ([table.id for table in every], left_out) == (["t5", "t0", "t2", "t4"], 0)
+    assert [(t.seats, t.code, t.private, t.guests) for t in every[2:]] == [
+        (2, "C0DE", False, True),
+        (2, "C0DE", True, True),
+    ]
     newest, left_out = store.load(2)
-    assert ([table.id for table in newest], left_out) == (["t2", "t4"], 1)
+    assert ([table.id for table in newest], left_out) == (["t2", "t4"], 2)
     none, left_out = store.load(0)
-    assert (none, left_out) == ([], 3)
+    assert (none, left_out) == ([], 4)
     store.close()
+
+
+def test_players_are_found_by_token_hash_and_a_second_seat_updates_them(kind: _Kind) -> None:
+    from fivecrowns.net.server.store import StoredPlayer
+
+    store = kind.open()
+    store.add_player(StoredPlayer("p1", "Ann", "hash1"))
+    store.add_player(StoredPlayer("p2", "Ben", "hash2"))
+    store.add_player(StoredPlayer("p1", "Annie", "hash3"))
+    store.close()
+    again = kind.open()
+    assert again.player("hash3") == StoredPlayer("p1", "Annie", "hash3")
+    assert again.player("hash2") == StoredPlayer("p2", "Ben", "hash2")
+    assert again.player("hash1") is None
+    again.close()
+
+
+def test_an_unreadable_input_sets_only_its_table_aside(kind: _Kind) -> None:
+    store = kind.open()
+    for name in ("t1", "t2"):
+        store.add_table(StoredTable(name, 2, "p1", "Ann", None, False))
+    store.append_input("t1", 0, {"op": "start", "seed": 1})
+    store.append_input("t2", 0, {"op": "start", "seed": 2})
+    store.flush()
+    store.close()
+    if isinstance(store, SqliteStore):
+        with sqlite3.connect(store.path) as db:
+            db.execute("UPDATE inputs SET command = '[1]' WHERE table_id = 't1'")
+    else:
+        import psycopg
+
+        with psycopg.connect(store._url) as db:  # type: ignore[attr-defined]
+            db.execute("UPDATE inputs SET command = '[1]' WHERE table_id = 't1'")
+    again = kind.open()
+    (one, two), _ = again.load()
+    assert (one.id, one.inputs, one.damaged) == ("t1", [], "an input is unreadable: list, not an object")
+    assert (two.id, two.inputs, two.damaged) == ("t2", [{"op": "start", "seed": 2}], None)
+    again.close()
 
 
 class _FailingDb:

@@ -1,0 +1,238 @@
+"""The server's tables, players, inputs and accounts in PostgreSQL, shared by several processes.
+
+:class:`PgStore` is a :class:`fivecrowns.net.server.store.Store` for
+``fivecrowns serve --store postgresql://...``. It keeps what :class:`SqliteStore` keeps, with
+the same behaviour (the same contract tests run on both), and is made for several server
+processes writing to one database, each owning different tables:
+
+- a table's inputs are keyed by (table, index): a second writer of an index is refused by the
+  primary key, so two processes that both believe they own a table cannot both write a move
+  (:class:`TableTakenError` names the tables and keeps the other tables' inputs);
+- inputs wait in memory until :meth:`PgStore.flush` writes them all in one transaction; the
+  server flushes before it sends any frame, so an acknowledged move is committed;
+- the schema has versions (:mod:`fivecrowns.storage.pgschema`), brought up under an advisory
+  lock, so processes starting together do it once.
+
+Why psycopg 3's synchronous client: the Store interface is synchronous, and the server calls
+flush() between a move and its answer on the event loop; one commit over a local connection
+costs a fraction of a millisecond (benchmarks/bench_pgstore.py), so an awaitable store would
+add a task switch per move for little. Why one long-held connection, not one per flush: a new
+connection is a new backend process in PostgreSQL (milliseconds).
+
+Known trap (PgBouncer in transaction mode): a server-side prepared statement lives on one
+server connection, and PgBouncer may give the next transaction another; psycopg prepares a
+query after its fifth use, which then fails behind such a pooler ("prepared statement
+\"_pg3_0\" does not exist", the counterpart of asyncpg's issue 945). This store never prepares
+(``prepare_threshold=None``): tests/net/test_pgstore.py plays behind a real PgBouncer. The
+store never LISTENs either, so psycopg's notifies() blocking its connection (psycopg issue
+340) cannot stall a flush; a future listener must take a connection of its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fivecrowns.i18n import N_
+from fivecrowns.i18n import gettext as _
+from fivecrowns.net.server.store import StoredPlayer, StoredTable, _decode_input, _encode
+from fivecrowns.storage.accounts import AccountStore
+
+if TYPE_CHECKING:
+    import psycopg
+
+__all__ = ["PgStore", "StoreUnavailableError", "TableTakenError", "is_postgresql_url"]
+
+NO_DRIVER = N_(
+    "The PostgreSQL store needs psycopg; install it with: pip install 'fivecrowns[postgresql]'"
+)
+BAD_ADDRESS = N_(
+    "The database address is not one PostgreSQL takes ({reason}); write it as "
+    "postgresql://USER:PASSWORD@HOST:PORT/DATABASE."
+)
+UNREACHABLE = N_("Cannot reach the database {where}: {reason}.")
+
+#: How long to wait for the database when connecting, unless the address says (seconds).
+CONNECT_TIMEOUT = 10
+
+
+class StoreUnavailableError(Exception):
+    """The database cannot be used (no driver, a bad address, unreachable); the message is
+    one sentence for the operator."""
+
+
+class TableTakenError(Exception):
+    """Another writer already wrote these inputs: the tables are another process's now."""
+
+    def __init__(self, tables: list[str]) -> None:
+        super().__init__(f"inputs already written by another writer: tables {', '.join(tables)}")
+        self.tables = tables
+
+
+def is_postgresql_url(value: str) -> bool:
+    return value.startswith(("postgresql://", "postgres://"))
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0].rstrip(".") if text else type(error).__name__
+
+
+class PgStore:
+    """Tables, players, inputs and accounts in one PostgreSQL database."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+            from psycopg.conninfo import conninfo_to_dict
+        except ImportError:
+            raise StoreUnavailableError(_(NO_DRIVER)) from None
+        from fivecrowns.storage.pgaccounts import PgAccounts
+        from fivecrowns.storage.pgschema import migrate
+
+        self._psycopg = psycopg
+        try:
+            params = conninfo_to_dict(url)
+        except psycopg.Error as error:
+            raise StoreUnavailableError(_(BAD_ADDRESS).format(reason=_first_line(error))) from None
+        self._url = url
+        self._timeout = {} if "connect_timeout" in params else {"connect_timeout": CONNECT_TIMEOUT}
+        # why no password in it: this names the database in messages and in the log
+        host = params.get("host") or "localhost"
+        port = params.get("port") or "5432"
+        self.where = f"{host}:{port}/{params.get('dbname') or params.get('user') or ''}"
+        self._db: psycopg.Connection[Any] | None = None
+        db = self._connection()
+        migrate(db, self.where)
+        self.accounts: AccountStore = PgAccounts(self._connection)
+        self._pending: list[tuple[str, int, str]] = []
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        """The open connection, or a new one if there is none or it was lost."""
+        if self._db is not None and not self._db.closed and not self._db.broken:
+            return self._db
+        psycopg = self._psycopg
+        try:
+            # why prepare_threshold=None: no server-side prepared statements, which a pooler
+            # in transaction mode (PgBouncer) would send to a connection that lacks them
+            self._db = psycopg.connect(
+                self._url, autocommit=True, prepare_threshold=None, **self._timeout
+            )
+        except psycopg.OperationalError as error:
+            raise StoreUnavailableError(
+                _(UNREACHABLE).format(where=self.where, reason=_first_line(error))
+            ) from None
+        except psycopg.ProgrammingError as error:
+            raise StoreUnavailableError(_(BAD_ADDRESS).format(reason=_first_line(error))) from None
+        return self._db
+
+    def add_player(self, player: StoredPlayer) -> None:
+        self._connection().execute(
+            "INSERT INTO players (id, name, token_hash) VALUES (%s, %s, %s)"
+            " ON CONFLICT (id) DO UPDATE SET name = excluded.name,"
+            " token_hash = excluded.token_hash",
+            (player.id, player.name, player.token_hash),
+        )
+
+    def player(self, token_hash: str) -> StoredPlayer | None:
+        row = (
+            self._connection()
+            .execute("SELECT id, name, token_hash FROM players WHERE token_hash = %s", (token_hash,))
+            .fetchone()
+        )
+        return None if row is None else StoredPlayer(*row)
+
+    def add_table(self, table: StoredTable) -> None:
+        self._connection().execute(
+            "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, guests)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (
+                table.id,
+                table.seats,
+                table.creator_id,
+                table.creator_name,
+                table.code,
+                table.private,
+                table.guests,
+            ),
+        )
+
+    def append_input(self, table_id: str, index: int, command: dict[str, Any]) -> None:
+        self._pending.append((table_id, index, _encode(command).decode()))
+
+    def flush(self) -> None:
+        """Write the kept inputs in one transaction. A failure keeps them for the next flush,
+        except those another writer already wrote (:class:`TableTakenError`)."""
+        if not self._pending:
+            return
+        rows = self._pending
+        psycopg = self._psycopg
+        try:
+            db = self._connection()
+            with db.transaction(), db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO inputs (table_id, idx, command) VALUES (%s, %s, %s)", rows
+                )
+        except psycopg.errors.UniqueViolation:
+            taken = self._taken(rows)
+            # why drop them: they can never be written, and kept they would fail every flush
+            self._pending = [row for row in rows if row[0] not in taken]
+            raise TableTakenError(sorted(taken)) from None
+        self._pending = []
+
+    def _taken(self, rows: list[tuple[str, int, str]]) -> set[str]:
+        """The tables among ``rows`` with an index another writer already wrote."""
+        found = (
+            self._connection()
+            .execute(
+                "SELECT DISTINCT i.table_id FROM inputs i JOIN unnest(%s::text[], %s::int[])"
+                " AS k(table_id, idx) ON i.table_id = k.table_id AND i.idx = k.idx",
+                ([row[0] for row in rows], [row[1] for row in rows]),
+            )
+            .fetchall()
+        )
+        return {table_id for (table_id,) in found}
+
+    def finish_table(self, table_id: str, finished: bool = True) -> None:
+        self.flush()
+        self._connection().execute(
+            "UPDATE tables SET finished = %s WHERE id = %s", (finished, table_id)
+        )
+
+    def load(self, most: int | None = None) -> tuple[list[StoredTable], int]:
+        db = self._connection()
+        rows = db.execute(
+            "SELECT id, seats, creator_id, creator_name, code, private, guests FROM tables"
+            " WHERE NOT finished AND id NOT IN (SELECT table_id FROM set_aside) ORDER BY seq"
+        ).fetchall()
+        left_out = 0 if most is None else max(0, len(rows) - most)
+        tables: list[StoredTable] = []
+        for table_id, seats, creator_id, creator_name, code, private, guests in rows[left_out:]:
+            table = StoredTable(
+                table_id, seats, creator_id, creator_name, code, private, guests=guests
+            )
+            try:
+                table.inputs = [
+                    _decode_input(text)
+                    for (text,) in db.execute(
+                        "SELECT command FROM inputs WHERE table_id = %s ORDER BY idx", (table_id,)
+                    ).fetchall()
+                ]
+            except (ValueError, TypeError) as error:  # why: one bad row must not stop the rest
+                table.inputs = []
+                table.damaged = f"an input is unreadable: {error}"
+            tables.append(table)
+        return tables, left_out
+
+    def set_aside(self, table_id: str, why: str) -> None:
+        self._connection().execute(
+            "INSERT INTO set_aside (table_id, why, at) VALUES (%s, %s, now()::text)"
+            " ON CONFLICT (table_id) DO UPDATE SET why = excluded.why, at = excluded.at",
+            (table_id, why),
+        )
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            if self._db is not None:
+                self._db.close()
