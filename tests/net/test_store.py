@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from fivecrowns.net.server.store import SqliteStore, Store, StoredTable
-from pg_support import pg_url, postgres  # noqa: F401  (the fixtures)
+from pg_support import pg_url_fixture, postgres_fixture  # noqa: F401  (the fixtures)
 
 
 def _stored_inputs(path: Path) -> list[str]:
@@ -126,7 +126,11 @@ def test_an_unreadable_input_sets_only_its_table_aside(kind: _Kind) -> None:
             db.execute("UPDATE inputs SET command = '[1]' WHERE table_id = 't1'")
     again = kind.open()
     (one, two), _ = again.load()
-    assert (one.id, one.inputs, one.damaged) == ("t1", [], "an input is unreadable: list, not an object")
+    assert (one.id, one.inputs, one.damaged) == (
+        "t1",
+        [],
+        "an input is unreadable: list, not an object",
+    )
     assert (two.id, two.inputs, two.damaged) == ("t2", [{"op": "start", "seed": 2}], None)
     again.close()
 

@@ -18,12 +18,20 @@ from fivecrowns.storage.accounts import (
     Session,
     forget_name_in_history,
 )
+from pg_support import pg_url_fixture, postgres_fixture  # noqa: F401  (the fixtures)
 
 
-@pytest.fixture(name="store", params=["sqlite", "memory"])
+@pytest.fixture(name="store", params=["sqlite", "memory", "postgresql"])
 def store_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AccountStore]:
     if request.param == "memory":
         yield MemoryStore().accounts
+        return
+    if request.param == "postgresql":  # a real PostgreSQL (tests/support/pg_support.py)
+        from fivecrowns.net.server.pgstore import PgStore
+
+        shared = PgStore(request.getfixturevalue("pg_url"))
+        yield shared.accounts
+        shared.close()
         return
     store = SqliteStore(tmp_path / "tables.sqlite3")
     yield store.accounts

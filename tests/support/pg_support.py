@@ -6,8 +6,8 @@ refuses to run as root, and CI runs the tests as root: then the server runs as t
 ``postgres`` user that the package creates (subprocess's ``user=``), in a folder it owns.
 Without the binaries a test skips with the reason; under CI=true it fails instead.
 
-Fixtures (import them into a test module): ``postgres`` (one server for the test session of
-each worker) and ``pg_url`` (a new, empty database for each test).
+Fixtures (import ``postgres_fixture, pg_url_fixture`` into a test module): ``postgres`` (one
+server for the test session of each worker) and ``pg_url`` (a new, empty database per test).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["PgBouncer", "Postgres", "free_port", "pg_url", "postgres", "require"]
+__all__ = ["PgBouncer", "Postgres", "free_port", "pg_url_fixture", "postgres_fixture", "require"]
 
 IN_CI = os.environ.get("CI") == "true"
 USER = "fivecrowns"  # the database superuser initdb makes (trust auth on loopback)
@@ -99,7 +99,9 @@ class Postgres:
             f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=50"
         )
         log = self.folder / "server.log"
-        self._run([pg_ctl, "-D", str(data), "-l", str(log), "-o", options, "-w", "-t", "60", "start"])
+        self._run(
+            [pg_ctl, "-D", str(data), "-l", str(log), "-o", options, "-w", "-t", "60", "start"]
+        )
         return self
 
     def _run(self, command: list[str]) -> None:
@@ -190,8 +192,9 @@ class PgBouncer:
             if self.proc.poll() is not None:
                 assert self.proc.stderr is not None
                 raise AssertionError(f"pgbouncer stopped: {self.proc.stderr.read()}")
-            with contextlib.suppress(OSError), socket.create_connection(
-                ("127.0.0.1", self.port), timeout=1
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1),
             ):
                 return
             time.sleep(0.05)
@@ -210,8 +213,9 @@ class PgBouncer:
                 self.proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Postgres]:
+# name=: the functions' own names stay free, so a test's argument does not shadow them
+@pytest.fixture(name="postgres", scope="session")
+def postgres_fixture() -> Iterator[Postgres]:
     server = Postgres().start()
     try:
         yield server
@@ -219,6 +223,6 @@ def postgres() -> Iterator[Postgres]:
         server.stop()
 
 
-@pytest.fixture
-def pg_url(postgres: Postgres) -> str:
+@pytest.fixture(name="pg_url")
+def pg_url_fixture(postgres: Postgres) -> str:
     return postgres.database()

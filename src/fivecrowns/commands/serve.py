@@ -25,6 +25,10 @@ OPEN_WARNING = N_(
 IN_USE = N_(
     "Another Fivecrowns server already uses the data folder {path}; stop it or pick --data."
 )
+NOT_A_STORE = N_(
+    "--store takes a PostgreSQL address that begins with postgresql://, such as "
+    "postgresql://fivecrowns@localhost/fivecrowns."
+)
 CANNOT_LISTEN = N_("Cannot listen on {host} port {port}: {reason}.")
 NEGATIVE = N_("{option} cannot be negative.")
 NOT_AN_ADDRESS = N_(
@@ -71,6 +75,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar=_("DATA"),
         help=_("folder for the tables database and the history (default: the game's data folder)"),
+    )
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar=_("URL"),
+        help=_(
+            "keep the tables, players and accounts in this PostgreSQL database, "
+            "postgresql://USER@HOST:PORT/DATABASE, which several servers may share (needs "
+            "pip install 'fivecrowns[postgresql]'); default: the SQLite file in the data "
+            "folder, nothing to install"
+        ),
     )
     parser.add_argument(
         "--memory",
@@ -180,9 +195,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from fivecrowns.net.server.store import MemoryStore, SqliteStore, Store
-    from fivecrowns.storage.migrations import NewerFileError
+    from fivecrowns.net.server.store import MemoryStore, Store
 
+    if args.memory and args.store is not None:
+        print(_("--memory and --store cannot go together."), file=sys.stderr)
+        return 2
+    if args.store is not None and not _is_postgresql(args.store):
+        print(_(NOT_A_STORE), file=sys.stderr)
+        return 2
     if args.list_accounts or args.approve_account or args.disable_account or args.enable_account:
         return _operate(args)
     for name in ("grace", "bot_delay", "rate", "max_per_address"):
@@ -225,12 +245,11 @@ def run(args: argparse.Namespace) -> int:
         if lock is None:
             print(_(IN_USE).format(path=data), file=sys.stderr)
             return 1
-        try:
-            store = SqliteStore(data / "tables.sqlite3")
-        except NewerFileError as error:
-            print(error, file=sys.stderr)
+        opened = _open_store(args, data)
+        if isinstance(opened, str):
+            print(opened, file=sys.stderr)
             return 1
-        where = str(data / "tables.sqlite3")
+        store, where = opened
     try:
         asyncio.run(_serve(args, store, data, where))
     except KeyboardInterrupt:
@@ -330,12 +349,35 @@ async def _serve(
     collector.stop()
 
 
+def _is_postgresql(value: str) -> bool:
+    return value.startswith(("postgresql://", "postgres://"))
+
+
+def _open_store(args: argparse.Namespace, data: Path) -> tuple[Any, str] | str:
+    """The store ``--store`` names (PostgreSQL), or else the data folder's SQLite file, with
+    where it is for the operator; or the sentence saying why it cannot be opened."""
+    from fivecrowns.net.server.store import SqliteStore
+    from fivecrowns.storage.migrations import NewerFileError
+
+    if args.store is not None:
+        from fivecrowns.net.server.pgstore import PgStore, StoreUnavailableError
+        from fivecrowns.storage.pgschema import NewerSchemaError
+
+        try:
+            store = PgStore(args.store)
+        except (StoreUnavailableError, NewerSchemaError) as error:
+            return str(error)
+        return store, store.where
+    try:
+        return SqliteStore(data / "tables.sqlite3"), str(data / "tables.sqlite3")
+    except NewerFileError as error:
+        return str(error)
+
+
 def _operate(args: argparse.Namespace) -> int:
     """The operator's account commands, on the data folder's tables file (the server may run:
-    SQLite lets both use it)."""
-    from fivecrowns.net.server.store import SqliteStore
+    SQLite lets both use it) or on the database --store names."""
     from fivecrowns.storage.accounts import Status, find_account
-    from fivecrowns.storage.migrations import NewerFileError
     from fivecrowns.storage.paths import data_dir
 
     if args.memory:
@@ -344,14 +386,15 @@ def _operate(args: argparse.Namespace) -> int:
     data = args.data if args.data is not None else data_dir() / "server"
     try:
         data.mkdir(parents=True, exist_ok=True)
-        store = SqliteStore(data / "tables.sqlite3")
-    except NewerFileError as error:
-        print(error, file=sys.stderr)
-        return 1
+        opened = _open_store(args, data)
     except OSError as error:
         problem = _("Cannot use the data folder {path}: {reason}.")
         print(problem.format(path=data, reason=error.strerror), file=sys.stderr)
         return 1
+    if isinstance(opened, str):
+        print(opened, file=sys.stderr)
+        return 1
+    store = opened[0]
     try:
         if args.list_accounts:
             accounts = store.accounts.accounts()

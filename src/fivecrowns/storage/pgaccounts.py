@@ -30,7 +30,7 @@ class PgAccounts:
 
     def _execute(self, sql: str, values: tuple[Any, ...] = ()) -> psycopg.Cursor[Any]:
         db: psycopg.Connection[Any] = self._connect()
-        return db.execute(sql, values)  # type: ignore[arg-type]
+        return db.execute(sql, values)
 
     def add_account(self, account: Account) -> None:
         try:
@@ -62,8 +62,7 @@ class PgAccounts:
 
     def accounts(self) -> list[Account]:
         rows = self._execute(
-            f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE status != 'deleted'"
-            " ORDER BY created"
+            f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE status != 'deleted' ORDER BY created"
         ).fetchall()
         return [_account(row) for row in rows]
 

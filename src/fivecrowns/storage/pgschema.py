@@ -102,7 +102,7 @@ def migrate(db: Any, where: str = "") -> int:
         for number in range(version + 1, known + 1):
             for statement in STEPS[number - 1].split(";"):
                 if statement.strip():
-                    db.execute(statement)  # type: ignore[misc, unused-ignore]
+                    db.execute(statement)
             db.execute("DELETE FROM schema_version")
             db.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
     return known

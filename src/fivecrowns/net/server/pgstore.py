@@ -40,7 +40,7 @@ from fivecrowns.storage.accounts import AccountStore
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["PgStore", "StoreUnavailableError", "TableTakenError", "is_postgresql_url"]
+__all__ = ["PgStore", "StoreUnavailableError", "TableTakenError"]
 
 NO_DRIVER = N_(
     "The PostgreSQL store needs psycopg; install it with: pip install 'fivecrowns[postgresql]'"
@@ -66,10 +66,6 @@ class TableTakenError(Exception):
     def __init__(self, tables: list[str]) -> None:
         super().__init__(f"inputs already written by another writer: tables {', '.join(tables)}")
         self.tables = tables
-
-
-def is_postgresql_url(value: str) -> bool:
-    return value.startswith(("postgresql://", "postgres://"))
 
 
 def _first_line(error: BaseException) -> str:
@@ -99,7 +95,9 @@ class PgStore:
         # why no password in it: this names the database in messages and in the log
         host = params.get("host") or "localhost"
         port = params.get("port") or "5432"
-        self.where = f"{host}:{port}/{params.get('dbname') or params.get('user') or ''}"
+        self.where = (
+            f"postgresql://{host}:{port}/{params.get('dbname') or params.get('user') or ''}"
+        )
         self._db: psycopg.Connection[Any] | None = None
         db = self._connection()
         migrate(db, self.where)
@@ -136,7 +134,9 @@ class PgStore:
     def player(self, token_hash: str) -> StoredPlayer | None:
         row = (
             self._connection()
-            .execute("SELECT id, name, token_hash FROM players WHERE token_hash = %s", (token_hash,))
+            .execute(
+                "SELECT id, name, token_hash FROM players WHERE token_hash = %s", (token_hash,)
+            )
             .fetchone()
         )
         return None if row is None else StoredPlayer(*row)
