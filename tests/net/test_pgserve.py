@@ -1,0 +1,152 @@
+"""``fivecrowns serve --store postgresql://...`` as a real process on a real PostgreSQL
+(tests/support/pg_support.py): a game survives SIGKILL; a bad or unreachable database, or a
+newer schema, is one sentence at start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+
+from fivecrowns.storage.pgschema import STEPS
+from pg_support import free_port, pg_url_fixture, postgres_fixture  # noqa: F401
+from server_support import FAST, Client, ServerProcess, play_until
+
+
+def test_a_killed_server_on_postgresql_restarts_and_loses_no_acknowledged_move(
+    pg_url: str, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        first = ServerProcess(tmp_path / "one", *FAST, "--grace", "30", "--store", pg_url)
+        first.start()
+        try:
+            ann, ben = Client("Ann"), Client("Ben")
+            await ann.connect(first.url)
+            await ben.connect(first.url)
+            await ann.send({"type": "create_table", "seats": 4, "bots": ["easy", "simple"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ben.send({"type": "join", "table": ann.table})
+            await ben.until(lambda m: m["type"] == "snapshot")
+            await ann.send({"type": "start"})
+            await play_until([ann, ben], lambda c: c.seq >= 120)
+            seen = {client.name: list(client.events) for client in (ann, ben)}
+            first.kill9()
+        finally:
+            first.stop()
+        for client in (ann, ben):
+            await client.close()
+        # why another data folder: nothing of the game is in the first one, all is in the database
+        second = ServerProcess(tmp_path / "two", *FAST, "--grace", "30", "--store", pg_url)
+        second.start()
+        try:
+            again = []
+            for old in (ann, ben):
+                client = Client(old.name)
+                client.token, client.seq = old.token, old.seq
+                await client.connect(second.url)
+                await client.until(lambda m: m["type"] == "snapshot")
+                again.append(client)
+            await play_until(again, lambda c: any(o.my_turn() for o in again), 60)
+            newest = max(client.seq for client in again)
+            await play_until(again, lambda c: c.seq == newest, 30)
+            for client in again:  # a barrier: the server answers in order
+                await client.send({"type": "ask", "what": "round"})
+                await client.until(lambda m: m["type"] == "answer")
+            # every event each client heard before the kill is in the table's log, the same
+            for client in again:
+                await client.send({"type": "resume", "last_seq": 0})
+            for client, old in zip(again, (ann, ben), strict=True):
+                client.seq, client.events = 0, []
+                await client.until(lambda m, c=client: m["type"] == "snapshot" and c.events != [])
+                start = seen[old.name][0]["seq"]
+                assert client.events[start - 1 : start - 1 + len(seen[old.name])] == seen[old.name]
+            await play_until(again, lambda c: c.game_over())
+            for client in again:
+                assert client.errors == []
+                await client.close()
+        finally:
+            errors = second.stop()
+        assert "Traceback" not in errors, errors
+        with psycopg.connect(pg_url) as db:
+            (finished,) = db.execute("SELECT finished FROM tables").fetchone() or (None,)
+            (count,) = db.execute("SELECT count(*) FROM inputs").fetchone() or (0,)
+        assert finished is True
+        assert count > 120  # every move of the game, in the database
+
+    asyncio.run(scenario())
+
+
+def _serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "fivecrowns", "serve", "--port", "0", "--data", str(tmp_path)]
+    return subprocess.run(
+        [*command, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_bad_or_unreachable_database_is_one_sentence_at_start(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    cases = {
+        f"postgresql://fivecrowns@127.0.0.1:{port}/games": (
+            1,
+            f"Cannot reach the database postgresql://127.0.0.1:{port}/games: connection failed:",
+        ),
+        "postgresql://ann:secret@127.0.0.1/games?colour=blue": (
+            1,
+            "The database address is not one PostgreSQL takes (invalid URI query parameter: "
+            '"colour"); write it as postgresql://USER:PASSWORD@HOST:PORT/DATABASE.',
+        ),
+        "mysql://ann@127.0.0.1/games": (
+            2,
+            "--store takes a PostgreSQL address that begins with postgresql://, such as "
+            "postgresql://fivecrowns@localhost/fivecrowns.",
+        ),
+    }
+    for url, (code, sentence) in cases.items():
+        done = _serve(tmp_path, "--store", url)
+        assert done.returncode == code, done.stderr
+        assert done.stderr.startswith(sentence), done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr  # no traceback
+        assert "secret" not in done.stderr
+        assert done.stdout == ""
+    done = _serve(tmp_path, "--memory", "--store", "postgresql://127.0.0.1/games")
+    assert (done.returncode, done.stderr) == (2, "--memory and --store cannot go together.\n")
+
+
+def test_a_newer_schema_stops_the_server_with_a_sentence_and_is_untouched(
+    pg_url: str, tmp_path: Path
+) -> None:
+    newer = len(STEPS) + 1
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version VALUES (%s)", (newer,))
+    done = _serve(tmp_path, "--store", pg_url)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"The database {pg_url.replace('fivecrowns@', '')} was written by a newer version of the "
+        f"game (its version {newer}, this game knows up to {len(STEPS)}); update the game to "
+        "use it."
+    ]
+    with psycopg.connect(pg_url) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(newer,)]
+        assert db.execute("SELECT to_regclass('inputs')").fetchone() == (None,)
+
+
+def test_the_operators_account_commands_work_on_the_database(pg_url: str, tmp_path: Path) -> None:
+    from fivecrowns.net.server.pgstore import PgStore
+    from fivecrowns.storage.accounts import Account
+
+    store = PgStore(pg_url)
+    store.accounts.add_account(Account("a1", "Ann", "ann", "$argon2id$x", "active", 1.0))
+    store.close()
+    done = _serve(tmp_path, "--store", pg_url, "--disable-account", "ann")
+    assert (done.returncode, done.stdout) == (0, "The account Ann is now disabled.\n"), done.stderr
+    done = _serve(tmp_path, "--store", pg_url, "--list-accounts")
+    assert (done.returncode, done.stdout) == (0, "Ann: disabled\n"), done.stderr
