@@ -85,7 +85,7 @@ from fivecrowns.net.server.rooms import (
     send_snapshot,
     send_snapshots,
 )
-from fivecrowns.net.server.store import MemoryStore, Store
+from fivecrowns.net.server.store import MemoryStore, Store, StoreError
 from fivecrowns.net.server.web import accepted_language, add_web_routes
 from fivecrowns.table import Entry, Table, TableError
 from fivecrowns.table.info import answer
@@ -440,7 +440,7 @@ class Server:
         self._save_soon = False
         try:
             self.store.flush()
-        except (OSError, sqlite3.Error) as error:  # a full disk, a folder gone read-only
+        except (OSError, sqlite3.Error, StoreError) as error:  # a full disk, a lost database
             # why one line a minute: a full disk fails every save, and a traceback for each
             # filled the log (on the same disk); the inputs stay kept, the next save tries again
             self._save_trouble.failed("The moves could not be saved", error)

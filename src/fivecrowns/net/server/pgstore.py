@@ -34,7 +34,13 @@ from typing import TYPE_CHECKING, Any
 
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
-from fivecrowns.net.server.store import StoredPlayer, StoredTable, _decode_input, _encode
+from fivecrowns.net.server.store import (
+    StoredPlayer,
+    StoredTable,
+    StoreError,
+    _decode_input,
+    _encode,
+)
 from fivecrowns.storage.accounts import AccountStore
 
 if TYPE_CHECKING:
@@ -55,12 +61,12 @@ UNREACHABLE = N_("Cannot reach the database {where}: {reason}.")
 CONNECT_TIMEOUT = 10
 
 
-class StoreUnavailableError(Exception):
+class StoreUnavailableError(StoreError):
     """The database cannot be used (no driver, a bad address, unreachable); the message is
     one sentence for the operator."""
 
 
-class TableTakenError(Exception):
+class TableTakenError(StoreError):
     """Another writer already wrote these inputs: the tables are another process's now."""
 
     def __init__(self, tables: list[str]) -> None:
@@ -75,6 +81,13 @@ def _first_line(error: BaseException) -> str:
 
 class PgStore:
     """Tables, players, inputs and accounts in one PostgreSQL database."""
+
+    # why not wait for the disk: an fsync per move blocked the server's one thread for about
+    # 5 ms (benchmarks/results/pgstore.txt). The commit is still made before the answer, so a
+    # killed server or backend loses nothing, as with SQLite's synchronous=NORMAL; only a crash
+    # of PostgreSQL's machine may lose the last fraction of a second. SET LOCAL: it ends with
+    # the transaction, so it is right behind PgBouncer in transaction mode too.
+    _commit_setting = "SET LOCAL synchronous_commit = off"
 
     def __init__(self, url: str) -> None:
         try:
@@ -166,17 +179,25 @@ class PgStore:
             return
         rows = self._pending
         psycopg = self._psycopg
+        values = ", ".join(["(%s, %s, %s)"] * len(rows))
         try:
-            db = self._connection()
-            with db.transaction(), db.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO inputs (table_id, idx, command) VALUES (%s, %s, %s)", rows
-                )
+            cursor = psycopg.ClientCursor(self._connection())
+            # why one string of two statements: PostgreSQL runs it as one transaction (all the
+            # rows or none) in one round trip; a transaction of BEGIN, SET, INSERT and COMMIT
+            # was four, and psycopg's pipeline mode cost more CPU than it saved
+            # (benchmarks/results/pgstore.txt). The client binds the values (ClientCursor).
+            cursor.execute(
+                f"{self._commit_setting}; INSERT INTO inputs (table_id, idx, command) "
+                f"VALUES {values}",
+                [value for row in rows for value in row],
+            )
         except psycopg.errors.UniqueViolation:
             taken = self._taken(rows)
             # why drop them: they can never be written, and kept they would fail every flush
             self._pending = [row for row in rows if row[0] not in taken]
             raise TableTakenError(sorted(taken)) from None
+        except psycopg.OperationalError as error:  # why: the connection was lost; kept for later
+            raise StoreError(_first_line(error)) from error
         self._pending = []
 
     def _taken(self, rows: list[tuple[str, int, str]]) -> set[str]:

@@ -33,7 +33,7 @@ import msgspec
 from fivecrowns.storage.accounts import AccountStore, MemoryAccounts, SqliteAccounts
 from fivecrowns.storage.migrations import migrate
 
-__all__ = ["MemoryStore", "SqliteStore", "Store", "StoredPlayer", "StoredTable"]
+__all__ = ["MemoryStore", "SqliteStore", "Store", "StoreError", "StoredPlayer", "StoredTable"]
 
 
 @dataclass(slots=True)
@@ -55,6 +55,11 @@ class StoredPlayer:
     id: str
     name: str
     token_hash: str
+
+
+class StoreError(Exception):
+    """A store on another machine could not be written (the connection was lost, another
+    writer has the table); like a full disk for SQLite, the server says so in its log."""
 
 
 class Store(Protocol):
