@@ -185,3 +185,32 @@ def test_deleting_an_account_keeps_its_games_under_a_deleted_player(pg_url: str)
     assert table.inputs[1] == {"op": "chat", "player": "a1", "name": DELETED_NAME, "text": "-"}
     assert again.player("tokenhash2") == StoredPlayer("p2", "Bob", "tokenhash2")
     again.close()
+
+
+def test_a_pg_dump_copy_restores_every_table_and_move(postgres: Postgres, tmp_path: Any) -> None:
+    """docs/operations.md's backup: pg_dump while the server writes, pg_restore into a new
+    database, and the store finds every table and move of the copy there."""
+    import subprocess
+
+    from pg_support import binary
+
+    pg_dump, pg_restore = binary("pg_dump"), binary("pg_restore")
+    assert pg_dump is not None and pg_restore is not None
+    url = postgres.database()
+    store = PgStore(url)
+    store.add_table(StoredTable("t1", 2, "p1", "Ann", None, False))
+    store.append_input("t1", 0, {"op": "start", "seed": 1})
+    store.flush()
+    copy = tmp_path / "fivecrowns.dump"
+    subprocess.run([pg_dump, "--format=custom", f"--file={copy}", url], check=True, timeout=60)
+    store.append_input("t1", 1, {"op": "chat", "n": 1})  # after the copy: not in it
+    store.flush()
+    store.close()
+    restored = postgres.database()
+    subprocess.run(
+        [pg_restore, f"--dbname={restored}", "--no-owner", str(copy)], check=True, timeout=60
+    )
+    again = PgStore(restored)
+    (table,), _ = again.load()
+    assert (table.id, table.inputs) == ("t1", [{"op": "start", "seed": 1}])
+    again.close()

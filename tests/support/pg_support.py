@@ -26,7 +26,15 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["PgBouncer", "Postgres", "free_port", "pg_url_fixture", "postgres_fixture", "require"]
+__all__ = [
+    "PgBouncer",
+    "Postgres",
+    "binary",
+    "free_port",
+    "pg_url_fixture",
+    "postgres_fixture",
+    "require",
+]
 
 IN_CI = os.environ.get("CI") == "true"
 USER = "fivecrowns"  # the database superuser initdb makes (trust auth on loopback)
@@ -46,7 +54,7 @@ def free_port() -> int:
         return port
 
 
-def _binary(name: str) -> str | None:
+def binary(name: str) -> str | None:
     """Debian keeps PostgreSQL's programs in /usr/lib/postgresql/VERSION/bin, off the PATH."""
     found = shutil.which(name)
     if found:
@@ -81,7 +89,7 @@ class Postgres:
         self._databases = itertools.count(1)
 
     def start(self) -> Postgres:
-        initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
+        initdb, pg_ctl = binary("initdb"), binary("pg_ctl")
         if initdb is None or pg_ctl is None:
             require("PostgreSQL's initdb and pg_ctl are not installed (Debian: postgresql)")
         assert initdb is not None and pg_ctl is not None
@@ -149,12 +157,12 @@ class PgBouncer:
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> PgBouncer:
-        binary = _binary("pgbouncer") or (
+        program = binary("pgbouncer") or (
             "/usr/sbin/pgbouncer" if Path("/usr/sbin/pgbouncer").exists() else None
         )
-        if binary is None:
+        if program is None:
             require("PgBouncer is not installed (Debian: pgbouncer)")
-        assert binary is not None and self.server.folder is not None
+        assert program is not None and self.server.folder is not None
         self.port = free_port()
         folder = self.server.folder
         users = folder / "users.txt"
@@ -174,7 +182,7 @@ class PgBouncer:
             for path in (users, config):
                 os.chown(path, uid, gid or 0)
         self.proc = subprocess.Popen(
-            [binary, str(config)],
+            [program, str(config)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
