@@ -150,3 +150,51 @@ def test_the_operators_account_commands_work_on_the_database(pg_url: str, tmp_pa
     assert (done.returncode, done.stdout) == (0, "The account Ann is now disabled.\n"), done.stderr
     done = _serve(tmp_path, "--store", pg_url, "--list-accounts")
     assert (done.returncode, done.stdout) == (0, "Ann: disabled\n"), done.stderr
+
+
+def _inputs_count(url: str) -> int:
+    with psycopg.connect(url) as db:
+        (count,) = db.execute("SELECT count(*) FROM inputs").fetchone() or (0,)
+        return int(count)
+
+
+def test_a_database_lost_mid_game_is_one_log_line_and_the_server_connects_again(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The server's connection to PostgreSQL is cut before a move: the save that fails is one
+    line in the log (no traceback, as a full disk for SQLite in test_server_refusals.py); the
+    server connects again and saves the move before anyone hears of it."""
+    server = ServerProcess(tmp_path, *FAST, "--store", pg_url).start()
+
+    def cut() -> None:
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid != pg_backend_pid()"
+            )
+
+    async def scenario() -> None:
+        ann = await Client("Ann").connect(server.url)
+        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+        await ann.until(lambda m: m["type"] == "seated")
+        await ann.send({"type": "start"})
+        await play_until([ann], lambda c: c.my_turn(), 30)
+        before, seq = _inputs_count(pg_url), ann.seq
+        cut()
+        await ann.act(ann.choose())
+        await ann.until(lambda m: ann.seq > seq)  # her move was heard: so it was saved
+        assert _inputs_count(pg_url) > before
+        assert ann.errors == []
+        await ann.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
+    failed = [line for line in errors.splitlines() if "could not be saved" in line]
+    assert failed == [
+        "The moves could not be saved: StoreError: terminating connection due to "
+        "administrator command"
+    ], errors
+    assert "The moves are saved again." in errors
