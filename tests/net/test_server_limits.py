@@ -165,13 +165,15 @@ class _StuckSocket:
 
     def __init__(self) -> None:
         self.sent: list[bytes] = []
+        self.closed_with: tuple[int, bytes] | None = None
         self.never = asyncio.Event()
 
     async def send_frame(self, data: bytes, _opcode: object) -> None:
         self.sent.append(data)
         await self.never.wait()
 
-    async def close(self) -> None:
+    async def close(self, *, code: int = 1000, message: bytes = b"") -> None:
+        self.closed_with = (code, message)
         await self.never.wait()
 
 
@@ -205,6 +207,7 @@ def test_the_queue_is_bounded_in_bytes_and_keeps_one_unsent_table_list() -> None
         conn.send_raw(b"z" * 100)  # past 1,000 unsent bytes: dropped, the queue let go
         assert conn.closed and conn.unsent == 0 and list(conn.queue) == [None]
         await wait_until(lambda: transport.aborted, timeout=5)  # the close never ended: cut
+        assert ws.closed_with == (1013, b"too far behind")  # why it was dropped, for its log
         conn.writer.cancel()
 
     saved = connection.CLOSE_WAIT
