@@ -76,7 +76,7 @@ import tempfile
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import msgspec
@@ -140,7 +140,7 @@ class Player:
     def __init__(self, bench: Worker, name: str) -> None:
         self.bench = bench
         self.name = name
-        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.ws: aiohttp.ClientWebSocketResponse[Literal[False]] | None = None
         self.seq = 0
         self.seat: int | None = None
         self.legal: list[dict[str, Any]] = []  # the last snapshot's legal moves
