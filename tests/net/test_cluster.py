@@ -6,57 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from cluster_support import LEASE, Cluster, owner_now
 from fivecrowns.net.client.websocket import CONNECTED_AGAIN
-from fivecrowns.net.server.lease import connect
 from join_support import Player, _play_a_turn
-from redis_server import RedisServer, free_port, redis_server
+from redis_server import RedisServer, redis_server
 from server_support import FAST, Client, RecordingLink, ServerProcess, play_until
 
 __all__ = ["redis_server"]  # why: the fixture, imported for pytest to find
-
-LEASE = "1"  # seconds: a short lease, so the test's fail-over is quick
-
-
-async def _owner(url: str) -> str | None:
-    redis = connect(url)
-    try:
-        value = await redis.get("fivecrowns:tables")
-        return None if value is None else str(value)
-    finally:
-        await redis.aclose()
-
-
-def _owner_now(redis_url: str, timeout: float = 20.0) -> str:
-    """The lease's value once some process holds it."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = asyncio.run(_owner(redis_url))
-        if value is not None:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("no process took the tables")
-
-
-class Cluster:
-    """Two serve processes on one port and one data folder; the first owns the tables."""
-
-    def __init__(self, data: Path, redis: RedisServer, port: int | None = None) -> None:
-        self.port = port or free_port()
-        options = (*FAST, "--grace", "30", "--bus", redis.url, "--lease", LEASE)
-        self.first = ServerProcess(data, *options, port=self.port).start()
-        self.owner = _owner_now(redis.url)  # why before the second starts: the first owns
-        self.second = ServerProcess(data, *options, port=self.port).start()
-        self.url = self.first.url
-        assert self.second.url == self.url  # one address
-
-    def stop(self) -> str:
-        return self.first.stop() + self.second.stop()
 
 
 @pytest.fixture(name="cluster")
@@ -75,7 +36,7 @@ def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
     data = tmp_path / "server"
     options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
     owner = ServerProcess(data, *options).start()
-    _owner_now(redis_server.url)
+    owner_now(redis_server.url)
     spare = ServerProcess(data, *options).start()
 
     async def scenario() -> None:
