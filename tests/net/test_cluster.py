@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -137,3 +138,47 @@ def test_a_terminal_player_and_spectator_play_on_after_the_owner_is_killed(
         for player in (ann, sam):
             if player is not None:
                 player.close()
+
+
+def test_an_owner_paused_past_its_lease_stops_and_never_writes_again(cluster: Cluster) -> None:
+    """SIGSTOP the owner past its lease: the other process takes the tables over; woken, the
+    old owner finds its lease gone and stops with a sentence (exit status 1), while the game
+    plays on at the new owner with no save refused (a write of the old owner's at the same
+    move number would make the new owner's fail, and close its connection)."""
+    assert cluster.first.proc is not None
+
+    async def scenario() -> None:
+        ann = Client("Ann")
+        await ann.connect(cluster.url)
+        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        await ann.send({"type": "start"})
+        await play_until([ann], lambda c: c.seq >= 10 and c.my_turn(), 60)
+        cluster.first.proc.send_signal(signal.SIGSTOP)  # type: ignore[union-attr]
+        try:
+            await ann.close()
+            # why tries: the kernel may hand a connection to the paused process, which never
+            # answers it; another try (another source port) reaches the spare, which waits for
+            # the lease to expire and takes over
+            for _attempt in range(30):
+                again = Client("Ann")
+                again.token, again.seq = ann.token, ann.seq
+                try:
+                    await asyncio.wait_for(again.connect(cluster.url), 4)
+                    break
+                except TimeoutError:
+                    await again.close()
+            else:
+                raise AssertionError("the spare was never reached")
+            await again.until(lambda m: m["type"] == "snapshot")
+        finally:
+            cluster.first.proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+        await play_until([again], lambda c: c.seq >= ann.seq + 6, 60)
+        assert again.errors == []
+        await again.close()
+
+    asyncio.run(scenario())
+    cluster.first.proc.wait(timeout=30)
+    assert cluster.first.proc.returncode == 1
+    assert "lost the tables to another process" in cluster.first.stop()
+    assert cluster.second.alive()
