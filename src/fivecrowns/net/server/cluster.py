@@ -207,7 +207,7 @@ class Node:
     async def _running(self, app: web.Application) -> AsyncIterator[None]:
         yield
         # why here: aiohttp's shutdown (Server.stop) has closed every connection by now
-        if self.owner:
+        if self.owner or self.lost:  # why lost too: its computer players must stop as well
             for room in self.server.rooms.values():
                 self.server.pacing.halt(room)
             self.server.accounts.close()
