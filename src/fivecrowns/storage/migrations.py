@@ -65,6 +65,20 @@ STEPS: tuple[str, ...] = (
         table_id TEXT PRIMARY KEY, why TEXT NOT NULL, at TEXT NOT NULL
     );
     """,
+    # ratings: whether a table is rated (older tables were made before ratings: not rated),
+    # each account's OpenSkill rating, and each rated game kept once by its key
+    """
+    ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE ratings (
+        player_id TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL,
+        played INTEGER NOT NULL, won INTEGER NOT NULL
+    );
+    CREATE INDEX ratings_by_mu ON ratings (mu);
+    CREATE TABLE rated_games (
+        key TEXT PRIMARY KEY, at REAL NOT NULL, names TEXT NOT NULL, player_ids TEXT NOT NULL,
+        totals TEXT NOT NULL
+    );
+    """,
 )
 
 

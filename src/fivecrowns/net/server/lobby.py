@@ -138,6 +138,7 @@ class Lobby:
             room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
             room.chat = table_chat(self.limits)
             room.guests = stored_table.guests
+            room.rated = stored_table.rated
             try:
                 if stored_table.damaged is not None:
                     raise ValueError(stored_table.damaged)
@@ -386,12 +387,14 @@ class Lobby:
                 code,
                 message.private,
                 guests=message.guests,
+                rated=message.rated,
             )
         )
         room = Room(table_id, None, code, message.private)  # type: ignore[arg-type]
         room.address = conn.address
         room.chat = table_chat(self.limits)
         room.guests = message.guests
+        room.rated = message.rated
         room.table = Table(
             message.seats,
             creator_name=player.name,

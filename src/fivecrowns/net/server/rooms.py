@@ -63,6 +63,7 @@ class Room:
     # why per table: many connections at one table must not flood its players' speech
     chat: Bucket = field(default_factory=lambda: table_chat(Limits()))
     guests: bool = True  # False: only players logged in to an account sit here
+    rated: bool = False  # its account holders' games move their ratings (net/server/ratings.py)
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
