@@ -29,7 +29,7 @@ from fivecrowns.storage.seats import FORGOTTEN, SavedSeats
 from fivecrowns.words.seats import seat_words
 from fivecrowns.words.text import printable
 
-__all__ = ["HELP", "LineClient"]
+__all__ = ["HELP", "HELP_RATINGS", "LineClient"]
 
 # Module-level templates: N_ marks them, _ translates them where they are said. The typed
 # commands (list, create, d, x 7h ...) are the same letters and words in every language.
@@ -45,6 +45,12 @@ HELP = N_(
     "say TEXT to chat; mute spectators, mute everyone or mute nobody to hear chat without "
     "words or with them again; spectators off or on, at your own table, to let its "
     "spectators chat or not; help; q to quit."
+)
+# TRANSLATORS: the command words (record, top, unrated) and the placeholders in capitals are
+# typed as they are
+HELP_RATINGS = N_(
+    "Ratings: record for yours; record NAME for a player's; top for the leaderboard, top PAGE "
+    "for another page; create SEATS ... unrated for a table that moves no rating."
 )
 CONNECTED = N_("Connected to {url} as {name}.")
 NOT_YET = N_("No answer from the server yet; trying again ({attempt} of {tries}).")
@@ -69,6 +75,7 @@ NOT_STARTED = N_("The game has not started.")
 SCORE_ITEM = N_("{name} {points}")
 UNKNOWN = N_("{command} is not a command here. Type help for the list.")
 NEEDS_CARD = N_("Say which card, for example x 7h.")
+BAD_PAGE = N_("{page} is not a page number; type top, or top 2 for the second page.")
 # why both: a private table is not listed, so its number alone never finds it (issue 26, 20)
 NO_TABLE_OR_CODE = N_(
     "No table has the number or invite code {given}. A private table is watched or joined "
@@ -259,6 +266,11 @@ class LineClient:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
         elif kind == "answer" and data.get("what") == "mute_chat":
             self.say(data["text"])
+        elif kind in ("record", "rating"):  # ratings: the sentence says the numbers first
+            self.say(data["text"])
+        elif kind == "leaderboard":
+            for line in data["lines"]:
+                self.say(line)
         elif kind == "left":
             connection.left_table()
             self.snapshot, self.seq = None, 0
@@ -340,6 +352,7 @@ class LineClient:
             return []
         if verb == "help":
             self.say(_(HELP))
+            self.say(_(HELP_RATINGS))
             return []
         if verb == "h":
             self.say(self._hand_words())
@@ -378,6 +391,13 @@ class LineClient:
             if card.isdigit() and 1 <= int(card) <= len(hand):  # a place in the hand: x 1
                 card = hand[int(card) - 1]
             return [{"type": "act", "action": action, "args": {"card": card}, "seq": seq}]
+        if verb == "record":
+            return [{"type": "record", "player": " ".join(rest)} if rest else {"type": "record"}]
+        if verb == "top":
+            if rest and not (rest[0].isdigit() and int(rest[0]) >= 1):
+                self.say(_(BAD_PAGE).format(page=rest[0]))
+                return []
+            return [{"type": "leaderboard", "page": int(rest[0]) if rest else 1}]
         if verb == "logout":
             return [{"type": "log_out", "everywhere": rest[:1] == ["all"]}]
         if verb == "say" and rest:
@@ -398,13 +418,14 @@ class LineClient:
             return [{"type": "remove_bot", "seat": int(rest[0]) - 1}]
         if verb == "create":
             seats = int(rest[0]) if rest and rest[0].isdigit() else 4
-            levels = [word for word in rest[1:] if word != "private"]
+            levels = [word for word in rest[1:] if word not in ("private", "unrated")]
             return [
                 {
                     "type": "create_table",
                     "seats": seats,
                     "bots": levels,
                     "private": "private" in rest,
+                    "rated": "unrated" not in rest,
                 }
             ]
         self.say(_(UNKNOWN).format(command=words[0]))
