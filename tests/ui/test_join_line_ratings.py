@@ -62,7 +62,7 @@ def test_records_and_the_leaderboard_typed_after_a_rated_game(tmp_path: Path) ->
         ben.type("record Zed")
         ben.until(lambda line: line == "There is no account named Zed here.")
         ben.type("q")
-        out, err = ben.proc.communicate(timeout=30)
+        _out, err = ben.proc.communicate(timeout=30)
         assert ben.proc.returncode == 0, err
     finally:
         errors = server.stop()

@@ -264,9 +264,11 @@ class LineClient:
                 )
             else:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
-        elif kind == "answer" and data.get("what") == "mute_chat":
-            self.say(data["text"])
-        elif kind in ("record", "rating"):  # ratings: the sentence says the numbers first
+        # ratings' record and rating: the sentence says the numbers first
+        elif (kind == "answer" and data.get("what") == "mute_chat") or kind in (
+            "record",
+            "rating",
+        ):
             self.say(data["text"])
         elif kind == "leaderboard":
             for line in data["lines"]:

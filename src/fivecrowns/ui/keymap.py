@@ -498,6 +498,28 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
         ),
         "lobby",
     ),
+    # ratings (issue 28): read in the lobby; ui/lobby_ratings.py
+    _A(
+        "my_record",
+        ("a",),
+        N_("Your record"),
+        N_("Your rating, its place, and your games played and won (with an account)."),
+        "lobby",
+    ),
+    _A(
+        "player_record",
+        ("p",),
+        N_("A player's record"),
+        N_("Type a player's name, then Enter: their rating and games; Escape cancels."),
+        "lobby",
+    ),
+    _A(
+        "leaderboard",
+        ("k",),
+        N_("Leaderboard"),
+        N_("The best rated players, 10 at a time; press again for the next 10."),
+        "lobby",
+    ),
     _A(
         "seats",
         ("t",),

@@ -33,6 +33,7 @@ from fivecrowns.net.client.link import table_cue
 from fivecrowns.net.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import GROUPS, LOBBY_GROUPS, Action, Keymap
+from fivecrowns.ui.lobby_ratings import RatingKeys
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.words.seats import seat_words
 
@@ -139,7 +140,7 @@ class _Typing:
     done: Callable[[str], None]
 
 
-class Lobby(CommandLayer):
+class Lobby(RatingKeys, CommandLayer):
     """The lobby and a table before its game, at one keyboard, over one link."""
 
     def __init__(
@@ -328,6 +329,7 @@ class Lobby(CommandLayer):
     def available_actions(self) -> list[Action]:
         if self.at is None:
             names = ["tables", "join", "watch", "invite_code", "create"]
+            names += ["my_record", "player_record", "leaderboard"]
         else:
             names = ["seats"]
             if self.at[1] is not None and self.link.creator:

@@ -93,6 +93,7 @@ class WebSocketLink:
         self.tables: list[dict[str, Any]] = []
         self.tables_heard = 0  # how many table lists came (the lobby tells a new one)
         self.notices: list[str] = []  # sentences for the player: errors, seats, connection
+        self.leaderboard_pages = 0  # the leaderboard's pages, as its last page said
         self.on_news: Callable[[], None] | None = None
         self._errors: list[dict[str, Any]] = []
         self._changed = threading.Condition()
@@ -343,6 +344,13 @@ class WebSocketLink:
                 news = True
             elif kind == "answer":
                 self.answers.append(data)  # why not news: the key that asked waits for it
+            elif kind in ("record", "rating"):  # ratings: said as they come, numbers first
+                self.notices.append(str(data.get("text", "")))
+                news = True
+            elif kind == "leaderboard":
+                self.leaderboard_pages = int(data.get("pages", 0))
+                self.notices.extend(str(line) for line in data.get("lines", ()))
+                news = True
             self._changed.notify_all()
         if self.token is not None:
             self._ready.set()
