@@ -254,3 +254,56 @@ def _game(key: str) -> Any:
     from fivecrowns.storage.ratings import RatedGame
 
     return RatedGame(key, 0.0, ("A",), ("a",), (0,))
+
+
+def test_past_games_are_listed_in_the_history_words_and_read_round_by_round() -> None:
+    from fivecrowns.net.protocol import GameRounds, GamesPage, ReadGame, ReadGames
+    from fivecrowns.storage.history import describe_history
+
+    ratings, _store, _lobby = _setup("Ann", "Ben")
+    room = _played(["ann", "ben", "gus"], ["hard"], seed=6)  # gus: a guest
+    ratings.game_over(room)
+    game = room.table.game
+    assert game is not None
+    ben = FakeConn(player=FakePlayer("ben", "Ben"))
+    ratings.games(ben, ReadGames(None, 1))
+    page = ben.sent[-1]
+    assert isinstance(page, GamesPage) and (page.page, page.pages, page.of) == (1, 1, 1)
+    (row,) = page.games
+    assert row.players == ["Ann", "Ben", "Gus", "Bot 4"] and row.totals == list(game.totals)
+    said = describe_history(
+        [{"date": row.date, "players": row.players, "totals": row.totals}], last=1
+    )[0]
+    assert page.lines == [
+        "Rated games of Ben, page 1 of 1: 1 game, the newest first.",
+        f"Game {row.id}. {said}",
+    ]
+    ratings.game(ben, ReadGame(row.id))
+    rounds = ben.sent[-1]
+    assert isinstance(rounds, GameRounds) and len(rounds.rounds) == 11
+    assert rounds.rounds == [list(scores) for scores in game.round_scores]
+    assert rounds.lines[0] == said
+    first = game.round_scores[0]
+    assert rounds.lines[1] == (
+        f"Round 1: Ann {first[0]}, Ben {first[1]}, Gus {first[2]}, Bot 4 {first[3]}."
+    )
+    assert len(rounds.lines) == 12
+    # a deleted account's games name nobody; the guest's name stays as it was played
+    ratings.accounts.delete_account("ann")  # type: ignore[attr-defined]
+    ratings.game(ben, ReadGame(row.id))
+    assert ben.sent[-1].players[0] == "a deleted player"
+    # bad input: a sentence each
+    with pytest.raises(TableError) as unknown:
+        ratings.game(ben, ReadGame("nope-1"))
+    assert str(unknown.value) == (
+        "There is no rated game nope-1 here. Its number is in the list of games."
+    )
+    with pytest.raises(TableError) as bad_page:
+        ratings.games(ben, ReadGames(None, 2))
+    assert str(bad_page.value) == "There is no page 2; pages go from 1 to 1."
+    with pytest.raises(TableError):
+        ratings.games(ben, ReadGames("gus", 1))  # a guest has no games kept
+    cy = FakeConn(player=FakePlayer("cy", "Cy"))
+    with pytest.raises(TableError) as guest:
+        ratings.games(cy, ReadGames(None, 1))
+    assert guest.value.code == "not_logged_in"

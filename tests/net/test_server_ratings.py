@@ -100,12 +100,26 @@ def test_a_rated_game_through_a_kill_9_moves_each_account_once(data: Path) -> No
             board = await gus.until(lambda m: m["type"] == "leaderboard")
             assert board["of"] == 2 and {row["name"] for row in board["rows"]} == {"Ann", "Ben"}
             assert board["lines"][0] == "Leaderboard, page 1 of 1: 2 rated players."
+            # past games: Ben's list in the history's words, then the game round by round
+            await ben.send({"type": "games"})
+            games = await ben.until(lambda m: m["type"] == "games")
+            assert games["of"] == 1 and games["lines"][0].startswith("Rated games of Ben, ")
+            (row,) = games["games"]
+            assert row["players"] == ["Ann", "Bot 2", "Ben", "Gus"]
+            assert row["totals"] == totals
+            await gus.send({"type": "game", "id": row["id"]})
+            rounds = await gus.until(lambda m: m["type"] == "game")
+            assert len(rounds["rounds"]) == 11 and len(rounds["lines"]) == 12
+            assert [sum(r[seat] for r in rounds["rounds"]) for seat in range(4)] == totals
+            assert rounds["lines"][1].startswith("Round 1: Ann ")
             # bad input: a sentence each, nothing changed
             for message, code in (
                 ({"type": "record"}, "not_logged_in"),
                 ({"type": "record", "player": "Nobody"}, "unknown_player"),
                 ({"type": "leaderboard", "page": 4}, "bad_page"),
                 ({"type": "leaderboard", "page": 0}, "bad_message"),
+                ({"type": "game", "id": "no-such-game"}, "unknown_game"),
+                ({"type": "games", "player": "Gus"}, "unknown_player"),
             ):
                 await gus.send(message)
                 error = await gus.until(lambda m: m["type"] == "error")

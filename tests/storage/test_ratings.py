@@ -77,3 +77,20 @@ def test_an_older_file_gets_the_ratings_step_and_its_tables_stay_unrated(tmp_pat
     with sqlite3.connect(path) as check:
         assert version_of(check) == len(STEPS)
     check.close()
+
+
+def test_a_players_games_newest_first_paged_and_one_by_its_key(store: RatingStore) -> None:
+    for number in range(5):
+        game = RatedGame(
+            f"t-{number}", float(number), ("", "Gus"), ("a", None), (number, 9), ((number, 9),)
+        )
+        store.record_game(game, [Rating("a", 1500.0 + number, 400.0, number + 1, 0)])
+    store.record_game(RatedGame("u-1", 9.0, ("", ""), ("b", "c"), (1, 2)), [])
+    first, count = store.games_of("a", 0, 2)
+    assert count == 5 and [g.key for g in first] == ["t-4", "t-3"]
+    rest, _count = store.games_of("a", 2, 10)
+    assert [g.key for g in rest] == ["t-2", "t-1", "t-0"]
+    assert store.games_of("gus", 0, 10) == ([], 0)  # a guest's name is no account
+    kept = store.game("t-3")
+    assert kept == RatedGame("t-3", 3.0, ("", "Gus"), ("a", None), (3, 9), ((3, 9),))
+    assert store.game("nothing") is None

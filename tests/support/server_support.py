@@ -417,10 +417,10 @@ def check_frames(frames: list[str], truth: Table, viewer: int | None, language: 
 
 #: The frames of ratings and records (issue 28), and every field they may hold: names,
 #: numbers and sentences, never a card, a hand or a seat's anything else.
-RECORD_FRAMES = {"record", "leaderboard", "rating"}
+RECORD_FRAMES = {"record", "leaderboard", "rating", "games", "game"}
 RECORD_KEYS = {
     "type", "name", "rating", "place", "of", "played", "won", "text", "change", "page",
-    "pages", "rows", "lines",
+    "pages", "rows", "lines", "games", "id", "date", "players", "totals", "rounds",
 }  # fmt: skip
 
 

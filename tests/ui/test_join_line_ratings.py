@@ -25,6 +25,11 @@ def test_create_unrated_and_top_with_a_bad_page_typed() -> None:
     assert client.command("top 2") == [{"type": "leaderboard", "page": 2}]
     assert client.command("record") == [{"type": "record"}]
     assert client.command("record Ann Lee") == [{"type": "record", "player": "Ann Lee"}]
+    assert client.command("games") == [{"type": "games", "page": 1}]
+    assert client.command("games Ann Lee 3") == [{"type": "games", "page": 3, "player": "Ann Lee"}]
+    assert client.command("game ab12-1") == [{"type": "game", "id": "ab12-1"}]
+    assert client.command("game") == []
+    assert said.pop() == "Say which game, by its number in the list of games: game a1b2c3d4-1."
     assert client.command("top two") == [] and said == [
         "two is not a page number; type top, or top 2 for the second page."
     ]
@@ -59,6 +64,12 @@ def test_records_and_the_leaderboard_typed_after_a_rated_game(tmp_path: Path) ->
         line = ben.until(lambda line: line.startswith("1st: Ann, rating "))
         ben.type("top 2")
         ben.until(lambda line: line == "There is no page 2; pages go from 1 to 1.")
+        ben.type("games ann")
+        ben.until(lambda line: line.startswith("Rated games of Ann, page 1 of 1: 1 game"))
+        line = ben.until(lambda line: line.startswith("Game "))
+        number = line.split()[1].rstrip(".")
+        ben.type(f"game {number}")
+        ben.until(lambda line: line.startswith("Round 11: Ann "))
         ben.type("record Zed")
         ben.until(lambda line: line == "There is no account named Zed here.")
         ben.type("q")

@@ -46,6 +46,9 @@ __all__ = [
     "DeleteAccount",
     "Error",
     "EventFrame",
+    "GameRounds",
+    "GameRow",
+    "GamesPage",
     "Hello",
     "Join",
     "Language",
@@ -62,6 +65,8 @@ __all__ = [
     "ProtocolError",
     "Question",
     "RatingChanged",
+    "ReadGame",
+    "ReadGames",
     "ReadLeaderboard",
     "ReadRecord",
     "Record",
@@ -300,6 +305,19 @@ class ReadLeaderboard(_Message, tag="leaderboard"):
     page: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 1
 
 
+class ReadGames(_Message, tag="games"):
+    """Read one page of a player's rated games (yours with ``player`` left out), newest first."""
+
+    player: Name | None = None
+    page: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 1
+
+
+class ReadGame(_Message, tag="game"):
+    """Read one rated game round by round, by the ``id`` a ``games`` page gave."""
+
+    id: Annotated[str, msgspec.Meta(min_length=1, max_length=48)]
+
+
 ClientMessage = (
     Hello
     | SignUp
@@ -325,6 +343,8 @@ ClientMessage = (
     | MuteChat
     | ReadRecord
     | ReadLeaderboard
+    | ReadGames
+    | ReadGame
 )
 
 # --- server to client ------------------------------------------------------------
@@ -460,6 +480,37 @@ class LeaderboardPage(_ServerMessage, tag="leaderboard"):
     lines: list[str]
 
 
+class GameRow(msgspec.Struct, frozen=True):
+    id: str
+    date: str
+    players: list[str]
+    totals: list[int]
+
+
+class GamesPage(_ServerMessage, tag="games"):
+    """One page of a player's rated games; ``lines`` are said in order (a heading, a game
+    each, in the words of the terminal's history of games)."""
+
+    name: str
+    page: int
+    pages: int
+    of: int
+    games: list[GameRow]
+    lines: list[str]
+
+
+class GameRounds(_ServerMessage, tag="game"):
+    """One rated game, round by round: ``rounds`` holds each round's points, seat by seat;
+    ``lines`` say the game, then each round."""
+
+    id: str
+    date: str
+    players: list[str]
+    totals: list[int]
+    rounds: list[list[int]]
+    lines: list[str]
+
+
 class RatingChanged(_ServerMessage, tag="rating"):
     """Your game at a rated table is over: your new rating, by how much it moved, where it
     stands; ``text`` says it."""
@@ -486,6 +537,8 @@ ServerMessage = (
     | Record
     | LeaderboardPage
     | RatingChanged
+    | GamesPage
+    | GameRounds
 )
 
 

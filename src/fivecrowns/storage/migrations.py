@@ -76,8 +76,13 @@ STEPS: tuple[str, ...] = (
     CREATE INDEX ratings_by_mu ON ratings (mu);
     CREATE TABLE rated_games (
         key TEXT PRIMARY KEY, at REAL NOT NULL, names TEXT NOT NULL, player_ids TEXT NOT NULL,
-        totals TEXT NOT NULL
+        totals TEXT NOT NULL, rounds TEXT NOT NULL
     );
+    CREATE TABLE rated_seats (
+        player_id TEXT NOT NULL, game_key TEXT NOT NULL, at REAL NOT NULL,
+        PRIMARY KEY (player_id, game_key)
+    );
+    CREATE INDEX rated_seats_by_time ON rated_seats (player_id, at);
     """,
 )
 

@@ -50,7 +50,9 @@ HELP = N_(
 # typed as they are
 HELP_RATINGS = N_(
     "Ratings: record for yours; record NAME for a player's; top for the leaderboard, top PAGE "
-    "for another page; create SEATS ... unrated for a table that moves no rating."
+    "for another page; games for your rated games, games NAME for a player's, with a PAGE "
+    "after it for another page; game NUMBER for one game round by round; create SEATS ... "
+    "unrated for a table that moves no rating."
 )
 CONNECTED = N_("Connected to {url} as {name}.")
 NOT_YET = N_("No answer from the server yet; trying again ({attempt} of {tries}).")
@@ -75,6 +77,7 @@ NOT_STARTED = N_("The game has not started.")
 SCORE_ITEM = N_("{name} {points}")
 UNKNOWN = N_("{command} is not a command here. Type help for the list.")
 NEEDS_CARD = N_("Say which card, for example x 7h.")
+NEEDS_GAME = N_("Say which game, by its number in the list of games: game a1b2c3d4-1.")
 BAD_PAGE = N_("{page} is not a page number; type top, or top 2 for the second page.")
 # why both: a private table is not listed, so its number alone never finds it (issue 26, 20)
 NO_TABLE_OR_CODE = N_(
@@ -270,7 +273,7 @@ class LineClient:
             "rating",
         ):
             self.say(data["text"])
-        elif kind == "leaderboard":
+        elif kind in ("leaderboard", "games", "game"):
             for line in data["lines"]:
                 self.say(line)
         elif kind == "left":
@@ -400,6 +403,17 @@ class LineClient:
                 self.say(_(BAD_PAGE).format(page=rest[0]))
                 return []
             return [{"type": "leaderboard", "page": int(rest[0]) if rest else 1}]
+        if verb == "games":
+            page = int(rest.pop()) if rest and rest[-1].isdigit() and int(rest[-1]) >= 1 else 1
+            asked: dict[str, Any] = {"type": "games", "page": page}
+            if rest:
+                asked["player"] = " ".join(rest)
+            return [asked]
+        if verb == "game":
+            if not rest:
+                self.say(_(NEEDS_GAME))
+                return []
+            return [{"type": "game", "id": rest[0]}]
         if verb == "logout":
             return [{"type": "log_out", "everywhere": rest[:1] == ["all"]}]
         if verb == "say" and rest:

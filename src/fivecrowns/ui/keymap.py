@@ -521,6 +521,20 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
         "lobby",
     ),
     _A(
+        "my_games",
+        ("g",),
+        N_("Your rated games"),
+        N_("Your rated games, the newest first, 10 at a time; press again for the next 10."),
+        "lobby",
+    ),
+    _A(
+        "read_game",
+        ("o",),
+        N_("One game, round by round"),
+        N_("Type a game's number from the list of games, then Enter; Escape cancels."),
+        "lobby",
+    ),
+    _A(
         "seats",
         ("t",),
         N_("Who sits here"),

@@ -329,7 +329,7 @@ class Lobby(RatingKeys, CommandLayer):
     def available_actions(self) -> list[Action]:
         if self.at is None:
             names = ["tables", "join", "watch", "invite_code", "create"]
-            names += ["my_record", "player_record", "leaderboard"]
+            names += ["my_record", "player_record", "leaderboard", "my_games", "read_game"]
         else:
             names = ["seats"]
             if self.at[1] is not None and self.link.creator:

@@ -1,6 +1,7 @@
 """The ratings keys of the ``join --keys`` lobby (issue 28): your record, a player's record,
-and the leaderboard a page at a time. The server words the answers (numbers first); they
-come back as the link's notices, which the lobby says as they arrive."""
+the leaderboard and your rated games a page at a time, and one game round by round. The
+server words the answers (numbers first); they come back as the link's notices, which the
+lobby says as they arrive."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from typing import Any
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
 
-__all__ = ["PLAYER_PROMPT", "TYPE_PLAYER", "PlayerTyping", "RatingKeys"]
+__all__ = ["GAME_PROMPT", "PLAYER_PROMPT", "TYPE_GAME", "TYPE_PLAYER", "PlayerTyping", "RatingKeys"]
 
 TYPE_PLAYER = N_("A player's record: type their name, then Enter, or Escape to cancel.")
 PLAYER_PROMPT = N_("A player's record: {text}")
 PLAYER_LONGEST = 24  # a name's longest (the protocol's)
+TYPE_GAME = N_("One game: type its number from the list of games, then Enter, or Escape.")
+GAME_PROMPT = N_("One game: {text}")
+GAME_LONGEST = 48  # a game number's longest (the protocol's)
 
 
 @dataclass
@@ -35,6 +39,7 @@ class RatingKeys:
     keys stay apart from its other keys (other work changes the lobby at the same time)."""
 
     leaderboard_page = 0  # the page the leaderboard key asked for last (0: none yet)
+    games_page = 0  # the page of your games asked for last (0: none yet)
 
     def _lobby(self) -> Any:
         lobby: Any = self
@@ -61,3 +66,20 @@ class RatingKeys:
         last = self.leaderboard_page
         self.leaderboard_page = last + 1 if 0 < last < pages else 1
         lobby.link.send({"type": "leaderboard", "page": self.leaderboard_page})
+
+    def _do_my_games(self, key: str) -> None:
+        lobby = self._lobby()
+        pages = int(lobby.link.games_pages)
+        last = self.games_page
+        self.games_page = last + 1 if 0 < last < pages else 1
+        lobby.link.send({"type": "games", "page": self.games_page})
+
+    def _do_read_game(self, key: str) -> None:
+        lobby = self._lobby()
+
+        def ask(number: str) -> None:
+            lobby.link.send({"type": "game", "id": number})
+
+        lobby.list_state = None
+        lobby.typing = PlayerTyping(GAME_PROMPT, "", GAME_LONGEST, ask)
+        lobby.answer(_(TYPE_GAME))

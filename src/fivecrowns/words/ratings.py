@@ -14,10 +14,15 @@ from fivecrowns.i18n import gettext as _
 __all__ = [
     "GUEST_UNRATED",
     "NOT_RATED_YET",
+    "NO_GAMES",
     "NO_PAGE",
     "NO_RATINGS",
+    "NO_SUCH_GAME",
+    "ROUND_POINTS",
     "UNKNOWN_PLAYER",
     "YOU_NOT_RATED_YET",
+    "game_line",
+    "games_heading",
     "leaderboard_heading",
     "leaderboard_line",
     "ordinal",
@@ -37,6 +42,12 @@ UP = N_("Your rating is {rating} now, up {change}; {place} of {count}.")
 DOWN = N_("Your rating is {rating} now, down {change}; {place} of {count}.")
 SAME = N_("Your rating stays {rating}; {place} of {count}.")
 NO_PAGE = N_("There is no page {page}; pages go from 1 to {pages}.")
+NO_GAMES = N_("{name} has no rated games yet.")
+NO_SUCH_GAME = N_("There is no rated game {id} here. Its number is in the list of games.")
+ROUND_POINTS = N_("Round {round}: {scores}.")
+# TRANSLATORS: {game} is the history's sentence of one game ("2026-11-27 10:00: Ann won with
+# 80. Ann 80, Bo 95."); {id} the number that reads it round by round
+GAME_LINE = N_("Game {id}. {game}")
 
 
 def ordinal(number: int) -> str:
@@ -88,6 +99,21 @@ def leaderboard_line(place: int, name: str, rating: int, played: int, won: int) 
         played=format_number(played),
         won=format_number(won),
     )
+
+
+def games_heading(name: str, page: int, pages: int, count: int) -> str:
+    return ngettext(
+        "Rated games of {name}, page {page} of {pages}: {count} game, the newest first.",
+        "Rated games of {name}, page {page} of {pages}: {count} games, the newest first.",
+        count,
+    ).format(
+        name=name, page=format_number(page), pages=format_number(pages), count=format_number(count)
+    )
+
+
+def game_line(number: str, said: str) -> str:
+    """One game of a list: its number (to read it round by round) and the history's sentence."""
+    return _(GAME_LINE).format(id=number, game=said)
 
 
 def rating_changed(old: int, new: int, place: int, count: int) -> str:

@@ -94,6 +94,7 @@ class WebSocketLink:
         self.tables_heard = 0  # how many table lists came (the lobby tells a new one)
         self.notices: list[str] = []  # sentences for the player: errors, seats, connection
         self.leaderboard_pages = 0  # the leaderboard's pages, as its last page said
+        self.games_pages = 0  # the pages of your rated games, as their last page said
         self.on_news: Callable[[], None] | None = None
         self._errors: list[dict[str, Any]] = []
         self._changed = threading.Condition()
@@ -347,8 +348,11 @@ class WebSocketLink:
             elif kind in ("record", "rating"):  # ratings: said as they come, numbers first
                 self.notices.append(str(data.get("text", "")))
                 news = True
-            elif kind == "leaderboard":
-                self.leaderboard_pages = int(data.get("pages", 0))
+            elif kind in ("leaderboard", "games", "game"):
+                if kind == "leaderboard":
+                    self.leaderboard_pages = int(data.get("pages", 0))
+                elif kind == "games":
+                    self.games_pages = int(data.get("pages", 0))
                 self.notices.extend(str(line) for line in data.get("lines", ()))
                 news = True
             self._changed.notify_all()

@@ -56,6 +56,8 @@ from fivecrowns.net.protocol import (
     MuteChat,
     NewGame,
     ProtocolError,
+    ReadGame,
+    ReadGames,
     ReadLeaderboard,
     ReadRecord,
     Refresh,
@@ -344,6 +346,10 @@ class Server:
             self.ratings.record(conn, message)
         elif isinstance(message, ReadLeaderboard):
             self.ratings.leaderboard(conn, message)
+        elif isinstance(message, ReadGames):
+            self.ratings.games(conn, message)
+        elif isinstance(message, ReadGame):
+            self.ratings.game(conn, message)
 
     def _account_message(
         self, conn: Connection, message: Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount

@@ -19,6 +19,7 @@ leaderboard (docs/protocol.md, docs/network.md).
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,9 +29,14 @@ from openskill.models import PlackettLuce
 from fivecrowns.i18n import gettext as _
 from fivecrowns.i18n import speaking
 from fivecrowns.net.protocol import (
+    GameRounds,
+    GameRow,
+    GamesPage,
     LeaderboardPage,
     LeaderboardRow,
     RatingChanged,
+    ReadGame,
+    ReadGames,
     ReadLeaderboard,
     ReadRecord,
     Record,
@@ -39,10 +45,12 @@ from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.lobby import Lobby
 from fivecrowns.net.server.rooms import Room
 from fivecrowns.storage.accounts import DELETED_NAME, AccountStore, find_account
+from fivecrowns.storage.history import describe_history
 from fivecrowns.storage.ratings import RatedGame, Rating, RatingStore
 from fivecrowns.table import Table, TableError
 from fivecrowns.table.table import SeatKind
 from fivecrowns.words import ratings as words
+from fivecrowns.words.lists import name_numbers
 
 __all__ = [
     "BOT_RATINGS",
@@ -160,12 +168,16 @@ class Ratings:
             if old is not None
         ]
         games = sum(1 for c in table.inputs if c.get("op") in ("start", "new_game"))
+        # why no name for an account's seat: it is looked up when read, so a deleted
+        # account's games name nobody
+        names = tuple("" if pid else name for pid, name in zip(rated, table.names(), strict=True))
         record = RatedGame(
-            f"{room.id}:{games}",
+            f"{room.id}-{games}",
             self.clock(),
-            tuple(table.names()),
-            tuple(ids),
+            names,
+            tuple(rated),
             tuple(totals),
+            tuple(tuple(scores) for scores in game.round_scores),
         )
         if not self.store.record_game(record, changed):
             return []  # why: kept already (a restart ended the same game again)
@@ -204,16 +216,8 @@ class Ratings:
     def record(self, conn: Connection, message: ReadRecord) -> None:
         player = conn.player
         assert player is not None
-        if message.player is None:
-            if not self.lobby.is_member(player.id):
-                raise TableError("not_logged_in", _(words.GUEST_UNRATED))
-            player_id, name, mine = player.id, player.name, True
-        else:
-            account = find_account(self.accounts, message.player)
-            if account is None or account.status == "deleted":
-                text = _(words.UNKNOWN_PLAYER).format(name=" ".join(message.player.split()))
-                raise TableError("unknown_player", text)
-            player_id, name, mine = account.id, account.name, account.id == player.id
+        player_id, name = self._whose(conn, message.player)
+        mine = player_id == player.id
         rating = self.store.rating(player_id)
         if rating is None:
             text = _(words.NOT_RATED_YET).format(name=name)
@@ -246,3 +250,73 @@ class Ratings:
             )
         heading = words.leaderboard_heading(page, pages, count) if count else _(words.NO_RATINGS)
         conn.send(LeaderboardPage(page, pages, count, rows, [heading, *lines]))
+
+    # --- past games -----------------------------------------------------------------------
+
+    def games(self, conn: Connection, message: ReadGames) -> None:
+        player_id, name = self._whose(conn, message.player)
+        page = message.page
+        games, count = self.store.games_of(player_id, (page - 1) * PAGE_SIZE, PAGE_SIZE)
+        pages = max(1, -(-count // PAGE_SIZE))
+        if page > pages:
+            raise TableError("bad_page", _(words.NO_PAGE).format(page=page, pages=pages))
+        if not count:
+            lines = [_(words.NO_GAMES).format(name=name)]
+        else:
+            lines = [words.games_heading(name, page, pages, count)]
+        rows: list[GameRow] = []
+        for game in games:
+            players = self._names(game)
+            date = _date(game.at)
+            said = describe_history([_history_record(date, players, game.totals)], last=1)[0]
+            lines.append(words.game_line(game.key, said))
+            rows.append(GameRow(game.key, date, players, list(game.totals)))
+        conn.send(GamesPage(name, page, pages, count, rows, lines))
+
+    def game(self, conn: Connection, message: ReadGame) -> None:
+        game = self.store.game(message.id.strip())
+        if game is None:
+            text = _(words.NO_SUCH_GAME).format(id=message.id.strip()[:48])
+            raise TableError("unknown_game", text)
+        players = self._names(game)
+        date = _date(game.at)
+        lines = describe_history([_history_record(date, players, game.totals)], last=1)
+        for number, scores in enumerate(game.rounds, start=1):
+            points = name_numbers(players, scores)
+            lines.append(_(words.ROUND_POINTS).format(round=number, scores=points))
+        rounds = [list(scores) for scores in game.rounds]
+        conn.send(GameRounds(game.key, date, players, list(game.totals), rounds, lines))
+
+    def _whose(self, conn: Connection, asked: str | None) -> tuple[str, str]:
+        """The account id and name a record or a list of games is asked for."""
+        player = conn.player
+        assert player is not None
+        if asked is None:
+            if not self.lobby.is_member(player.id):
+                raise TableError("not_logged_in", _(words.GUEST_UNRATED))
+            return player.id, player.name
+        account = find_account(self.accounts, asked)
+        if account is None or account.status == "deleted":
+            text = _(words.UNKNOWN_PLAYER).format(name=" ".join(asked.split()))
+            raise TableError("unknown_player", text)
+        return account.id, account.name
+
+    def _names(self, game: RatedGame) -> list[str]:
+        names: list[str] = []
+        for name, player_id in zip(game.names, game.player_ids, strict=True):
+            if player_id is None:
+                names.append(name)
+                continue
+            account = self.accounts.account(player_id)
+            names.append(account.name if account is not None and account.name else DELETED_NAME)
+        return names
+
+
+def _date(at: float) -> str:
+    """When a game ended, as the history of games says it (UTC, to the minute)."""
+    moment = datetime.datetime.fromtimestamp(at, datetime.UTC)
+    return moment.isoformat(timespec="minutes")
+
+
+def _history_record(date: str, players: list[str], totals: tuple[int, ...]) -> dict[str, Any]:
+    return {"date": date, "players": players, "totals": list(totals)}
