@@ -17,6 +17,7 @@ import { afterGameWords, bindAfterGame, newGameKey, renderAfterGame } from "./af
 import { drawWatchers, watchersWords } from "./watchers.js";
 import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
 import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
+import { bindRatings, ratedChoice, showRatings } from "./ratings.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -253,6 +254,7 @@ export class App {
   }
 
   receive(data) {
+    if (showRatings(this, data)) return;
     switch (data.type) {
       case "welcome":
         this.token = data.token;
@@ -829,7 +831,13 @@ export class App {
       this.pendingBots = [...$("seat-choices").querySelectorAll("select")]
         .map((select, index) => ({ level: select.value, seat: index + 1 }))
         .filter((choice) => choice.level);
-      this.send({ type: "create_table", seats, bots: [], private: $("private").checked });
+      this.send({
+        type: "create_table",
+        seats,
+        bots: [],
+        private: $("private").checked,
+        rated: ratedChoice(),
+      });
     });
     $("code-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -853,6 +861,7 @@ export class App {
     this.chat = new Chat(this);
     this.leaveDialog = new LeaveDialog(this);
     bindAfterGame(this);
+    bindRatings(this);
     $("watch-code").addEventListener("click", () => {
       const code = $("code").value.trim();
       if (code) this.send({ type: "watch", code });
