@@ -19,7 +19,7 @@ def test_create_unrated_and_top_with_a_bad_page_typed() -> None:
     client = LineClient("ws://127.0.0.1:1/ws", "Ann", say=said.append)
     (rated,) = client.command("create 3 easy")
     (unrated,) = client.command("create 3 easy unrated private")
-    assert rated["rated"] is True and rated["bots"] == ["easy"]
+    assert "rated" not in rated and rated["bots"] == ["easy"]  # rated: the server's default
     assert unrated["rated"] is False and unrated["bots"] == ["easy"] and unrated["private"]
     assert client.command("top") == [{"type": "leaderboard", "page": 1}]
     assert client.command("top 2") == [{"type": "leaderboard", "page": 2}]

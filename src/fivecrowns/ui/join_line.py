@@ -435,15 +435,15 @@ class LineClient:
         if verb == "create":
             seats = int(rest[0]) if rest and rest[0].isdigit() else 4
             levels = [word for word in rest[1:] if word not in ("private", "unrated")]
-            return [
-                {
-                    "type": "create_table",
-                    "seats": seats,
-                    "bots": levels,
-                    "private": "private" in rest,
-                    "rated": "unrated" not in rest,
-                }
-            ]
+            made: dict[str, Any] = {
+                "type": "create_table",
+                "seats": seats,
+                "bots": levels,
+                "private": "private" in rest,
+            }
+            if "unrated" in rest:  # why only then: a server older than ratings refuses the field
+                made["rated"] = False
+            return [made]
         self.say(_(UNKNOWN).format(command=words[0]))
         return []
 

@@ -831,13 +831,7 @@ export class App {
       this.pendingBots = [...$("seat-choices").querySelectorAll("select")]
         .map((select, index) => ({ level: select.value, seat: index + 1 }))
         .filter((choice) => choice.level);
-      this.send({
-        type: "create_table",
-        seats,
-        bots: [],
-        private: $("private").checked,
-        rated: ratedChoice(),
-      });
+      this.send({ type: "create_table", seats, bots: [], private: $("private").checked, ...ratedChoice() });
     });
     $("code-form").addEventListener("submit", (e) => {
       e.preventDefault();

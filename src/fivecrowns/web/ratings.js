@@ -71,8 +71,9 @@ export function bindRatings(app) {
   });
 }
 
-/** Whether the table being made is rated (the create form's check box, on by default). */
+/** The create_table field for the form's Rated box: none when ticked (rated is the server's
+ * default, and a server older than ratings refuses the field), rated false when not. */
 export function ratedChoice() {
   const box = $("rated");
-  return box ? box.checked : true;
+  return box && !box.checked ? { rated: false } : {};
 }
