@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from fivecrowns.storage.seats import SavedSeats
-    from fivecrowns.ui.join_line import HELP, HELP_RATINGS, LineClient, stdin_lines
+    from fivecrowns.ui.join_line import HELP, LineClient, stdin_lines
 
     name = player_name(args.name)
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
@@ -175,7 +175,6 @@ def run(args: argparse.Namespace) -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         stdin_lines(lines)
         print(_(HELP), flush=True)
-        print(_(HELP_RATINGS), flush=True)
         client = LineClient(url, name, say=lambda text: print(text, flush=True))
         client.connection.credentials = credentials
         client.fallback_code = args.table
