@@ -269,6 +269,12 @@ class LineClient:
                 self.failed = True
                 self._end()
                 return
+            if data["code"] == "replaced":
+                # why stop: the seat is played from another device now; taking it back would
+                # take it from there in turn, forever
+                self.say(data["text"])
+                self._end()
+                return
             if data["code"] == "bad_token":
                 # why: the server's data was moved or wiped; without this every later command
                 # got "Say hello first" and the player was stuck

@@ -327,6 +327,13 @@ class WebSocketLink:
                 self.notices.append(self.gave_up)
                 connection.forget_seat()  # why: the kept seat can never be taken back
                 news = True
+            elif kind == "error" and data.get("code") == "replaced":
+                # why stop: the seat is played from another device now; taking it back would
+                # take it from there in turn, forever
+                connection.stop()
+                self.gave_up = str(data.get("text", ""))
+                self.notices.append(self.gave_up)
+                news = True
             elif kind == "error" and data.get("code") == "server_stopping":
                 # why a notice, not an error: no key of the player's was refused; the drop
                 # that follows is said next ("connecting again")
