@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from server_support import FAST, ServerProcess
+from web_account_support import PASSWORD, account_form, logged_in
 from web_support import WebPlayer, page_url
 
 pytestmark = [pytest.mark.real]
 
-PASSWORD = "correct horse battery"
 NO_MATCH = "That name and password do not match an account here."
 NAME_TAKEN = "That name is taken; choose another."
 
@@ -40,25 +40,14 @@ def context_fixture(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-def account_form(page: Any, name: str, password: str, button: str) -> None:
-    """Fill the account form and press ``button`` (its id) with the keyboard, as a
-    screen-reader user would: Tab from field to field, Enter on the button."""
-    page.locator("#account-name").focus()
-    page.keyboard.type(name)
-    page.keyboard.press("Tab")
-    assert page.evaluate("() => document.activeElement.id") == "password"
-    page.keyboard.type(password)
-    page.locator(f"#{button}").focus()
-    page.keyboard.press("Enter")
-
-
 def focused(page: Any) -> str:
     return str(page.evaluate("() => document.activeElement.id"))
 
 
 def kept(page: Any) -> dict[str, Any]:
     """What the page keeps in localStorage for accounts (keyed by server)."""
-    return dict(json.loads(page.evaluate("() => localStorage.getItem('fivecrowns-accounts') || '{}'")))
+    script = "() => localStorage.getItem('fivecrowns-accounts') || '{}'"
+    return dict(json.loads(page.evaluate(script)))
 
 
 def refusal(page: Any, field: str) -> str:
@@ -75,15 +64,7 @@ def refusal(page: Any, field: str) -> str:
     return text
 
 
-def logged_in(page: Any, name: str) -> None:
-    page.wait_for_selector("#account-panel:not([hidden])", timeout=15_000)
-    assert page.locator("#account-status").inner_text() == f"Logged in as {name}."
-    assert page.locator("#account-form").is_hidden()
-
-
-def test_sign_up_log_out_log_in_and_delete_by_keyboard(
-    context: Any, server: ServerProcess
-) -> None:
+def test_sign_up_log_out_log_in_and_delete_by_keyboard(context: Any, server: ServerProcess) -> None:
     page = context.new_page()
     web = WebPlayer(page, page_url(server.url))
     host = page.evaluate("() => location.host")
