@@ -103,6 +103,11 @@ class WebSocketLink:
         self.gave_up: str | None = None
         #: The server no longer knows this player's token: no reconnection can help.
         self.seat_gone = False
+        #: The name of the account this connection is logged in to, if any.
+        self.account: str | None = None
+        #: The server ended this connection for good (a log-out, a refused log-in, another
+        #: device took the seat): :attr:`gave_up` says why.
+        self.ended = False
         #: The server's ``answer``s not yet taken by :meth:`ask`.
         self.answers: list[dict[str, Any]] = []
         #: A seat taken back by a client started again after a crash (issue 26, item 17): the
@@ -260,8 +265,18 @@ class WebSocketLink:
         connection = self.connection
         kind = data.get("type")
         news = False
+        ended = connection.ended_by(data)
         with self._changed:
-            if kind == "welcome":
+            if ended is not None:
+                # why not an error: no key was refused; the connection ends, and says why
+                self.gave_up = ended
+                self.ended = True
+                self.notices.append(ended)
+                news = True
+            elif kind == "account":  # the tokens stay unsaid: only the hello needed them
+                self.account = str(data["name"])
+                news = True
+            elif kind == "welcome":
                 if connection.welcomed(data):
                     self.notices.append(_(CONNECTED_AGAIN))
                     news = True
@@ -327,13 +342,6 @@ class WebSocketLink:
                 self.notices.append(self.gave_up)
                 connection.forget_seat()  # why: the kept seat can never be taken back
                 news = True
-            elif kind == "error" and data.get("code") == "replaced":
-                # why stop: the seat is played from another device now; taking it back would
-                # take it from there in turn, forever
-                connection.stop()
-                self.gave_up = str(data.get("text", ""))
-                self.notices.append(self.gave_up)
-                news = True
             elif kind == "error" and data.get("code") == "server_stopping":
                 # why a notice, not an error: no key of the player's was refused; the drop
                 # that follows is said next ("connecting again")
@@ -351,7 +359,7 @@ class WebSocketLink:
             elif kind == "answer":
                 self.answers.append(data)  # why not news: the key that asked waits for it
             self._changed.notify_all()
-        if self.token is not None:
+        if self.token is not None or self.ended:
             self._ready.set()
         if news:
             self._news()
