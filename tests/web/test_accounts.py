@@ -211,3 +211,47 @@ def test_a_reloaded_page_stays_logged_in_and_a_copied_refresh_token_logs_out(
     assert focused(tab) == "account-heading" and kept(tab) == {}
     assert other.errors == [] and web.errors == []
     elsewhere.close()
+
+
+def test_a_logged_in_seat_survives_server_restarts_without_the_refresh_token(
+    context: Any, tmp_path: Path
+) -> None:
+    """After a drop the page says hello with the access token in memory (then, once that has
+    expired, with its seat token): back in the seat, still logged in, the refresh token kept
+    in the browser neither used nor changed."""
+    extra = ("--bot-delay", "0", "--rate", "1000", "--grace", "600")
+    server = ServerProcess(tmp_path / "server", *extra).start()
+    port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+    page = context.new_page()
+    try:
+        web = WebPlayer(page, page_url(server.url))
+        sent: list[dict[str, Any]] = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(json.loads(p))))
+        host = page.evaluate("() => location.host")
+        account_form(page, "Ann", PASSWORD, "sign-up-button")
+        logged_in(page, "Ann")
+        web.create_table(2, ["easy"])
+        web.start()
+        web.wait_turn()
+        refresh = kept(page)[host]["refresh"]
+        for expired in (False, True):
+            if expired:  # as if 15 minutes had passed: the seat token says hello instead
+                page.evaluate("() => { window.fivecrowns.account.accessUntil = 0; }")
+            assert "Traceback" not in server.stop()
+            page.wait_for_function("() => window.fivecrowns.attempts >= 1", timeout=20_000)
+            server = ServerProcess(tmp_path / "server", *extra, port=port).start()
+            page.wait_for_function("() => window.fivecrowns.attempts === 0", timeout=30_000)
+            state = web.wait_turn()
+            assert state["legal"] and page.evaluate("() => window.fivecrowns.seat") == 0
+            assert page.evaluate("() => window.fivecrowns.account.name") == "Ann"
+            assert kept(page)[host]["refresh"] == refresh
+        accounts = [f for f in web.frames if json.loads(f)["type"] == "account"]
+        assert len(accounts) == 1  # the sign-up's; no refresh was asked after it
+        hellos = [m for m in sent if m["type"] in ("hello", "refresh", "log_in", "sign_up")]
+        assert [m["type"] for m in hellos] == ["sign_up", "hello", "hello"]
+        assert "access" in hellos[1] and "token" not in hellos[1] and hellos[1]["last_seq"] > 0
+        assert "token" in hellos[2] and "access" not in hellos[2] and hellos[2]["last_seq"] > 0
+        assert web.errors == []
+    finally:
+        page.close()
+        assert "Traceback" not in server.stop()

@@ -503,8 +503,7 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
         ("o",),
         N_("Log out"),
         N_(
-            "Logged in to an account: log out here or on every device, from a list; then "
-            "join ends."
+            "Logged in to an account: log out here or on every device, from a list; then join ends."
         ),
         "lobby",
     ),

@@ -99,6 +99,7 @@ export class AccountForms {
     this.asking = null; // "log_in", "sign_up" or "delete": the form whose answer is awaited
     this.password = null; // until the socket opens, then forgotten
     this.helloAfterRefresh = false;
+    this.greeted = false; // this page said hello as the account once already
     this.bind();
   }
 
@@ -152,6 +153,14 @@ export class AccountForms {
       this.helloWithAccess();
       return true;
     }
+    // why the seat token after a drop: it says hello as the account too, and leaves the
+    // refresh token alone; the tabs of one browser share that one, and two tabs reconnecting
+    // at once (a server restarted) must not use it twice (the server would take that for a
+    // copy and log out everywhere). Why the refresh token when the page starts: the server
+    // then knows which log-in this page is, and Log out ends that one only.
+    const again = this.greeted;
+    this.greeted = true;
+    if (again && this.app.token) return false;
     return this.refresh();
   }
 
@@ -228,10 +237,12 @@ export class AccountForms {
       this.refuse(LOG_IN_FIELDS[data.code] ?? null, data.text);
       return true;
     }
-    if (this.asking === "delete" && data.code in DELETE_FIELDS) {
+    if (this.asking === "delete") {
       this.asking = null;
-      this.refuse(DELETE_FIELDS[data.code], data.text);
-      return true;
+      if (data.code in DELETE_FIELDS) {
+        this.refuse(DELETE_FIELDS[data.code], data.text);
+        return true;
+      }
     }
     if (!this.active()) return false;
     if (data.code === "access_expired" || (data.code === "bad_token" && !this.helloAfterRefresh)) {
