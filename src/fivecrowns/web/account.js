@@ -158,9 +158,7 @@ export class AccountForms {
     // at once (a server restarted) must not use it twice (the server would take that for a
     // copy and log out everywhere). Why the refresh token when the page starts: the server
     // then knows which log-in this page is, and Log out ends that one only.
-    const again = this.greeted;
-    this.greeted = true;
-    if (again && this.app.token) return false;
+    if (this.greeted && this.app.token) return false;
     return this.refresh();
   }
 
@@ -219,6 +217,7 @@ export class AccountForms {
       $("account-panel").hidden = true;
       return;
     }
+    this.greeted = true;
     $("account-form").hidden = true;
     $("account-panel").hidden = false;
     $("account-status").textContent = fill(_(T.loggedIn), { name: data.name });
@@ -265,6 +264,7 @@ export class AccountForms {
     this.access = null;
     this.asking = null;
     this.helloAfterRefresh = false;
+    this.greeted = false;
     $("delete-password").value = "";
     $("account-panel").hidden = true;
     if (text === null) return;
