@@ -27,19 +27,15 @@ import asyncio
 import contextlib
 import json
 import os
-import re
-import signal
-import subprocess
 import sys
 import time
 from collections import Counter
 
 import aiohttp
 
+from _serve import LOOPBACK, cpu_seconds, serving
 from _stats import commit, write_report
-from bench_chat_flood import Player, _cpu_seconds, summary
-
-LOOPBACK = "127.0.0.1"
+from bench_chat_flood import Player, summary
 
 
 async def log_ins(address: str, port: int, count: int, until: float) -> Counter[str]:
@@ -90,9 +86,9 @@ async def measure(url: str, port: int, pid: int, args: argparse.Namespace) -> li
         await asyncio.sleep(3.0)  # every table dealt
         for player in players:
             player.measuring = True
-        cpu, began = _cpu_seconds(pid), time.monotonic()
+        cpu, began = cpu_seconds(pid), time.monotonic()
         await asyncio.sleep(args.seconds)
-        quiet_cpu, quiet_wall = _cpu_seconds(pid) - cpu, time.monotonic() - began
+        quiet_cpu, quiet_wall = cpu_seconds(pid) - cpu, time.monotonic() - began
         for player in players:
             player.latencies = flooded
         # why another process: a flood from this one would slow the measuring clients, not
@@ -107,9 +103,9 @@ async def measure(url: str, port: int, pid: int, args: argparse.Namespace) -> li
             str(args.seconds),
             stdout=asyncio.subprocess.PIPE,
         )
-        cpu, began = _cpu_seconds(pid), time.monotonic()
+        cpu, began = cpu_seconds(pid), time.monotonic()
         out, _err = await flooders.communicate()
-        flood_cpu, flood_wall = _cpu_seconds(pid) - cpu, time.monotonic() - began
+        flood_cpu, flood_wall = cpu_seconds(pid) - cpu, time.monotonic() - began
         answers = json.loads(out.decode().strip() or "{}")
         for task in tasks:
             task.cancel()
@@ -138,29 +134,10 @@ def main() -> None:
         found = asyncio.run(flood(int(port), int(addresses), int(per_address), float(seconds)))
         print(json.dumps(dict(found)))
         return
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
-    proc = subprocess.Popen(
-        [*command, "--memory", "--bot-delay", "0", "--rate", "1000"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", proc.stdout.readline())
-        if found is None:
-            raise SystemExit("the server did not start")
-        url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-        lines = asyncio.run(measure(url, int(found.group(1)), proc.pid, args))
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+    options = ["--memory", "--bot-delay", "0", "--rate", "1000"]
+    with serving(options) as server:
+        port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+        lines = asyncio.run(measure(server.url, port, server.pid, args))
     head = (
         f"bench_login_flood.py, commit {commit()}, Python {sys.version.split()[0]}, "
         f"{args.tables} tables of 1 player and 1 easy computer, {args.think} s before each "
