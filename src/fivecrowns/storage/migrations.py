@@ -65,6 +65,13 @@ STEPS: tuple[str, ...] = (
         table_id TEXT PRIMARY KEY, why TEXT NOT NULL, at TEXT NOT NULL
     );
     """,
+    # the newest epoch of the lease each owner of the tables took (serve --bus: an owner whose
+    # epoch is older writes no input; net/server/cluster.py)
+    """
+    CREATE TABLE fences (
+        name TEXT PRIMARY KEY, epoch INTEGER NOT NULL
+    );
+    """,
 )
 
 

@@ -159,15 +159,9 @@ class Server:
             with speaking(_accepted_language(request)):
                 full = _("The server is full; try again later.")
             return web.Response(status=503, text=full + "\n")
-        origin = request.headers.get("Origin")
-        if not origin_allowed(origin, request.headers.get("Host"), self.limits.allowed_origins):
-            log.info("Refused a WebSocket from the page at %r", (origin or "")[:100])
-            with speaking(_accepted_language(request)):
-                text = _(
-                    "Pages from {origin} may not connect to this server; only its own page and "
-                    "those its operator allows may."
-                ).format(origin=origin)
-            return web.Response(status=403, text=text + "\n")
+        refusal = self.origin_refusal(request)
+        if refusal is not None:
+            return refusal
         address = request.remote or ""
         most = self.limits.max_per_address
         if most and self.per_address.get(address, 0) >= most:
@@ -187,6 +181,20 @@ class Server:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
+
+    def origin_refusal(self, request: web.Request) -> web.Response | None:
+        """HTTP 403 with a sentence for a page this server does not let in (None: let in);
+        also what a process passing connections on to another checks (serve --bus)."""
+        origin = request.headers.get("Origin")
+        if origin_allowed(origin, request.headers.get("Host"), self.limits.allowed_origins):
+            return None
+        log.info("Refused a WebSocket from the page at %r", (origin or "")[:100])
+        with speaking(_accepted_language(request)):
+            text = _(
+                "Pages from {origin} may not connect to this server; only its own page and "
+                "those its operator allows may."
+            ).format(origin=origin)
+        return web.Response(status=403, text=text + "\n")
 
     async def _serve_ws(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(
