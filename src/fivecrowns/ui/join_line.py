@@ -219,14 +219,18 @@ class LineClient:
     def receive(self, data: dict[str, Any]) -> None:
         connection = self.connection
         kind = data.get("type")
+        refused = kind == "error" and connection.logging_in()
+        ended = connection.ended_by(data)
+        if ended is not None:
+            self.say(ended)
+            self.failed = self.failed or refused  # the exit status says a log-in was refused
+            self._end()
+            return
         if kind == "welcome":
             connection.welcomed(data)
             self._opened.set()
         elif kind == "account":  # the tokens stay unsaid: only the hello needed them
             self.say(_(LOGGED_IN).format(name=data["name"]))
-        elif kind in ("account_pending", "logged_out"):
-            self.say(data["text"])
-            self._end()
         elif kind == "event":
             if data["seq"] <= self.seq:
                 return  # why: already heard before the connection dropped
@@ -281,11 +285,6 @@ class LineClient:
             self.snapshot, self.seq = None, 0
             self.say(_(LEFT))
         elif kind == "error":
-            if connection.logging_in():  # a refused log-in or sign-up: nothing more to do
-                self.say(data["text"])
-                self.failed = True
-                self._end()
-                return
             if data["code"] == "bad_token":
                 # why: the server's data was moved or wiped; without this every later command
                 # got "Say hello first" and the player was stuck

@@ -535,6 +535,15 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
         "lobby",
     ),
     _A(
+        "log_out",
+        ("O",),  # why Shift: O alone reads a rated game (ratings came first)
+        N_("Log out"),
+        N_(
+            "Logged in to an account: log out here or on every device, from a list; then join ends."
+        ),
+        "lobby",
+    ),
+    _A(
         "seats",
         ("t",),
         N_("Who sits here"),
