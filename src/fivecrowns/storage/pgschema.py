@@ -67,6 +67,26 @@ STEPS: tuple[str, ...] = (
         table_id TEXT PRIMARY KEY, why TEXT NOT NULL, at TEXT NOT NULL
     );
     """,
+    # 2: ratings, as the SQLite file's step 5: whether a table is rated (older tables: not),
+    # each account's OpenSkill rating, and each rated game kept once by its key. why n: the
+    # order games were kept in breaks ties of time, as SQLite's rowid does
+    """
+    ALTER TABLE tables ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE TABLE ratings (
+        player_id TEXT PRIMARY KEY, mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL, played INTEGER NOT NULL, won INTEGER NOT NULL
+    );
+    CREATE INDEX ratings_by_mu ON ratings (mu);
+    CREATE TABLE rated_games (
+        key TEXT PRIMARY KEY, n BIGSERIAL NOT NULL, at DOUBLE PRECISION NOT NULL,
+        names TEXT NOT NULL, player_ids TEXT NOT NULL, totals TEXT NOT NULL, rounds TEXT NOT NULL
+    );
+    CREATE TABLE rated_seats (
+        player_id TEXT NOT NULL, game_key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player_id, game_key)
+    );
+    CREATE INDEX rated_seats_by_time ON rated_seats (player_id, at);
+    """,
 )
 
 

@@ -56,6 +56,10 @@ from fivecrowns.net.protocol import (
     MuteChat,
     NewGame,
     ProtocolError,
+    ReadGame,
+    ReadGames,
+    ReadLeaderboard,
+    ReadRecord,
     Refresh,
     RemoveBot,
     Resume,
@@ -75,6 +79,7 @@ from fivecrowns.net.server.origins import origin_allowed
 from fivecrowns.net.server.pacing import Pacing
 from fivecrowns.net.server.proxy import ProxyHeaders
 from fivecrowns.net.server.quiet import Throttled
+from fivecrowns.net.server.ratings import Ratings
 from fivecrowns.net.server.resend import send_since
 from fivecrowns.net.server.rooms import (
     Fanout,
@@ -134,6 +139,7 @@ class Server:
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
         self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
+        self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
@@ -344,6 +350,14 @@ class Server:
             room = room_of(conn)
             send_since(conn, room, message.last_seq, refuse=True)
             send_snapshot(conn, room)
+        elif isinstance(message, ReadRecord):
+            self.ratings.record(conn, message)
+        elif isinstance(message, ReadLeaderboard):
+            self.ratings.leaderboard(conn, message)
+        elif isinstance(message, ReadGames):
+            self.ratings.games(conn, message)
+        elif isinstance(message, ReadGame):
+            self.ratings.game(conn, message)
 
     def _account_message(
         self, conn: Connection, message: Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount
@@ -412,8 +426,13 @@ class Server:
 
     def _publish(self, room: Room, entries: list[Entry]) -> None:
         """Send a table's new entries to everyone there, then the snapshots due."""
+        changes = []
+        if room.table.is_over and not room.recorded:
+            # why before the fan-out: a rating is kept before anyone hears the game is over
+            changes = self.ratings.game_over(room)
         self.fanout.publish(room, entries)
         send_snapshots(room, entries)
+        self.ratings.tell(changes)
         if room.table.is_over and not room.recorded:
             room.recorded = True
             self._record_history(room)

@@ -47,6 +47,7 @@ from fivecrowns.net.server.store import (
     _encode,
 )
 from fivecrowns.storage.accounts import AccountStore
+from fivecrowns.storage.ratings import RatingStore
 
 if TYPE_CHECKING:
     import psycopg
@@ -101,6 +102,7 @@ class PgStore:
         except ImportError:
             raise StoreUnavailableError(_(NO_DRIVER)) from None
         from fivecrowns.storage.pgaccounts import PgAccounts
+        from fivecrowns.storage.pgratings import PgRatings
         from fivecrowns.storage.pgschema import migrate
 
         self._psycopg = psycopg
@@ -120,6 +122,7 @@ class PgStore:
         db = self._connection()
         migrate(db, self.where)
         self.accounts: AccountStore = PgAccounts(self._connection)
+        self.ratings: RatingStore = PgRatings(self._connection)
         self._pending: list[tuple[str, int, str]] = []
 
     def _connection(self) -> psycopg.Connection[Any]:
@@ -161,8 +164,8 @@ class PgStore:
 
     def add_table(self, table: StoredTable) -> None:
         self._connection().execute(
-            "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, guests)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, guests,"
+            " rated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 table.id,
                 table.seats,
@@ -171,6 +174,7 @@ class PgStore:
                 table.code,
                 table.private,
                 table.guests,
+                table.rated,
             ),
         )
 
@@ -227,14 +231,16 @@ class PgStore:
     def load(self, most: int | None = None) -> tuple[list[StoredTable], int]:
         db = self._connection()
         rows = db.execute(
-            "SELECT id, seats, creator_id, creator_name, code, private, guests FROM tables"
+            "SELECT id, seats, creator_id, creator_name, code, private, guests, rated FROM tables"
             " WHERE NOT finished AND id NOT IN (SELECT table_id FROM set_aside) ORDER BY seq"
         ).fetchall()
         left_out = 0 if most is None else max(0, len(rows) - most)
         tables: list[StoredTable] = []
-        for table_id, seats, creator_id, creator_name, code, private, guests in rows[left_out:]:
+        for table_id, seats, creator_id, creator_name, code, private, guests, rated in rows[
+            left_out:
+        ]:
             table = StoredTable(
-                table_id, seats, creator_id, creator_name, code, private, guests=guests
+                table_id, seats, creator_id, creator_name, code, private, guests=guests, rated=rated
             )
             try:
                 table.inputs = [
