@@ -32,7 +32,7 @@ class PrivateMessage:
 
 class FriendStore(Protocol):
     def ask(self, asker: str, asked: str, now: float) -> None:
-        """Keep ``asker``'s request to be ``asked``'s friend (once; asking again changes nothing)."""
+        """Keep ``asker``'s request to be ``asked``'s friend (asking again changes nothing)."""
         ...
 
     def asked(self, asker: str, asked: str) -> bool:
@@ -187,10 +187,12 @@ class SqliteFriends:
         )
 
     def asking(self, account_id: str) -> list[str]:
-        return self._ids("SELECT asker FROM friend_requests WHERE asked = ? ORDER BY at", account_id)
+        sql = "SELECT asker FROM friend_requests WHERE asked = ? ORDER BY at"
+        return self._ids(sql, account_id)
 
     def asks_of(self, account_id: str) -> list[str]:
-        return self._ids("SELECT asked FROM friend_requests WHERE asker = ? ORDER BY at", account_id)
+        sql = "SELECT asked FROM friend_requests WHERE asker = ? ORDER BY at"
+        return self._ids(sql, account_id)
 
     def drop_request(self, asker: str, asked: str) -> None:
         self._db.execute(

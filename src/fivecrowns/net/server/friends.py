@@ -132,9 +132,7 @@ NOT_WELCOME = N_("You cannot sit at this table; pick another.")
 class FriendRules:
     """How much one account may keep waiting (why bounds: each is a row that lasts)."""
 
-    def __init__(
-        self, inbox_most: int = 50, friends_most: int = 200, asks_most: int = 50
-    ) -> None:
+    def __init__(self, inbox_most: int = 50, friends_most: int = 200, asks_most: int = 50) -> None:
         self.inbox_most = inbox_most  # private messages waiting for one account
         self.friends_most = friends_most  # friends of one account
         self.asks_most = asks_most  # requests one account has waiting, either way
