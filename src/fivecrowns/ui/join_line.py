@@ -270,9 +270,10 @@ class LineClient:
                 )
             else:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
-        elif kind == "answer" and data.get("what") in ("mute_chat", "tell", "kick"):
-            self.say(data["text"])
-        elif kind in ("friends", "presence"):
+        elif (kind == "answer" and data.get("what") in ("mute_chat", "tell", "kick")) or kind in (
+            "friends",
+            "presence",
+        ):
             self.say(data["text"])
         elif kind == "friend":
             self.say(data["text"])
