@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,33 @@ async def _answer(client: Client, message: dict[str, Any]) -> dict[str, Any]:
     """Send ``message`` and read up to its answer (a friend frame, an answer or an error)."""
     await client.send(message)
     return await client.until(lambda m: m["type"] in ("friend", "answer", "error", "friends"))
+
+
+def _rows_about(data: Path, name: str) -> int:
+    """The rows of the friends' tables that name the account once called ``name``."""
+    with sqlite3.connect(data / "tables.sqlite3") as db:
+        (account_id,) = db.execute(
+            "SELECT id FROM accounts WHERE name = ? OR (name IS NULL AND status = 'deleted')",
+            (name,),
+        ).fetchone()
+        count = sum(
+            db.execute(sql, (account_id, account_id)).fetchone()[0]
+            for sql in (
+                "SELECT count(*) FROM friends WHERE account_id = ? OR friend_id = ?",
+                "SELECT count(*) FROM friend_requests WHERE asker = ? OR asked = ?",
+                "SELECT count(*) FROM private_messages WHERE sender = ? OR recipient = ?",
+            )
+        )
+    db.close()
+    return int(count)
+
+
+async def _wait_for(test: Any, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.1)):
+        if test():
+            return
+        await asyncio.sleep(0.1)
+    raise TimeoutError("the condition did not come true in time")
 
 
 def _run(server: ServerProcess, scenario: Any) -> None:
@@ -210,6 +238,15 @@ def test_a_block_stops_messages_requests_and_seats_and_the_creator_removes_and_b
             await _answer(cy, {"type": "tell", "name": "Bob", "text": f"{n}"}) for n in range(12)
         ]
         assert any(a.get("code") == "too_fast" for a in answers), answers
+        # Cy deletes the account: the friends' rows about Cy go with it
+        await asyncio.sleep(1.5)  # why: the chat allowance fills again
+        await cy.send({"type": "leave"})
+        await cy.until(lambda m: m["type"] == "left")
+        await cy.send({"type": "delete_account", "password": PASSWORD})
+        await cy.until(lambda m: m["type"] == "logged_out")
+        await _wait_for(lambda: _rows_about(data, "Cy") == 0)
+        listing = await _answer(bob, {"type": "friends"})
+        assert [f["name"] for f in listing["friends"]] == []
         for client in (ann, bob, cy, dee):
             await client.close()
 
