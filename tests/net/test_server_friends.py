@@ -156,7 +156,17 @@ def test_friends_see_presence_change_and_a_message_sent_while_away_is_told_once(
         assert heard.count("offline") >= 3, heard
         # the leak check reads the presence and message frames a seated player got too
         check_no_leak(ann, truth, 0)
+        # Ann's connection drops mid-game: her friend hears she is away, then back playing
+        bob = await _log_in(server.url, "Bob")
+        await bob.until(lambda m: m["type"] == "presence" and m["name"] == "Ann")
         await ann.close()
+        away = await bob.until(lambda m: m["type"] == "presence")
+        assert away["text"] == "Ann is away; their connection dropped."
+        ann = await _log_in(server.url, "Ann")
+        back = await bob.until(lambda m: m["type"] == "presence")
+        assert back["text"] == "Ann is playing at a table."
+        for client in (ann, bob):
+            await client.close()
 
     _run(server, scenario)
 

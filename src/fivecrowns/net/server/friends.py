@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from fivecrowns.i18n import N_, join_list, ngettext, speaking
 from fivecrowns.i18n import gettext as _
@@ -138,11 +138,12 @@ class FriendRules:
         self.asks_most = asks_most  # requests one account has waiting, either way
 
 
-def presence_of(player: PlayerRecord) -> Presence:
-    """Where ``player`` is, in one word, from the lobby's record of them."""
+def presence_of(player: PlayerRecord, open_tables: Container[str] = ()) -> Presence:
+    """Where ``player`` is, in one word, from the lobby's record of them; ``away`` only while
+    the table of their seat is among ``open_tables`` (a closed one leaves them offline)."""
     conn = player.conn
     if conn is None or conn.closed:
-        return "away" if player.table_id is not None else "offline"
+        return "away" if player.table_id in open_tables else "offline"
     if conn.room is None:
         return "lobby"
     return "watching" if conn.seat is None else "playing"
@@ -321,8 +322,8 @@ class FriendsHere:
     # --- presence and the inbox -----------------------------------------------------------
 
     def welcomed(self, player: PlayerRecord) -> None:
-        """``player`` said hello: an account hears its inbox (once) and the friend requests
-        waiting, and its friends hear where it is."""
+        """``player`` said hello: an account hears its inbox (once), the friend requests
+        waiting and where its friends are who are not offline; its friends hear where it is."""
         conn = player.conn
         account = self.accounts.account(player.id)
         if conn is None or account is None or account.status != "active":
@@ -345,15 +346,19 @@ class FriendsHere:
         asking = self._names(self.friends.asking(account.id))
         if asking:
             conn.send(FriendNews("asks", "", _(ASKING_NOW).format(names=join_list(asking))))
+        for friend_id in self.friends.friends(account.id):  # where the friends are now
+            friend = self._alive(friend_id)
+            if friend is not None and self._presence(friend_id) != "offline":
+                self._send_presence(conn, friend)
         self._told.pop(player.id, None)  # why: told again, even if it looks the same
-        self._tell_friends(player, presence_of(player))
+        self._tell_friends(player, presence_of(player, self.lobby.rooms))
 
     def moved(self, player: PlayerRecord | None) -> None:
         """``player`` may be somewhere else now: tell their online friends if so (a dict
         lookup for guests and for anyone whose presence did not change)."""
         if player is None or player.id not in self._told:
             return
-        now = presence_of(player)
+        now = presence_of(player, self.lobby.rooms)
         if now != self._told[player.id]:
             self._tell_friends(player, now)
 
@@ -383,7 +388,7 @@ class FriendsHere:
 
     def _presence(self, account_id: str) -> Presence:
         record = self.lobby.players.get(account_id)
-        return "offline" if record is None else presence_of(record)
+        return "offline" if record is None else presence_of(record, self.lobby.rooms)
 
     def _send_presence(self, conn: Connection, account: Account) -> None:
         state = self._presence(account.id)
