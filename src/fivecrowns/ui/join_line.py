@@ -47,7 +47,7 @@ HELP = N_(
     "spectators chat or not; help; q to quit."
 )
 # TRANSLATORS: the command words (friends, friend, accept, decline, unfriend, block, unblock,
-# tell, kick, ban) and the placeholders in capitals are typed as they are
+# tell, kick, ban) are typed as they are; the placeholders in capitals are words of your language
 HELP_FRIENDS = N_(
     "Logged in to an account: friends for your friends and who is online; friend NAME to ask "
     "someone to be your friend; accept NAME or decline NAME to answer; unfriend NAME; "
