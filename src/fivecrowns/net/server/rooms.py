@@ -46,6 +46,9 @@ class PlayerRecord:
     watching: str | None = None
     stored: bool = False  # kept in the store (they took a seat): a restart knows them
     mute: str = "nobody"  # whose chat reaches them without words: spectators', everyone's
+    # why: an account's seat taken from another device, which knows no last_seq, hears the
+    # events after these once (the table, and the newest event its last connection was sent)
+    heard: tuple[str, int] | None = None
 
 
 @dataclass(slots=True)
@@ -66,6 +69,7 @@ class Room:
     # the players its creator removed and banned (net/server/friends.py); why in memory only:
     # a ban lasts until the start, and a restart before it is rare
     banned: set[str] = field(default_factory=set)
+    rated: bool = False  # its account holders' games move their ratings (net/server/ratings.py)
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
