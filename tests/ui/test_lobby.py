@@ -578,7 +578,7 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
 def test_the_creator_removes_a_player_then_removes_and_bans_them_by_key(
     server: ServerProcess,
 ) -> None:
-    """K at one's own table before the start (issue 28 item 4): a list of the other players,
+    """E at one's own table before the start (issue 28 item 4): a list of the other players,
     each to remove, or to remove and ban; the removed guest hears why and is in the lobby."""
     ann = Player(server.url, "Ann")
     ben = Player(server.url, "Ben")
@@ -591,9 +591,9 @@ def test_the_creator_removes_a_player_then_removes_and_bans_them_by_key(
         ben.keys("1", "j")
         ben.wait(rf"You sit in seat 2 at table {table}\.")
         ann.wait(r"Ben sat down in seat 2")
-        ben.keys("k")
+        ben.keys("e")
         assert ben.backend.spoken[-1] == "Only the player who made this table can do that."
-        ann.keys("k")
+        ann.keys("e")
         assert ann.backend.spoken[-1] == "The player to remove. 2 items. Remove Ben, seat 2"
         ann.keys("c-m")
         ben.wait(r"Ann, who made the table, removed you from it\.")
@@ -604,7 +604,7 @@ def test_the_creator_removes_a_player_then_removes_and_bans_them_by_key(
         ben.wait(rf"Table {table}, waiting to start", after=mark)
         ben.keys("1", "j")
         ben.wait(rf"You sit in seat 2 at table {table}\.", after=mark)
-        ann.keys("k", "down")
+        ann.keys("e", "down")
         assert ann.backend.spoken[-1].startswith(
             "Remove Ben, seat 2, and let them not sit here again, 2 of 2"
         )
@@ -614,7 +614,7 @@ def test_the_creator_removes_a_player_then_removes_and_bans_them_by_key(
         ann.wait(r"Ben left the table\.", after=ann_mark)
         ben.keys("1", "j")
         ben.wait(r"You cannot sit at this table; pick another\.", after=mark)
-        ann.keys("k")
+        ann.keys("e")
         assert ann.backend.spoken[-1] == "There is no other player at this table."
     finally:
         ann.close()

@@ -573,7 +573,7 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
     ),
     _A(
         "remove_player",
-        ("k",),
+        ("e",),  # why E (eject): K is the leaderboard's, in the lobby
         N_("Remove a player"),
         N_(
             "For the table's creator, before the start: choose a player, and whether they may "
