@@ -47,6 +47,7 @@ from fivecrowns.net.server.store import (
     _encode,
 )
 from fivecrowns.storage.accounts import AccountStore
+from fivecrowns.storage.friends import FriendStore
 from fivecrowns.storage.ratings import RatingStore
 
 if TYPE_CHECKING:
@@ -102,6 +103,7 @@ class PgStore:
         except ImportError:
             raise StoreUnavailableError(_(NO_DRIVER)) from None
         from fivecrowns.storage.pgaccounts import PgAccounts
+        from fivecrowns.storage.pgfriends import PgFriends
         from fivecrowns.storage.pgratings import PgRatings
         from fivecrowns.storage.pgschema import migrate
 
@@ -123,6 +125,7 @@ class PgStore:
         migrate(db, self.where)
         self.accounts: AccountStore = PgAccounts(self._connection)
         self.ratings: RatingStore = PgRatings(self._connection)
+        self.friends: FriendStore = PgFriends(self._connection)
         self._pending: list[tuple[str, int, str]] = []
 
     def _connection(self) -> psycopg.Connection[Any]:
