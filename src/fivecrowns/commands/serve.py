@@ -141,6 +141,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--sounds",
+        metavar=_("PACK"),
+        help=_(
+            "the sound pack the web page plays: default, or a folder in the sounds folder of "
+            "the game's data folder (a pack that cannot be used: the default, and one line in "
+            "the log)"
+        ),
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -289,7 +298,7 @@ async def _serve(
     # connection if no whole request has come by then, so it is the deadline for a half-sent
     # request (slowloris) as well as for an idle keep-alive one; a WebSocket is not idle
     runner = web.AppRunner(
-        make_app(server),
+        make_app(server, args.sounds),
         handle_signals=False,
         access_log=None,
         shutdown_timeout=3.0,

@@ -1,8 +1,8 @@
 """The web client's files, served by the game server itself (docs/web.md).
 
-The page, its style sheet, its JavaScript modules and the earcons are package
-data (``fivecrowns/web``, and the default sound pack: fivecrowns.output.sounds.sounds_dir),
-read with importlib.resources:
+The page, its style sheet and its JavaScript modules are package data (``fivecrowns/web``),
+read with importlib.resources; the sounds are the operator's chosen pack, loaded once at the
+start (fivecrowns.output.packs: the default pack fills its gaps), served by cue name only:
 no build step and nothing outside the installed package. Only names that exist in
 those folders are served; anything else is a plain 404.
 
@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import re
 from functools import cache
 from importlib import resources
+from pathlib import PurePosixPath
 from typing import Any
 
 from aiohttp import web
@@ -34,8 +36,18 @@ from fivecrowns.i18n import (
     speaking,
 )
 from fivecrowns.i18n import gettext as _
+from fivecrowns.output.packs import LoadedPack
 
-__all__ = ["accepted_language", "add_web_routes", "page_messages"]
+__all__ = [
+    "SOUND_PACK",
+    "accepted_language",
+    "add_web_routes",
+    "chosen_pack",
+    "page_messages",
+    "sound_manifest",
+]
+
+log = logging.getLogger(__name__)
 
 _TYPES = {
     ".html": "text/html",
@@ -92,18 +104,84 @@ async def _file(request: web.Request) -> web.Response:
     return _response(request, "web", request.match_info["name"])
 
 
-async def _sound(request: web.Request) -> web.Response:
-    from fivecrowns.output.sounds import SOUND_NAMES, sounds_dir
+#: The sound pack the page plays: the operator's ``serve --sounds PACK`` (fivecrowns.output.packs).
+SOUND_PACK = web.AppKey("sound_pack", object)
+_AUDIO_TYPES = {
+    ".wav": "audio/wav",
+    ".ogg": "audio/ogg",
+    ".mp3": "audio/mpeg",
+    ".flac": "audio/flac",
+}
 
+
+def _pack(request: web.Request) -> LoadedPack:
+    pack = request.app[SOUND_PACK]
+    assert isinstance(pack, LoadedPack)
+    return pack
+
+
+def _cue_url(cue: str, file: str) -> str:
+    """Where the page fetches a cue: its name and its file's kind, never the file's own name."""
+    return f"/sounds/{cue}{PurePosixPath(file).suffix.lower()}"
+
+
+async def _sound(request: web.Request) -> web.Response:
     name = request.match_info["name"]
-    # why a fixed list: only the cues' own files, never a name the request makes up
-    if not name.endswith(".wav") or name.removesuffix(".wav") not in SOUND_NAMES:
+    cue, dot, suffix = name.partition(".")
+    # why a fixed list: only the pack's cues, by the cue's name, never a file name the
+    # request makes up (the pack's folder is never searched)
+    found = _pack(request).files.get(cue)
+    if found is None or _cue_url(cue, found[0]) != f"/sounds/{cue}{dot}{suffix}" or not found[1]:
         raise _not_found(request)
-    try:
-        body = (sounds_dir() / name).read_bytes()
-    except OSError:
-        raise _not_found(request) from None
-    return web.Response(body=body, content_type=_TYPES[".wav"], headers=_HEADERS)
+    kind = _AUDIO_TYPES[PurePosixPath(found[0]).suffix.lower()]
+    return web.Response(body=found[1], content_type=kind, headers=_HEADERS)
+
+
+def sound_manifest(pack: LoadedPack, language: str) -> bytes:
+    """The pack's cues for the web page in ``language`` as JSON: each cue's name, kind, file,
+    label and meaning, and which cue goes with which event (fivecrowns.words.cues)."""
+    from fivecrowns.output.sounds import SOUNDS
+    from fivecrowns.words.cues import EVENT_CUES, REFUSED, TABLE_KINDS
+
+    with speaking(language):
+        cues = [
+            {
+                "name": sound.name,
+                "kind": sound.kind,
+                "url": _cue_url(sound.name, pack.files[sound.name][0]),
+                "label": _(sound.label),
+                "meaning": _(sound.meaning),
+            }
+            for sound in SOUNDS.values()
+            if pack.files.get(sound.name, ("", b""))[1]
+        ]
+    events = {kind: list(cues) for kind, cues in EVENT_CUES.items()}
+    manifest = {
+        "pack": pack.name,
+        "cues": cues,
+        "events": events,
+        "table_kinds": sorted(TABLE_KINDS),
+        "refused": REFUSED,
+    }
+    return json.dumps(manifest, ensure_ascii=False).encode()
+
+
+async def _manifest(request: web.Request) -> web.Response:
+    language = request.match_info["language"]
+    if language not in LANGUAGES:
+        raise _not_found(request)
+    body = sound_manifest(_pack(request), language)
+    return web.Response(body=body, content_type="application/json", headers=_HEADERS)
+
+
+def chosen_pack(name: str | None) -> LoadedPack:
+    """The pack ``name`` for the page, or (missing, bad) the default with one log line."""
+    from fivecrowns.output.packs import load_pack
+
+    pack = load_pack(name)
+    if pack.problem:
+        log.warning("%s", pack.problem)
+    return pack
 
 
 def accepted_language(header: str) -> str:
@@ -187,12 +265,16 @@ async def _every_response(request: web.Request, response: web.StreamResponse) ->
     response.headers.update(_SECURITY_HEADERS)
 
 
-def add_web_routes(app: web.Application) -> None:
-    """``/`` the page, ``/web/NAME`` its files, ``/sounds/NAME.wav`` the earcons,
-    ``/web/i18n/LANGUAGE.json`` the page's sentences in a language; every response of
-    ``app`` gets the security headers and a ``Server`` header without versions."""
+def add_web_routes(app: web.Application, sounds: str | None = None) -> None:
+    """``/`` the page, ``/web/NAME`` its files, ``/sounds/CUE.wav`` (or the pack's file kind)
+    the cues of the sound pack ``sounds`` (default: the default pack), ``/sounds/pack/
+    LANGUAGE.json`` their list, ``/web/i18n/LANGUAGE.json`` the page's sentences in a
+    language; every response of ``app`` gets the security headers and a ``Server`` header
+    without versions."""
+    app[SOUND_PACK] = chosen_pack(sounds)
     app.on_response_prepare.append(_every_response)
     app.router.add_get("/", _page)
     app.router.add_get("/web/i18n/{language}.json", _messages)
     app.router.add_get("/web/{name}", _file)
+    app.router.add_get("/sounds/pack/{language}.json", _manifest)
     app.router.add_get("/sounds/{name}", _sound)
