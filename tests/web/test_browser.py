@@ -735,7 +735,7 @@ def test_built_in_voice_queues_others_and_interrupts_for_you_and_sounds_play(
         ]
         page.keyboard.press("x")  # stop speech (on the table page only: nothing here)
         page.locator("#sounds").check()  # a click: the browser lets the page start audio
-        page.wait_for_function(f"() => {app}.speaker.buffers.size === 10", timeout=10_000)
+        page.wait_for_function(f"() => {app}.speaker.buffers.size === 22", timeout=10_000)
         played = page.evaluate(
             f"""() => {{
               const speaker = {app}.speaker, started = [];
