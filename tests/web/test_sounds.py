@@ -15,7 +15,7 @@ import pytest
 from fivecrowns.output.sounds import SOUND_NAMES
 from fivecrowns.words.cues import event_cue
 from server_support import ServerProcess
-from web_support import WebPlayer, page_url
+from web_support import WebPlayer, axe_violations, page_url
 
 PACK = "window.fivecrowns.speaker.pack"
 
@@ -156,6 +156,7 @@ def test_the_sounds_dialog_by_keyboard_sets_volumes_and_mute_and_they_are_kept(
         assert page.evaluate("() => document.activeElement.id") == "sounds-mute"
         assert page.locator("#sounds-pack").inner_text() == "Sound pack: default."
         assert page.locator("#sounds-mute").is_checked()  # off until the player turns them on
+        assert axe_violations(page) == []
         page.keyboard.press("Space")  # sounds on (a key: the browser lets audio start)
         assert page.locator("#sounds").is_checked()
         page.wait_for_function(f"() => {PACK}.buffers.size === {len(SOUND_NAMES)}", timeout=10_000)
