@@ -41,8 +41,8 @@ def _serve(data_home: Path, monkeypatch: pytest.MonkeyPatch, *sounds: str) -> Se
     return ServerProcess(None, "--rate", "1000", *sounds).start()
 
 
-def _manifest(base: str, language: str = "en") -> dict[str, Any]:
-    status, kind, csp, body = _get_all(base, [f"/sounds/pack/{language}.json"])[0]
+def _manifest(base: str, language: str = "en", query: str = "") -> dict[str, Any]:
+    status, kind, csp, body = _get_all(base, [f"/sounds/pack/{language}.json{query}"])[0]
     assert (status, kind, csp) == (200, "application/json", CSP)
     result: dict[str, Any] = json.loads(body)
     return result
@@ -106,13 +106,19 @@ def test_an_operator_s_pack_is_served_with_the_default_filling_its_gaps(
         manifest = _manifest(base)
         assert manifest["pack"] == "soft"
         urls = {cue["name"]: cue["url"] for cue in manifest["cues"]}
-        assert urls["your_turn"] == "/sounds/your_turn.wav"  # the cue's name, not bell.wav
-        (ours, _k, _c, body), (theirs, _k2, _c2, default) = _get_all(
-            base, ["/sounds/your_turn.wav", "/sounds/discard.wav"]
+        assert urls["your_turn"] == "/sounds/soft/your_turn.wav"  # the cue's name, not bell.wav
+        assert urls["discard"] == "/sounds/soft/discard.wav"
+        answers = _get_all(
+            base,
+            ["/sounds/soft/your_turn.wav", "/sounds/your_turn.wav", "/sounds/soft/discard.wav"],
         )
-        assert (ours, body) == (200, chime)
-        assert (theirs, default) == (200, (sounds_dir() / "discard.wav").read_bytes())
+        assert [(status, body) for status, _kind, _csp, body in answers] == [
+            (200, chime),
+            (200, chime),  # the operator's pack is also the one without a pack's name
+            (200, (sounds_dir() / "discard.wav").read_bytes()),
+        ]
         assert _get_all(base, ["/sounds/bell.wav"])[0][0] == 404
+        assert _get_all(base, ["/sounds/soft/bell.wav"])[0][0] == 404
     finally:
         errors = server.stop()
     assert "Traceback" not in errors and "sound pack" not in errors, errors
@@ -146,3 +152,36 @@ def test_a_bad_or_missing_pack_gives_the_default_and_one_log_line(
     assert "Traceback" not in errors, errors
     lines = [line for line in errors.splitlines() if "sound pack" in line]
     assert len(lines) == 1 and said in lines[0], errors
+
+
+def test_every_usable_pack_in_the_data_folder_is_offered_and_a_bad_one_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chime = (sounds_dir() / "chat.wav").read_bytes()
+    _pack(tmp_path, "soft", '{"cues": {"your_turn": "bell.wav"}}', {"bell.wav": chime})
+    _pack(tmp_path, "broken", "{not json", {})
+    server = _serve(tmp_path, monkeypatch)
+    try:
+        base = _base(server)
+        manifest = _manifest(base)
+        assert (manifest["pack"], manifest["packs"]) == ("default", ["default", "soft"])
+        soft = _manifest(base, "en", "?pack=soft")
+        assert (soft["pack"], soft["packs"]) == ("soft", ["default", "soft"])
+        paths = [
+            "/sounds/soft/your_turn.wav",
+            "/sounds/default/your_turn.wav",
+            "/sounds/your_turn.wav",
+            "/sounds/broken/chat.wav",
+            "/sounds/pack/en.json?pack=broken",
+            "/sounds/pack/en.json?pack=..",
+            "/sounds/..%2Fsoft/chat.wav",
+        ]
+        answers = [(status, body) for status, _kind, _csp, body in _get_all(base, paths)]
+        default = (sounds_dir() / "your_turn.wav").read_bytes()
+        assert answers[:3] == [(200, chime), (200, default), (200, default)]
+        assert [status for status, _body in answers[3:]] == [404, 404, 404, 404]
+    finally:
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
+    lines = [line for line in errors.splitlines() if "sound pack" in line]
+    assert len(lines) == 1 and "The sound pack broken cannot be used" in lines[0], errors

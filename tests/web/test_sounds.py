@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fivecrowns.output.sounds import SOUND_NAMES
+from fivecrowns.output.sounds import SOUND_NAMES, sounds_dir
 from fivecrowns.words.cues import event_cue
 from server_support import ServerProcess
 from web_support import WebPlayer, axe_violations, page_url
@@ -199,6 +200,59 @@ def test_the_sounds_dialog_by_keyboard_sets_volumes_and_mute_and_they_are_kept(
         page.locator("#cue-chat").focus()
         page.keyboard.press("Enter")
         assert page.locator("#cue-said").inner_text().startswith("Sounds are muted. chat:")
+        assert web.errors == []
+    finally:
+        page.close()
+
+
+@pytest.fixture(name="packs_server")
+def packs_server_fixture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ServerProcess]:
+    """A server whose data folder has a second pack, "soft", whose your_turn is the chat cue."""
+    folder = tmp_path / "sounds" / "soft"
+    folder.mkdir(parents=True)
+    (folder / "pack.json").write_text('{"cues": {"your_turn": "bell.wav"}}')
+    (folder / "bell.wav").write_bytes((sounds_dir() / "chat.wav").read_bytes())
+    monkeypatch.setenv("FIVECROWNS_DATA_DIR", str(tmp_path))
+    process = ServerProcess(None, "--rate", "200").start()
+    yield process
+    errors = process.stop()
+    assert "Traceback" not in errors, errors
+
+
+def test_a_player_chooses_a_pack_the_server_offers_and_it_is_kept(
+    context: Any, packs_server: ServerProcess
+) -> None:
+    page = context.new_page()
+    try:
+        web = WebPlayer(page, page_url(packs_server.url))
+        page.evaluate("() => document.activeElement.blur()")
+        page.keyboard.press("F2")
+        page.locator("#sounds-dialog").wait_for(state="visible", timeout=10_000)
+        choice = page.locator("#sounds-pack-choice")
+        assert choice.evaluate("(s) => [...s.options].map((o) => o.value)") == ["default", "soft"]
+        assert choice.input_value() == "default"
+        choice.focus()
+        page.keyboard.press("ArrowDown")  # a closed list box: the next pack, by keyboard
+        page.wait_for_function(f"() => {PACK}.manifest.pack === 'soft'", timeout=10_000)
+        assert page.locator("#cue-said").inner_text() == "Sound pack: soft."
+        urls = page.evaluate(
+            f"() => Object.fromEntries({PACK}.manifest.cues.map((c) => [c.name, c.url]))"
+        )
+        assert urls["your_turn"] == "/sounds/soft/your_turn.wav"
+        assert page.evaluate("() => document.activeElement.id") == "sounds-pack-choice"
+        page.keyboard.press("Escape")
+        page.reload()
+        page.wait_for_selector("html[data-ready=true]", timeout=10_000)
+        assert page.evaluate(f"() => {PACK}.manifest.pack") == "soft"  # kept
+        # sounds on: the chosen pack's file is what the page decodes and plays
+        page.locator("#sounds").check()
+        page.wait_for_function(f"() => {PACK}.buffers.size === {len(SOUND_NAMES)}", timeout=10_000)
+        durations = page.evaluate(
+            f"() => [{PACK}.buffers.get('your_turn').duration, {PACK}.buffers.get('chat').duration]"
+        )
+        assert durations[0] == durations[1]  # soft's your_turn is the chat sound
         assert web.errors == []
     finally:
         page.close()

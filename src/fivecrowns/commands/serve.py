@@ -144,9 +144,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--sounds",
         metavar=_("PACK"),
         help=_(
-            "the sound pack the web page plays: default, or a folder in the sounds folder of "
-            "the game's data folder (a pack that cannot be used: the default, and one line in "
-            "the log)"
+            "the sound pack the web page plays at first: default, or a folder in the sounds "
+            "folder of the game's data folder, whose other packs are offered too (a pack that "
+            "cannot be used: the default, and one line in the log)"
         ),
     )
     parser.add_argument(

@@ -75,6 +75,7 @@ export const PAGE = [
   ["#help-heading", null, N_("Keys")],
   ["#help-close", null, N_("Close (Escape)")],
   ["#sounds-heading", null, N_("Sounds")],
+  ["label[for=sounds-pack-choice]", null, N_("Sound pack")],
   ["label[for=sounds-mute]", null, N_("Mute all sounds")],
   [".volumes legend", null, N_("Volume of each kind of sound")],
   ["label[for=volume-own]", null, N_("Your moves")],

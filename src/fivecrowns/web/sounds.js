@@ -1,4 +1,5 @@
-// The sound pack the server offers (its operator's `serve --sounds PACK`): its cue list, which
+// The sound packs the server offers (its operator's `serve --sounds PACK` first, then every
+// other pack in its data folder; the player's choice is remembered): a pack's cue list, which
 // cue goes with which event (the table fivecrowns.words.cues gives the terminal too, sent in
 // /sounds/pack/LANGUAGE.json), Web Audio playback with a volume per kind of cue (your
 // actions, others' actions, alerts) and mute all, remembered in localStorage; and the Sounds
@@ -35,6 +36,7 @@ export class Sounds {
     this.volumes = {};
     for (const kind of KINDS) this.volumes[kind] = clamp(kept.volumes && kept.volumes[kind], 1);
     this.master = 0.7;
+    this.packName = typeof kept.pack === "string" ? kept.pack : null; // null: the operator's
     this.manifest = null;
     this.byName = new Map();
     this.context = null;
@@ -45,16 +47,21 @@ export class Sounds {
   }
 
   save() {
-    localStorage.setItem(STORED, JSON.stringify({ on: this.on, volumes: this.volumes }));
+    localStorage.setItem(STORED, JSON.stringify({ on: this.on, volumes: this.volumes, pack: this.packName }));
   }
 
   /** The pack's list in the page's language (labels and meanings are the server's words). */
   async fetchManifest() {
+    const base = `/sounds/pack/${language()}.json`;
     try {
-      const response = await fetch(`/sounds/pack/${language()}.json`);
+      let response = await fetch(this.packName ? `${base}?pack=${encodeURIComponent(this.packName)}` : base);
+      // why the operator's then: the pack chosen last time is no longer offered here
+      if (response.status === 404 && this.packName) response = await fetch(base);
       if (!response.ok) return;
-      this.manifest = await response.json();
-      this.byName = new Map(this.manifest.cues.map((cue) => [cue.name, cue]));
+      const manifest = await response.json();
+      if (!this.manifest || this.manifest.pack !== manifest.pack) this.buffers = new Map();
+      this.manifest = manifest;
+      this.byName = new Map(manifest.cues.map((cue) => [cue.name, cue]));
       this.load();
     } catch {
       // why quiet: the game never needs a sound; everything is also said in words
@@ -72,6 +79,13 @@ export class Sounds {
     const mine = seat !== null && data && data.player === seat;
     if (kind === "turn_started" && !mine && !human) return null;
     return mine ? cues[0] : cues[1];
+  }
+
+  /** Play the pack ``name`` from now on (one the server offers), remembered. */
+  async choosePack(name) {
+    this.packName = name;
+    this.save();
+    await this.fetchManifest();
   }
 
   refused() {
@@ -106,13 +120,17 @@ export class Sounds {
   }
 
   async load() {
-    if (!this.context || !this.manifest) return;
-    for (const cue of this.manifest.cues) {
+    const manifest = this.manifest;
+    if (!this.context || !manifest) return;
+    for (const cue of manifest.cues) {
       if (this.buffers.has(cue.name)) continue;
       try {
         const response = await fetch(cue.url);
         const data = await response.arrayBuffer();
-        this.buffers.set(cue.name, await this.context.decodeAudioData(data));
+        const buffer = await this.context.decodeAudioData(data);
+        // why: another pack chosen meanwhile; its own load fills the buffers
+        if (this.manifest !== manifest) return;
+        this.buffers.set(cue.name, buffer);
       } catch {
         // why quiet: a missing sound never stops the game; everything is also in words
       }
@@ -151,6 +169,12 @@ export class SoundsDialog {
     $("sounds-button").addEventListener("click", () => this.open());
     $("sounds-close").addEventListener("click", () => dialog.close());
     $("sounds-mute").addEventListener("change", (e) => this.app.setSoundsOn(!e.target.checked));
+    $("sounds-pack-choice").addEventListener("change", async (e) => {
+      await this.sounds.choosePack(e.target.value);
+      this.show();
+      const manifest = this.sounds.manifest;
+      if (manifest) this.say(fill(_(S.pack), { pack: manifest.pack }));
+    });
     for (const kind of KINDS) {
       $(`volume-${kind}`).addEventListener("input", (e) => {
         this.sounds.setVolume(kind, Number(e.target.value) / 100);
@@ -180,6 +204,13 @@ export class SoundsDialog {
     const list = $("cue-list");
     list.replaceChildren();
     const manifest = sounds.manifest;
+    const choice = $("sounds-pack-choice");
+    const packs = manifest ? manifest.packs : [];
+    // why only when the list changed: options rebuilt under the focus would be read again
+    if ([...choice.options].map((o) => o.value).join("\n") !== packs.join("\n")) {
+      choice.replaceChildren(...packs.map((name) => new Option(name, name)));
+    }
+    if (manifest) choice.value = manifest.pack;
     $("sounds-pack").textContent = manifest ? fill(_(S.pack), { pack: manifest.pack }) : _(S.noPack);
     for (const cue of manifest ? manifest.cues : []) {
       const item = document.createElement("li");
@@ -203,7 +234,10 @@ export class SoundsDialog {
     this.sounds.unlock();
     this.sounds.play(cue.name, { heard: true });
     const template = this.sounds.on ? S.heard : S.muted;
-    const text = fill(_(template), { label: cue.label, meaning: cue.meaning });
+    this.say(fill(_(template), { label: cue.label, meaning: cue.meaning }));
+  }
+
+  say(text) {
     const said = $("cue-said");
     said.replaceChildren();
     const line = document.createElement("p");
