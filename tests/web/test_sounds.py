@@ -125,6 +125,17 @@ def test_every_cue_of_the_pack_is_played_for_its_event_in_a_seeded_game(
             data = frames[entry["seq"]]
             wanted = event_cue(data["kind"], data.get("data") or {}, 0, entry["human"])
             assert entry["cue"] == wanted, entry
+        # and no event with a cue went unheard (a person's turn aside: whose seat is a person
+        # is the page's to know, and the check above covers the turns it played)
+        with_cue = {
+            seq
+            for seq, data in frames.items()
+            if data["kind"] != "turn_started" and event_cue(data["kind"], data.get("data") or {}, 0)
+        }
+        asked_for = {
+            entry["seq"] for entry in record if entry.get("kind", "turn_started") != "turn_started"
+        }
+        assert with_cue == asked_for
         missing = set(SOUND_NAMES) - {entry["cue"] for entry in record}
         assert missing == set(), missing
         assert ann.errors == []
