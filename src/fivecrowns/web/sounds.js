@@ -2,7 +2,7 @@
 // other pack in its data folder; the player's choice is remembered): a pack's cue list, which
 // cue goes with which event (the table fivecrowns.words.cues gives the terminal too, sent in
 // /sounds/pack/LANGUAGE.json), Web Audio playback with a volume per kind of cue (your
-// actions, others' actions, alerts) and mute all, remembered in localStorage; and the Sounds
+// moves, others' moves, alerts) and mute all, remembered in localStorage; and the Sounds
 // dialog (F2): those settings, and every cue to hear with its sentence.
 import { _, N_, fill, language } from "./i18n.js";
 
