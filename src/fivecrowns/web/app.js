@@ -18,6 +18,8 @@ import { afterGameWords, bindAfterGame, newGameKey, renderAfterGame } from "./af
 import { drawWatchers, watchersWords } from "./watchers.js";
 import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
 import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
+import { bindRatings, ratedChoice, showRatings } from "./ratings.js";
+import { AccountForms } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -115,7 +117,10 @@ export class App {
     await this.speaker.pack.fetchManifest();
     keepNewestInSight($("log"));
     if (this.name) $("name").value = this.name;
-    if (this.token && this.name) this.connect();
+    // why first: a log-in kept in this browser says hello as the account, not the seat token
+    if (this.account.active()) this.name = this.account.name;
+    this.account.show(false);
+    if ((this.token && this.name) || this.account.active()) this.connect();
     this.ready = true;
     window.__readyAt = performance.now(); // why: the benchmark's load-to-ready figure
     document.documentElement.dataset.ready = "true";
@@ -192,6 +197,7 @@ export class App {
     $("connection").textContent = say(T.connecting, { name: this.name });
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
+      if (this.account.greet(this.seq)) return; // a log-in, a sign-up, or hello as the account
       const hello = { type: "hello", v: 1, name: this.name, language: language() };
       if (this.token) {
         hello.token = this.token;
@@ -246,6 +252,8 @@ export class App {
   }
 
   receive(data) {
+    if (showRatings(this, data)) return;
+    if (this.account.receive(data)) return;
     switch (data.type) {
       case "welcome":
         this.token = data.token;
@@ -256,6 +264,8 @@ export class App {
         this.attempts = 0; // why here, not on open: a socket that opens and drops is no way back
         $("hello-form").hidden = true;
         $("lobby-body").hidden = false;
+        this.account.show(true);
+        this.account.welcomed(data);
         break;
       case "tables":
         this.showTables(data.tables);
@@ -307,6 +317,29 @@ export class App {
       default:
         break;
     }
+  }
+
+  /** Forget the socket without reconnecting: its close is no drop (a refused log-in, a
+   * log-out). */
+  dropSocket() {
+    const ws = this.ws;
+    this.ws = null;
+    clearTimeout(this.retry);
+    this.retry = null;
+    if (ws && ws.readyState !== WebSocket.CLOSED) ws.close();
+  }
+
+  /** Logged out (or the account deleted): the page is as before any hello. */
+  loggedOut() {
+    this.dropSocket();
+    this.token = null;
+    sessionStorage.removeItem("fivecrowns-token");
+    sessionStorage.removeItem("fivecrowns-name");
+    forgetSeat();
+    this.toLobby();
+    $("lobby-body").hidden = true;
+    $("hello-form").hidden = false;
+    $("connection").textContent = _("Not connected.");
   }
 
   toLobby() {
@@ -834,7 +867,7 @@ export class App {
       this.pendingBots = [...$("seat-choices").querySelectorAll("select")]
         .map((select, index) => ({ level: select.value, seat: index + 1 }))
         .filter((choice) => choice.level);
-      this.send({ type: "create_table", seats, bots: [], private: $("private").checked });
+      this.send({ type: "create_table", seats, bots: [], private: $("private").checked, ...ratedChoice() });
     });
     $("code-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -849,6 +882,7 @@ export class App {
       remember(switcher.value);
       await load(switcher.value);
       translatePage();
+      this.account.translate();
       await this.speaker.pack.fetchManifest(); // the cues' sentences in the new language
       this.seatChoices();
       fillLevels();
@@ -857,8 +891,11 @@ export class App {
     this.seatChoices();
     bindSeats(this);
     this.chat = new Chat(this);
+    this.account = new AccountForms(this);
+    this.account.translate();
     this.leaveDialog = new LeaveDialog(this);
     bindAfterGame(this);
+    bindRatings(this);
     $("watch-code").addEventListener("click", () => {
       const code = $("code").value.trim();
       if (code) this.send({ type: "watch", code });
