@@ -134,8 +134,8 @@ def test_card_names_and_keys_are_the_games(browser: Any, server: ServerProcess) 
         keymap = Keymap.default()
         actions = {action.name: action for action in ACTIONS}
         # the web's own: arrows also Up and Down, X stops the built-in voice, Shift+R has no
-        # verbosity (the five dearest choices only)
-        own = {"previous", "next", "stop_speech", "review"}
+        # verbosity (the five dearest choices only), F2 has the sounds only
+        own = {"previous", "next", "stop_speech", "review", "settings"}
         # the web's alone: the terminal has no key for who is watching
         web_only = {"watchers": ("A", "Who is watching")}
         for name, keys, label, what, _ in rows:
@@ -150,7 +150,9 @@ def test_card_names_and_keys_are_the_games(browser: Any, server: ServerProcess) 
             if name not in own:
                 assert (keys, what) == (keymap.display_keys(name), action.help), name
             else:
-                assert what.split(".")[0] in action.help or name == "stop_speech", name
+                assert what.split(".")[0] in action.help or name in ("stop_speech", "settings")
+                if name == "settings":
+                    assert keys == keymap.display_keys(name), name
     finally:
         page.close()
 
@@ -735,7 +737,7 @@ def test_built_in_voice_queues_others_and_interrupts_for_you_and_sounds_play(
         ]
         page.keyboard.press("x")  # stop speech (on the table page only: nothing here)
         page.locator("#sounds").check()  # a click: the browser lets the page start audio
-        page.wait_for_function(f"() => {app}.speaker.buffers.size === 10", timeout=10_000)
+        page.wait_for_function(f"() => {app}.speaker.buffers.size === 22", timeout=10_000)
         played = page.evaluate(
             f"""() => {{
               const speaker = {app}.speaker, started = [];

@@ -164,6 +164,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--sounds",
+        metavar=_("PACK"),
+        help=_(
+            "the sound pack the web page plays at first: default, or a folder in the sounds "
+            "folder of the game's data folder, whose other packs are offered too (a pack that "
+            "cannot be used: the default, and one line in the log)"
+        ),
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -376,7 +385,7 @@ async def _serve(
 
         node = Node(server, store, args.bus, args.host, args.lease)
     runner = web.AppRunner(
-        make_app(server) if node is None else node.public_app(),
+        make_app(server, args.sounds) if node is None else node.public_app(args.sounds),
         handle_signals=False,
         access_log=None,
         shutdown_timeout=3.0,

@@ -6,6 +6,7 @@
 // history), which follow the terminal's words, in the page's language (i18n.js).
 import { parseToken, sortKey, spokenName, wildRankToken } from "./cards.js";
 import { Speaker } from "./speech.js";
+import { SoundsDialog } from "./sounds.js";
 import { KEYS } from "./keys.js";
 import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
 import { translatePage } from "./page.js";
@@ -74,15 +75,6 @@ const ASKED = new Set([
   "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts", "whose_turn",
   "why", "review",
 ]);
-const SOUND_OF = {
-  drew_from_stock: "draw_stock",
-  took_discard: "take_discard",
-  discarded: "discard",
-  went_out: "went_out",
-  round_scored: "round_over",
-  game_over: "game_over",
-  round_started: "shuffle",
-};
 
 export class App {
   constructor() {
@@ -122,6 +114,7 @@ export class App {
     await load(chosenLanguage());
     translatePage();
     this.bindPage();
+    await this.speaker.pack.fetchManifest();
     keepNewestInSight($("log"));
     if (this.name) $("name").value = this.name;
     // why first: a log-in kept in this browser says hello as the account, not the seat token
@@ -319,7 +312,7 @@ export class App {
         this.alert(data.text);
         // why no earcon: a stopping server is news, not a refusal (none of the earcons fits,
         // and the terminal says it as a notice too); the sentence says it all
-        if (data.code !== "server_stopping") this.speaker.sound("invalid");
+        if (data.code !== "server_stopping") this.speaker.sound(this.speaker.pack.refused(), { error: data.code });
         break;
       default:
         break;
@@ -454,14 +447,9 @@ export class App {
       $("after-game").hidden = true;
     }
     const mine = player === this.seat && this.seat !== null;
-    if ((data.kind === "turn_started" || data.kind === "last_turn_started") && mine) {
-      this.alert(text);
-      this.speaker.sound(data.kind === "turn_started" ? "your_turn" : "last_turn");
-    } else {
-      this.log(text);
-      const sound = SOUND_OF[data.kind];
-      if (sound) this.speaker.sound(sound);
-    }
+    if ((data.kind === "turn_started" || data.kind === "last_turn_started") && mine) this.alert(text);
+    else this.log(text);
+    this.cue(data, facts);
     if (data.kind === "game_over") forgetSeat(); // why: nothing is left to take back
     if (data.kind === "new_game" && this.seat !== null) keepSeat(this.token, this.name, this.table);
     if (data.kind === "game_over") {
@@ -478,6 +466,23 @@ export class App {
       else result.append(line);
       this.resultShown = true;
     }
+  }
+
+  /** The event's cue (sounds.js, from the table the terminal plays from too). */
+  cue(data, facts) {
+    const seats = this.snapshot ? this.snapshot.seats : [];
+    const seat = typeof facts.player === "number" ? seats[facts.player] : undefined;
+    const human = !!(seat && seat.kind === "human");
+    const cue = this.speaker.pack.cueFor(data.kind, facts, this.seat, human);
+    if (cue) this.speaker.sound(cue, { kind: data.kind, seq: data.seq, human });
+  }
+
+  /** Sounds on or off (the header's check box and the Sounds dialog's Mute all), remembered. */
+  setSoundsOn(on) {
+    this.speaker.setSounds(on);
+    this.speaker.unlock(); // a click or a key: the browser now lets the page start audio
+    $("sounds").checked = on;
+    $("sounds-mute").checked = !on;
   }
 
   // --- lobby -----------------------------------------------------------------------------
@@ -878,6 +883,7 @@ export class App {
       await load(switcher.value);
       translatePage();
       this.account.translate();
+      await this.speaker.pack.fetchManifest(); // the cues' sentences in the new language
       this.seatChoices();
       fillLevels();
       this.fillHelp();
@@ -905,10 +911,9 @@ export class App {
     // pressed with nothing focused; why later: Chromium gives it back after the close event
     $("help").addEventListener("close", () => setTimeout(() => this.rescueFocus(), 0));
     $("voice").addEventListener("change", (e) => this.speaker.setVoice(e.target.checked));
-    $("sounds").addEventListener("change", (e) => {
-      this.speaker.setSounds(e.target.checked);
-      this.speaker.unlock(); // a click: the browser now lets the page start audio
-    });
+    $("sounds").checked = this.speaker.sounds;
+    $("sounds").addEventListener("change", (e) => this.setSoundsOn(e.target.checked));
+    this.soundsDialog = new SoundsDialog(this, this.speaker.pack);
     $("volume").addEventListener("input", (e) => this.speaker.setVolume(Number(e.target.value) / 100));
     document.addEventListener("keydown", (e) => this.key(e));
     this.fillHelp();
@@ -923,6 +928,11 @@ export class App {
     if (e.key === "F1" || e.key === "?") {
       e.preventDefault();
       this.openHelp();
+      return;
+    }
+    if (e.key === "F2") {
+      e.preventDefault();
+      this.soundsDialog.open();
       return;
     }
     if ($("table").hidden) return;

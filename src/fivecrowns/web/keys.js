@@ -46,6 +46,8 @@ const ROWS = [
   ]],
   [N_("The game"), [
     ["help", N_("F1 or question mark"), N_("Help"), N_("The list of keys."), []],
+    // why "settings": the terminal's F2; the page's has the sounds only (language is on the page)
+    ["settings", "F2", N_("Settings"), N_("Sounds: mute all, the volume of each kind of sound, and a list that plays each sound with what it means."), []],
   ]],
 ];
 

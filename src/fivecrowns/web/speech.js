@@ -1,34 +1,44 @@
 // The optional built-in voice (the browser's speech synthesis, for screen readers that drop
-// quick live-region updates) and the game's earcons through Web Audio, with mute and volume.
+// quick live-region updates) and the game's cues (sounds.js: the server's sound pack, a volume
+// for each kind of cue), with one volume for both.
 // Both are off until the player turns them on; nothing here is needed to play.
-const SOUNDS = [
-  "discard", "draw_stock", "game_over", "invalid", "last_turn", "round_over", "shuffle",
-  "take_discard", "went_out", "your_turn",
-];
+import { Sounds } from "./sounds.js";
 
 export class Speaker {
   constructor() {
     this.voice = false;
-    this.sounds = false;
     this.volume = 0.7;
-    this.context = null;
-    this.gain = null;
-    this.buffers = new Map();
+    this.pack = new Sounds();
   }
 
+  get sounds() {
+    return this.pack.on;
+  }
+
+  get context() {
+    return this.pack.context;
+  }
+
+  get gain() {
+    return this.pack.gain;
+  }
+
+  get buffers() {
+    return this.pack.buffers;
+  }
   setVoice(on) {
     this.voice = on && "speechSynthesis" in window;
     if (!this.voice && "speechSynthesis" in window) speechSynthesis.cancel();
   }
 
   setSounds(on) {
-    this.sounds = on;
-    if (on) this.load();
+    this.pack.setOn(on);
+    if (on) this.pack.load();
   }
 
   setVolume(volume) {
     this.volume = volume;
-    if (this.gain) this.gain.gain.value = volume;
+    this.pack.setMaster(volume);
   }
 
   /** Others' moves: queued after what is being said, never cut off. */
@@ -55,37 +65,11 @@ export class Speaker {
 
   /** Web Audio needs a key press or click first; every key handler calls this. */
   unlock() {
-    if (this.context || !this.sounds) return;
-    const Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
-    this.context = new Context();
-    this.gain = this.context.createGain();
-    this.gain.gain.value = this.volume;
-    this.gain.connect(this.context.destination);
-    this.load();
+    this.pack.unlock();
   }
 
-  async load() {
-    if (!this.context) return;
-    for (const name of SOUNDS) {
-      if (this.buffers.has(name)) continue;
-      try {
-        const response = await fetch(`/sounds/${name}.wav`);
-        const data = await response.arrayBuffer();
-        this.buffers.set(name, await this.context.decodeAudioData(data));
-      } catch {
-        // why quiet: a missing sound never stops the game; everything is also in words
-      }
-    }
-  }
-
-  sound(name) {
-    if (!this.sounds || !this.context || this.volume === 0) return;
-    const buffer = this.buffers.get(name);
-    if (!buffer) return;
-    const source = this.context.createBufferSource();
-    source.buffer = buffer;
-    source.connect(this.gain);
-    source.start();
+  /** Play cue ``name``; ``why`` (the event that asked) goes into the page's record. */
+  sound(name, why = {}) {
+    this.pack.play(name, why);
   }
 }

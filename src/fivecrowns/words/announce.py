@@ -30,6 +30,7 @@ from fivecrowns.core.moves import (
 )
 from fivecrowns.i18n import N_, join_list, ngettext, pgettext
 from fivecrowns.i18n import gettext as _
+from fivecrowns.words.cues import EVENT_CUES, event_cue
 from fivecrowns.words.lists import name_numbers, seats_lowest_first
 
 __all__ = [
@@ -393,29 +394,34 @@ def describe_events(
             continue
         flush()
         if isinstance(event, WentOut):
-            out.append(Announcement(went_out(event, names, you, wild), "went_out"))
+            out.append(Announcement(went_out(event, names, you, wild), _cue(event, you)))
         elif isinstance(event, LastTurnStarted):
             if event.player == you:
-                out.append(Announcement(_("This is your last turn."), "your_last_turn"))
+                out.append(Announcement(_("This is your last turn."), _cue(event, you)))
             elif verbosity != "brief":
                 text = _("{name}'s last turn.").format(name=names[event.player])
-                out.append(Announcement(text, "last_turn"))
+                out.append(Announcement(text, _cue(event, you)))
         elif isinstance(event, StockReshuffled):
             text = _("The stock ran out: the discard pile was shuffled into a new stock.")
             if event.added_decks:
                 text = _("The stock ran out: a new deck was shuffled in.")
-            out.append(Announcement(text, "shuffle"))
+            out.append(Announcement(text, _cue(event, you)))
         elif isinstance(event, RoundScored):
             text = _round_scored(event, names, you, wild, verbosity)
-            out.append(Announcement(text, "round_over"))
+            out.append(Announcement(text, _cue(event, you)))
         elif isinstance(event, GameOver):
-            out.append(Announcement(game_result(event, names, you), "game_over"))
+            out.append(Announcement(game_result(event, names, you), _cue(event, you)))
         elif isinstance(event, RoundStarted):
             wild = event.wild_rank  # the events after this belong to the new round
             text = round_start(event, names, you, hand_at_start, verbosity)
-            out.append(Announcement(text, "shuffle"))
+            out.append(Announcement(text, _cue(event, you)))
     flush()
     return out
+
+
+def _cue(event: Event, you: int | None) -> str | None:
+    """The event's cue from the table the web page plays from too (fivecrowns.words.cues)."""
+    return event_cue(event.kind, {"player": getattr(event, "player", None)}, you)
 
 
 def went_out(event: WentOut, names: Sequence[str], you: int | None, wild: Rank) -> str:
@@ -438,13 +444,13 @@ def _others_sound(turn: Sequence[Event]) -> str | None:
     unless they laid melds down, which is rarer and matters more.
     """
     if _melded(turn):
-        return "other_meld"
+        return EVENT_CUES["laid_down"].others
     for event in turn:
-        if isinstance(event, TookDiscard):
-            return "other_take_discard"
-        if isinstance(event, DrewFromStock):
-            return "other_draw_stock"
-    return "other_discard" if any(isinstance(event, Discarded) for event in turn) else None
+        if isinstance(event, TookDiscard | DrewFromStock):
+            return EVENT_CUES[event.kind].others
+    if any(isinstance(event, Discarded) for event in turn):
+        return EVENT_CUES["discarded"].others
+    return None
 
 
 def _melded(turn: Sequence[Event]) -> bool:
@@ -457,11 +463,7 @@ def _own_sound(turn: Sequence[Event]) -> str | None:
     one key), else what the move was."""
     last = turn[-1]
     if _melded(turn):
-        return "meld"
-    if isinstance(last, Discarded):
-        return "discard"
-    if isinstance(last, TookDiscard):
-        return "take_discard"
-    if isinstance(last, DrewFromStock):
-        return "draw_stock"
+        return EVENT_CUES["laid_down"].yours
+    if isinstance(last, Discarded | TookDiscard | DrewFromStock):
+        return EVENT_CUES[last.kind].yours
     return None

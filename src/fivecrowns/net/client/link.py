@@ -46,6 +46,7 @@ from fivecrowns.core.moves import (
 )
 from fivecrowns.core.views import PlayerView, pile_history
 from fivecrowns.net.protocol import ProtocolError, read_server_message
+from fivecrowns.words.cues import EVENT_CUES, TABLE_KINDS
 
 __all__ = [
     "GAME_EVENTS",
@@ -100,16 +101,9 @@ class TableLink(Protocol):
         ...
 
 
-#: The cue (fivecrowns.output.sounds) played with a table event's sentence, by its kind.
-TABLE_CUES = {
-    "chat": "chat",
-    "seat_taken": "player_joined",
-    "bot_added": "player_joined",
-    "seat_left": "player_left",
-    "bot_removed": "player_left",
-    "dropped": "player_dropped",
-    "hand_back": "player_back",
-}
+#: The cue (fivecrowns.output.sounds) played with a table event's sentence, by its kind: the
+#: table the web page plays from too (fivecrowns.words.cues).
+TABLE_CUES = {kind: EVENT_CUES[kind].others for kind in sorted(TABLE_KINDS)}
 
 
 def table_cue(frame: dict[str, Any]) -> str | None:

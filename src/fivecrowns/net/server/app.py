@@ -559,11 +559,12 @@ def _accepted_language(request: web.Request) -> str:
     return accepted_language(request.headers.get("Accept-Language", ""))
 
 
-def make_app(server: Server) -> web.Application:
+def make_app(server: Server, sounds: str | None = None) -> web.Application:
+    """The server's application; ``sounds`` is the sound pack the web page plays."""
     app = web.Application()
     if server.limits.trusted_proxies:
         app.middlewares.append(ProxyHeaders(server.limits.trusted_proxies).middleware)
-    add_web_routes(app)  # the web client at / (docs/web.md)
+    add_web_routes(app, sounds)  # the web client at / (docs/web.md)
     app.router.add_get("/ws", server.handle_ws)
 
     async def background(app: web.Application) -> Any:

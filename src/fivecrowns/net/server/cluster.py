@@ -146,12 +146,12 @@ class Node:
 
     # --- the two web applications --------------------------------------------------------
 
-    def public_app(self) -> web.Application:
+    def public_app(self, sounds: str | None = None) -> web.Application:
         """What the shared public port serves: the web page and ``/ws``."""
         app = web.Application()
         if self.server.limits.trusted_proxies:
             app.middlewares.append(ProxyHeaders(self.server.limits.trusted_proxies).middleware)
-        add_web_routes(app)
+        add_web_routes(app, sounds)
         app.router.add_get("/ws", self.handle_ws)
 
         async def stopping(app: web.Application) -> None:

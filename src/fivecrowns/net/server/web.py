@@ -1,8 +1,8 @@
 """The web client's files, served by the game server itself (docs/web.md).
 
-The page, its style sheet, its JavaScript modules and the earcons are package
-data (``fivecrowns/web``, and the default sound pack: fivecrowns.output.sounds.sounds_dir),
-read with importlib.resources:
+The page, its style sheet and its JavaScript modules are package data (``fivecrowns/web``),
+read with importlib.resources; the sounds are the operator's chosen pack, loaded once at the
+start (fivecrowns.output.packs: the default pack fills its gaps), served by cue name only:
 no build step and nothing outside the installed package. Only names that exist in
 those folders are served; anything else is a plain 404.
 
@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import re
 from functools import cache
 from importlib import resources
+from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -34,8 +37,18 @@ from fivecrowns.i18n import (
     speaking,
 )
 from fivecrowns.i18n import gettext as _
+from fivecrowns.output.packs import LoadedPack
 
-__all__ = ["accepted_language", "add_web_routes", "page_messages"]
+__all__ = [
+    "SOUND_PACKS",
+    "accepted_language",
+    "add_web_routes",
+    "offered_packs",
+    "page_messages",
+    "sound_manifest",
+]
+
+log = logging.getLogger(__name__)
 
 _TYPES = {
     ".html": "text/html",
@@ -92,18 +105,113 @@ async def _file(request: web.Request) -> web.Response:
     return _response(request, "web", request.match_info["name"])
 
 
-async def _sound(request: web.Request) -> web.Response:
-    from fivecrowns.output.sounds import SOUND_NAMES, sounds_dir
+#: The sound packs the page may play, the operator's (``serve --sounds PACK``) first: every
+#: usable pack in the game data folder's ``sounds`` folder (fivecrowns.output.packs).
+SOUND_PACKS = web.AppKey("sound_packs", dict)
+_AUDIO_TYPES = {
+    ".wav": "audio/wav",
+    ".ogg": "audio/ogg",
+    ".mp3": "audio/mpeg",
+    ".flac": "audio/flac",
+}
 
-    name = request.match_info["name"]
-    # why a fixed list: only the cues' own files, never a name the request makes up
-    if not name.endswith(".wav") or name.removesuffix(".wav") not in SOUND_NAMES:
+
+def _packs(request: web.Request) -> dict[str, LoadedPack]:
+    packs: dict[str, LoadedPack] = request.app[SOUND_PACKS]
+    return packs
+
+
+def _cue_url(pack: str, cue: str, file: str) -> str:
+    """Where the page fetches a cue: the pack's and the cue's names and the file's kind,
+    never the file's own name."""
+    return f"/sounds/{quote(pack, safe='')}/{cue}{PurePosixPath(file).suffix.lower()}"
+
+
+def _cue_response(request: web.Request, pack: LoadedPack | None, name: str) -> web.Response:
+    cue, dot, suffix = name.partition(".")
+    # why a fixed list: only an offered pack's cues, by the cue's name, never a file name the
+    # request makes up (no pack's folder is ever searched)
+    found = None if pack is None else pack.files.get(cue)
+    if pack is None or found is None or not found[1]:
         raise _not_found(request)
-    try:
-        body = (sounds_dir() / name).read_bytes()
-    except OSError:
-        raise _not_found(request) from None
-    return web.Response(body=body, content_type=_TYPES[".wav"], headers=_HEADERS)
+    if PurePosixPath(found[0]).suffix.lower() != f"{dot}{suffix}":
+        raise _not_found(request)
+    kind = _AUDIO_TYPES[PurePosixPath(found[0]).suffix.lower()]
+    return web.Response(body=found[1], content_type=kind, headers=_HEADERS)
+
+
+async def _sound(request: web.Request) -> web.Response:
+    """``/sounds/CUE.wav``: a cue of the operator's pack."""
+    operator = next(iter(_packs(request).values()))
+    return _cue_response(request, operator, request.match_info["name"])
+
+
+async def _pack_sound(request: web.Request) -> web.Response:
+    """``/sounds/PACK/CUE.wav``: a cue of an offered pack."""
+    pack = _packs(request).get(request.match_info["pack"])
+    return _cue_response(request, pack, request.match_info["name"])
+
+
+def sound_manifest(packs: dict[str, LoadedPack], pack: LoadedPack, language: str) -> bytes:
+    """The pack's cues for the web page in ``language`` as JSON: each cue's name, kind, file,
+    label and meaning; which cue goes with which event (fivecrowns.words.cues); and the names
+    of every pack offered (``packs``, the operator's first)."""
+    from fivecrowns.output.sounds import SOUNDS
+    from fivecrowns.words.cues import EVENT_CUES, REFUSED, TABLE_KINDS
+
+    with speaking(language):
+        cues = [
+            {
+                "name": sound.name,
+                "kind": sound.kind,
+                "url": _cue_url(pack.name, sound.name, pack.files[sound.name][0]),
+                "label": _(sound.label),
+                "meaning": _(sound.meaning),
+            }
+            for sound in SOUNDS.values()
+            if pack.files.get(sound.name, ("", b""))[1]
+        ]
+    manifest = {
+        "pack": pack.name,
+        "packs": list(packs),
+        "cues": cues,
+        "events": {kind: list(cues) for kind, cues in EVENT_CUES.items()},
+        "table_kinds": sorted(TABLE_KINDS),
+        "refused": REFUSED,
+    }
+    return json.dumps(manifest, ensure_ascii=False).encode()
+
+
+async def _manifest(request: web.Request) -> web.Response:
+    """``/sounds/pack/LANGUAGE.json``, the operator's pack; ``?pack=NAME`` another offered."""
+    language = request.match_info["language"]
+    packs = _packs(request)
+    name = request.query.get("pack")
+    pack = next(iter(packs.values())) if name is None else packs.get(name)
+    if language not in LANGUAGES or pack is None:
+        raise _not_found(request)
+    body = sound_manifest(packs, pack, language)
+    return web.Response(body=body, content_type="application/json", headers=_HEADERS)
+
+
+def offered_packs(name: str | None) -> dict[str, LoadedPack]:
+    """The operator's pack ``name`` (missing or bad: the default, with one log line), then
+    every other usable pack in the data folder (a bad one: left out, with one log line)."""
+    from fivecrowns.output.packs import load_pack, pack_names
+
+    chosen = load_pack(name)
+    if chosen.problem:
+        log.warning("%s", chosen.problem)
+    packs = {chosen.name: chosen}
+    for other in pack_names():
+        if other in packs or other == name:  # why the name: said once already, above
+            continue
+        pack = load_pack(other)
+        if pack.problem:
+            log.warning("%s", pack.problem)
+        else:
+            packs[other] = pack
+    return packs
 
 
 def accepted_language(header: str) -> str:
@@ -187,12 +295,17 @@ async def _every_response(request: web.Request, response: web.StreamResponse) ->
     response.headers.update(_SECURITY_HEADERS)
 
 
-def add_web_routes(app: web.Application) -> None:
-    """``/`` the page, ``/web/NAME`` its files, ``/sounds/NAME.wav`` the earcons,
-    ``/web/i18n/LANGUAGE.json`` the page's sentences in a language; every response of
-    ``app`` gets the security headers and a ``Server`` header without versions."""
+def add_web_routes(app: web.Application, sounds: str | None = None) -> None:
+    """``/`` the page, ``/web/NAME`` its files, ``/sounds/CUE.wav`` (or the pack's file kind)
+    the cues of the sound pack ``sounds`` (default: the default pack), ``/sounds/PACK/CUE.wav``
+    those of any pack offered, ``/sounds/pack/LANGUAGE.json`` a pack's list,
+    ``/web/i18n/LANGUAGE.json`` the page's sentences in a language; every response of ``app``
+    gets the security headers and a ``Server`` header without versions."""
+    app[SOUND_PACKS] = offered_packs(sounds)
     app.on_response_prepare.append(_every_response)
     app.router.add_get("/", _page)
     app.router.add_get("/web/i18n/{language}.json", _messages)
     app.router.add_get("/web/{name}", _file)
+    app.router.add_get("/sounds/pack/{language}.json", _manifest)
     app.router.add_get("/sounds/{name}", _sound)
+    app.router.add_get("/sounds/{pack}/{name}", _pack_sound)
