@@ -8,16 +8,18 @@ bench_chat_flood.py: ``--tables`` players, each alone with an easy computer play
 waiting ``--think`` seconds before each move (not counted). Latency is from sending an
 ``act`` to receiving the first game event it caused, measured in this process.
 
-The quiet window (``--seconds``) measures it with nothing else going on. Then, in a process
+Quiet windows measure it with nothing else going on; flood windows, taken in turn with
+them (``--rounds`` of each, ``--seconds`` of each kind in all), measure it while, in a process
 of its own, ``--addresses`` loopback addresses (127.0.4.N, as many addresses on the
 internet) each hold ``--per-address`` connections that send ``log_in`` after ``log_in``, a
 new name and a wrong password each time, as fast as the answers come: every try that the
 limits let through costs an argon2id hash (an unknown name is checked against a hash made
-for nothing, the same work). The flood window measures the same players' latency again, and
-counts the answers by code (``no_match``: hashed; ``too_many_log_ins``, ``busy``: refused
-without a hash). The server's CPU time (user + system, from ``/proc``) is given for each
-window beside its wall time. The clients run on the same machine as the server, so the
-figures are pessimistic.
+for nothing, the same work). After each flood window the server hashes the log-ins left
+waiting; that time is not measured. The answers are counted by code (``no_match``: hashed;
+``too_many_log_ins``, ``busy``: refused without a hash). The server's CPU time (user +
+system, from ``/proc``) is given for each kind of window beside its wall time, and this
+process's own CPU time at the end. The clients run on the same machine as the server, so
+the figures are pessimistic.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from collections import Counter
 import aiohttp
 
 from _serve import LOOPBACK, cpu_seconds, serving
-from _stats import commit, write_report
+from _stats import commit, percentile, write_report
 from bench_chat_flood import Player, summary
 
 
@@ -76,46 +78,77 @@ async def flood(port: int, addresses: int, per_address: int, seconds: float) -> 
     return total
 
 
+async def settle(pid: int, bound: float = 30.0) -> float:
+    """Wait until the server uses less than a quarter of a core (the log-ins a flood left
+    waiting are hashed), at most ``bound`` seconds; how long it took."""
+    began = time.monotonic()
+    while time.monotonic() - began < bound:
+        cpu = cpu_seconds(pid)
+        await asyncio.sleep(0.5)
+        if cpu_seconds(pid) - cpu < 0.125:
+            break
+    return time.monotonic() - began
+
+
+async def flood_window(port: int, args: argparse.Namespace, window: float) -> Counter[str]:
+    # why another process: a flood from this one would slow the measuring clients, not
+    # the server, and the latency would tell of this process's event loop
+    flooders = await asyncio.create_subprocess_exec(
+        sys.executable,
+        __file__,
+        "--flood",
+        str(port),
+        str(args.addresses),
+        str(args.per_address),
+        str(window),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    out, _err = await flooders.communicate()
+    return Counter(json.loads(out.decode().strip() or "{}"))
+
+
 async def measure(url: str, port: int, pid: int, args: argparse.Namespace) -> list[str]:
+    """Quiet and flood windows in turn, ``--rounds`` of each: the other helpers' load on a
+    shared machine changes from one minute to the next, and windows taken in turn meet the
+    same load (one quiet window, then one flood window, gave p99 ratios of 0.8 and 11)."""
     quiet: list[float] = []
     flooded: list[float] = []
-    end = time.monotonic() + 3.0 + 2 * args.seconds + 5.0
+    window = args.seconds / args.rounds
+    walls = {"quiet": 0.0, "flood": 0.0, "settle": 0.0}
+    cpus = {"quiet": 0.0, "flood": 0.0}
+    answers: Counter[str] = Counter()
+    end = time.monotonic() + 3600.0  # a bound; the players are stopped when measured
     async with aiohttp.ClientSession() as session:
         players = [Player(url, f"Player {n}", quiet, args.think) for n in range(args.tables)]
         tasks = [asyncio.create_task(p.run(session, end)) for p in players]
         await asyncio.sleep(3.0)  # every table dealt
-        for player in players:
-            player.measuring = True
-        cpu, began = cpu_seconds(pid), time.monotonic()
-        await asyncio.sleep(args.seconds)
-        quiet_cpu, quiet_wall = cpu_seconds(pid) - cpu, time.monotonic() - began
-        for player in players:
-            player.latencies = flooded
-        # why another process: a flood from this one would slow the measuring clients, not
-        # the server, and the latency would tell of this process's event loop
-        flooders = await asyncio.create_subprocess_exec(
-            sys.executable,
-            __file__,
-            "--flood",
-            str(port),
-            str(args.addresses),
-            str(args.per_address),
-            str(args.seconds),
-            stdout=asyncio.subprocess.PIPE,
-        )
-        cpu, began = cpu_seconds(pid), time.monotonic()
-        out, _err = await flooders.communicate()
-        flood_cpu, flood_wall = cpu_seconds(pid) - cpu, time.monotonic() - began
-        answers = json.loads(out.decode().strip() or "{}")
+        for _round in range(args.rounds):
+            for kind, latencies in (("quiet", quiet), ("flood", flooded)):
+                for player in players:
+                    player.latencies, player.measuring = latencies, True
+                cpu, began = cpu_seconds(pid), time.monotonic()
+                if kind == "quiet":
+                    await asyncio.sleep(window)
+                else:
+                    answers.update(await flood_window(port, args, window))
+                cpus[kind] += cpu_seconds(pid) - cpu
+                walls[kind] += time.monotonic() - began
+            for player in players:
+                player.measuring = False  # why: the log-ins left waiting are no quiet
+            walls["settle"] += await settle(pid)
         for task in tasks:
             task.cancel()
     tried = sum(answers.values())
     codes = ", ".join(f"{code} {count}" for code, count in sorted(answers.items()))
+    ratio = percentile(flooded, 0.99) / percentile(quiet, 0.99) if quiet and flooded else 0.0
     return [
-        f"quiet ({quiet_wall:.1f} s wall): {summary(quiet)}; server CPU {quiet_cpu:.2f} s",
-        f"flood ({flood_wall:.1f} s wall, {args.addresses} addresses x {args.per_address} "
-        f"connections, {tried} log-ins answered: {codes}): {summary(flooded)}; "
-        f"server CPU {flood_cpu:.2f} s",
+        f"quiet ({args.rounds} windows, {walls['quiet']:.1f} s wall): {summary(quiet)}; "
+        f"server CPU {cpus['quiet']:.2f} s",
+        f"flood ({args.rounds} windows, {walls['flood']:.1f} s wall, {args.addresses} addresses"
+        f" x {args.per_address} connections, {tried} log-ins answered: {codes}): "
+        f"{summary(flooded)}; server CPU {cpus['flood']:.2f} s",
+        f"p99 flood / quiet: {ratio:.2f} (target: at most 2); {walls['settle']:.1f} s unmeasured"
+        " after the flood windows while the server hashed the log-ins left waiting",
     ]
 
 
@@ -124,7 +157,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--addresses", type=int, default=20)
     parser.add_argument("--per-address", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=20.0, help="of each kind, in all")
+    parser.add_argument("--rounds", type=int, default=4, help="quiet and flood windows in turn")
     parser.add_argument("--think", type=float, default=0.3, help="seconds before each move")
     parser.add_argument("--out", default=None)
     parser.add_argument("--flood", nargs=4, default=None, help=argparse.SUPPRESS)
@@ -143,6 +177,8 @@ def main() -> None:
         f"{args.tables} tables of 1 player and 1 easy computer, {args.think} s before each "
         "move, latency act -> first game event"
     )
+    own = os.times()
+    lines.append(f"this process's CPU {own.user + own.system:.2f} s (the measuring players)")
     load = "load average after: " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
     lines.append(load + f" ({os.cpu_count()} cores)")
     text = "\n".join([head, *lines]) + "\n"

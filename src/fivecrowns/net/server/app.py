@@ -491,6 +491,7 @@ class Server:
         return True
 
     def _disconnected(self, conn: Connection) -> None:
+        self.accounts.gone(conn)  # why: a log-in nobody waits for any more costs no hash
         self.lobby.disconnected(conn)
         if conn.player is not None and conn.player.conn is None:  # why: not one replaced
             self.friends.gone(conn.player)

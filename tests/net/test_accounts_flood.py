@@ -1,0 +1,91 @@
+"""A log-in flood must not slow other players' moves (issue 28; benchmarks/bench_login_flood.py
+measures it): argon2 runs at the lowest CPU priority, so the event loop runs first whenever it
+has work, and a log-in whose connection ended costs no hash it had not started."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+from typing import Any
+
+import pytest
+
+from fivecrowns.net.protocol import LogIn
+from fivecrowns.net.server.accounts import AccountRules, Accounts
+from fivecrowns.storage.accounts import MemoryAccounts
+
+
+def _priority() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own nice value is Linux's")
+def test_hashes_run_at_the_lowest_cpu_priority_and_the_event_loop_keeps_its_own() -> None:
+    accounts = Accounts(MemoryAccounts(), None)  # type: ignore[arg-type]
+    before = _priority()
+
+    async def scenario() -> tuple[int, int, str]:
+        in_pool = int(await accounts._in_pool(_priority))
+        hashed = str(await accounts._in_pool(accounts._hasher.hash, "a long pass phrase"))
+        return in_pool, _priority(), hashed
+
+    in_pool, on_loop, hashed = asyncio.run(scenario())
+    accounts.close()
+    assert in_pool == 19, in_pool
+    assert on_loop == before == _priority()  # the loop's thread, and this process, unchanged
+    assert hashed.startswith("$argon2id$")
+
+
+class _Conn:
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.player = None
+        self.sent: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self.sent.append(message)
+
+
+def test_a_log_in_whose_connection_ended_costs_no_hash_it_had_not_started() -> None:
+    rules = AccountRules(hashing_at_once=1, hashing_waiting=100, per_address=100)
+    accounts = Accounts(MemoryAccounts(), None, rules)  # type: ignore[arg-type]
+    hasher = accounts._hasher
+    started = threading.Event()
+    release = threading.Event()
+    checked: list[str] = []
+
+    class Counting:
+        def hash(self, password: str) -> str:
+            return str(hasher.hash(password))
+
+        def verify(self, password_hash: str, password: str) -> bool:
+            checked.append(password)
+            started.set()
+            release.wait(10)  # the first check holds the only thread; the others wait
+            return bool(hasher.verify(password_hash, password))
+
+    accounts._hasher = Counting()  # type: ignore[assignment]
+    conns = [_Conn(f"192.0.2.{n}") for n in range(1, 6)]
+
+    async def scenario() -> None:
+        for number, conn in enumerate(conns):
+            message = LogIn(v=1, name=f"Nobody {number}", password="wrong password")
+            accounts.log_in(conn, message)  # type: ignore[arg-type]
+        for _tick in range(500):  # bounded: the first check starts within a few seconds
+            if started.is_set():
+                break
+            await asyncio.sleep(0.01)
+        assert started.is_set()
+        for conn in conns:  # every one hangs up, as a flood's connections do
+            accounts.gone(conn)  # type: ignore[arg-type]
+        release.set()
+        for _tick in range(100):
+            await asyncio.sleep(0.01)
+        assert not accounts._tasks and not accounts._busy
+
+    asyncio.run(scenario())
+    accounts.close()
+    assert len(checked) == 1, checked  # only the check that had started was done
+    assert all(conn.sent == [] for conn in conns)  # nobody is answered: nobody is there
