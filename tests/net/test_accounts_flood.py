@@ -1,41 +1,38 @@
 """A log-in flood must not slow other players' moves (issue 28; benchmarks/bench_login_flood.py
-measures it): argon2 runs at the lowest CPU priority, so the event loop runs first whenever it
-has work, and a log-in whose connection ended costs no hash it had not started."""
+measures it): argon2 runs in worker processes at the lowest CPU priority, so the event loop
+runs first whenever it has work, and a log-in whose connection ended costs no hash it had not
+started."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import threading
 from typing import Any
-
-import pytest
 
 from fivecrowns.net.protocol import LogIn
 from fivecrowns.net.server.accounts import AccountRules, Accounts
 from fivecrowns.storage.accounts import MemoryAccounts
 
 
-def _priority() -> int:
-    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own nice value is Linux's")
-def test_hashes_run_at_the_lowest_cpu_priority_and_the_event_loop_keeps_its_own() -> None:
+def test_hashes_run_in_worker_processes_at_the_lowest_cpu_priority() -> None:
     accounts = Accounts(MemoryAccounts(), None)  # type: ignore[arg-type]
-    before = _priority()
+    before = os.getpriority(os.PRIO_PROCESS, 0)
 
-    async def scenario() -> tuple[int, int, str]:
-        in_pool = int(await accounts._in_pool(_priority))
+    async def scenario() -> tuple[str, bool, bool]:
         hashed = str(await accounts._in_pool(accounts._hasher.hash, "a long pass phrase"))
-        return in_pool, _priority(), hashed
+        right = await accounts._verify(hashed, "a long pass phrase")
+        wrong = await accounts._verify(hashed, "A long pass phrase")
+        return hashed, right, wrong
 
-    in_pool, on_loop, hashed = asyncio.run(scenario())
+    hashed, right, wrong = asyncio.run(scenario())
+    workers = accounts._workers._workers
+    niceness = workers.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=30)
+    where = workers.submit(os.getpid).result(timeout=30)
     accounts.close()
-    assert in_pool == 19, in_pool
-    assert on_loop == before == _priority()  # the loop's thread, and this process, unchanged
-    assert hashed.startswith("$argon2id$")
+    assert hashed.startswith("$argon2id$") and right and not wrong
+    assert niceness == 19 and where != os.getpid()
+    assert os.getpriority(os.PRIO_PROCESS, 0) == before  # the server's own, unchanged
 
 
 class _Conn:

@@ -2,8 +2,9 @@
 an account's name kept its own (docs/protocol.md, docs/network.md).
 
 - Passwords are hashed with argon2id (argon2-cffi, RFC 9106's low-memory parameters) in a
-  pool of ``hashing_at_once`` threads at the lowest CPU priority (background.py), never on
-  the event loop, which runs first whenever it has work; at most ``hashing_waiting``
+  pool of ``hashing_at_once`` threads, each handing its hash to a worker process at the
+  lowest CPU priority (background.py), never on the event loop, which the system runs first
+  whenever it has work; at most ``hashing_waiting``
   log-ins wait for it, and more are told the server is busy (a flood of log-ins cannot hold
   every other player's moves, nor the server's memory).
 - A log-in is a session: a short-lived access token (``hello`` with ``access`` says hello as
@@ -29,11 +30,11 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from fivecrowns.i18n import N_, speaking
@@ -51,7 +52,7 @@ from fivecrowns.net.protocol import (
     Refresh,
     SignUp,
 )
-from fivecrowns.net.server.background import background_pool
+from fivecrowns.net.server.background import QuietHasher
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.lobby import WRONG_VERSION, Lobby
 from fivecrowns.storage.accounts import (
@@ -174,8 +175,9 @@ class Accounts:
         self.lobby = lobby
         self.rules = rules or AccountRules()
         self.clock = clock
-        self._hasher = PasswordHasher()  # argon2id
-        self._pool = background_pool(self.rules.hashing_at_once, "argon2")
+        self._workers = QuietHasher(self.rules.hashing_at_once)  # argon2id, in worker processes
+        self._hasher = self._workers  # why apart: a test may count the hashes through its own
+        self._pool = ThreadPoolExecutor(self.rules.hashing_at_once, "argon2")
         self._waiting = 0
         self._by_address = Attempts(self.rules.per_address, self.rules.window)
         self._by_name = Attempts(self.rules.per_name, self.rules.window)
@@ -199,6 +201,7 @@ class Accounts:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._workers.close()
         for task in self._tasks:
             task.cancel()
 

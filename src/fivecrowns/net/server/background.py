@@ -1,40 +1,84 @@
-"""Work that must never slow the game: a thread pool whose threads yield the CPU to the event
-loop (issue 28, the log-in flood).
+"""Password hashing that never slows the game: argon2id in worker processes at the lowest CPU
+priority (issue 28, the log-in flood; benchmarks/bench_login_flood.py measures it).
 
-A log-in's argon2id hash takes a quarter of a second of CPU, in as many threads as the hash
-has lanes (4 by default, each started by argon2 itself). A flood of log-ins keeps two hashes
-running, eight busy threads on a machine that may have two cores; at the same priority as the
-event loop they take most of the CPU from it, and every other table's moves wait
-(benchmarks/bench_login_flood.py: p50 from 2 ms to 18 ms, and worse on a loaded machine). The
-pool's threads run at the lowest CPU priority instead: when the event loop has work it runs
-at once, and the hashes take only what the loop leaves, which on an idle server is all of it.
+A log-in's argon2id hash takes about a quarter of a second of CPU, in as many threads as the
+hash has lanes (4 by default, started by argon2 itself). A flood of log-ins keeps two hashes
+running: eight busy threads, on a machine that may have two cores. In the server's own
+process, at its priority, they took the CPU from the event loop, and every other table's
+moves waited (p99 of other tables' moves 11 times its quiet value in one run). Lowering those
+threads' priority is not enough: a starved thread of the server's own process may be holding
+Python's lock (the GIL) when it is stopped, and the event loop then waits for it.
+
+So the hashes run in worker processes (:class:`QuietHasher`, the same ``hash`` and ``verify``
+as argon2's ``PasswordHasher``, which does the work there) at the lowest CPU priority: when
+the event loop has work the system runs it first, and the hashes take what it leaves, which on
+an idle server is everything. The server's thread pool still bounds how many hashes run and
+wait at once (accounts.py); each of its threads only waits for its worker's answer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
-import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["LOWEST", "background_pool", "run_in_background"]
+from argon2 import PasswordHasher
 
-LOWEST = 19  # the nice value of the pool's threads: the lowest CPU priority there is
+__all__ = ["LOWEST", "QuietHasher", "lowest_priority"]
 
+LOWEST = 19  # the nice value of the workers: the lowest CPU priority there is
 
-def run_in_background() -> None:
-    """Lower this thread's CPU priority to :data:`LOWEST`; threads it starts inherit it.
-
-    why Linux only: there a thread's nice value is its own (setpriority with the thread's id);
-    elsewhere it would be the whole process's, the event loop's too, so nothing is changed."""
-    if sys.platform != "linux":
-        return
-    # why suppress: a sandbox may forbid it; the hashes then run as before, only slower to yield
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST)
+_hasher: PasswordHasher | None = None  # a worker process's own
 
 
-def background_pool(workers: int, name: str) -> ThreadPoolExecutor:
-    """A pool of ``workers`` threads that run at the lowest CPU priority."""
-    return ThreadPoolExecutor(workers, name, initializer=run_in_background)
+def _end_with_the_server() -> None:
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()  # why: returns when the server's process ends, however it ends
+    os._exit(0)
+
+
+def lowest_priority() -> None:
+    """A worker's start: run at :data:`LOWEST` (the threads argon2 starts inherit it), and
+    end with the server, even one killed at once (a worker left waiting for work would hold
+    the server's output open, and its memory, for ever)."""
+    global _hasher
+    _hasher = PasswordHasher()
+    threading.Thread(target=_end_with_the_server, name="end with the server", daemon=True).start()
+    if hasattr(os, "setpriority"):  # why: Windows has no nice values; its hashes run as before
+        # why suppress: a sandbox may forbid it; the hashes then run, only yield less
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, 0, LOWEST)
+
+
+def _hash(password: str) -> str:
+    assert _hasher is not None
+    return _hasher.hash(password)
+
+
+def _verify(password_hash: str, password: str) -> bool:
+    assert _hasher is not None
+    return _hasher.verify(password_hash, password)
+
+
+class QuietHasher:
+    """argon2id's ``hash`` and ``verify`` (argon2-cffi's defaults), done in ``workers`` worker
+    processes at the lowest CPU priority; each call blocks its caller (a thread of the pool in
+    accounts.py) until its worker answers. argon2's exceptions come back as they were raised."""
+
+    def __init__(self, workers: int) -> None:
+        # why spawn: a fork of the server (threads and an event loop) may copy a held lock;
+        # a spawned worker imports only this module and argon2, once, at its first hash
+        context = multiprocessing.get_context("spawn")
+        self._workers = ProcessPoolExecutor(workers, context, initializer=lowest_priority)
+
+    def hash(self, password: str) -> str:
+        return self._workers.submit(_hash, password).result()
+
+    def verify(self, password_hash: str, password: str) -> bool:
+        return self._workers.submit(_verify, password_hash, password).result()
+
+    def close(self) -> None:
+        self._workers.shutdown(wait=False, cancel_futures=True)
