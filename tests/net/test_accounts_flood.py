@@ -8,11 +8,16 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from fivecrowns.net.protocol import LogIn
 from fivecrowns.net.server.accounts import AccountRules, Accounts
 from fivecrowns.storage.accounts import MemoryAccounts
+from server_support import FAST, Client, ServerProcess
 
 
 def test_hashes_run_in_worker_processes_at_the_lowest_cpu_priority() -> None:
@@ -86,3 +91,49 @@ def test_a_log_in_whose_connection_ended_costs_no_hash_it_had_not_started() -> N
     accounts.close()
     assert len(checked) == 1, checked  # only the check that had started was done
     assert all(conn.sent == [] for conn in conns)  # nobody is answered: nobody is there
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads processes from /proc")
+def test_the_hashing_workers_end_with_a_server_killed_at_once(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "server", *FAST).start()
+    try:
+
+        async def sign_up() -> None:
+            ann = await Client("Ann").connect(server.url, hello=False)
+            await ann.send({"type": "sign_up", "v": 1, "name": "Ann", "password": "a long one"})
+            await ann.until(lambda m: m["type"] == "welcome")
+            await ann.close()
+
+        asyncio.run(sign_up())
+        assert server.proc is not None
+        workers = _children(server.proc.pid)
+        assert workers  # the hash was made in a worker process (and its resource tracker)
+        server.kill9()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in workers)
+    finally:
+        server.stop()

@@ -184,7 +184,9 @@ def test_the_friends_section_by_keyboard_with_a_friend_at_a_terminal(
         _logged(page, "Your friend request to Tom is taken back.")
         _wait_rows(page, [])
         assert web.errors == []
-        # in Spanish: the section's words and the server's
+        # in Spanish (another device): the section's words and the server's
+        context.close()
+        context = browser.new_context()
         spanish = context.new_page()
         amigos = WebPlayer(spanish, page_url(server.url) + "?lang=es")
         account_form(spanish, "Nia", PASSWORD, "log-in-button")
@@ -197,6 +199,8 @@ def test_the_friends_section_by_keyboard_with_a_friend_at_a_terminal(
         assert spanish.get_by_role("button", name="Retirar tu solicitud de amistad a Tom").count()
         assert amigos.errors == []
         # a guest has no Friends section
+        context.close()
+        context = browser.new_context()
         guest = context.new_page()
         WebPlayer(guest, page_url(server.url)).connect("Gus")
         assert guest.locator("#friends").is_hidden()
