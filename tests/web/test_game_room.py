@@ -1,6 +1,7 @@
 """Issue 28's done-when, end to end against a real `fivecrowns serve` process: a new player
-signs up in the web page (Debian's Chromium) and plays a rated game with a friend who logged
-in at a terminal client (`fivecrowns join --log-in`, its own process) and a computer player;
+signs up in the web page (Debian's Chromium), becomes friends (from the page's Friends
+section) with a player who logged in at a terminal client (`fivecrowns join --log-in`, its own
+process), and plays a rated game with that friend and a computer player;
 mid-game she moves to another device (a second browser, logged in there) without losing the
 seat, and the old page is told it was replaced; then both read the new rating and the game's
 record, round by round, each on their own client.
@@ -87,6 +88,14 @@ def _play(web: WebPlayer, tom: Terminal, done: Any, seconds: float) -> None:
             web.page.wait_for_timeout(20)
 
 
+def _heard(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "text => (window.__announcements || []).some(a => a.text === text)",
+        arg=text,
+        timeout=15_000,
+    )
+
+
 def _frames(web: WebPlayer) -> list[dict[str, Any]]:
     return [json.loads(frame) for frame in web.frames]
 
@@ -123,6 +132,15 @@ def test_sign_up_play_rated_with_a_friend_move_device_and_read_the_record(
         client.type(PASSWORD)
         client.until(lambda line: line.startswith("Logged in as Tom."))
         tom = Terminal(client)
+        # they become friends: Tom asks from his terminal, Nia accepts in the page
+        client.type("friend Nia")
+        tom.until(lambda line: line.startswith("Asked Nia to be your friend"))
+        accept = page.get_by_role("button", name="Accept Tom's friend request", exact=True)
+        accept.wait_for(timeout=15_000)
+        accept.focus()
+        page.keyboard.press("Enter")
+        tom.until(lambda line: line == "Nia is your friend now.")
+        _heard(page, "Tom is in the lobby.")
         # a rated table of three: Nia, a seat for Tom, an easy computer player
         assert page.locator("#rated").is_checked()
         table = web.create_table(3, ["", "easy"])
@@ -137,6 +155,7 @@ def test_sign_up_play_rated_with_a_friend_move_device_and_read_the_record(
         account_form(page2, "Nia", PASSWORD, "log-in-button")
         page2.wait_for_selector("#table:not([hidden])", timeout=15_000)
         web2.wait_turn()
+        _heard(page2, "Tom is playing at a table.")  # the new device knows where friends are
         snapshot = page2.evaluate("() => window.fivecrowns.snapshot")
         assert snapshot["seat"] == 0 and not snapshot["seats"][0]["standin"]
         assert snapshot["view"]["round"] == 2

@@ -155,3 +155,18 @@ class PgFriends:
                 (account_id,) * 2,
             ),
         )
+
+    def ban(self, table_id: str, player_id: str, now: float) -> None:
+        self._execute(
+            "INSERT INTO table_bans (table_id, player_id, at) VALUES (%s, %s, %s)"
+            " ON CONFLICT DO NOTHING",
+            (table_id, player_id, now),
+        )
+
+    def banned(self, table_id: str, player_id: str) -> bool:
+        return self._exists(
+            "SELECT 1 FROM table_bans WHERE table_id = %s AND player_id = %s", table_id, player_id
+        )
+
+    def forget_table(self, table_id: str) -> None:
+        self._execute("DELETE FROM table_bans WHERE table_id = %s", (table_id,))

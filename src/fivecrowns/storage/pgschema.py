@@ -109,6 +109,13 @@ STEPS: tuple[str, ...] = (
     );
     CREATE INDEX private_messages_by_recipient ON private_messages (recipient, id);
     """,
+    # table bans, as the SQLite file's step of the same name
+    """
+    CREATE TABLE table_bans (
+        table_id TEXT NOT NULL, player_id TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, player_id)
+    );
+    """,
 )
 
 
