@@ -35,6 +35,16 @@ def test_a_game_is_kept_once_with_its_ratings(store: RatingStore) -> None:
     assert store.rating("a") == Rating("a", 1650.0, 380.0, 2, 1)
 
 
+def test_players_said_to_have_the_same_rating_share_a_place(store: RatingStore) -> None:
+    for number, mu in enumerate([1500.2, 1499.6, 1500.49, 1500.5, 1498.9]):
+        store.record_game(_game(f"g{number}"), [Rating(f"p{number}", mu, 100.0, 1, 0)])
+    # 1500.5 is said 1,501; 1500.49, 1500.2 and 1499.6 are all said 1,500; 1498.9 is 1,499
+    assert [
+        store.rank(Rating(f"p{n}", mu, 1.0))[0]
+        for n, mu in enumerate([1500.2, 1499.6, 1500.49, 1500.5, 1498.9])
+    ] == [2, 2, 2, 1, 5]
+
+
 def test_places_share_ties_and_the_leaderboard_is_paged_best_first(store: RatingStore) -> None:
     mus = [1500.0, 1700.0, 1500.0, 1200.0, 1800.0]
     for number, mu in enumerate(mus):

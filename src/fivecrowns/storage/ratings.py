@@ -18,6 +18,7 @@ is read, so a deleted account's games name "a deleted player").
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -31,6 +32,7 @@ __all__ = [
     "RatingStore",
     "SqlRatings",
     "SqliteRatings",
+    "shown",
 ]
 
 
@@ -67,7 +69,7 @@ class RatingStore(Protocol):
 
     def rank(self, rating: Rating) -> tuple[int, int]:
         """Where ``rating`` stands: its place (1 the best) and how many rated players there
-        are; ties share a place."""
+        are; players with the same :func:`shown` rating share a place."""
         ...
 
     def leaderboard(self, start: int, count: int) -> tuple[list[Rating], int]:
@@ -80,6 +82,18 @@ class RatingStore(Protocol):
         ...
 
     def game(self, key: str) -> RatedGame | None: ...
+
+
+def shown(mu: float) -> int:
+    """The rating a player hears and reads: ``mu`` rounded, a half up. Places go by it, so
+    two players said to have the same rating share a place (:meth:`RatingStore.rank`)."""
+    return math.floor(mu + 0.5)
+
+
+def _higher(rating: Rating) -> float:
+    """The least ``mu`` shown higher than ``rating``'s (shown(mu) > s exactly when
+    mu >= s + 0.5)."""
+    return shown(rating.mu) + 0.5
 
 
 def _order(rating: Rating) -> tuple[float, str]:
@@ -105,7 +119,7 @@ class MemoryRatings:
         return True
 
     def rank(self, rating: Rating) -> tuple[int, int]:
-        better = sum(1 for r in self._ratings.values() if r.mu > rating.mu)
+        better = sum(1 for r in self._ratings.values() if r.mu >= _higher(rating))
         return better + 1, len(self._ratings)
 
     def leaderboard(self, start: int, count: int) -> tuple[list[Rating], int]:
@@ -187,8 +201,8 @@ class SqlRatings:
 
     def rank(self, rating: Rating) -> tuple[int, int]:
         better, everyone = self._counts(
-            "SELECT (SELECT COUNT(*) FROM ratings WHERE mu > ?), (SELECT COUNT(*) FROM ratings)",
-            (rating.mu,),
+            "SELECT (SELECT COUNT(*) FROM ratings WHERE mu >= ?), (SELECT COUNT(*) FROM ratings)",
+            (_higher(rating),),
         )
         return better + 1, everyone
 
