@@ -35,6 +35,7 @@ def test_a_ban_lasts_over_a_restart_of_the_server(tmp_path: Path) -> None:
         assert seated["type"] == "seated", seated
         removed = await _answer(ann, {"type": "kick", "seat": dee.seat, "ban": True})
         assert removed["type"] == "answer" and removed["what"] == "kick", removed
+        await dee.until(lambda m: m["type"] == "left")  # told, after an error "removed"
         again = await _answer(dee, {"type": "join", "table": ann.table})
         assert again["code"] == "not_welcome", again
         kept.update(table=ann.table, ann=ann.token, dee=dee.token)
