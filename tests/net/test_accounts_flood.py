@@ -6,9 +6,11 @@ started."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,19 @@ def test_hashes_run_in_worker_processes_at_the_lowest_cpu_priority() -> None:
     assert hashed.startswith("$argon2id$") and right and not wrong
     assert niceness == 19 and where != os.getpid()
     assert os.getpriority(os.PRIO_PROCESS, 0) == before  # the server's own, unchanged
+
+
+def test_a_worker_that_died_is_replaced_and_log_ins_go_on() -> None:
+    accounts = Accounts(MemoryAccounts(), None)  # type: ignore[arg-type]
+    hasher = accounts._workers
+    first = hasher.hash("a long pass phrase")
+    broken = hasher._workers
+    with contextlib.suppress(BrokenProcessPool):
+        broken.submit(os._exit, 1).result(timeout=30)  # a worker dies, as one killed would
+    again = hasher.hash("a long pass phrase")
+    assert hasher._workers is not broken
+    assert hasher.verify(first, "a long pass phrase") and again.startswith("$argon2id$")
+    accounts.close()
 
 
 class _Conn:

@@ -22,7 +22,10 @@ import contextlib
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 
@@ -31,6 +34,7 @@ __all__ = ["LOWEST", "QuietHasher", "lowest_priority"]
 LOWEST = 19  # the nice value of the workers: the lowest CPU priority there is
 
 _hasher: PasswordHasher | None = None  # a worker process's own
+T = TypeVar("T")
 
 
 def _end_with_the_server() -> None:
@@ -69,16 +73,37 @@ class QuietHasher:
     accounts.py) until its worker answers. argon2's exceptions come back as they were raised."""
 
     def __init__(self, workers: int) -> None:
+        self._count = workers
+        self._lock = threading.Lock()
+        self._workers = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
         # why spawn: a fork of the server (threads and an event loop) may copy a held lock;
         # a spawned worker imports only this module and argon2, once, at its first hash
         context = multiprocessing.get_context("spawn")
-        self._workers = ProcessPoolExecutor(workers, context, initializer=lowest_priority)
+        return ProcessPoolExecutor(self._count, context, initializer=lowest_priority)
+
+    def _run(self, work: Callable[..., T], *args: str) -> T:
+        for attempt in range(2):
+            workers = self._workers
+            try:
+                return workers.submit(work, *args).result()
+            except BrokenProcessPool:
+                # why again, once: a worker that died (killed, out of memory) breaks the whole
+                # pool for good; without new workers no one could log in until a restart
+                if attempt:
+                    raise
+                with self._lock:
+                    if self._workers is workers:
+                        workers.shutdown(wait=False, cancel_futures=True)
+                        self._workers = self._start()
+        raise AssertionError("unreachable")
 
     def hash(self, password: str) -> str:
-        return self._workers.submit(_hash, password).result()
+        return self._run(_hash, password)
 
     def verify(self, password_hash: str, password: str) -> bool:
-        return self._workers.submit(_verify, password_hash, password).result()
+        return self._run(_verify, password_hash, password)
 
     def close(self) -> None:
         self._workers.shutdown(wait=False, cancel_futures=True)
