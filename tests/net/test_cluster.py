@@ -1,6 +1,7 @@
 """Two ``fivecrowns serve --bus`` processes behind one address (one port, SO_REUSEPORT), on a
-real Redis and one shared SQLite file: a game goes on when the owner of the tables is killed
-with SIGKILL (net/server/cluster.py, docs/operations.md)."""
+real Redis and one shared store, the data folder's SQLite file or a real PostgreSQL (each test
+runs on both): a game goes on when the owner of the tables is killed with SIGKILL
+(net/server/cluster.py, docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -15,27 +16,40 @@ import pytest
 from cluster_support import LEASE, Cluster, owner_now
 from fivecrowns.net.client.websocket import CONNECTED_AGAIN
 from join_support import Player, _play_a_turn
+from pg_support import pg_url_fixture, postgres_fixture
 from redis_server import RedisServer, redis_server
 from server_support import FAST, Client, RecordingLink, ServerProcess, play_until
 
-__all__ = ["redis_server"]  # why: the fixture, imported for pytest to find
+# why: the fixtures, imported for pytest to find
+__all__ = ["pg_url_fixture", "postgres_fixture", "redis_server"]
+
+
+@pytest.fixture(name="shared", params=["sqlite", "postgresql"])
+def shared_fixture(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    """The options that name the shared store: none (the data folder's SQLite file), or
+    ``--store`` and a new database of a real PostgreSQL."""
+    if request.param == "sqlite":
+        return ()
+    return ("--store", str(request.getfixturevalue("pg_url")))
 
 
 @pytest.fixture(name="cluster")
-def cluster_fixture(tmp_path: Path, redis_server: RedisServer) -> Iterator[Cluster]:
-    cluster = Cluster(tmp_path / "server", redis_server)
+def cluster_fixture(
+    tmp_path: Path, redis_server: RedisServer, shared: tuple[str, ...]
+) -> Iterator[Cluster]:
+    cluster = Cluster(tmp_path / "server", redis_server, *shared)
     yield cluster
     errors = cluster.stop()
     assert "Traceback" not in errors, errors
 
 
 def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
-    tmp_path: Path, redis_server: RedisServer
+    tmp_path: Path, redis_server: RedisServer, shared: tuple[str, ...]
 ) -> None:
     """The spare passes a WebSocket on to the owner (here each on a port of its own, so that
     the connection surely goes through the spare): one lobby, one table list."""
     data = tmp_path / "server"
-    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
+    options = (*FAST, *shared, "--bus", redis_server.url, "--lease", LEASE)
     owner = ServerProcess(data, *options).start()
     owner_now(redis_server.url)
     spare = ServerProcess(data, *options).start()

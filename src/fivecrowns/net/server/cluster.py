@@ -48,11 +48,12 @@ from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.server.app import Server
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
+from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
 from fivecrowns.net.server.store import SqliteStore
 from fivecrowns.net.server.web import accepted_language, add_web_routes
 
-__all__ = ["CHANGING_OVER", "Fenced", "FencedStore", "Node"]
+__all__ = ["CHANGING_OVER", "FENCE", "Fenced", "FencedStore", "Node"]
 
 log = logging.getLogger(__name__)
 
@@ -121,13 +122,19 @@ class FencedStore(SqliteStore):
         self._db.close()
 
 
+#: A store with a fence: SQLite's on one machine, PostgreSQL's on several.
+SharedStore = FencedStore | FencedPgStore
+#: What a store's refusal of an owner that is not the newest looks like.
+FENCED = (Fenced, FencedOutError)
+
+
 class Node:
     """One process of several: owner of the tables or passing connections on to the owner.
 
     ``host`` is where its private port listens (the address the others reach it at)."""
 
     def __init__(
-        self, server: Server, store: FencedStore, bus: str, host: str, ttl: float = 3.0
+        self, server: Server, store: SharedStore, bus: str, host: str, ttl: float = 3.0
     ) -> None:
         self.server = server
         self.store = store
@@ -229,7 +236,7 @@ class Node:
                 if self.owner and time.monotonic() - self._renewed > self.ttl:
                     self._lose(f"the bus could not be reached ({error})")
                     return
-            except Fenced as error:
+            except FENCED as error:
                 log.warning("Not taking over: %s", error)
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
