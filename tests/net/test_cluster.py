@@ -11,6 +11,7 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from cluster_support import LEASE, Cluster, owner_now
@@ -66,6 +67,50 @@ def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
         await ben.until(lambda m: m["type"] == "snapshot")
         await ann.until(lambda m: m["type"] == "event" and m["kind"] == "seat_taken")
         for client in (ann, ben):
+            await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = owner.stop() + spare.stop()
+    assert "Traceback" not in errors, errors
+
+
+def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """Each connection a spare passes on holds a socket of its own: past --max-connections it
+    refuses the next one with the full server's sentence, and takes one again once one
+    closes (the owner, which allows many more, is not what refuses)."""
+    data = tmp_path / "server"
+    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
+    owner = ServerProcess(data, *options).start()
+    owner_now(redis_server.url)
+    spare = ServerProcess(data, *options, "--max-connections", "2").start()
+
+    async def scenario() -> None:
+        ann, ben = Client("Ann"), Client("Ben")
+        await ann.connect(spare.url)
+        await ben.connect(spare.url)
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(spare.url)
+            assert refused.value.status == 503
+            async with session.get(spare.url.replace("ws://", "http://")) as answer:
+                assert answer.status == 503
+                assert await answer.text() == "The server is full; try again later.\n"
+        await ben.close()
+        for _attempt in range(100):  # the spare hears of the close within a moment
+            cy = Client("Cy")
+            try:
+                await cy.connect(spare.url)
+                break
+            except aiohttp.WSServerHandshakeError:
+                await cy.close()
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the spare took no connection again")
+        for client in (ann, cy):
             await client.close()
 
     try:

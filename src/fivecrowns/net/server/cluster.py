@@ -150,6 +150,9 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0
         self._session: aiohttp.ClientSession | None = None
+        # why counted: a connection passed on holds this process's socket and file (and one
+        # to the owner), so it counts toward --max-connections here as one served does
+        self.forwarded = 0
 
     # --- the two web applications --------------------------------------------------------
 
@@ -285,6 +288,15 @@ class Node:
         refusal = self.server.origin_refusal(request)
         if refusal is not None:
             return refusal
+        if self.forwarded + len(self.server.connections) >= self.server.limits.max_connections:
+            return _full(request)
+        self.forwarded += 1
+        try:
+            return await self._forward_counted(request)
+        finally:
+            self.forwarded -= 1
+
+    async def _forward_counted(self, request: web.Request) -> web.StreamResponse:
         upstream = await self._reach_owner(request)
         if isinstance(upstream, web.Response):
             return upstream
@@ -371,6 +383,13 @@ def _refused(request: web.Request, status: int) -> web.Response:
     with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
         text = _(REFUSED)
     return web.Response(status=status, text=text + "\n")
+
+
+def _full(request: web.Request) -> web.Response:
+    """HTTP 503 with the sentence a full server says (as Server.handle_ws does)."""
+    with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
+        text = _("The server is full; try again later.")
+    return web.Response(status=503, text=text + "\n")
 
 
 def _changing_over(request: web.Request) -> web.Response:
