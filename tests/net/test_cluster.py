@@ -120,6 +120,33 @@ def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
     assert "Traceback" not in errors, errors
 
 
+def test_a_spare_passes_on_more_than_a_hundred_connections_at_once(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """aiohttp's client holds at most 100 connections by default; a spare's passed-on
+    WebSockets are not bound by it (the 101st waited for ever, until one closed)."""
+    data = tmp_path / "server"
+    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE, "--max-per-address", "0")
+    owner = ServerProcess(data, *options).start()
+    owner_now(redis_server.url)
+    spare = ServerProcess(data, *options).start()
+
+    async def scenario() -> None:
+        clients = [Client(f"P{number}") for number in range(105)]
+        try:
+            for client in clients:
+                await asyncio.wait_for(client.connect(spare.url), 30)
+        finally:
+            for client in clients:
+                await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = owner.stop() + spare.stop()
+    assert "Traceback" not in errors, errors
+
+
 def test_kill_9_of_the_owner_the_game_finishes_on_the_other_process(cluster: Cluster) -> None:
     """Two players, two computer players and a spectator; the owner is killed mid-game: the
     other process takes the tables over, everyone connects again with their token and last

@@ -198,7 +198,10 @@ class Node:
         """Take part (the lease's loop, the bus) while inside, serving privately at
         ``address``; give the lease up on the way out."""
         self.lease.address = address
-        self._session = aiohttp.ClientSession()
+        # why no limit: aiohttp's connector holds at most 100 connections by default, and a
+        # WebSocket passed on holds one for its whole life, so the 101st waited for ever;
+        # --max-connections bounds them instead (_forward)
+        self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         listener = Listener(self.redis, CHANNEL, self._heard)
         self._tasks = [
             asyncio.create_task(self._hold()),
