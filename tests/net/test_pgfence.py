@@ -12,7 +12,7 @@ import pytest
 
 from fivecrowns.net.server.cluster import FENCE
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore, PgStore
-from fivecrowns.net.server.store import StoredTable
+from fivecrowns.net.server.store import StoredTable, StoreError
 from pg_support import pg_url_fixture, postgres_fixture  # noqa: F401
 
 
@@ -106,3 +106,23 @@ def test_a_claim_waits_for_a_write_under_way_and_the_write_is_kept(pg_url: str) 
     assert table.inputs == [{"op": "start", "seed": 1}]
     old.close()
     new.close()
+
+
+def test_a_lost_connection_is_a_store_error_and_the_next_call_connects_again(
+    pg_url: str,
+) -> None:
+    """The cluster's lease loop catches StoreError and tries again at its next beat; a raw
+    psycopg error would have ended that loop, and the process would never take over."""
+    store = FencedPgStore(pg_url, FENCE)
+    store.claim(3)
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    with pytest.raises(StoreError):
+        store.fence()
+    assert store.fence() == 3
+    with pytest.raises(FencedOutError):
+        store.claim(3)
+    store.close()

@@ -9,11 +9,12 @@ How it fits together (docs/operations.md, "Several processes"):
   an epoch. The owner serves every connection itself; the others forward each WebSocket,
   frame by frame, to the owner's private port (the clients and the web page see one server).
   The lobby, presence and table list are the owner's, so they are the same from any port.
-- The store is shared (one SQLite file in WAL mode on one machine; the same design holds on a
-  shared network database) and *fenced*: the owner writes its epoch in the store when it
-  takes over, and every flush of inputs checks, in the same write transaction, that no newer
-  epoch has been written since. An owner that lost its lease (paused, cut off from Redis)
-  never writes again, even before it notices.
+- The store is shared (one SQLite file in WAL mode on one machine, :class:`FencedStore`; or
+  PostgreSQL on one machine or several, ``--store``,
+  :class:`~fivecrowns.net.server.pgstore.FencedPgStore`) and *fenced*: the owner writes its
+  epoch in the store when it takes over, and every flush of inputs checks, in the same write
+  transaction, that no newer epoch has been written since. An owner that lost its lease
+  (paused, cut off from Redis) never writes again, even before it notices.
 - When the owner dies (``kill -9``), its lease expires after ``ttl`` seconds; another process
   takes it (with a newer epoch), rebuilds every table by replaying its inputs
   (:meth:`Lobby.recover`) and serves. The clients, whose connections dropped, connect again
@@ -50,7 +51,7 @@ from fivecrowns.net.server.app import Server
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
-from fivecrowns.net.server.store import SqliteStore
+from fivecrowns.net.server.store import SqliteStore, StoreError
 from fivecrowns.net.server.web import accepted_language, add_web_routes
 
 __all__ = ["CHANGING_OVER", "FENCE", "Fenced", "FencedStore", "Node"]
@@ -242,7 +243,9 @@ class Node:
                 if self.owner and time.monotonic() - self._renewed > self.ttl:
                     self._lose(f"the bus could not be reached ({error})")
                     return
-            except FENCED as error:
+            except (*FENCED, StoreError, sqlite3.Error) as error:
+                # why every store error: a database away a moment must not end this loop
+                # (this process would never take over); the next beat tries again
                 log.warning("Not taking over: %s", error)
             self._wake.clear()
             with contextlib.suppress(TimeoutError):

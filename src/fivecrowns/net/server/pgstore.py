@@ -302,21 +302,27 @@ class FencedPgStore(PgStore):
 
     def fence(self) -> int:
         """The newest epoch any owner has written (0: none yet)."""
-        row = (
-            self._connection()
-            .execute("SELECT epoch FROM fences WHERE name = %s", (self.fence_name,))
-            .fetchone()
-        )
+        try:
+            row = (
+                self._connection()
+                .execute("SELECT epoch FROM fences WHERE name = %s", (self.fence_name,))
+                .fetchone()
+            )
+        except self._psycopg.OperationalError as error:  # why: as a lost database is told
+            raise StoreError(_first_line(error)) from error
         return 0 if row is None else int(row[0])
 
     def claim(self, epoch: int) -> None:
         """Write ``epoch`` as the newest; :class:`FencedOutError` if a newer one (or the same)
         is there already. One statement: two processes claiming at once cannot both win."""
-        cursor = self._connection().execute(
-            "INSERT INTO fences (name, epoch) VALUES (%s, %s) ON CONFLICT (name) DO UPDATE"
-            " SET epoch = excluded.epoch WHERE fences.epoch < excluded.epoch",
-            (self.fence_name, epoch),
-        )
+        try:
+            cursor = self._connection().execute(
+                "INSERT INTO fences (name, epoch) VALUES (%s, %s) ON CONFLICT (name) DO UPDATE"
+                " SET epoch = excluded.epoch WHERE fences.epoch < excluded.epoch",
+                (self.fence_name, epoch),
+            )
+        except self._psycopg.OperationalError as error:
+            raise StoreError(_first_line(error)) from error
         if cursor.rowcount != 1:
             raise FencedOutError(f"epoch {epoch} is not newer than the database's")
         self.epoch = epoch
