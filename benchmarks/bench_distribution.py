@@ -9,7 +9,9 @@ Each round measures, in turn (so the machine's load falls on both alike):
 - ``1 process, SQLite``: ``fivecrowns serve --data DIR`` as bench_server.py starts it;
 - ``2 processes, PostgreSQL + Redis``: two ``fivecrowns serve --store postgresql://...
   --bus redis://...`` on one port (SO_REUSEPORT) and one new database; the first owns the
-  tables, the second passes the connections the kernel hands it on to the first.
+  tables, the second passes the connections the kernel hands it on to the first;
+- ``2 processes, SQLite + Redis``: the same on the data folder's SQLite file, shared (what
+  passing connections on costs, without PostgreSQL's part).
 
 The clients are bench_server.py's (``--tables`` tables of 4 WebSocket clients, full speed
 unless ``--think``), connecting to the one address, so about half of them reach the owner
@@ -42,6 +44,7 @@ from redis_server import RedisServer, free_port
 
 SQLITE = "1 process, SQLite"
 CLUSTER = "2 processes, PostgreSQL + Redis"
+SQLITE_CLUSTER = "2 processes, SQLite + Redis"
 
 
 def _options(tables: int) -> list[str]:
@@ -85,20 +88,26 @@ def one_sqlite(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
 
 
 def one_cluster(
-    args: argparse.Namespace, folder: Path, postgres: Postgres, redis: RedisServer
+    args: argparse.Namespace, folder: Path, postgres: Postgres | None, redis: RedisServer
 ) -> dict[str, Any]:
+    """Two processes on PostgreSQL (a new database) and Redis; on their shared data folder's
+    SQLite file and Redis if ``postgres`` is None."""
     port = free_port()
-    store = postgres.database()
+    store = [] if postgres is None else ["--store", postgres.database()]
     command = [
         sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", str(port),
-        "--store", store, "--bus", redis.url, *_options(args.tables),
+        *store, "--bus", redis.url, *_options(args.tables),
     ]  # fmt: skip
+    # why one folder without PostgreSQL: the SQLite file in it is what they share
+    folders = (folder, folder) if postgres is None else (folder / "one", folder / "two")
     with (
-        serving([], command=[*command, "--data", str(folder / "one")], keep_errors=False) as one,
-        serving([], command=[*command, "--data", str(folder / "two")], keep_errors=False) as two,
+        serving([], command=[*command, "--data", str(folders[0])], keep_errors=False) as one,
+        serving([], command=[*command, "--data", str(folders[1])], keep_errors=False) as two,
     ):
         assert redis.proc is not None
-        services = [*_descendants(_postmaster(postgres)), redis.proc.pid]
+        services = [redis.proc.pid]
+        if postgres is not None:
+            services += _descendants(_postmaster(postgres))
         return measure(
             one.url, one.pid, args.tables, args.seconds, args.think, True, 2,
             also=[two.pid], services=services,
@@ -132,7 +141,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    results: dict[str, list[dict[str, Any]]] = {SQLITE: [], CLUSTER: []}
+    results: dict[str, list[dict[str, Any]]] = {SQLITE: [], CLUSTER: [], SQLITE_CLUSTER: []}
     header = (
         f"bench_distribution.py, commit {commit()}, load {os.getloadavg()[0]:.1f} at start; "
         f"{args.tables} tables of 4 bench_server.py clients in 2 processes, "
@@ -147,17 +156,21 @@ def main() -> None:
                 folder = Path(temp) / f"round-{number}"
                 results[SQLITE].append(one_sqlite(args, folder / "sqlite"))
                 results[CLUSTER].append(one_cluster(args, folder / "cluster", postgres, redis))
+                results[SQLITE_CLUSTER].append(one_cluster(args, folder / "shared", None, redis))
         finally:
             redis.stop()
             postgres.stop()
     single = statistics.median(run["server_cpu_ms_per_move"] for run in results[SQLITE])
     double = statistics.median(run["server_cpu_ms_per_move"] for run in results[CLUSTER])
+    shared = statistics.median(run["server_cpu_ms_per_move"] for run in results[SQLITE_CLUSTER])
     lines = [
         header,
         _line(SQLITE, results[SQLITE]),
         _line(CLUSTER, results[CLUSTER]),
+        _line(SQLITE_CLUSTER, results[SQLITE_CLUSTER]),
         f"server CPU per move, 2 processes on PostgreSQL and Redis / 1 on SQLite: "
-        f"{double / single:.2f}x (target <= 1.3x)",
+        f"{double / single:.2f}x (target <= 1.3x); 2 on SQLite and Redis / 1 on SQLite: "
+        f"{shared / single:.2f}x",
         f"load {os.getloadavg()[0]:.1f} at the end",
     ]
     text = "\n".join(lines) + "\n"
