@@ -31,6 +31,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -143,7 +144,8 @@ def main() -> None:
     args = parser.parse_args()
     results: dict[str, list[dict[str, Any]]] = {SQLITE: [], CLUSTER: [], SQLITE_CLUSTER: []}
     header = (
-        f"bench_distribution.py, commit {commit()}, load {os.getloadavg()[0]:.1f} at start; "
+        f"bench_distribution.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"commit {commit()}, load {os.getloadavg()[0]:.1f} at start; "
         f"{args.tables} tables of 4 bench_server.py clients in 2 processes, "
         f"{'full speed' if not args.think else f'{args.think:g} s thinking (0.5-1.5x)'}, "
         f"{args.rounds} rounds alternating"

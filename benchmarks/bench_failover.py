@@ -108,7 +108,8 @@ async def main_async(args: argparse.Namespace) -> str:
         redis = RedisServer(Path(temp)).start()
         postgres = Postgres().start() if args.store == "postgresql" else None
         lines = [
-            f"bench_failover.py, commit {commit()}, load {os.getloadavg()[0]:.1f} at start, "
+            f"bench_failover.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+            f"commit {commit()}, load {os.getloadavg()[0]:.1f} at start, "
             f"{args.runs} runs per lease, the owner killed after {args.moves} events, "
             f"store: {args.store}"
         ]
