@@ -99,3 +99,38 @@ def test_a_writer_whose_socket_is_closing_writes_nothing_more() -> None:
         return transport.written
 
     assert asyncio.run(scenario()) == []
+
+
+def test_a_writer_waits_while_the_client_reads_nothing_and_goes_on_once_it_has_read() -> None:
+    from fivecrowns.net.server import connection
+
+    class _Slow(_Transport):
+        unread = 10**6  # the client has read nothing yet
+
+        def get_write_buffer_size(self) -> int:
+            return self.unread
+
+    async def scenario() -> None:
+        transport = _Slow()
+        conn = Connection(_Socket(), Limits(), lambda: True, transport)  # type: ignore[arg-type]
+        conn.writer = asyncio.create_task(conn.write_loop())
+        conn.send_raw(b'{"type":"event","seq":1}')
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if conn._blocked:
+                break
+        assert conn._blocked and len(transport.written) == 1  # waiting for the client
+        conn.send_listing(b'{"type":"tables","n":1}')
+        conn.send_listing(b'{"type":"tables","n":2}')  # replaces the unsent one meanwhile
+        await asyncio.sleep(3 * connection.DRAIN_POLL)
+        assert len(transport.written) == 1
+        transport.unread = 0  # it has read everything
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if len(transport.written) == 2:
+                break
+        assert transport.written[1] == text_frames([b'{"type":"tables","n":2}'])
+        conn._end()
+        await asyncio.wait_for(conn.writer, 5)
+
+    asyncio.run(scenario())
