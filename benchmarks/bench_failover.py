@@ -3,6 +3,8 @@ move accepted at its table (target <= 5 s), and the acknowledged moves lost (tar
 
     nice -n 10 .venv/bin/python benchmarks/bench_failover.py \
         --out benchmarks/results/failover.txt
+    nice -n 10 .venv/bin/python benchmarks/bench_failover.py --store postgresql --lease 3 \
+        --out benchmarks/results/failover-postgresql.txt
 
 Each run starts a real ``redis-server`` (Debian's package; once for all runs) and two
 ``fivecrowns serve --bus ... --lease L`` processes on one port and one data folder (the
@@ -14,7 +16,9 @@ sends its move at once; the clock stops at the first game event that move caused
 acknowledged moves lost are the events the player had heard that the survivor's snapshot
 does not have. The survivor's CPU time (user + system, from ``/proc``) over the same span is
 given beside the wall time. The client runs on the same machine, so the figures are
-pessimistic; the lease's expiry is most of the time by design (``--lease``).
+pessimistic; the lease's expiry is most of the time by design (``--lease``). With ``--store
+postgresql`` the two processes share a new database of a PostgreSQL started here
+(tests/support/pg_support.py) for each run instead of the data folder's SQLite file.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "suppo
 
 from _serve import cpu_seconds
 from _stats import commit, percentile, write_report
+from pg_support import Postgres
 from redis_server import RedisServer, free_port
 from server_support import FAST, TABLE_EVENTS, Client, ServerProcess, play_until
 
@@ -50,12 +55,12 @@ async def _owned(redis: RedisServer, timeout: float = 30.0) -> None:
 
 
 async def one_run(
-    folder: Path, redis: RedisServer, lease: float, moves: int
+    folder: Path, redis: RedisServer, lease: float, moves: int, store: tuple[str, ...] = ()
 ) -> tuple[float, float, int]:
     """(seconds from the kill to the next accepted move, survivor CPU seconds meanwhile,
-    acknowledged events lost)."""
+    acknowledged events lost); ``store``: the options naming a shared database, if any."""
     port = free_port()
-    options = (*FAST, "--grace", "30", "--bus", redis.url, "--lease", str(lease))
+    options = (*FAST, "--grace", "30", *store, "--bus", redis.url, "--lease", str(lease))
     first = ServerProcess(folder, *options, port=port).start()
     await _owned(redis)
     second = ServerProcess(folder, *options, port=port).start()
@@ -101,16 +106,20 @@ async def one_run(
 async def main_async(args: argparse.Namespace) -> str:
     with tempfile.TemporaryDirectory() as temp:
         redis = RedisServer(Path(temp)).start()
+        postgres = Postgres().start() if args.store == "postgresql" else None
         lines = [
-            f"bench_failover.py, commit {commit()}, load {os.getloadavg()[0]:.1f} at start, "
-            f"{args.runs} runs per lease, the owner killed after {args.moves} events"
+            f"bench_failover.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+            f"commit {commit()}, load {os.getloadavg()[0]:.1f} at start, "
+            f"{args.runs} runs per lease, the owner killed after {args.moves} events, "
+            f"store: {args.store}"
         ]
         try:
             for lease in args.lease:
                 times, cpus, lost = [], [], 0
                 for run in range(args.runs):
+                    store = () if postgres is None else ("--store", postgres.database())
                     took, spent, missing = await one_run(
-                        Path(temp) / f"server-{lease}-{run}", redis, lease, args.moves
+                        Path(temp) / f"server-{lease}-{run}", redis, lease, args.moves, store
                     )
                     times.append(took)
                     cpus.append(spent)
@@ -124,6 +133,8 @@ async def main_async(args: argparse.Namespace) -> str:
                 )
         finally:
             redis.stop()
+            if postgres is not None:
+                postgres.stop()
         lines.append(f"load {os.getloadavg()[0]:.1f} at the end")
         return "\n".join(lines) + "\n"
 
@@ -133,6 +144,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--lease", type=float, nargs="+", default=[1.0, 3.0])
+    parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     text = asyncio.run(main_async(args))

@@ -7,7 +7,8 @@ Run (the committed figures, benchmarks/results/server.txt):
     .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 45 --think 4 --jitter
 
 Issue 29's human pace (1 client and 3 computer players per table, a move every 2 to 6 s, the
-server's garbage collections in the window reported; benchmarks/results/server-2026-11-26-*):
+server's garbage collections in the window reported; benchmarks/results/server-2026-11-26-*
+and server-2026-11-27-writes-and-human-pace.txt):
 
     nice -n 10 .venv/bin/python benchmarks/bench_server.py --tables 2000 --bots 3 --think 4 \
         --jitter --bot-delay 4 --seconds 60 --warm-up 15 --stagger 8 --gc-log
@@ -70,6 +71,7 @@ import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Literal
@@ -400,8 +402,14 @@ def measure(
     bots: tuple[str, ...] = (),
     warm_up: float = WARM_UP,
     stagger: float = 0.0,
+    also: Sequence[int] = (),
+    services: Sequence[int] = (),
 ) -> dict[str, Any]:
+    """The load on the server at ``url`` (process ``pid``); ``also``: more server processes
+    (serve --bus), whose CPU time is added to its own; ``services``: processes it uses
+    (PostgreSQL, Redis), whose CPU time over the window is reported apart."""
     context = multiprocessing.get_context("spawn")
+    pids = [pid, *also]
     pipes: list[Connection] = []
     processes = []
     rss_before = rss_kib(pid)
@@ -427,10 +435,12 @@ def measure(
         for pipe in pipes:
             pipe.send((window_start, stop_at))
         time.sleep(max(0.0, window_start - time.perf_counter()))
-        cpu_before = cpu_seconds(pid)
+        cpu_before = sum(cpu_seconds(one) for one in pids)
+        services_before = sum(cpu_seconds(one) for one in services)
         rss_dealt = rss_kib(pid)
         time.sleep(max(0.0, stop_at - time.perf_counter()))
-        cpu = cpu_seconds(pid) - cpu_before
+        cpu = sum(cpu_seconds(one) for one in pids) - cpu_before
+        services_cpu = sum(cpu_seconds(one) for one in services) - services_before
         window = time.perf_counter() - window_start
         rss_after = rss_kib(pid)
         results = []
@@ -479,6 +489,8 @@ def measure(
         "server_cpu_seconds": cpu,
         "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
         "server_cpu_share": cpu / window,  # of one core, over the play window
+        "server_processes": len(pids),
+        "services_cpu_seconds": services_cpu,
         "client_cpu_seconds": client_cpu,
         "client_cpu_ms_per_move": 1000 * client_cpu / max(1, moves),
     }

@@ -1,6 +1,7 @@
 """Two ``fivecrowns serve --bus`` processes behind one address (one port, SO_REUSEPORT), on a
-real Redis and one shared SQLite file: a game goes on when the owner of the tables is killed
-with SIGKILL (net/server/cluster.py, docs/operations.md)."""
+real Redis and one shared store, the data folder's SQLite file or a real PostgreSQL (each test
+runs on both): a game goes on when the owner of the tables is killed with SIGKILL
+(net/server/cluster.py, docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -10,32 +11,46 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from cluster_support import LEASE, Cluster, owner_now
 from fivecrowns.net.client.websocket import CONNECTED_AGAIN
 from join_support import Player, _play_a_turn
+from pg_support import pg_url_fixture, postgres_fixture
 from redis_server import RedisServer, redis_server
 from server_support import FAST, Client, RecordingLink, ServerProcess, play_until
 
-__all__ = ["redis_server"]  # why: the fixture, imported for pytest to find
+# why: the fixtures, imported for pytest to find
+__all__ = ["pg_url_fixture", "postgres_fixture", "redis_server"]
+
+
+@pytest.fixture(name="shared", params=["sqlite", "postgresql"])
+def shared_fixture(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    """The options that name the shared store: none (the data folder's SQLite file), or
+    ``--store`` and a new database of a real PostgreSQL."""
+    if request.param == "sqlite":
+        return ()
+    return ("--store", str(request.getfixturevalue("pg_url")))
 
 
 @pytest.fixture(name="cluster")
-def cluster_fixture(tmp_path: Path, redis_server: RedisServer) -> Iterator[Cluster]:
-    cluster = Cluster(tmp_path / "server", redis_server)
+def cluster_fixture(
+    tmp_path: Path, redis_server: RedisServer, shared: tuple[str, ...]
+) -> Iterator[Cluster]:
+    cluster = Cluster(tmp_path / "server", redis_server, *shared)
     yield cluster
     errors = cluster.stop()
     assert "Traceback" not in errors, errors
 
 
 def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
-    tmp_path: Path, redis_server: RedisServer
+    tmp_path: Path, redis_server: RedisServer, shared: tuple[str, ...]
 ) -> None:
     """The spare passes a WebSocket on to the owner (here each on a port of its own, so that
     the connection surely goes through the spare): one lobby, one table list."""
     data = tmp_path / "server"
-    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
+    options = (*FAST, *shared, "--bus", redis_server.url, "--lease", LEASE)
     owner = ServerProcess(data, *options).start()
     owner_now(redis_server.url)
     spare = ServerProcess(data, *options).start()
@@ -53,6 +68,77 @@ def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
         await ann.until(lambda m: m["type"] == "event" and m["kind"] == "seat_taken")
         for client in (ann, ben):
             await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = owner.stop() + spare.stop()
+    assert "Traceback" not in errors, errors
+
+
+def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """Each connection a spare passes on holds a socket of its own: past --max-connections it
+    refuses the next one with the full server's sentence, and takes one again once one
+    closes (the owner, which allows many more, is not what refuses)."""
+    data = tmp_path / "server"
+    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
+    owner = ServerProcess(data, *options).start()
+    owner_now(redis_server.url)
+    spare = ServerProcess(data, *options, "--max-connections", "2").start()
+
+    async def scenario() -> None:
+        ann, ben = Client("Ann"), Client("Ben")
+        await ann.connect(spare.url)
+        await ben.connect(spare.url)
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(spare.url)
+            assert refused.value.status == 503
+            async with session.get(spare.url.replace("ws://", "http://")) as answer:
+                assert answer.status == 503
+                assert await answer.text() == "The server is full; try again later.\n"
+        await ben.close()
+        for _attempt in range(100):  # the spare hears of the close within a moment
+            cy = Client("Cy")
+            try:
+                await cy.connect(spare.url)
+                break
+            except aiohttp.WSServerHandshakeError:
+                await cy.close()
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the spare took no connection again")
+        for client in (ann, cy):
+            await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = owner.stop() + spare.stop()
+    assert "Traceback" not in errors, errors
+
+
+def test_a_spare_passes_on_more_than_a_hundred_connections_at_once(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """aiohttp's client holds at most 100 connections by default; a spare's passed-on
+    WebSockets are not bound by it (the 101st waited for ever, until one closed)."""
+    data = tmp_path / "server"
+    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE, "--max-per-address", "0")
+    owner = ServerProcess(data, *options).start()
+    owner_now(redis_server.url)
+    spare = ServerProcess(data, *options).start()
+
+    async def scenario() -> None:
+        clients = [Client(f"P{number}") for number in range(105)]
+        try:
+            for client in clients:
+                await asyncio.wait_for(client.connect(spare.url), 30)
+        finally:
+            for client in clients:
+                await client.close()
 
     try:
         asyncio.run(scenario())

@@ -70,12 +70,6 @@ def test_a_bad_or_unreachable_database_is_one_sentence_at_start(tmp_path: Path) 
         assert done.stdout == ""
     done = _serve(tmp_path, "--memory", "--store", "postgresql://127.0.0.1/games")
     assert (done.returncode, done.stderr) == (2, "--memory and --store cannot go together.\n")
-    done = _serve(tmp_path, "--bus", "redis://127.0.0.1:1", "--store", "postgresql://x/games")
-    assert (done.returncode, done.stderr) == (
-        2,
-        "--bus and --store cannot go together yet: several processes share the tables "
-        "through the data folder's SQLite file.\n",
-    )
 
 
 def test_a_newer_schema_stops_the_server_with_a_sentence_and_is_untouched(

@@ -29,10 +29,6 @@ NOT_A_STORE = N_(
     "--store takes a PostgreSQL address that begins with postgresql://, such as "
     "postgresql://fivecrowns@localhost/fivecrowns."
 )
-BUS_AND_STORE = N_(
-    "--bus and --store cannot go together yet: several processes share the tables through "
-    "the data folder's SQLite file."
-)
 CANNOT_LISTEN = N_("Cannot listen on {host} port {port}: {reason}.")
 NEGATIVE = N_("{option} cannot be negative.")
 LEASE_LOST = N_(
@@ -205,9 +201,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar=_("URL"),
         help=_(
-            "the Redis (redis://host:port) of several server processes that share the data "
-            "folder and one port: one holds the tables, the others pass their connections on "
-            "to it and take over if it stops (docs/operations.md)"
+            "the Redis (redis://host:port) of several server processes that share their "
+            "tables (the data folder, or the --store database) and one port: one holds the "
+            "tables, the others pass their connections on to it and take over if it stops "
+            "(docs/operations.md)"
         ),
     )
     parser.add_argument(
@@ -239,11 +236,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.store is not None and not _is_postgresql(args.store):
         print(_(NOT_A_STORE), file=sys.stderr)
-        return 2
-    if args.store is not None and args.bus is not None:
-        # why: the lease's fence is written in the shared SQLite file (cluster.FencedStore);
-        # a fenced PostgreSQL store is not built yet
-        print(_(BUS_AND_STORE), file=sys.stderr)
         return 2
     if args.list_accounts or args.approve_account or args.disable_account or args.enable_account:
         return _operate(args)
@@ -465,7 +457,8 @@ def _open_store(args: argparse.Namespace, data: Path) -> tuple[Any, str] | str:
     from fivecrowns.net.server.store import SqliteStore
     from fivecrowns.storage.migrations import NewerFileError
 
-    if getattr(args, "bus", None) is not None:
+    bus = getattr(args, "bus", None) is not None
+    if bus and args.store is None:
         from fivecrowns.net.server.cluster import FencedStore
 
         try:
@@ -473,11 +466,17 @@ def _open_store(args: argparse.Namespace, data: Path) -> tuple[Any, str] | str:
         except NewerFileError as error:
             return str(error)
     if args.store is not None:
-        from fivecrowns.net.server.pgstore import PgStore, StoreUnavailableError
+        from fivecrowns.net.server.pgstore import FencedPgStore, PgStore, StoreUnavailableError
         from fivecrowns.storage.pgschema import NewerSchemaError
 
+        store: PgStore
         try:
-            store = PgStore(args.store)
+            if bus:  # why fenced: several processes write the one database (cluster.py)
+                from fivecrowns.net.server.cluster import FENCE
+
+                store = FencedPgStore(args.store, FENCE)
+            else:
+                store = PgStore(args.store)
         except (StoreUnavailableError, NewerSchemaError) as error:
             return str(error)
         return store, store.where

@@ -109,6 +109,13 @@ STEPS: tuple[str, ...] = (
     );
     CREATE INDEX private_messages_by_recipient ON private_messages (recipient, id);
     """,
+    # 4: the fences of ``serve --bus`` (as the SQLite file's fences step): the newest epoch an
+    # owner of a lease has written; every save of inputs checks it in its own transaction
+    """
+    CREATE TABLE fences (
+        name TEXT PRIMARY KEY, epoch BIGINT NOT NULL
+    );
+    """,
     # table bans, as the SQLite file's step of the same name
     """
     CREATE TABLE table_bans (

@@ -9,11 +9,12 @@ How it fits together (docs/operations.md, "Several processes"):
   an epoch. The owner serves every connection itself; the others forward each WebSocket,
   frame by frame, to the owner's private port (the clients and the web page see one server).
   The lobby, presence and table list are the owner's, so they are the same from any port.
-- The store is shared (one SQLite file in WAL mode on one machine; the same design holds on a
-  shared network database) and *fenced*: the owner writes its epoch in the store when it
-  takes over, and every flush of inputs checks, in the same write transaction, that no newer
-  epoch has been written since. An owner that lost its lease (paused, cut off from Redis)
-  never writes again, even before it notices.
+- The store is shared (one SQLite file in WAL mode on one machine, :class:`FencedStore`; or
+  PostgreSQL on one machine or several, ``--store``,
+  :class:`~fivecrowns.net.server.pgstore.FencedPgStore`) and *fenced*: the owner writes its
+  epoch in the store when it takes over, and every flush of inputs checks, in the same write
+  transaction, that no newer epoch has been written since. An owner that lost its lease
+  (paused, cut off from Redis) never writes again, even before it notices.
 - When the owner dies (``kill -9``), its lease expires after ``ttl`` seconds; another process
   takes it (with a newer epoch), rebuilds every table by replaying its inputs
   (:meth:`Lobby.recover`) and serves. The clients, whose connections dropped, connect again
@@ -48,11 +49,12 @@ from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.server.app import Server
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
+from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
-from fivecrowns.net.server.store import SqliteStore
+from fivecrowns.net.server.store import SqliteStore, StoreError
 from fivecrowns.net.server.web import accepted_language, add_web_routes
 
-__all__ = ["CHANGING_OVER", "Fenced", "FencedStore", "Node"]
+__all__ = ["CHANGING_OVER", "FENCE", "Fenced", "FencedStore", "Node"]
 
 log = logging.getLogger(__name__)
 
@@ -121,13 +123,19 @@ class FencedStore(SqliteStore):
         self._db.close()
 
 
+#: A store with a fence: SQLite's on one machine, PostgreSQL's on several.
+SharedStore = FencedStore | FencedPgStore
+#: What a store's refusal of an owner that is not the newest looks like.
+FENCED = (Fenced, FencedOutError)
+
+
 class Node:
     """One process of several: owner of the tables or passing connections on to the owner.
 
     ``host`` is where its private port listens (the address the others reach it at)."""
 
     def __init__(
-        self, server: Server, store: FencedStore, bus: str, host: str, ttl: float = 3.0
+        self, server: Server, store: SharedStore, bus: str, host: str, ttl: float = 3.0
     ) -> None:
         self.server = server
         self.store = store
@@ -143,6 +151,9 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0
         self._session: aiohttp.ClientSession | None = None
+        # why counted: a connection passed on holds this process's socket and file (and one
+        # to the owner), so it counts toward --max-connections here as one served does
+        self.forwarded = 0
 
     # --- the two web applications --------------------------------------------------------
 
@@ -188,7 +199,10 @@ class Node:
         """Take part (the lease's loop, the bus) while inside, serving privately at
         ``address``; give the lease up on the way out."""
         self.lease.address = address
-        self._session = aiohttp.ClientSession()
+        # why no limit: aiohttp's connector holds at most 100 connections by default, and a
+        # WebSocket passed on holds one for its whole life, so the 101st waited for ever;
+        # --max-connections bounds them instead (_forward)
+        self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         listener = Listener(self.redis, CHANNEL, self._heard)
         self._tasks = [
             asyncio.create_task(self._hold()),
@@ -229,7 +243,9 @@ class Node:
                 if self.owner and time.monotonic() - self._renewed > self.ttl:
                     self._lose(f"the bus could not be reached ({error})")
                     return
-            except Fenced as error:
+            except (*FENCED, StoreError, sqlite3.Error) as error:
+                # why every store error: a database away a moment must not end this loop
+                # (this process would never take over); the next beat tries again
                 log.warning("Not taking over: %s", error)
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -278,6 +294,15 @@ class Node:
         refusal = self.server.origin_refusal(request)
         if refusal is not None:
             return refusal
+        if self.forwarded + len(self.server.connections) >= self.server.limits.max_connections:
+            return _full(request)
+        self.forwarded += 1
+        try:
+            return await self._forward_counted(request)
+        finally:
+            self.forwarded -= 1
+
+    async def _forward_counted(self, request: web.Request) -> web.StreamResponse:
         upstream = await self._reach_owner(request)
         if isinstance(upstream, web.Response):
             return upstream
@@ -364,6 +389,13 @@ def _refused(request: web.Request, status: int) -> web.Response:
     with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
         text = _(REFUSED)
     return web.Response(status=status, text=text + "\n")
+
+
+def _full(request: web.Request) -> web.Response:
+    """HTTP 503 with the sentence a full server says (as Server.handle_ws does)."""
+    with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
+        text = _("The server is full; try again later.")
+    return web.Response(status=503, text=text + "\n")
 
 
 def _changing_over(request: web.Request) -> web.Response:

@@ -53,7 +53,7 @@ from fivecrowns.storage.ratings import RatingStore
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["PgStore", "StoreUnavailableError", "TableTakenError"]
+__all__ = ["FencedOutError", "FencedPgStore", "PgStore", "StoreUnavailableError", "TableTakenError"]
 
 NO_DRIVER = N_(
     "The PostgreSQL store needs psycopg; install it with: pip install 'fivecrowns[postgresql]'"
@@ -191,18 +191,16 @@ class PgStore:
             return
         rows = self._pending
         psycopg = self._psycopg
-        values = ", ".join(["(%s, %s, %s)"] * len(rows))
         try:
             cursor = psycopg.ClientCursor(self._connection())
             # why one string of two statements: PostgreSQL runs it as one transaction (all the
             # rows or none) in one round trip; a transaction of BEGIN, SET, INSERT and COMMIT
             # was four, and psycopg's pipeline mode cost more CPU than it saved
             # (benchmarks/results/pgstore.txt). The client binds the values (ClientCursor).
-            cursor.execute(
-                f"{self._commit_setting}; INSERT INTO inputs (table_id, idx, command) "
-                f"VALUES {values}",
-                [value for row in rows for value in row],
-            )
+            statement, params = self._insert(rows)
+            cursor.execute(f"{self._commit_setting}; {statement}", params)
+            cursor.nextset()  # why: the first result is the SET's; the INSERT's count is next
+            self._inserted(cursor.rowcount, rows)
         except psycopg.errors.UniqueViolation:
             taken = self._taken(rows)
             # why drop them: they can never be written, and kept they would fail every flush
@@ -211,6 +209,15 @@ class PgStore:
         except psycopg.OperationalError as error:  # why: the connection was lost; kept for later
             raise StoreError(_first_line(error)) from error
         self._pending = []
+
+    def _insert(self, rows: list[tuple[str, int, str]]) -> tuple[str, list[Any]]:
+        """The statement that writes ``rows``, and its values."""
+        values = ", ".join(["(%s, %s, %s)"] * len(rows))
+        statement = f"INSERT INTO inputs (table_id, idx, command) VALUES {values}"
+        return statement, [value for row in rows for value in row]
+
+    def _inserted(self, count: int, rows: list[tuple[str, int, str]]) -> None:
+        """What the database said it wrote of ``rows``: here always all of them."""
 
     def _taken(self, rows: list[tuple[str, int, str]]) -> set[str]:
         """The tables among ``rows`` with an index another writer already wrote."""
@@ -268,6 +275,82 @@ class PgStore:
     def close(self) -> None:
         try:
             self.flush()
+        finally:
+            if self._db is not None:
+                self._db.close()
+
+
+class FencedOutError(StoreError):
+    """A write refused: a newer owner of the lease has written its epoch in the database."""
+
+
+class FencedPgStore(PgStore):
+    """A :class:`PgStore` for ``serve --bus``, whose inputs are written only by the process
+    holding the newest epoch of the lease ``fence`` names (the counterpart of
+    :class:`fivecrowns.net.server.cluster.FencedStore`, which fences the SQLite file).
+
+    The epoch is checked in the same statement, so the same transaction, that writes the
+    inputs: the fence's row is read ``FOR SHARE``, so a newer owner's :meth:`claim` (an update
+    of that row) waits for a write under way to commit, and a write after the claim reads the
+    newer epoch and writes nothing. An owner that lost its lease therefore never writes again,
+    whatever it believes."""
+
+    def __init__(self, url: str, fence: str) -> None:
+        super().__init__(url)
+        self.fence_name = fence
+        self.epoch = 0  # why 0: no lease's epoch is 0, so an owner not yet claimed writes nothing
+
+    def fence(self) -> int:
+        """The newest epoch any owner has written (0: none yet)."""
+        try:
+            row = (
+                self._connection()
+                .execute("SELECT epoch FROM fences WHERE name = %s", (self.fence_name,))
+                .fetchone()
+            )
+        except self._psycopg.OperationalError as error:  # why: as a lost database is told
+            raise StoreError(_first_line(error)) from error
+        return 0 if row is None else int(row[0])
+
+    def claim(self, epoch: int) -> None:
+        """Write ``epoch`` as the newest; :class:`FencedOutError` if a newer one (or the same)
+        is there already. One statement: two processes claiming at once cannot both win."""
+        try:
+            cursor = self._connection().execute(
+                "INSERT INTO fences (name, epoch) VALUES (%s, %s) ON CONFLICT (name) DO UPDATE"
+                " SET epoch = excluded.epoch WHERE fences.epoch < excluded.epoch",
+                (self.fence_name, epoch),
+            )
+        except self._psycopg.OperationalError as error:
+            raise StoreError(_first_line(error)) from error
+        if cursor.rowcount != 1:
+            raise FencedOutError(f"epoch {epoch} is not newer than the database's")
+        self.epoch = epoch
+        self._pending = []  # why: nothing kept before the claim is this owner's
+
+    def _insert(self, rows: list[tuple[str, int, str]]) -> tuple[str, list[Any]]:
+        # why the casts: the values' types are named once, so PostgreSQL reads the rows of
+        # VALUES as the inputs' columns whatever the first row holds
+        values = ", ".join(["(%s::text, %s::integer, %s::text)"] * len(rows))
+        statement = (
+            "WITH fence AS (SELECT 1 FROM fences WHERE name = %s AND epoch = %s FOR SHARE)"
+            " INSERT INTO inputs (table_id, idx, command)"
+            f" SELECT * FROM (VALUES {values}) AS v WHERE EXISTS (SELECT 1 FROM fence)"
+        )
+        return statement, [self.fence_name, self.epoch, *[value for row in rows for value in row]]
+
+    def _inserted(self, count: int, rows: list[tuple[str, int, str]]) -> None:
+        if count == len(rows):
+            return
+        # why drop them: a newer owner has the tables; these inputs are no longer this one's
+        self._pending = []
+        raise FencedOutError(f"epoch {self.epoch} is no longer the newest")
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        except FencedOutError:  # why: a fenced owner's last inputs are not its own
+            pass
         finally:
             if self._db is not None:
                 self._db.close()
