@@ -91,3 +91,23 @@ def test_friends_last_in_the_servers_file_and_an_older_file_gets_their_tables(
     with sqlite3.connect(path) as check:
         assert version_of(check) == len(STEPS)
     check.close()
+
+
+def test_a_tables_bans_are_kept_until_the_table_closes(store: FriendStore) -> None:
+    store.ban("t1", "dee", 1.0)
+    store.ban("t1", "dee", 2.0)  # banning again changes nothing
+    store.ban("t2", "dee", 1.0)
+    assert store.banned("t1", "dee") and store.banned("t2", "dee")
+    assert not store.banned("t1", "cy") and not store.banned("t3", "dee")
+    store.forget_table("t1")
+    assert not store.banned("t1", "dee") and store.banned("t2", "dee")
+
+
+def test_a_ban_lasts_in_the_servers_file(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    first = SqliteStore(path)
+    first.friends.ban("t1", "dee", 1.0)
+    first.close()
+    again = SqliteStore(path)
+    assert again.friends.banned("t1", "dee")
+    again.close()

@@ -10,7 +10,9 @@ deleted account's name is gone from here too.
 - a friend request: who asked whom (one row until it is accepted or declined);
 - a friendship: kept both ways (one row for each side), so each side's list is one lookup;
 - a block: who will not hear from whom;
-- a private message kept for an account that was away: its inbox, read once (and then gone).
+- a private message kept for an account that was away: its inbox, read once (and then gone);
+- a table's ban: a player its creator removed and will not have sit there again (kept until
+  the table closes, over a restart of the server).
 """
 
 from __future__ import annotations
@@ -90,6 +92,16 @@ class FriendStore(Protocol):
         """Drop everything about the account (its account is deleted)."""
         ...
 
+    # a table's bans: the players its creator removed and will not have sit there again
+    # (a guest too: a ban is of a player's id, not an account's); kept over a restart
+    def ban(self, table_id: str, player_id: str, now: float) -> None: ...
+
+    def banned(self, table_id: str, player_id: str) -> bool: ...
+
+    def forget_table(self, table_id: str) -> None:
+        """The table closed: its bans are of no use any more."""
+        ...
+
 
 class MemoryFriends:
     """Friends that last as long as the server process."""
@@ -99,6 +111,7 @@ class MemoryFriends:
         self._friends: dict[tuple[str, str], float] = {}
         self._blocks: dict[tuple[str, str], float] = {}
         self._inbox: dict[str, list[PrivateMessage]] = {}
+        self._bans: dict[tuple[str, str], float] = {}
 
     def ask(self, asker: str, asked: str, now: float) -> None:
         self._requests.setdefault((asker, asked), now)
@@ -162,6 +175,16 @@ class MemoryFriends:
         self._inbox.pop(account_id, None)
         for recipient, messages in list(self._inbox.items()):
             self._inbox[recipient] = [m for m in messages if m.sender != account_id]
+
+    def ban(self, table_id: str, player_id: str, now: float) -> None:
+        self._bans.setdefault((table_id, player_id), now)
+
+    def banned(self, table_id: str, player_id: str) -> bool:
+        return (table_id, player_id) in self._bans
+
+    def forget_table(self, table_id: str) -> None:
+        for key in [k for k in self._bans if k[0] == table_id]:
+            del self._bans[key]
 
 
 class SqlFriends:
@@ -292,6 +315,21 @@ class SqlFriends:
             ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (account_id,) * 2),
             ("DELETE FROM private_messages WHERE recipient = ? OR sender = ?", (account_id,) * 2),
         )
+
+    def ban(self, table_id: str, player_id: str, now: float) -> None:
+        self._sql.execute(
+            "INSERT INTO table_bans (table_id, player_id, at) VALUES (?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (table_id, player_id, now),
+        )
+
+    def banned(self, table_id: str, player_id: str) -> bool:
+        return self._exists(
+            "SELECT 1 FROM table_bans WHERE table_id = ? AND player_id = ?", table_id, player_id
+        )
+
+    def forget_table(self, table_id: str) -> None:
+        self._sql.execute("DELETE FROM table_bans WHERE table_id = ?", (table_id,))
 
     def _in_one(self, *statements: tuple[str, tuple[object, ...]]) -> None:
         """Run ``statements`` in one transaction (all of them, or none)."""

@@ -112,6 +112,14 @@ STEPS: tuple[str, ...] = (
     );
     CREATE INDEX private_messages_by_recipient ON private_messages (recipient, id);
     """,
+    # table bans: the players a table's creator removed and banned, kept over a restart
+    # until the table closes (fivecrowns.storage.friends)
+    """
+    CREATE TABLE table_bans (
+        table_id TEXT NOT NULL, player_id TEXT NOT NULL, at REAL NOT NULL,
+        PRIMARY KEY (table_id, player_id)
+    );
+    """,
 )
 
 

@@ -116,6 +116,13 @@ STEPS: tuple[str, ...] = (
         name TEXT PRIMARY KEY, epoch BIGINT NOT NULL
     );
     """,
+    # table bans, as the SQLite file's step of the same name
+    """
+    CREATE TABLE table_bans (
+        table_id TEXT NOT NULL, player_id TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, player_id)
+    );
+    """,
 )
 
 

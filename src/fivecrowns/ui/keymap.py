@@ -534,6 +534,41 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
         N_("Type a game's number from the list of games, then Enter; Escape cancels."),
         "lobby",
     ),
+    # friends (issue 28): in the lobby and at a table before its game; ui/lobby_friends.py
+    _A(
+        "friends",
+        ("f",),
+        N_("Friends"),
+        N_(
+            "With an account: your friends, where each is, and who asks you; then a list: "
+            "choose one to message, remove, block, accept, decline or unblock."
+        ),
+        "lobby",
+    ),
+    _A(
+        "friend_ask",
+        ("F",),
+        N_("Ask a player to be your friend"),
+        N_("Type their name, then Enter; Escape cancels."),
+        "lobby",
+    ),
+    _A(
+        "private_message",
+        ("m",),
+        N_("Private message"),
+        N_("Choose a friend from a list, type the message, then Enter; Escape cancels."),
+        "lobby",
+    ),
+    _A(
+        "block_player",
+        ("B",),
+        N_("Block a player"),
+        N_(
+            "Type their name, then Enter: they cannot message you, ask to be your friend, or "
+            "sit at your table."
+        ),
+        "lobby",
+    ),
     _A(
         "log_out",
         ("O",),  # why Shift: O alone reads a rated game (ratings came first)

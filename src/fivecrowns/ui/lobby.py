@@ -33,6 +33,7 @@ from fivecrowns.net.client.link import table_cue
 from fivecrowns.net.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import GROUPS, LOBBY_GROUPS, Action, Keymap
+from fivecrowns.ui.lobby_friends import FriendKeys
 from fivecrowns.ui.lobby_ratings import RatingKeys
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.words.seats import seat_words
@@ -119,6 +120,8 @@ LEAVE_ITEM = N_("Leave the table, back to the lobby: {keys}")
 SCREEN_TITLE = N_("Five Crowns. The lobby of {url}. You are {name}.")
 SCREEN_TABLE_TITLE = N_("Five Crowns. Table {table}. You are {name}.")
 CHAT_LONGEST = 300
+#: The friends keys (ui/lobby_friends.py), in the menu of a player logged in to an account.
+FRIEND_ACTIONS = ("friends", "friend_ask", "private_message", "block_player")
 CODE_LONGEST = 40
 
 
@@ -153,7 +156,7 @@ class _Typing:
     done: Callable[[str], None]
 
 
-class Lobby(RatingKeys, CommandLayer):
+class Lobby(FriendKeys, RatingKeys, CommandLayer):
     """The lobby and a table before its game, at one keyboard, over one link."""
 
     def __init__(
@@ -235,6 +238,7 @@ class Lobby(RatingKeys, CommandLayer):
             if error.get("code") == "no_table" and link.table is None and self._try_as_code():
                 continue
             self.refuse(str(error.get("text", "")))
+        self.friends_news()
         now = None if link.table is None else (link.table, link.seat)
         if now != self.at:
             self._moved(now)
@@ -351,12 +355,14 @@ class Lobby(RatingKeys, CommandLayer):
             names = ["tables", "join", "watch", "invite_code", "create"]
             names += ["my_record", "player_record", "leaderboard", "my_games", "read_game"]
             if self.link.account is not None:
-                names.append("log_out")
+                names += [*FRIEND_ACTIONS, "log_out"]
         else:
             names = ["seats"]
             if self.at[1] is not None and self.link.creator:
                 names += ["start", "add_bot", "remove_bot", "remove_player"]
             names.append("chat")
+            if self.link.account is not None:
+                names += FRIEND_ACTIONS
         names += ["repeat", "verbosity", "settings", "help", "quit"]
         return [self.keymap.get(name) for name in names]
 

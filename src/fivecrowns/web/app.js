@@ -19,6 +19,7 @@ import { drawWatchers, watchersWords } from "./watchers.js";
 import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
 import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
 import { bindRatings, ratedChoice, showRatings } from "./ratings.js";
+import { bindFriends, showFriends } from "./friends.js";
 import { AccountForms } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -252,7 +253,7 @@ export class App {
   }
 
   receive(data) {
-    if (showRatings(this, data)) return;
+    if (showRatings(this, data) || showFriends(this, data)) return;
     if (this.account.receive(data)) return;
     switch (data.type) {
       case "welcome":
@@ -896,6 +897,7 @@ export class App {
     this.leaveDialog = new LeaveDialog(this);
     bindAfterGame(this);
     bindRatings(this);
+    bindFriends(this);
     $("watch-code").addEventListener("click", () => {
       const code = $("code").value.trim();
       if (code) this.send({ type: "watch", code });

@@ -3,6 +3,7 @@
 // sentence here is the page's own, so the two cannot drift apart.
 import { _, N_, ngettext, fill } from "./i18n.js";
 import { RATINGS_PAGE } from "./ratings.js";
+import { FRIENDS_PAGE } from "./friends.js";
 
 export const PAGE = [
   ["title", null, N_("Five Crowns")],
@@ -88,6 +89,7 @@ export const PAGE = [
   ["#leave-no", null, N_("Stay")],
   ["#leave-yes", null, N_("Leave the table")],
   ...RATINGS_PAGE,
+  ...FRIENDS_PAGE,
 ];
 
 /** Sets an element's own words, keeping its controls (a label around a check box). */

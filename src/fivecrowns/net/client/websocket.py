@@ -68,6 +68,12 @@ SEAT_GONE = N_(
 )
 
 
+#: Friends' frames the link takes in (:meth:`WebSocketLink._friend_frame`), and the answers
+#: that are said as they come rather than waited for by a key (a private message sent, a
+#: player removed from the table).
+FRIEND_FRAMES = frozenset({"friends", "friend", "presence", "private_message", "inbox"})
+TOLD = frozenset({"tell", "kick"})
+
 #: How long a seat taken back waits at most for the table's earlier events.
 CATCH_UP_SECONDS = 5.0
 
@@ -95,6 +101,11 @@ class WebSocketLink:
         self.notices: list[str] = []  # sentences for the player: errors, seats, connection
         self.leaderboard_pages = 0  # the leaderboard's pages, as its last page said
         self.games_pages = 0  # the pages of your rated games, as their last page said
+        #: Friends (issue 28): the newest ``friends`` answer, how many came, and how many
+        #: friend requests were heard (the lobby opens its lists and hints from these).
+        self.friends: dict[str, Any] | None = None
+        self.friends_heard = 0
+        self.asks_heard = 0
         self.on_news: Callable[[], None] | None = None
         self._errors: list[dict[str, Any]] = []
         self._changed = threading.Condition()
@@ -358,6 +369,8 @@ class WebSocketLink:
                     self.frames, self.last_snapshot = [], None
                 self._errors.append(data)
                 news = True
+            elif kind in FRIEND_FRAMES or (kind == "answer" and data.get("what") in TOLD):
+                news = self._friend_frame(data)
             elif kind == "answer":
                 self.answers.append(data)  # why not news: the key that asked waits for it
             elif kind in ("record", "rating"):  # ratings: said as they come, numbers first
@@ -375,6 +388,24 @@ class WebSocketLink:
             self._ready.set()
         if news:
             self._news()
+
+    def _friend_frame(self, data: dict[str, Any]) -> bool:
+        """Friends' news (docs/protocol.md "Friends"), said as it comes, each once; the
+        ``friends`` answer is kept for the lobby's lists (ui/lobby_friends.py)."""
+        kind = data["type"]
+        if kind == "friends":
+            self.friends = data
+            self.friends_heard += 1
+        elif kind == "private_message":
+            self.notices.append(str(data["message"]["said"]))
+        elif kind == "inbox":  # why here: the server sends it once, after the hello's welcome
+            self.notices.append(str(data["text"]))
+            self.notices.extend(str(message["said"]) for message in data["messages"])
+        else:
+            self.notices.append(str(data.get("text", "")))
+            if kind == "friend" and data.get("what") == "asks":
+                self.asks_heard += 1
+        return True
 
     def has_errors(self) -> bool:
         return bool(self._errors)

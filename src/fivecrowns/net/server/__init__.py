@@ -5,7 +5,8 @@
 ``resend`` (events sent again, charged per event), ``rooms`` (rooms, player records, the
 fan-out), ``connection`` (a socket, its queue and writer), ``limits``, ``resources`` (open
 files and ``accept()`` errors), ``origins`` (which web pages may connect), ``quiet`` (short
-log lines for bad requests and failed saves), ``store`` (SQLite) and ``web`` (the web page's
+log lines for bad requests and failed saves), ``background`` (password hashing in worker
+processes at the lowest CPU priority), ``store`` (SQLite) and ``web`` (the web page's
 files). A contract in pyproject.toml keeps that order.
 """
 

@@ -2,7 +2,9 @@
 an account's name kept its own (docs/protocol.md, docs/network.md).
 
 - Passwords are hashed with argon2id (argon2-cffi, RFC 9106's low-memory parameters) in a
-  pool of ``hashing_at_once`` threads, never on the event loop; at most ``hashing_waiting``
+  pool of ``hashing_at_once`` threads, each handing its hash to a worker process at the
+  lowest CPU priority (background.py), never on the event loop, which the system runs first
+  whenever it has work; at most ``hashing_waiting``
   log-ins wait for it, and more are told the server is busy (a flood of log-ins cannot hold
   every other player's moves, nor the server's memory).
 - A log-in is a session: a short-lived access token (``hello`` with ``access`` says hello as
@@ -33,7 +35,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from fivecrowns.i18n import N_, speaking
@@ -51,6 +52,7 @@ from fivecrowns.net.protocol import (
     Refresh,
     SignUp,
 )
+from fivecrowns.net.server.background import QuietHasher
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.lobby import WRONG_VERSION, Lobby
 from fivecrowns.storage.accounts import (
@@ -173,7 +175,8 @@ class Accounts:
         self.lobby = lobby
         self.rules = rules or AccountRules()
         self.clock = clock
-        self._hasher = PasswordHasher()  # argon2id
+        self._workers = QuietHasher(self.rules.hashing_at_once)  # argon2id, in worker processes
+        self._hasher = self._workers  # why apart: a test may count the hashes through its own
         self._pool = ThreadPoolExecutor(self.rules.hashing_at_once, "argon2")
         self._waiting = 0
         self._by_address = Attempts(self.rules.per_address, self.rules.window)
@@ -181,6 +184,7 @@ class Accounts:
         self._current: dict[str, str] = {}  # account id: the session of its newest log-in
         self._busy: set[Connection] = set()  # connections whose log-in awaits its hash
         self._tasks: set[asyncio.Task[None]] = set()
+        self._work: dict[Connection, asyncio.Task[None]] = {}  # each log-in's task, by its conn
         # the hash an unknown name's password is checked on, made once (a task all wait for)
         self._nothing: asyncio.Future[Any] | None = None
 
@@ -188,8 +192,16 @@ class Accounts:
         """``conn``'s log-in or sign-up waits for its hash (its hello is on its way)."""
         return conn in self._busy
 
+    def gone(self, conn: Connection) -> None:
+        """``conn`` ended: its log-in, if one waits for a hash, is cancelled, and the hash
+        with it if it has not started (a flood that hangs up leaves no work behind)."""
+        task = self._work.pop(conn, None)
+        if task is not None:
+            task.cancel()
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._workers.close()
         for task in self._tasks:
             task.cancel()
 
@@ -398,9 +410,11 @@ class Accounts:
                     conn.send(Error("internal", text))
                 finally:
                     self._busy.discard(conn)
+                    self._work.pop(conn, None)
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
+        self._work[conn] = task
         task.add_done_callback(self._tasks.discard)
 
     # --- refresh, log-out, deleting -------------------------------------------------------

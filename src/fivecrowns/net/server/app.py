@@ -491,6 +491,7 @@ class Server:
         return True
 
     def _disconnected(self, conn: Connection) -> None:
+        self.accounts.gone(conn)  # why: a log-in nobody waits for any more costs no hash
         self.lobby.disconnected(conn)
         if conn.player is not None and conn.player.conn is None:  # why: not one replaced
             self.friends.gone(conn.player)
@@ -508,6 +509,7 @@ class Server:
         """Take a table out of the server; its stored moves stay, marked finished."""
         self.pacing.halt(room)
         self.rooms.remove(room)
+        self.friends.table_closed(room)  # why: its bans are kept (storage) until now
         if not room.table.is_over:
             self.store.finish_table(room.id)
             log.info("Closed table %s: nobody was at it any more", room.id)

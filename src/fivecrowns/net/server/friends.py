@@ -415,11 +415,15 @@ class FriendsHere:
 
     # --- a table's creator removes a player before the start -------------------------------
 
+    def table_closed(self, room: Room) -> None:
+        """The table is gone: its bans go too."""
+        self.friends.forget_table(room.id)
+
     def may_sit(self, room: Room, player: PlayerRecord) -> None:
         """Refuse a seat to a player the table's creator banned, or blocks (one sentence for
         both: the blocked player learns nothing more)."""
         creator = room.table.creator_id
-        if player.id in room.banned or self.friends.blocks(creator, player.id):
+        if self.friends.banned(room.id, player.id) or self.friends.blocks(creator, player.id):
             raise TableError("not_welcome", _(NOT_WELCOME))
 
     def kick(self, conn: Connection, player: PlayerRecord, message: Kick) -> PlayerRecord | None:
@@ -443,7 +447,7 @@ class FriendsHere:
         self.lobby.pacing.end_grace(room, seat)
         self.lobby.pacing.change(room, lambda: table.leave(target_id))
         if message.ban:
-            room.banned.add(target_id)
+            self.friends.ban(room.id, target_id, self.clock())
         target = self.lobby.players.get(target_id)
         if target is not None:
             target.table_id = None

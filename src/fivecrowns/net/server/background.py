@@ -1,0 +1,109 @@
+"""Password hashing that never slows the game: argon2id in worker processes at the lowest CPU
+priority (issue 28, the log-in flood; benchmarks/bench_login_flood.py measures it).
+
+A log-in's argon2id hash takes about a quarter of a second of CPU, in as many threads as the
+hash has lanes (4 by default, started by argon2 itself). A flood of log-ins keeps two hashes
+running: eight busy threads, on a machine that may have two cores. In the server's own
+process, at its priority, they took the CPU from the event loop, and every other table's
+moves waited (p99 of other tables' moves 11 times its quiet value in one run). Lowering those
+threads' priority is not enough: a starved thread of the server's own process may be holding
+Python's lock (the GIL) when it is stopped, and the event loop then waits for it.
+
+So the hashes run in worker processes (:class:`QuietHasher`, the same ``hash`` and ``verify``
+as argon2's ``PasswordHasher``, which does the work there) at the lowest CPU priority: when
+the event loop has work the system runs it first, and the hashes take what it leaves, which on
+an idle server is everything. The server's thread pool still bounds how many hashes run and
+wait at once (accounts.py); each of its threads only waits for its worker's answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+from argon2 import PasswordHasher
+
+__all__ = ["LOWEST", "QuietHasher", "lowest_priority"]
+
+LOWEST = 19  # the nice value of the workers: the lowest CPU priority there is
+
+_hasher: PasswordHasher | None = None  # a worker process's own
+T = TypeVar("T")
+
+
+def _end_with_the_server() -> None:
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()  # why: returns when the server's process ends, however it ends
+    os._exit(0)
+
+
+def lowest_priority() -> None:
+    """A worker's start: run at :data:`LOWEST` (the threads argon2 starts inherit it), and
+    end with the server, even one killed at once (a worker left waiting for work would hold
+    the server's output open, and its memory, for ever)."""
+    global _hasher
+    _hasher = PasswordHasher()
+    threading.Thread(target=_end_with_the_server, name="end with the server", daemon=True).start()
+    if hasattr(os, "setpriority"):  # why: Windows has no nice values; its hashes run as before
+        # why suppress: a sandbox may forbid it; the hashes then run, only yield less
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, 0, LOWEST)
+
+
+def _hash(password: str) -> str:
+    assert _hasher is not None
+    return _hasher.hash(password)
+
+
+def _verify(password_hash: str, password: str) -> bool:
+    assert _hasher is not None
+    return _hasher.verify(password_hash, password)
+
+
+class QuietHasher:
+    """argon2id's ``hash`` and ``verify`` (argon2-cffi's defaults), done in ``workers`` worker
+    processes at the lowest CPU priority; each call blocks its caller (a thread of the pool in
+    accounts.py) until its worker answers. argon2's exceptions come back as they were raised."""
+
+    def __init__(self, workers: int) -> None:
+        self._count = workers
+        self._lock = threading.Lock()
+        self._workers = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        # why spawn: a fork of the server (threads and an event loop) may copy a held lock;
+        # a spawned worker imports only this module and argon2, once, at its first hash
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(self._count, context, initializer=lowest_priority)
+
+    def _run(self, work: Callable[..., T], *args: str) -> T:
+        for attempt in range(2):
+            workers = self._workers
+            try:
+                return workers.submit(work, *args).result()
+            except BrokenProcessPool:
+                # why again, once: a worker that died (killed, out of memory) breaks the whole
+                # pool for good; without new workers no one could log in until a restart
+                if attempt:
+                    raise
+                with self._lock:
+                    if self._workers is workers:
+                        workers.shutdown(wait=False, cancel_futures=True)
+                        self._workers = self._start()
+        raise AssertionError("unreachable")
+
+    def hash(self, password: str) -> str:
+        return self._run(_hash, password)
+
+    def verify(self, password_hash: str, password: str) -> bool:
+        return self._run(_verify, password_hash, password)
+
+    def close(self) -> None:
+        self._workers.shutdown(wait=False, cancel_futures=True)
