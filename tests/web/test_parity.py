@@ -183,8 +183,8 @@ def test_seats_marked_left_and_the_terminal_s_turn_words(
             timeout=10_000,
         )
         # Your turn names the top discard, as the terminal's session says it
-        alerts = [a["text"] for a in ann.said() if a["region"] == "alert"]
-        mine = [t for t in alerts if t.startswith("Your turn")]
+        news = [a["text"] for a in ann.said() if a["region"] == "log"]  # your turn is news
+        mine = [t for t in news if t.startswith("Your turn")]
         assert mine and all(re.fullmatch(r"Your turn\. Top discard: .+\.", t) for t in mine), mine
         # play on until another player's last turn: "Ben's last turn." or "Bot 3's last turn."
         deadline = time.monotonic() + 120
