@@ -25,6 +25,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -97,6 +98,7 @@ class OrcaDesk:
         self.procs: list[subprocess.Popen[bytes]] = []
         self.server: ServerProcess | None = None
         self.env: dict[str, str] = {}
+        self.runtime: Path | None = None
         self.debug = folder / "orca.debug"
         self.spoken = folder / "spoken.txt"
         self.remote_port = 0
@@ -152,10 +154,13 @@ class OrcaDesk:
 
     def _start(self) -> None:
         home = self.folder / "home"
-        runtime = self.folder / "run"
+        # why a short folder of its own under /tmp: the buses' and Speech Dispatcher's sockets
+        # live there, and a socket's path may be at most 107 bytes (pytest's own are deeper)
+        runtime = Path(tempfile.mkdtemp(prefix="sr-", dir="/tmp"))
+        self.runtime = runtime
         for folder in (home / ".config/speech-dispatcher/modules", home / "orca", home / "web"):
             folder.mkdir(parents=True)
-        runtime.mkdir(mode=0o700)
+        runtime.chmod(0o700)
         self.env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(home),
@@ -208,7 +213,7 @@ class OrcaDesk:
         # 4. Speech Dispatcher in the foreground, its socket in our runtime folder
         self._spawn("speechd", ["speech-dispatcher", "--run-single", "-t", "0"])
         sock = runtime / "speech-dispatcher" / "speechd.sock"
-        self._wait("Speech Dispatcher", sock.exists, 15)
+        self._wait("Speech Dispatcher", sock.exists, 60)  # why 60 s: slow under load
         # 5. the game server (its own process, port 0: the system picks a free one)
         self.server = ServerProcess(None, *self.server_args).start()
         self._server_after = len(self.procs)
@@ -372,6 +377,9 @@ class OrcaDesk:
         for proc in reversed(self.procs[: self._server_after]):
             self._end(proc)
         self.procs = []
+        if self.runtime is not None:
+            shutil.rmtree(self.runtime, ignore_errors=True)
+            self.runtime = None
         return errors
 
     @staticmethod
