@@ -173,17 +173,22 @@ def test_sequence_numbers_stay_whole_numbers_a_browser_reads_exactly() -> None:
         decode_client(msgspec.json.encode({"type": "resume", "last_seq": 2**53}))
 
 
+async def _ann_plays_and_sam_watches(ann: Client, sam: Client, url: str) -> None:
+    """Ann makes a table of two with an easy computer player; Sam watches it."""
+    await ann.connect(url)
+    await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+    await ann.until(lambda m: m["type"] == "snapshot")
+    await sam.connect(url)
+    await sam.send({"type": "watch", "table": ann.table})
+    await sam.until(lambda m: m["type"] == "snapshot")
+
+
 def test_the_creator_turns_spectators_chat_off_and_a_restart_keeps_it(data: Path) -> None:
     async def scenario() -> None:
         server = ServerProcess(data, *FAST, "--grace", "30").start()
         ann, sam = Client("Ann"), Client("Sam")
         try:
-            await ann.connect(server.url)
-            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
-            await ann.until(lambda m: m["type"] == "snapshot")
-            await sam.connect(server.url)
-            await sam.send({"type": "watch", "table": ann.table})
-            await sam.until(lambda m: m["type"] == "snapshot")
+            await _ann_plays_and_sam_watches(ann, sam, server.url)
             await sam.send({"type": "spectator_chat", "allowed": False})  # not his table
             refused = await sam.until(lambda m: m["type"] == "error")
             assert refused["code"] == "not_creator"
@@ -232,12 +237,7 @@ def test_a_player_mutes_spectators_chat_for_themself(data: Path) -> None:
         server = ServerProcess(data, *FAST, "--grace", "30").start()
         ann, sam = Client("Ann"), Client("Sam")
         try:
-            await ann.connect(server.url)
-            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
-            await ann.until(lambda m: m["type"] == "snapshot")
-            await sam.connect(server.url)
-            await sam.send({"type": "watch", "table": ann.table})
-            await sam.until(lambda m: m["type"] == "snapshot")
+            await _ann_plays_and_sam_watches(ann, sam, server.url)
             await ann.send({"type": "mute_chat", "who": "spectators"})
             answer = await ann.until(lambda m: m["type"] == "answer")
             assert answer["text"] == "Spectators' chat is silent for you; players' chat is spoken."

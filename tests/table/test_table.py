@@ -207,6 +207,9 @@ def test_shared_snapshots_equal_fresh_ones_at_every_step_and_change_nothing_shar
             table.dropped(1, 30)
             assert table.shared_snapshot(None) == table.snapshot(None)
             table.hand_back(1)
+        if steps == 60:  # a setting with no move: spectators' chat off
+            table.allow_spectator_chat(False)
+            assert table.shared_snapshot(None) == table.snapshot(None)
         if table.is_over:
             break
         if table.bot_due() is not None:

@@ -592,6 +592,7 @@ class Table:
             "seat": seat,
             "seats": seats,
             "started": self.started,
+            "spectator_chat": self.spectators_chat,
             "view": view,
             "legal": self.legal(seat),
         }

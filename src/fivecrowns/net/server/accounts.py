@@ -52,7 +52,7 @@ from fivecrowns.net.protocol import (
     SignUp,
 )
 from fivecrowns.net.server.connection import Connection
-from fivecrowns.net.server.lobby import Lobby
+from fivecrowns.net.server.lobby import WRONG_VERSION, Lobby
 from fivecrowns.storage.accounts import (
     Account,
     AccountStore,
@@ -104,7 +104,6 @@ DELETED = N_(
     "Your account is deleted: its name, password and log-ins are gone, and its past games "
     "name a deleted player."
 )
-VERSION = N_("This server speaks protocol version {version}, not {asked}; update the game.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +319,8 @@ class Accounts:
         if conn.player is not None:
             raise TableError("already_hello", _(ALREADY_IN))
         if version != PROTOCOL_VERSION:
-            raise TableError("version", _(VERSION).format(version=PROTOCOL_VERSION, asked=version))
+            text = _(WRONG_VERSION).format(version=PROTOCOL_VERSION, asked=version)
+            raise TableError("version", text)
 
     def _within_limits(self, conn: Connection, name: str) -> None:
         now = time.monotonic()

@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 
 LISTED_TABLES = 50  # tables in one lobby listing
 DROPPED_KEPT = 10_000  # players without a seat whose connection ended, kept in memory
+WRONG_VERSION = N_("This server speaks protocol version {version}, not {asked}; update the game.")
 TOO_MANY_SPECTATORS = N_("This table has as many spectators as it allows.")
 TABLE_GONE = N_("The table you were watching has closed; here are the open tables.")
 MEMBERS_ONLY = N_(
@@ -183,9 +184,7 @@ class Lobby:
         if conn.player is not None:
             raise TableError("already_hello", _("You have already said hello on this connection."))
         if message.v != PROTOCOL_VERSION:
-            text = _(
-                "This server speaks protocol version {version}, not {asked}; update the game."
-            ).format(version=PROTOCOL_VERSION, asked=message.v)
+            text = _(WRONG_VERSION).format(version=PROTOCOL_VERSION, asked=message.v)
             raise TableError("version", text)
         if account is not None:
             record, token = self._account_player(*account)
