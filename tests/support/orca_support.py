@@ -113,6 +113,7 @@ class OrcaDesk:
         self._debug_tail = b""
         self._queued = 0
         self._dequeued = 0
+        self.key_sent = 0.0  # when the last key() had been sent (xdotool done)
 
     # --- starting --------------------------------------------------------------------------
 
@@ -594,9 +595,12 @@ class OrcaDesk:
         return float(lines[-1].split(" ", 1)[0]) if lines else 0.0
 
     def key(self, name: str) -> float:
-        """Presses a key (as a keyboard would, through the X server); its epoch time."""
+        """Presses a key (as a keyboard would, through the X server); its epoch time, taken
+        before xdotool starts; ``key_sent`` is when xdotool had sent it (why both: on a
+        loaded machine starting xdotool took up to 2 s, so the key reached the browser late)."""
         at = time.time()
         done = self._run("xdotool", "key", "--clearmodifiers", name)
+        self.key_sent = time.time()
         assert done.returncode == 0, done.stderr
         return at
 

@@ -6,7 +6,8 @@
 - unspoken: table news not heard whole in order (a subsequence match), or an answer to a key
   never begun (the next key may cut an answer short: the player chose to);
 - twice: table news heard whole more often than the page said it;
-- silent: a key after which nothing was said before the next key (or within 4 seconds);
+- silent: a key after which nothing was said before the next key (or within 4 seconds of
+  its being sent);
 - lost_focus: focus changes Orca failed on (its log says "Could not process"); why it matters:
   Orca 43 in Firefox fails so when the element it held as focus left the page before it heard
   that focus moved, and then on every later focus change: no card or button is said again.
@@ -36,6 +37,7 @@ REPLY_WINDOW = 4.0
 class Key:
     name: str
     at: float  # epoch seconds, when xdotool was asked to press it
+    sent: float = 0.0  # epoch seconds, when xdotool had sent it (0: at)
 
 
 @dataclass
@@ -121,8 +123,10 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
     # no key met silence: something (not Orca's key echo) starts after each key
     starts = [u for u in heard if not is_echo(u.text)]
     for index, key in enumerate(keys):
-        end = keys[index + 1].at if index + 1 < len(keys) else key.at + REPLY_WINDOW
-        end = min(end, key.at + REPLY_WINDOW)
+        # why the window's end counts from when the key was sent: xdotool itself may take
+        # seconds to start on a loaded machine, and the reply's 4 s run from the key's arrival
+        end = keys[index + 1].at if index + 1 < len(keys) else key.at + 60
+        end = min(end, max(key.at, key.sent) + REPLY_WINDOW)
         reply = next((u for u in starts if key.at <= u.at < end), None)
         if reply is None:
             if key.name not in QUIET_KEYS:
@@ -148,7 +152,8 @@ STATE = """(() => {
 
 
 def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: bool = True) -> None:
-    """From the name field to the end of round 1 against a computer player, by keys only.
+    """From the name field to the end of round 1 against a computer player, by keys only,
+    then the Leave question opened and refused.
 
     ``strict`` checks where focus lands (off: any page can be measured, today's main too).
     With ``gate`` each key waits for a quiet moment, when its effect on speech is sure (see
@@ -159,11 +164,16 @@ def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: boo
         # why a key while the computer plays may be left out: with no sure moment (silence, or
         # the middle of the page's own sentence) it would land where no one can know what the
         # player heard (see OrcaDesk.clear_moment)
-        sure = not gate or desk.clear_moment(limit=30 if needed else 8, mid_sentence=not needed)
+        # why up to 90 s for a key the round needs: after Create and Start the page may hold
+        # half a minute of news (each line paced, and waiting while focus moves are said); a
+        # key pressed before it all went out lands where the page cannot know what was heard,
+        # and it gives the sentence again (heard twice)
+        sure = not gate or desk.clear_moment(limit=90 if needed else 8, mid_sentence=not needed)
         if not sure and not needed:
             return
+        assert sure, f"no quiet moment for the key {name} in 90 s: the page's news never ended"
         at = desk.key(name)
-        keys.append(Key(name, at))
+        keys.append(Key(name, at, desk.key_sent))
         if gate:  # the key's reply begun (or its time up): the page has done what it does
             wait_reply(desk, at)
         else:
@@ -220,6 +230,16 @@ def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: boo
     assert helped, "the Keys dialog was never opened"
     # the end of the round, said whole: the page's queue empties, then the voice stops
     desk.wait_page("!window.fivecrowns.news || window.fivecrowns.news.queue.length === 0", 90)
+    # Leave, asked and not taken (a kept dialog, web/dialog.js): the question heard, Escape
+    # back on the Leave button, and the page's own answers still heard after it
+    desk.tab_to("Leave the table")
+    press("Return", 0)
+    desk.wait_page("document.getElementById('leave-dialog').open", 10)
+    assert not strict or desk.wait_active("leave-no") == "leave-no"
+    press("Escape", 0)
+    assert not strict or desk.wait_active("Leave the table") == "Leave the table"
+    press("w", 0)
+    desk.wait_page("!window.fivecrowns.news || window.fivecrowns.news.queue.length === 0", 30)
 
 
 def wait_reply(desk: OrcaDesk, at: float, limit: float = REPLY_WINDOW) -> None:

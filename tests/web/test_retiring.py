@@ -1,6 +1,7 @@
 """What held focus retires (web/focus.js): out of sight at once, still in the accessibility
-tree for a while, then gone; the Keys dialog closes so too, and the page takes keys again at
-once (real Chromium; why it matters, heard with Orca in Firefox, is test_orca.py's)."""
+tree for a while, then gone; the Keys dialog and the Leave question close so too, and the page
+takes keys again at once (real Chromium; why it matters, heard with Orca in Firefox, is
+test_orca.py's)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import page_url
+from web_support import WebPlayer, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -105,5 +106,66 @@ def test_escape_closes_the_keys_dialog_for_keys_at_once_and_for_the_tree_later(
         page.wait_for_timeout(3500)  # past the retiring time: it must still be open
         assert page.evaluate("() => window.fivecrowns.help.open") is True
         assert page.evaluate("() => document.activeElement.id") == "help-close"
+    finally:
+        page.close()
+
+
+LEAVE = """() => { const d = document.getElementById('leave-dialog'), r = d.getBoundingClientRect();
+  return {open: d.open, modal: d.matches(':modal'), ariaModal: d.getAttribute('aria-modal'),
+          area: r.width * r.height, focused: document.activeElement.id
+            || document.activeElement.dataset.action || document.activeElement.tagName}; }"""
+
+
+def test_the_leave_question_is_a_kept_dialog_the_page_behind_stays_heard(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The ARIA APG's alert dialog without showModal(): focus in it, Tab going round, Escape
+    back to Leave; the page behind stays in the accessibility tree (closing a modal dialog
+    put it back, and Orca read the log again as new, or fell silent) but takes no click."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        ann.create_table(2, [""])
+        page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
+        page.locator("[data-action=leave]").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('leave-dialog').open")
+        state = page.evaluate(LEAVE)
+        assert (state["modal"], state["ariaModal"], state["focused"]) == (False, None, "leave-no")
+        assert in_tree(page, "Messages")  # the page behind
+        # the page behind takes no click
+        leave_takes_clicks = (
+            "() => getComputedStyle(document.querySelector('[data-action=leave]'))"
+            ".pointerEvents !== 'none'"
+        )
+        assert page.evaluate(leave_takes_clicks) is False
+        page.keyboard.press("Tab")
+        assert page.evaluate(LEAVE)["focused"] == "leave-yes"
+        page.keyboard.press("Tab")  # round, never out to the page
+        assert page.evaluate(LEAVE)["focused"] == "leave-no"
+        page.keyboard.press("d")  # the page's own keys wait while it is open
+        assert page.evaluate(LEAVE)["focused"] == "leave-no"
+        page.keyboard.press("Escape")
+        state = page.evaluate(LEAVE)
+        # back on Leave; the dialog out of sight, still in the tree for the screen reader
+        assert (state["open"], state["area"], state["focused"]) == (True, 0, "leave")
+        assert in_tree(page, "Stay")
+        page.wait_for_function(
+            "() => !document.getElementById('leave-dialog').open", timeout=10_000
+        )
+        assert page.evaluate(leave_takes_clicks) is True
+        # confirmed: focus stays in the dialog until the lobby takes it, then it retires
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('leave-dialog').open")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
+        state = page.evaluate(LEAVE)
+        assert (state["open"], state["area"], state["focused"]) == (True, 0, "lobby-heading")
+        page.wait_for_function(
+            "() => !document.getElementById('leave-dialog').open", timeout=10_000
+        )
+        assert ann.errors == []
     finally:
         page.close()

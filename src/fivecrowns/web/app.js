@@ -8,7 +8,7 @@ import { parseToken, sortKey, spokenName, wildRankToken } from "./cards.js";
 import { Speaker } from "./speech.js";
 import { News, PACE } from "./channel.js";
 import { HIDING, focusAndHide, retire, retiring, show } from "./focus.js";
-import { HelpDialog } from "./help.js";
+import { KeptDialog } from "./dialog.js";
 import { KEYS } from "./keys.js";
 import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
 import { translatePage } from "./page.js";
@@ -307,6 +307,7 @@ export class App {
     this.seq = 0;
     show($("lobby"));
     focusAndHide($("lobby-heading"), $("table")); // before the table (and its focus) is hidden
+    this.leaveDialog.dismiss(); // after: its focus has gone to the lobby
     this.chat.clear();
     // why: L, the last turn's line and the results belong to the table left
     this.events = [];
@@ -875,7 +876,7 @@ export class App {
       button.addEventListener("click", () => this.do(button.dataset.action));
     }
     $("help-button").addEventListener("click", () => this.openHelp());
-    this.help = new HelpDialog($("help"), () => this.viewTarget(), (e) => this.marked(e));
+    this.help = new KeptDialog($("help"), () => this.viewTarget(), (e) => this.marked(e));
     $("help-close").addEventListener("click", () => this.help.close());
     // why the page says the hand's help itself, once: screen readers say a list box's
     // description rarely (Orca in Chromium and Firefox never did), and a new player needs it
