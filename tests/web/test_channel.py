@@ -108,3 +108,51 @@ def test_a_sentence_said_is_not_given_again_and_a_quick_repeat_is_said_once(
         assert len(released(page, 3)) == 3
     finally:
         page.close()
+
+
+def test_each_log_line_has_a_parent_of_its_own_in_the_accessibility_tree(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Why: Orca 43, running behind, skips an addition to a parent when a newer addition to
+    the same parent waits in its queue (heard in Firefox); an empty plain div is no object in
+    the accessibility tree, so lines in such slots all had the log as their parent."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.evaluate(SETUP)
+        page.evaluate(
+            "() => { window.__news.regions.log.setAttribute('role', 'log');"
+            " ['One.', 'Two.', 'Three.'].forEach(t => __news.announce(t)); }"
+        )
+        released(page, 3)
+        session = page.context.new_cdp_session(page)
+        try:
+            nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+        finally:
+            session.detach()
+        by_id = {node["nodeId"]: node for node in nodes}
+
+        def shown_parent(node: dict[str, Any]) -> dict[str, Any]:
+            parent = by_id[node["parentId"]]
+            while parent.get("ignored"):  # what a screen reader sees skips ignored nodes
+                parent = by_id[parent["parentId"]]
+            return parent
+
+        lines = [
+            node
+            for node in nodes
+            if not node.get("ignored")
+            and node.get("role", {}).get("value") == "paragraph"
+            and any(
+                by_id[child].get("name", {}).get("value", "").startswith(("One", "Two", "Three"))
+                for child in node.get("childIds", [])
+                if child in by_id
+            )
+        ]
+        assert len(lines) == 3, [n.get("role") for n in nodes]
+        parents = [shown_parent(line) for line in lines]
+        roles = [parent.get("role", {}).get("value") for parent in parents]
+        assert "log" not in roles, roles
+        assert len({parent["nodeId"] for parent in parents}) == 3, roles
+    finally:
+        page.close()

@@ -34,6 +34,16 @@ export const PACE = {
 };
 const KEEP = 60; // lines kept in the log's region (the history keeps every sentence)
 
+/** An empty slot for the log's next line. Why focusable (tabindex -1, out of the Tab order):
+ * an empty plain div is no object in the accessibility tree (Firefox and Chromium leave it
+ * out), so its line was added to the log itself, one parent for every line, and Orca in
+ * Firefox, running behind, skipped a line; a focusable element is always an object. */
+function slot() {
+  const place = document.createElement("div");
+  place.tabIndex = -1;
+  return place;
+}
+
 export function speakingTime(text) {
   const words = text.trim().split(/\s+/).filter(Boolean).length;
   return Math.max(PACE.minimum, PACE.lead + PACE.perWord * words) * 1000;
@@ -49,7 +59,7 @@ export class News {
    */
   constructor({ log, answer, speaker, remember }) {
     this.regions = { log, answer };
-    log.append(document.createElement("div")); // the first line's slot (see release)
+    log.append(slot()); // the first line's slot (see release)
     this.speaker = speaker;
     this.remember = remember;
     this.queue = []; // {text, region} waiting to be released, oldest first
@@ -169,13 +179,14 @@ export class News {
       line.textContent = this.toggle ? item.text : `${item.text}\u00a0`;
       line.dataset.text = item.text;
       // why each line in a slot of its own, put in the page one line earlier: Orca 43, when it
-      // runs behind, skips an addition if a newer one to the same parent waits in its queue;
-      // lines added to different parents are each said
+      // runs behind, skips an addition if a newer one to the same parent waits in its queue
+      // (its log: "Skipping object event due to more recent system event in the same
+      // object"); lines added to different parents are each said
       const last = region.lastElementChild;
-      const slot = last && last.tagName === "DIV" && !last.childElementCount ? last : document.createElement("div");
-      slot.append(line);
-      if (!slot.isConnected) region.append(slot);
-      region.append(document.createElement("div")); // the next line's slot
+      const place = last && last.tagName === "DIV" && !last.childElementCount ? last : slot();
+      place.append(line);
+      if (!place.isConnected) region.append(place);
+      region.append(slot()); // the next line's slot
       while (region.childElementCount > KEEP + 1) region.firstElementChild.remove();
       region.scrollTop = region.scrollHeight; // the newest line in sight
     } else {
