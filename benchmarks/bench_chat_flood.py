@@ -28,25 +28,17 @@ import asyncio
 import contextlib
 import json
 import os
-import re
-import signal
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import aiohttp
 
+from _serve import cpu_seconds, serving
 from _stats import commit, percentile, write_report
 from bench_server import pick_move
 
 LOOPBACK = "127.0.0.1"
 CHAT_EVERY = 1 / 20  # a flooder's whole message rate under a default server's --rate 20
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Player:
@@ -165,9 +157,9 @@ async def measure(url: str, pid: int, args: argparse.Namespace) -> list[str]:
         await asyncio.sleep(3.0)  # every table dealt
         for player in players:
             player.measuring = True
-        cpu = _cpu_seconds(pid)
+        cpu = cpu_seconds(pid)
         await asyncio.sleep(args.seconds)
-        quiet_cpu = _cpu_seconds(pid) - cpu
+        quiet_cpu = cpu_seconds(pid) - cpu
         for player in players:
             player.latencies = flooded
         # why another process: flooders in this one would slow the measuring clients, not
@@ -183,13 +175,13 @@ async def measure(url: str, pid: int, args: argparse.Namespace) -> list[str]:
             str(args.seconds),
             stdout=asyncio.subprocess.PIPE,
         )
-        cpu = _cpu_seconds(pid)
+        cpu = cpu_seconds(pid)
         heard_before = [player.chat_heard for player in players[:2]]
         began = time.monotonic()
         out, _err = await flooders.communicate()
         lines = int(out.decode().strip() or 0)
         flood_seconds = time.monotonic() - began
-        flood_cpu = _cpu_seconds(pid) - cpu
+        flood_cpu = cpu_seconds(pid) - cpu
         heard = [p.chat_heard - b for p, b in zip(players[:2], heard_before, strict=True)]
         for task in tasks:
             task.cancel()
@@ -218,31 +210,9 @@ def main() -> None:
         url, first, second, count, seconds = args.flood
         print(asyncio.run(floods(url, [first, second], int(count), float(seconds))))
         return
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if args.src is not None:
-        env["PYTHONPATH"] = args.src
-    command = [sys.executable, "-m", "fivecrowns", "serve", "--host", LOOPBACK, "--port", "0"]
-    proc = subprocess.Popen(
-        [*command, "--memory", "--bot-delay", "0", "--rate", "1000"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", proc.stdout.readline())
-        if found is None:
-            raise SystemExit("the server did not start")
-        url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-        lines = asyncio.run(measure(url, proc.pid, args))
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+    options = ["--memory", "--bot-delay", "0", "--rate", "1000"]
+    with serving(options, src=args.src) as server:
+        lines = asyncio.run(measure(server.url, server.pid, args))
     head = (
         f"bench_chat_flood.py, commit {commit()}"
         + (f", code from {args.src}" if args.src else "")

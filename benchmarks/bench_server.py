@@ -66,20 +66,18 @@ import multiprocessing
 import os
 import platform
 import random
-import re
 import resource
-import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import msgspec
+
+from _serve import cpu_seconds, rss_kib, serving
 
 LOOPBACK = "127.0.0.1"
 WARM_UP = 3.0  # seconds from the start before the measured window opens (every table dealt)
@@ -121,26 +119,13 @@ def pick_move(legal: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     return move["move"], args
 
 
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
-
-
 class Player:
     """One WebSocket client: a reader loop that plays its seat's turns as frames arrive."""
 
     def __init__(self, bench: Worker, name: str) -> None:
         self.bench = bench
         self.name = name
-        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.ws: aiohttp.ClientWebSocketResponse[Literal[False]] | None = None
         self.seq = 0
         self.seat: int | None = None
         self.legal: list[dict[str, Any]] = []  # the last snapshot's legal moves
@@ -419,7 +404,7 @@ def measure(
     context = multiprocessing.get_context("spawn")
     pipes: list[Connection] = []
     processes = []
-    rss_before = _rss_kib(pid)
+    rss_before = rss_kib(pid)
     started = time.perf_counter()
     for index in range(workers):
         mine, theirs = context.Pipe()
@@ -436,18 +421,18 @@ def measure(
                 raise SystemExit("a client process could not seat its tables")
         seat_seconds = time.perf_counter() - started
         time.sleep(1.0)
-        rss_seated = _rss_kib(pid)  # every table seated, not yet dealt
+        rss_seated = rss_kib(pid)  # every table seated, not yet dealt
         window_start = time.perf_counter() + warm_up
         stop_at = window_start + seconds
         for pipe in pipes:
             pipe.send((window_start, stop_at))
         time.sleep(max(0.0, window_start - time.perf_counter()))
-        cpu_before = _cpu_seconds(pid)
-        rss_dealt = _rss_kib(pid)
+        cpu_before = cpu_seconds(pid)
+        rss_dealt = rss_kib(pid)
         time.sleep(max(0.0, stop_at - time.perf_counter()))
-        cpu = _cpu_seconds(pid) - cpu_before
+        cpu = cpu_seconds(pid) - cpu_before
         window = time.perf_counter() - window_start
-        rss_after = _rss_kib(pid)
+        rss_after = rss_kib(pid)
         results = []
         for pipe in pipes:
             if not pipe.poll(120):
@@ -519,36 +504,21 @@ def run_server(
     bench clients (:func:`measure`), and stop it."""
     needed = tables * 4 + 200
     with tempfile.TemporaryDirectory() as folder:
-        if command is None:
-            command = [sys.executable, "-m", "fivecrowns", "serve"]
-            command += ["--host", LOOPBACK, "--port", "0"]
-            command += ["--memory"] if memory else ["--data", folder]
-            command += ["--bot-delay", str(bot_delay), "--rate", "1000"]
-            command += ["--max-connections", str(needed), "--max-tables", str(tables * 2)]
-            command += ["--max-per-address", "0"]  # why: every client here comes from loopback
-        environment = dict(os.environ)
+        options = ["--memory"] if memory else ["--data", folder]
+        options += ["--bot-delay", str(bot_delay), "--rate", "1000"]
+        options += ["--max-connections", str(needed), "--max-tables", str(tables * 2)]
+        options += ["--max-per-address", "0"]  # why: every client here comes from loopback
+        environment: dict[str, str] = {}
         gc_path = Path(folder) / "gc.json"
         if gc_log:  # the server notes each garbage collection (net/server/collector.py)
             environment["FIVECROWNS_GC_LOG"] = str(gc_path)
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=environment)
-        result: dict[str, Any] = {}
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
-            if found is None:
-                raise SystemExit(f"the server did not start: {line!r}")
-            url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
+        with serving(
+            options, command=command, environment=environment, keep_errors=False
+        ) as server:
             result = measure(
-                url, server.pid, tables, seconds, think, jitter, workers, bots, warm_up, stagger
-            )
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+                server.url, server.pid, tables, seconds, think, jitter, workers, bots, warm_up,
+                stagger,
+            )  # fmt: skip
         if gc_log:
             result["gc"] = _collections(gc_path, *result["window"])
         return result

@@ -29,16 +29,15 @@ import argparse
 import hashlib
 import json
 import os
-import signal
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from _serve import cpu_seconds, peak_mb, serving
 from _stats import commit, write_report
 from fivecrowns.core.codec import move_from_json
 from fivecrowns.net.server.store import SqliteStore, StoredPlayer, StoredTable
@@ -114,44 +113,11 @@ def cached_store(folder: Path, players: int, tables: int, moves: int) -> float:
     return time.perf_counter() - began
 
 
-def _proc_cpu_and_peak(pid: int) -> tuple[float, float]:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
-    peak = 0.0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            peak = int(line.split()[1]) / 1024
-    return cpu, peak
-
-
 def time_start(data: Path, src: str | None) -> dict[str, float]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if src is not None:
-        env["PYTHONPATH"] = src
-    command = [sys.executable, "-m", "fivecrowns", "serve", "--host", "127.0.0.1"]
     began = time.perf_counter()
-    proc = subprocess.Popen(
-        [*command, "--port", "0", "--data", str(data)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()  # why no loop: the first line is the listening one
-        wall = time.perf_counter() - began
-        if "ws://" not in line:
-            raise SystemExit(f"the server did not start: {line!r}")
-        cpu, peak = _proc_cpu_and_peak(proc.pid)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+    with serving(["--data", str(data)], src=src) as server:
+        wall = time.perf_counter() - began  # why here: serve prints its address once listening
+        cpu, peak = cpu_seconds(server.pid), peak_mb(server.pid)
     return {"wall_s": wall, "cpu_s": cpu, "peak_mb": peak}
 
 

@@ -43,8 +43,6 @@ import contextlib
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +51,7 @@ from typing import Any
 
 import aiohttp
 
+from _serve import cpu_seconds, serving
 from _stats import commit, percentile, write_report
 from bench_chat_flood import Player
 from bench_server import pick_move
@@ -62,11 +61,6 @@ CHAT_EVERY = 1 / 20  # a flooder's whole message rate under a default server's -
 PER_ADDRESS = 20  # the server's default --max-per-address
 SPECTATORS = 50  # the most one table allows
 LOOPS = 1_000_000  # the bound on every loop below that also stops on a clock
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _machine_busy() -> tuple[int, int]:
@@ -323,7 +317,7 @@ class Window:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.latencies: list[float] = []
-        self._cpu, self._wait = _cpu_seconds(pid), _run_queue_wait(pid)
+        self._cpu, self._wait = cpu_seconds(pid), _run_queue_wait(pid)
         self.began, self._mine, self._machine = (
             time.monotonic(),
             time.process_time(),
@@ -332,7 +326,7 @@ class Window:
         self.text = ""
 
     def close(self, name: str) -> str:
-        cpu, wait = _cpu_seconds(self.pid) - self._cpu, _run_queue_wait(self.pid) - self._wait
+        cpu, wait = cpu_seconds(self.pid) - self._cpu, _run_queue_wait(self.pid) - self._wait
         wall, mine = time.monotonic() - self.began, time.process_time() - self._mine
         self.text = (
             f"{name} ({wall:.1f} s wall; server CPU {cpu:.2f} s, its event loop waited"
@@ -465,48 +459,17 @@ def main() -> None:
         os.nice(args.attacker_nice)
         asyncio.run(attack(url, [first, second], args))
         return
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if args.src is not None:
-        env["PYTHONPATH"] = args.src
+    env: dict[str, str] = {}
     if args.asyncio_debug:  # why: asyncio then logs each callback that held the loop 100 ms
         env["PYTHONASYNCIODEBUG"] = "1"
     profile = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())] if args.profile else []
     with tempfile.TemporaryDirectory(prefix="under-attack-") as folder:
-        command = [
-            sys.executable,
-            *profile,
-            "-m",
-            "fivecrowns",
-            "serve",
-            "--host",
-            LOOPBACK,
-            "--port",
-            "0",
-        ]
-        proc = subprocess.Popen(
-            [*command, "--data", str(Path(folder) / "data"), "--bot-delay", "0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=folder,
-        )
-        try:
-            assert proc.stdout is not None
-            found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", proc.stdout.readline())
-            if found is None:
-                raise SystemExit("the server did not start")
-            url = f"ws://{LOOPBACK}:{found.group(1)}/ws"
-            lines = asyncio.run(measure(url, proc.pid, args))
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
-        assert proc.stderr is not None
-        errors = proc.stderr.read()
+        command = [sys.executable, *profile, "-m", "fivecrowns", "serve"]
+        command += ["--host", LOOPBACK, "--port", "0"]
+        command += ["--data", str(Path(folder) / "data"), "--bot-delay", "0"]
+        with serving((), command=command, src=args.src, environment=env, cwd=folder) as server:
+            lines = asyncio.run(measure(server.url, server.pid, args))
+        errors = server.errors
     tracebacks = errors.count("Traceback")
     if args.asyncio_debug:
         slow = re.findall(r"took (\d+\.\d+) seconds", errors)

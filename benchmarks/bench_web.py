@@ -26,14 +26,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import resource
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
+from _serve import cpu_seconds, serving
 from _stats import commit, percentile, write_report
 
 CHROMIUM = "/usr/bin/chromium"
@@ -46,28 +43,6 @@ ARGS = [
     "--no-first-run",
 ]
 INFO_KEYS = ("w", "p", "c", "s", "n", "Shift+H")
-
-
-def start_server() -> tuple[subprocess.Popen[str], str]:
-    command = [sys.executable, "-m", "fivecrowns", "serve", "--memory", "--port", "0"]
-    command += ["--bot-delay", "0", "--rate", "1000", "--seed", "20261123"]
-    proc = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    found = re.search(r"ws://127\.0\.0\.1:(\d+)/ws", line)
-    if found is None:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line!r}")
-    return proc, f"http://127.0.0.1:{found.group(1)}/"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process, from /proc (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def load_times(browser: Any, url: str, loads: int) -> list[float]:
@@ -175,10 +150,11 @@ def main() -> None:
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     from playwright.sync_api import sync_playwright
 
-    server, url = start_server()
+    options = ["--memory", "--bot-delay", "0", "--rate", "1000", "--seed", "20261123"]
     wall0 = time.perf_counter()
     self0 = resource.getrusage(resource.RUSAGE_SELF)
-    try:
+    with serving(options) as server:
+        url = server.http
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             loads = load_times(browser, url, args.loads)
@@ -193,9 +169,6 @@ def main() -> None:
             version = browser.version
             browser.close()
         server_cpu = cpu_seconds(server.pid)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     wall = time.perf_counter() - wall0
     self1 = resource.getrusage(resource.RUSAGE_SELF)
     driver_cpu = (self1.ru_utime - self0.ru_utime) + (self1.ru_stime - self0.ru_stime)

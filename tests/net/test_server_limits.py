@@ -21,6 +21,7 @@ from server_support import (
     Client,
     RawClient,
     ServerProcess,
+    run_against,
     server_memory,
     server_sockets,
     wait_until,
@@ -71,13 +72,7 @@ def test_table_lists_a_client_never_reads_do_not_grow_the_server() -> None:
         for client in [*creators, watcher]:
             await client.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        for client in rude:
-            client.close()
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario, closing=rude)
 
 
 LINE = "\U0001f0cf" * 300  # a chat line of 1.2 KB: 300 playing-card jokers, 4 bytes each
@@ -151,13 +146,7 @@ def test_a_client_that_never_reads_is_dropped_and_its_socket_freed() -> None:
         for reader in (ann, cy, other):
             await reader.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        for client in rude:
-            client.close()
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario, closing=rude)
 
 
 class _StuckSocket:
@@ -165,13 +154,15 @@ class _StuckSocket:
 
     def __init__(self) -> None:
         self.sent: list[bytes] = []
+        self.closed_with: tuple[int, bytes] | None = None
         self.never = asyncio.Event()
 
     async def send_frame(self, data: bytes, _opcode: object) -> None:
         self.sent.append(data)
         await self.never.wait()
 
-    async def close(self) -> None:
+    async def close(self, *, code: int = 1000, message: bytes = b"") -> None:
+        self.closed_with = (code, message)
         await self.never.wait()
 
 
@@ -205,6 +196,7 @@ def test_the_queue_is_bounded_in_bytes_and_keeps_one_unsent_table_list() -> None
         conn.send_raw(b"z" * 100)  # past 1,000 unsent bytes: dropped, the queue let go
         assert conn.closed and conn.unsent == 0 and list(conn.queue) == [None]
         await wait_until(lambda: transport.aborted, timeout=5)  # the close never ended: cut
+        assert ws.closed_with == (1013, b"too far behind")  # why it was dropped, for its log
         conn.writer.cancel()
 
     saved = connection.CLOSE_WAIT
@@ -240,11 +232,7 @@ def test_one_address_holds_at_most_its_share_of_connections() -> None:
         for client in [*clients[1:], again]:
             await client.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario)
 
 
 def _trickle(sock: socket.socket, seconds: float) -> float | None:
@@ -301,13 +289,7 @@ def test_half_sent_requests_and_connections_without_hello_are_closed_in_time() -
         await talker.until(lambda m: m["type"] == "tables")
         await talker.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        for sock in slow:
-            sock.close()
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario, closing=slow)
 
 
 def test_the_connection_cap_stays_under_the_file_limit_and_says_so() -> None:
@@ -448,11 +430,7 @@ def test_one_player_and_one_address_make_a_few_tables_not_all_of_them() -> None:
         for client in [ann, *guests, *others]:
             await client.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario)
 
 
 def test_a_table_that_never_started_closes_soon_after_its_creator_drops() -> None:
@@ -482,8 +460,4 @@ def test_a_table_that_never_started_closes_soon_after_its_creator_drops() -> Non
         assert gone, "the table never closed"
         await ben.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario)

@@ -4,12 +4,10 @@ player visited could play, chat or flood in their name)."""
 
 from __future__ import annotations
 
-import asyncio
-
 import aiohttp
 import pytest
 
-from server_support import FAST, Client, ServerProcess
+from server_support import FAST, Client, ServerProcess, run_against
 
 
 async def _status(url: str, origin: str | None, language: str = "en") -> tuple[int, str]:
@@ -53,11 +51,7 @@ def test_pages_of_other_origins_are_refused() -> None:
         assert ann.token
         await ann.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario)
 
 
 @pytest.mark.parametrize("allowed", ["https://cards.example", "*"])
@@ -69,8 +63,4 @@ def test_serve_allow_origin_lets_more_pages_in(allowed: str) -> None:
         expected = 101 if allowed == "*" else 403
         assert (await _status(server.url, "https://other.example"))[0] == expected
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario)

@@ -5,14 +5,13 @@ one short line and saves again once there is room."""
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import sys
 from pathlib import Path
 
 import pytest
 
-from server_support import FAST, LOOPBACK, Client, ServerProcess, play_until
+from server_support import FAST, LOOPBACK, Client, ServerProcess, play_until, run_against
 
 TOO_BIG = "x" * 5000  # more than a message's 4,096 bytes
 
@@ -32,11 +31,7 @@ def test_a_flood_of_messages_too_big_is_rate_limited() -> None:
         assert codes.count("rate_limited") >= 55, codes
         await eve.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    run_against(server, scenario)
 
 
 def test_a_bad_http_request_is_one_log_line() -> None:
@@ -95,11 +90,7 @@ def test_on_a_full_disk_the_server_stays_up_and_says_so(data: Path) -> None:
         assert shot["seq"] > ann.seq
         await back.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        errors = server.stop()
-    assert "Traceback" not in errors, errors
+    errors = run_against(server, scenario)
     failed = [line for line in errors.splitlines() if "could not be saved" in line]
     assert len(failed) == 1, errors  # one line a minute, however many saves failed
     assert failed[0].startswith("The moves could not be saved: "), failed

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,6 +123,25 @@ class ServerProcess:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+
+def run_against(
+    server: ServerProcess,
+    scenario: Callable[[], Coroutine[Any, Any, None]],
+    closing: Iterable[Any] = (),
+) -> str:
+    """Run ``scenario`` against ``server``; then, whatever happened, close each of ``closing``
+    (raw sockets, raw clients) and stop the server. A traceback in the server's log fails the
+    test; the log is returned for further checks."""
+    try:
+        asyncio.run(scenario())
+    finally:
+        for thing in closing:
+            with contextlib.suppress(OSError):
+                thing.close()
+        errors = server.stop()
+    assert "Traceback" not in errors, errors
+    return errors
 
 
 class Client:

@@ -383,13 +383,20 @@ def _detail(error: msgspec.MsgspecError) -> str:
     return _("{detail} (at {where})").format(detail=text, where=where) if where else text
 
 
+# why decoders made at import: msgspec builds a Struct's type information on first use, and two
+# threads doing that first use at once can crash the interpreter (seen with msgspec 0.22)
+_DECODERS = {
+    schema: msgspec.json.Decoder(schema) for schema in (_GameState, _Autosave, _SolitaireSave)
+}
+
+
 def _decode(raw: bytes, schema: type[Any], what: str, where: str) -> dict[str, Any]:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveFileError(_say(_NOT_TEXT, what, path=where)) from None
     try:
-        msgspec.json.decode(raw, type=schema)
+        _DECODERS[schema].decode(raw)
         data = msgspec.json.decode(raw)
     except UnicodeDecodeError:  # msgspec raises it for a bad byte inside a string
         raise SaveFileError(_say(_NOT_TEXT, what, path=where)) from None

@@ -76,6 +76,11 @@ class _File(msgspec.Struct):
     version: int = 1
 
 
+# why made at import: msgspec builds a Struct's type information on its first use, and two
+# threads making that first use at once can crash the interpreter (net/protocol.py says more)
+_FILE_DECODER = msgspec.json.Decoder(_File)
+
+
 @dataclass(frozen=True)
 class SavedSeat:
     """One seat kept for a restart: the server's address, the table, the player's name
@@ -148,7 +153,7 @@ class SavedSeats:
         try:
             if len(data) > MAX_BYTES:
                 raise msgspec.ValidationError(_("it is too big"))
-            return list(msgspec.json.decode(data, type=_File).seats)
+            return list(_FILE_DECODER.decode(data).seats)
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:
             self._damaged(str(error)[:80], move=True)
             return []

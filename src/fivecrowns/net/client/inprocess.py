@@ -23,6 +23,7 @@ from fivecrowns.net.client.link import LinkError
 from fivecrowns.storage.autosave import autosave_payload
 from fivecrowns.table.info import answer
 from fivecrowns.table.table import Table, TableError, bot_move
+from fivecrowns.words.answers import why_words
 
 __all__ = ["InProcessLink"]
 
@@ -133,4 +134,4 @@ class InProcessLink:
                     replay.apply(seat, move)
                 except FiveCrownsError:
                     replay = None
-        return f"{self.seat_list[seat][0]}: " + " ".join(sentences)
+        return why_words(self.seat_list[seat][0], " ".join(sentences), private=False)

@@ -33,6 +33,9 @@ __all__ = ["CLOSE_WAIT", "GOING_AWAY_REASON", "STOP_WAIT", "Connection", "go_awa
 #: The WebSocket close code and reason a stopping server closes every connection with
 #: (1001, "going away", RFC 6455), after an ``error`` ``server_stopping`` with its sentence.
 GOING_AWAY_REASON = b"server stopping"
+#: The close code and reason for a client dropped because it did not read its frames (1013,
+#: "try again later"): it may come back and resume from its last sequence number.
+BEHIND_REASON = b"too far behind"
 STOP_WAIT = 2.0  # seconds a stopping server waits for the last frames and the close handshakes
 # why a wait at all: a client that never reads never takes the close frame either; after this
 # many seconds its socket is cut, and the bytes the kernel and aiohttp still hold for it go
@@ -132,7 +135,7 @@ class Connection:
             self.queue.clear()
             self.unsent = 0
             self._listing = None
-            self.close()
+            self.close(WSCloseCode.TRY_AGAIN_LATER, BEHIND_REASON)
             return
         self.queue.append(item)
         self.unsent += size
@@ -168,10 +171,10 @@ class Connection:
             self.queue.append(None)  # why not bounded: the writer must hear it ends
             self._wake.set()
 
-    def close(self) -> None:
+    def close(self, code: int = WSCloseCode.OK, reason: bytes = b"") -> None:
         if not self.closed:
             self._end()
-            self._closing = asyncio.ensure_future(self._close_socket())
+            self._closing = asyncio.ensure_future(self._close_socket(code, reason))
 
     def close_saying(self, message: msgspec.Struct) -> None:
         """Queue ``message`` as the last frame and close once the writer has sent it (within
@@ -186,11 +189,11 @@ class Connection:
             await asyncio.wait([self.writer], timeout=CLOSE_WAIT)
         await self._close_socket()
 
-    async def _close_socket(self) -> None:
+    async def _close_socket(self, code: int = WSCloseCode.OK, reason: bytes = b"") -> None:
         """The WebSocket close handshake, within ``CLOSE_WAIT`` seconds; past that the socket
         is cut (a client that never reads never takes the close frame)."""
         try:
-            await asyncio.wait_for(self.ws.close(), CLOSE_WAIT)
+            await asyncio.wait_for(self.ws.close(code=code, message=reason), CLOSE_WAIT)
         except TimeoutError:
             if self._transport is not None:
                 self._transport.abort()
