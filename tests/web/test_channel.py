@@ -115,16 +115,27 @@ def test_each_log_line_has_a_parent_of_its_own_in_the_accessibility_tree(
 ) -> None:
     """Why: Orca 43, running behind, skips an addition to a parent when a newer addition to
     the same parent waits in its queue (heard in Firefox); an empty plain div is no object in
-    the accessibility tree, so lines in such slots all had the log as their parent."""
+    the accessibility tree, so lines in such slots all had the log as their parent. And each
+    slot is in the page lines before it is filled."""
     page = browser.new_page()
     try:
         page.goto(page_url(server.url))
         page.evaluate(SETUP)
         page.evaluate(
-            "() => { window.__news.regions.log.setAttribute('role', 'log');"
+            "() => { const log = window.__news.regions.log; log.setAttribute('role', 'log');"
+            " for (const slot of log.children) slot.dataset.early = 'yes';"
             " ['One.', 'Two.', 'Three.'].forEach(t => __news.announce(t)); }"
         )
         released(page, 3)
+        # each line went into a slot in the page before the first line was given (why: Orca
+        # reads a slot's text when it gets to the slot's addition; seconds behind, it found a
+        # slot added one line earlier already filled and said that line twice)
+        slots = page.evaluate(
+            "() => [...window.__news.regions.log.children].map("
+            "s => [s.childElementCount, s.dataset.early || ''])"
+        )
+        assert slots[:3] == [[1, "yes"]] * 3, slots
+        assert [count for count, _ in slots[3:]] == [0, 0, 0], slots  # slots ahead
         session = page.context.new_cdp_session(page)
         try:
             nodes = session.send("Accessibility.getFullAXTree")["nodes"]

@@ -33,6 +33,9 @@ export const PACE = {
   afterKeyMs: 900,
 };
 const KEEP = 60; // lines kept in the log's region (the history keeps every sentence)
+// empty slots kept after the newest line (see release): each is in the page this many lines
+// (at least 5 s of speech) before it is filled
+const AHEAD = 3;
 
 /** An empty slot for the log's next line. Why focusable (tabindex -1, out of the Tab order):
  * an empty plain div is no object in the accessibility tree (Firefox and Chromium leave it
@@ -59,7 +62,7 @@ export class News {
    */
   constructor({ log, answer, speaker, remember }) {
     this.regions = { log, answer };
-    log.append(slot()); // the first line's slot (see release)
+    for (let count = 0; count < AHEAD; count += 1) log.append(slot()); // see release
     this.speaker = speaker;
     this.remember = remember;
     this.queue = []; // {text, region} waiting to be released, oldest first
@@ -178,16 +181,17 @@ export class News {
       this.toggle = !this.toggle;
       line.textContent = this.toggle ? item.text : `${item.text}\u00a0`;
       line.dataset.text = item.text;
-      // why each line in a slot of its own, put in the page one line earlier: Orca 43, when it
+      // why each line in a slot of its own, put in the page lines earlier: Orca 43, when it
       // runs behind, skips an addition if a newer one to the same parent waits in its queue
       // (its log: "Skipping object event due to more recent system event in the same
-      // object"); lines added to different parents are each said
-      const last = region.lastElementChild;
-      const place = last && last.tagName === "DIV" && !last.childElementCount ? last : slot();
+      // object"); lines added to different parents are each said. Why AHEAD slots, not one:
+      // Orca reads a slot's text when it gets to the slot's own addition, and a slot added
+      // one line earlier was, with Orca seconds behind, already filled: the line said twice
+      const empty = [...region.children].filter((e) => e.tagName === "DIV" && !e.childElementCount);
+      const place = empty[0] ?? region.appendChild(slot());
       place.append(line);
-      if (!place.isConnected) region.append(place);
-      region.append(slot()); // the next line's slot
-      while (region.childElementCount > KEEP + 1) region.firstElementChild.remove();
+      for (let count = Math.max(empty.length - 1, 0); count < AHEAD; count += 1) region.append(slot());
+      while (region.childElementCount > KEEP + AHEAD) region.firstElementChild.remove();
       region.scrollTop = region.scrollHeight; // the newest line in sight
     } else {
       // why a new node and a toggled no-break space: the same answer twice is still a change
