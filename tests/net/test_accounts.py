@@ -106,3 +106,25 @@ def test_log_ins_are_limited_per_address_whatever_the_names() -> None:
     assert refused.value.code == "too_many_log_ins"
     accounts._within_limits(there, "another name")  # type: ignore[arg-type]
     accounts.close()
+
+
+def test_unknown_names_at_once_share_the_one_hash_they_are_checked_on() -> None:
+    """A flood's first log-ins of unknown names made a hash each before checking on it."""
+    accounts = Accounts(MemoryAccounts(), None, AccountRules(hashing_waiting=100))  # type: ignore[arg-type]
+    made: list[str] = []
+    hasher = accounts._hasher
+
+    class Counting:
+        def hash(self, password: str) -> str:
+            made.append(password)
+            return str(hasher.hash(password))
+
+    accounts._hasher = Counting()  # type: ignore[assignment]
+
+    async def scenario() -> list[str]:
+        return list(await asyncio.gather(*(accounts._nothing_hash() for _ in range(10))))
+
+    hashes = asyncio.run(scenario())
+    again = asyncio.run(accounts._nothing_hash())
+    accounts.close()
+    assert len(made) == 1 and set(hashes) == {again} and again.startswith("$argon2id$")

@@ -420,6 +420,8 @@ def check_frames(frames: list[str], truth: Table, viewer: int | None, language: 
                 assert language != "en" or "drew from the stock" in frame["text"]
             if frame["kind"] == "laid_down" and data["player"] != viewer:
                 assert data["leftover"] is None
+        elif frame["type"] in RECORD_FRAMES:
+            records_hold_no_cards(frame, truth)
         elif frame["type"] == "snapshot":
             if frame["view"] is not None:
                 assert ("hand" in frame["view"]) == (viewer is not None)
@@ -430,6 +432,41 @@ def check_frames(frames: list[str], truth: Table, viewer: int | None, language: 
             assert all(isinstance(name, str) for name in watchers), watchers
             del frame["type"], frame["table"]
             assert frame == snapshots[frame["seq"]], frame["seq"]
+
+
+#: The frames of ratings and records (issue 28), and every field they may hold: names,
+#: numbers and sentences, never a card, a hand or a seat's anything else.
+RECORD_FRAMES = {"record", "leaderboard", "rating", "games", "game"}
+RECORD_KEYS = {
+    "type", "name", "rating", "place", "of", "played", "won", "text", "change", "page",
+    "pages", "rows", "lines", "games", "id", "date", "players", "totals", "rounds",
+}  # fmt: skip
+
+
+def records_hold_no_cards(frame: dict[str, Any], truth: Table) -> None:
+    """A record, leaderboard or rating frame holds only its own fields, and no string in it
+    names a card of the game (the game's cards as tokens, and as the words that say them)."""
+    from fivecrowns.core.cards import JOKER, new_deck, spoken_name
+
+    keys = set(frame_keys(frame))
+    assert keys <= RECORD_KEYS, keys - RECORD_KEYS
+    cards = [*new_deck(1), JOKER]
+    tokens = {card.token for card in cards}
+    spoken = {spoken_name(card) for card in cards}
+    for value in frame_strings(frame):
+        assert value not in tokens, value
+        assert not any(name in value for name in spoken), value
+
+
+def frame_strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for inner in value.values():
+            yield from frame_strings(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from frame_strings(inner)
 
 
 def check_no_leak(client: Client, truth: Table, viewer: int | None, language: str = "en") -> None:

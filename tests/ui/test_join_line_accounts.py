@@ -60,14 +60,15 @@ def test_sign_up_log_out_log_in_and_a_refused_log_in_typed(tmp_path: Path) -> No
     assert "Traceback" not in errors and PASSWORD not in errors, errors
 
 
-def test_keys_says_it_has_no_log_in_yet() -> None:
+def test_keys_without_a_terminal_says_so_before_asking_a_password() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "fivecrowns", "join", "--keys", "--log-in", "--name", "Ann"],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
-        stdin=subprocess.DEVNULL,
+        input=PASSWORD + "\n",
     )
-    assert done.returncode == 2
-    assert "work with the typed commands of join for now" in done.stderr
+    assert done.returncode == 1
+    assert "needs a terminal" in done.stdout + done.stderr
+    assert "No password" not in done.stdout + done.stderr

@@ -15,6 +15,7 @@ from i18n_support import english_words
 #: What the player types: the same words in every language (as the keys stay the same letters).
 COMMAND_WORDS = {"list", "create", "join", "code", "watch", "bot", "unbot", "start", "leave"}
 COMMAND_WORDS |= {"say", "help", "private", "medium", "new"}
+COMMAND_WORDS |= {"record", "top", "games", "game", "unrated"}  # ratings (help says them)
 
 
 def _said_in(language: str) -> tuple[list[str], LineClient]:

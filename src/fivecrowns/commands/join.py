@@ -100,10 +100,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 PASSWORD_PROMPT = N_("Password for {name}: ")
 PASSWORD_AGAIN = N_("The same password again: ")
 PASSWORDS_DIFFER = N_("The two passwords differ; nothing was sent. Try again.")
-# why: join --keys's lobby has no log-in yet (issue 28); its players play as guests for now
-KEYS_NO_ACCOUNTS = N_(
-    "--log-in and --sign-up work with the typed commands of join for now; leave out --keys."
-)
 NO_PASSWORD = N_("No password was given; nothing was sent.")
 
 
@@ -151,25 +147,26 @@ def run(args: argparse.Namespace) -> int:
 
     name = player_name(args.name)
     url = args.url if "://" in args.url else f"ws://{args.url}/ws"
-    if args.keys:
+    if args.keys and not sys.stdin.isatty():
         from fivecrowns.ui.join_keys import run_keys
 
-        if args.log_in or args.sign_up:
-            print(_(KEYS_NO_ACCOUNTS), file=sys.stderr)
-            return 2
-
-        return run_keys(args, url, name)
-    first: list[dict[str, Any]] = []
-    if args.table:  # a table number; the client tries it as an invite code if no table has it
-        first.append({"type": "join", "table": args.table})
-    if args.watch:
-        first.append({"type": "watch", "table": args.watch})
+        return run_keys(args, url, name)  # why first: it says it needs a terminal, no password
+    # why before the full screen: the password is asked without echo on the terminal
     credentials: tuple[str, str] | None = None
     if args.log_in or args.sign_up:
         password = read_password(name, twice=args.sign_up)
         if password is None:
             return 2
         credentials = ("sign_up" if args.sign_up else "log_in", password)
+    if args.keys:
+        from fivecrowns.ui.join_keys import run_keys
+
+        return run_keys(args, url, name, credentials)
+    first: list[dict[str, Any]] = []
+    if args.table:  # a table number; the client tries it as an invite code if no table has it
+        first.append({"type": "join", "table": args.table})
+    if args.watch:
+        first.append({"type": "watch", "table": args.watch})
 
     async def main() -> int:
         lines: asyncio.Queue[str | None] = asyncio.Queue()

@@ -27,6 +27,10 @@ IN_USE = N_(
 )
 CANNOT_LISTEN = N_("Cannot listen on {host} port {port}: {reason}.")
 NEGATIVE = N_("{option} cannot be negative.")
+LEASE_LOST = N_(
+    "This server process lost the tables to another process of the cluster, so it stopped; "
+    "start it again to wait as a spare."
+)
 NOT_AN_ADDRESS = N_(
     "--trusted-proxy takes an address or a network such as 10.0.0.0/8, not {value}."
 )
@@ -169,6 +173,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=_("list the accounts in the data folder with their status, and exit"),
     )
     parser.add_argument(
+        "--bus",
+        default=None,
+        metavar=_("URL"),
+        help=_(
+            "the Redis (redis://host:port) of several server processes that share the data "
+            "folder and one port: one holds the tables, the others pass their connections on "
+            "to it and take over if it stops (docs/operations.md)"
+        ),
+    )
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=3.0,
+        metavar=_("SECONDS"),
+        help=_(
+            "with --bus: seconds after which the tables of a process that died are taken "
+            "over by another (default 3)"
+        ),
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -200,6 +224,11 @@ def run(args: argparse.Namespace) -> int:
             print(_(NOT_AN_ADDRESS).format(value=value), file=sys.stderr)
             return 2
     args.trusted_proxy = proxies
+    if args.bus is not None:
+        problem = _bus_problem(args)
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 2
     if not 0 <= args.port <= 65535:
         print(_("--port must be 0 to 65535, not {port}.").format(port=args.port), file=sys.stderr)
         return 2
@@ -222,17 +251,24 @@ def run(args: argparse.Namespace) -> int:
             problem = _("Cannot use the data folder {path}: {reason}.")
             print(problem.format(path=data, reason=error.strerror), file=sys.stderr)
             return 1
-        if lock is None:
+        if lock is None and args.bus is None:  # why: with --bus sharing it is the point
             print(_(IN_USE).format(path=data), file=sys.stderr)
             return 1
         try:
-            store = SqliteStore(data / "tables.sqlite3")
+            if args.bus is not None:
+                from fivecrowns.net.server.cluster import FencedStore
+
+                store = FencedStore(data / "tables.sqlite3")
+            else:
+                store = SqliteStore(data / "tables.sqlite3")
         except NewerFileError as error:
             print(error, file=sys.stderr)
             return 1
         where = str(data / "tables.sqlite3")
     try:
-        asyncio.run(_serve(args, store, data, where))
+        if not asyncio.run(_serve(args, store, data, where)):
+            print(_(LEASE_LOST), file=sys.stderr)
+            return 1
     except KeyboardInterrupt:
         pass
     except OSError as error:
@@ -245,9 +281,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bus_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--bus`` cannot be used as given, in a sentence; None if it can."""
+    if args.memory:
+        return _("--bus needs the tables on disk, shared by every process: leave out --memory.")
+    if args.lease <= 0:
+        return _("--lease must be more than 0 seconds.")
+    try:
+        from redis.asyncio import Redis
+    except ImportError:
+        return _(
+            "--bus needs the redis package: pip install 'fivecrowns[cluster]' "
+            "(or scripts/setup --dev)."
+        )
+    try:
+        Redis.from_url(args.bus)
+    except ValueError:
+        return _("--bus takes an address such as redis://127.0.0.1:6379, not {value}.").format(
+            value=args.bus
+        )
+    return None
+
+
 async def _serve(
     args: argparse.Namespace, store: Any, data: Path | None, where: str | None
-) -> None:
+) -> bool:
+    """Serve until stopped; False if this process lost the tables to another (--bus)."""
     import asyncio
     import contextlib
     import signal
@@ -288,15 +347,21 @@ async def _serve(
     # why keepalive_timeout: aiohttp starts it when a connection opens and closes the
     # connection if no whole request has come by then, so it is the deadline for a half-sent
     # request (slowloris) as well as for an idle keep-alive one; a WebSocket is not idle
+    node: Any = None
+    if args.bus is not None:
+        from fivecrowns.net.server.cluster import Node
+
+        node = Node(server, store, args.bus, args.host, args.lease)
     runner = web.AppRunner(
-        make_app(server),
+        make_app(server) if node is None else node.public_app(),
         handle_signals=False,
         access_log=None,
         shutdown_timeout=3.0,
         keepalive_timeout=limits.request_deadline,
     )
     await runner.setup()
-    site = web.TCPSite(runner, args.host, args.port, backlog=1024)
+    # why reuse_port with --bus: every process of a cluster listens on the one public port
+    site = web.TCPSite(runner, args.host, args.port, backlog=1024, reuse_port=node is not None)
     await site.start()
     port = runner.addresses[0][1] if runner.addresses else args.port
     if where is None:
@@ -324,10 +389,38 @@ async def _serve(
     collector = QuietCollector.from_environment()
     collector.start()
     collecting = asyncio.create_task(collector.run())
-    await stop.wait()
-    collecting.cancel()
-    await runner.cleanup()
+    if node is None:
+        await stop.wait()
+        collecting.cancel()
+        await runner.cleanup()
+    else:
+        await _take_part(node, stop, args.host, runner)
+        collecting.cancel()
     collector.stop()
+    return node is None or not node.lost
+
+
+async def _take_part(node: Any, stop: Any, host: str, runner: Any) -> None:
+    """With --bus: listen on a private port too (where the others reach this process), hold
+    or wait for the lease, until stopped or the lease is lost; then stop serving (every move
+    saved) before the lease is given up, so the next owner finds them all."""
+    import asyncio
+
+    from aiohttp import web
+
+    private = web.AppRunner(node.private_app(), handle_signals=False, access_log=None)
+    await private.setup()
+    await web.TCPSite(private, host, 0).start()
+    port = private.addresses[0][1]
+    try:
+        async with node.running(f"ws://{host}:{port}/ws"):
+            waits = [asyncio.create_task(stop.wait()), asyncio.create_task(node.stopped.wait())]
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for wait in waits:
+                wait.cancel()
+            await runner.cleanup()
+    finally:
+        await private.cleanup()
 
 
 def _operate(args: argparse.Namespace) -> int:

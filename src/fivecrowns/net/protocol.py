@@ -46,9 +46,14 @@ __all__ = [
     "DeleteAccount",
     "Error",
     "EventFrame",
+    "GameRounds",
+    "GameRow",
+    "GamesPage",
     "Hello",
     "Join",
     "Language",
+    "LeaderboardPage",
+    "LeaderboardRow",
     "Leave",
     "Left",
     "ListTables",
@@ -59,6 +64,12 @@ __all__ = [
     "MuteChat",
     "ProtocolError",
     "Question",
+    "RatingChanged",
+    "ReadGame",
+    "ReadGames",
+    "ReadLeaderboard",
+    "ReadRecord",
+    "Record",
     "Refresh",
     "RemoveBot",
     "Resume",
@@ -141,6 +152,9 @@ class CreateTable(_Message, tag="create_table"):
     bots: Annotated[list[Level], msgspec.Meta(max_length=6)] = []
     private: bool = False
     guests: bool = True  # False: only players logged in to an account may sit here
+    # ratings: its account holders' games move their ratings (why rated by default: guests
+    # and computer players never move, so only players who keep an account are counted)
+    rated: bool = True
 
 
 class Join(_Message, tag="join"):
@@ -276,6 +290,34 @@ class DeleteAccount(_Message, tag="delete_account"):
     password: Password
 
 
+# --- ratings and records (issue 28; docs/protocol.md "Ratings and records") --------------
+
+
+class ReadRecord(_Message, tag="record"):
+    """Read a record: your own (``player`` left out) or the account named ``player``'s."""
+
+    player: Name | None = None
+
+
+class ReadLeaderboard(_Message, tag="leaderboard"):
+    """Read one page of the leaderboard (10 players a page, the best first)."""
+
+    page: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 1
+
+
+class ReadGames(_Message, tag="games"):
+    """Read one page of a player's rated games (yours with ``player`` left out), newest first."""
+
+    player: Name | None = None
+    page: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 1
+
+
+class ReadGame(_Message, tag="game"):
+    """Read one rated game round by round, by the ``id`` a ``games`` page gave."""
+
+    id: Annotated[str, msgspec.Meta(min_length=1, max_length=48)]
+
+
 ClientMessage = (
     Hello
     | SignUp
@@ -299,6 +341,10 @@ ClientMessage = (
     | SetLanguage
     | SpectatorChat
     | MuteChat
+    | ReadRecord
+    | ReadLeaderboard
+    | ReadGames
+    | ReadGame
 )
 
 # --- server to client ------------------------------------------------------------
@@ -400,6 +446,82 @@ class EventFrame(_ServerMessage, tag="event"):
     text: str
 
 
+# --- ratings and records (issue 28) --------------------------------------------------------
+
+
+class Record(_ServerMessage, tag="record"):
+    """A player's record; ``rating``, ``place`` and ``of`` are null before their first rated
+    game. ``text`` says it all, the rating first."""
+
+    name: str
+    rating: int | None
+    place: int | None
+    of: int | None
+    played: int
+    won: int
+    text: str
+
+
+class LeaderboardRow(msgspec.Struct, frozen=True):
+    place: int
+    name: str
+    rating: int
+    played: int
+    won: int
+
+
+class LeaderboardPage(_ServerMessage, tag="leaderboard"):
+    """One page of the leaderboard; ``lines`` are said in order (a heading, then a row each)."""
+
+    page: int
+    pages: int
+    of: int
+    rows: list[LeaderboardRow]
+    lines: list[str]
+
+
+class GameRow(msgspec.Struct, frozen=True):
+    id: str
+    date: str
+    players: list[str]
+    totals: list[int]
+
+
+class GamesPage(_ServerMessage, tag="games"):
+    """One page of a player's rated games; ``lines`` are said in order (a heading, a game
+    each, in the words of the terminal's history of games)."""
+
+    name: str
+    page: int
+    pages: int
+    of: int
+    games: list[GameRow]
+    lines: list[str]
+
+
+class GameRounds(_ServerMessage, tag="game"):
+    """One rated game, round by round: ``rounds`` holds each round's points, seat by seat;
+    ``lines`` say the game, then each round."""
+
+    id: str
+    date: str
+    players: list[str]
+    totals: list[int]
+    rounds: list[list[int]]
+    lines: list[str]
+
+
+class RatingChanged(_ServerMessage, tag="rating"):
+    """Your game at a rated table is over: your new rating, by how much it moved, where it
+    stands; ``text`` says it."""
+
+    rating: int
+    change: int
+    place: int
+    of: int
+    text: str
+
+
 ServerMessage = (
     Welcome
     | Answer
@@ -412,6 +534,11 @@ ServerMessage = (
     | AccountTokens
     | AccountPending
     | LoggedOut
+    | Record
+    | LeaderboardPage
+    | RatingChanged
+    | GamesPage
+    | GameRounds
 )
 
 

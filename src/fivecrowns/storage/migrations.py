@@ -65,6 +65,32 @@ STEPS: tuple[str, ...] = (
         table_id TEXT PRIMARY KEY, why TEXT NOT NULL, at TEXT NOT NULL
     );
     """,
+    # the newest epoch of the lease each owner of the tables took (serve --bus: an owner whose
+    # epoch is older writes no input; net/server/cluster.py)
+    """
+    CREATE TABLE fences (
+        name TEXT PRIMARY KEY, epoch INTEGER NOT NULL
+    );
+    """,
+    # ratings: whether a table is rated (older tables were made before ratings: not rated),
+    # each account's OpenSkill rating, and each rated game kept once by its key
+    """
+    ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE ratings (
+        player_id TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL,
+        played INTEGER NOT NULL, won INTEGER NOT NULL
+    );
+    CREATE INDEX ratings_by_mu ON ratings (mu);
+    CREATE TABLE rated_games (
+        key TEXT PRIMARY KEY, at REAL NOT NULL, names TEXT NOT NULL, player_ids TEXT NOT NULL,
+        totals TEXT NOT NULL, rounds TEXT NOT NULL
+    );
+    CREATE TABLE rated_seats (
+        player_id TEXT NOT NULL, game_key TEXT NOT NULL, at REAL NOT NULL,
+        PRIMARY KEY (player_id, game_key)
+    );
+    CREATE INDEX rated_seats_by_time ON rated_seats (player_id, at);
+    """,
 )
 
 

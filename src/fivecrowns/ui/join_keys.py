@@ -243,7 +243,15 @@ def _tick(poke: Callable[[], None], link: WebSocketLink) -> None:
         poke()
 
 
-def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
+def run_keys(
+    args: argparse.Namespace,
+    url: str,
+    name: str,
+    credentials: tuple[str, str] | None = None,
+) -> int:
+    """``fivecrowns join --keys``: the lobby and the game at full screen; with
+    ``credentials`` (``("log_in" or "sign_up", password)``) the hello logs in to an account,
+    as ``join``'s does (the same :class:`ServerConnection`)."""
     from prompt_toolkit.application.current import get_app
 
     from fivecrowns.ui.app import Presentation
@@ -254,6 +262,7 @@ def run_keys(args: argparse.Namespace, url: str, name: str) -> int:
         _say(_("fivecrowns join --keys reads single key presses, so it needs a terminal."))
         return 1
     link = WebSocketLink(url, name)
+    link.connection.credentials = credentials
     try:
         # why: a client started again after a crash takes its seat back (seats.json)
         link.connect(link.take_back_from(SavedSeats(), first_messages(args)))

@@ -29,7 +29,7 @@ from fivecrowns.storage.seats import FORGOTTEN, SavedSeats
 from fivecrowns.words.seats import seat_words
 from fivecrowns.words.text import printable
 
-__all__ = ["HELP", "LineClient"]
+__all__ = ["HELP", "HELP_RATINGS", "LineClient"]
 
 # Module-level templates: N_ marks them, _ translates them where they are said. The typed
 # commands (list, create, d, x 7h ...) are the same letters and words in every language.
@@ -45,6 +45,14 @@ HELP = N_(
     "say TEXT to chat; mute spectators, mute everyone or mute nobody to hear chat without "
     "words or with them again; spectators off or on, at your own table, to let its "
     "spectators chat or not; help; q to quit."
+)
+# TRANSLATORS: the command words (record, top, unrated) and the placeholders in capitals are
+# typed as they are
+HELP_RATINGS = N_(
+    "Ratings: record for yours; record NAME for a player's; top for the leaderboard, top PAGE "
+    "for another page; games for your rated games, games NAME for a player's, with a PAGE "
+    "after it for another page; game NUMBER for one game round by round; create SEATS ... "
+    "unrated for a table that moves no rating."
 )
 CONNECTED = N_("Connected to {url} as {name}.")
 NOT_YET = N_("No answer from the server yet; trying again ({attempt} of {tries}).")
@@ -69,6 +77,8 @@ NOT_STARTED = N_("The game has not started.")
 SCORE_ITEM = N_("{name} {points}")
 UNKNOWN = N_("{command} is not a command here. Type help for the list.")
 NEEDS_CARD = N_("Say which card, for example x 7h.")
+NEEDS_GAME = N_("Say which game, by its number in the list of games: game a1b2c3d4-1.")
+BAD_PAGE = N_("{page} is not a page number; type top, or top 2 for the second page.")
 # why both: a private table is not listed, so its number alone never finds it (issue 26, 20)
 NO_TABLE_OR_CODE = N_(
     "No table has the number or invite code {given}. A private table is watched or joined "
@@ -209,14 +219,18 @@ class LineClient:
     def receive(self, data: dict[str, Any]) -> None:
         connection = self.connection
         kind = data.get("type")
+        refused = kind == "error" and connection.logging_in()
+        ended = connection.ended_by(data)
+        if ended is not None:
+            self.say(ended)
+            self.failed = self.failed or refused  # the exit status says a log-in was refused
+            self._end()
+            return
         if kind == "welcome":
             connection.welcomed(data)
             self._opened.set()
         elif kind == "account":  # the tokens stay unsaid: only the hello needed them
             self.say(_(LOGGED_IN).format(name=data["name"]))
-        elif kind in ("account_pending", "logged_out"):
-            self.say(data["text"])
-            self._end()
         elif kind == "event":
             if data["seq"] <= self.seq:
                 return  # why: already heard before the connection dropped
@@ -257,18 +271,20 @@ class LineClient:
                 )
             else:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
-        elif kind == "answer" and data.get("what") == "mute_chat":
+        # ratings' record and rating: the sentence says the numbers first
+        elif (kind == "answer" and data.get("what") == "mute_chat") or kind in (
+            "record",
+            "rating",
+        ):
             self.say(data["text"])
+        elif kind in ("leaderboard", "games", "game"):
+            for line in data["lines"]:
+                self.say(line)
         elif kind == "left":
             connection.left_table()
             self.snapshot, self.seq = None, 0
             self.say(_(LEFT))
         elif kind == "error":
-            if connection.logging_in():  # a refused log-in or sign-up: nothing more to do
-                self.say(data["text"])
-                self.failed = True
-                self._end()
-                return
             if data["code"] == "bad_token":
                 # why: the server's data was moved or wiped; without this every later command
                 # got "Say hello first" and the player was stuck
@@ -340,6 +356,7 @@ class LineClient:
             return []
         if verb == "help":
             self.say(_(HELP))
+            self.say(_(HELP_RATINGS))
             return []
         if verb == "h":
             self.say(self._hand_words())
@@ -378,6 +395,24 @@ class LineClient:
             if card.isdigit() and 1 <= int(card) <= len(hand):  # a place in the hand: x 1
                 card = hand[int(card) - 1]
             return [{"type": "act", "action": action, "args": {"card": card}, "seq": seq}]
+        if verb == "record":
+            return [{"type": "record", "player": " ".join(rest)} if rest else {"type": "record"}]
+        if verb == "top":
+            if rest and not (rest[0].isdigit() and int(rest[0]) >= 1):
+                self.say(_(BAD_PAGE).format(page=rest[0]))
+                return []
+            return [{"type": "leaderboard", "page": int(rest[0]) if rest else 1}]
+        if verb == "games":
+            page = int(rest.pop()) if rest and rest[-1].isdigit() and int(rest[-1]) >= 1 else 1
+            asked: dict[str, Any] = {"type": "games", "page": page}
+            if rest:
+                asked["player"] = " ".join(rest)
+            return [asked]
+        if verb == "game":
+            if not rest:
+                self.say(_(NEEDS_GAME))
+                return []
+            return [{"type": "game", "id": rest[0]}]
         if verb == "logout":
             return [{"type": "log_out", "everywhere": rest[:1] == ["all"]}]
         if verb == "say" and rest:
@@ -398,15 +433,16 @@ class LineClient:
             return [{"type": "remove_bot", "seat": int(rest[0]) - 1}]
         if verb == "create":
             seats = int(rest[0]) if rest and rest[0].isdigit() else 4
-            levels = [word for word in rest[1:] if word != "private"]
-            return [
-                {
-                    "type": "create_table",
-                    "seats": seats,
-                    "bots": levels,
-                    "private": "private" in rest,
-                }
-            ]
+            levels = [word for word in rest[1:] if word not in ("private", "unrated")]
+            made: dict[str, Any] = {
+                "type": "create_table",
+                "seats": seats,
+                "bots": levels,
+                "private": "private" in rest,
+            }
+            if "unrated" in rest:  # why only then: a server older than ratings refuses the field
+                made["rated"] = False
+            return [made]
         self.say(_(UNKNOWN).format(command=words[0]))
         return []
 

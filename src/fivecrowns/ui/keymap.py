@@ -498,6 +498,51 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
         ),
         "lobby",
     ),
+    # ratings (issue 28): read in the lobby; ui/lobby_ratings.py
+    _A(
+        "my_record",
+        ("a",),
+        N_("Your record"),
+        N_("Your rating, its place, and your games played and won (with an account)."),
+        "lobby",
+    ),
+    _A(
+        "player_record",
+        ("p",),
+        N_("A player's record"),
+        N_("Type a player's name, then Enter: their rating and games; Escape cancels."),
+        "lobby",
+    ),
+    _A(
+        "leaderboard",
+        ("k",),
+        N_("Leaderboard"),
+        N_("The best rated players, 10 at a time; press again for the next 10."),
+        "lobby",
+    ),
+    _A(
+        "my_games",
+        ("g",),
+        N_("Your rated games"),
+        N_("Your rated games, the newest first, 10 at a time; press again for the next 10."),
+        "lobby",
+    ),
+    _A(
+        "read_game",
+        ("o",),
+        N_("One game, round by round"),
+        N_("Type a game's number from the list of games, then Enter; Escape cancels."),
+        "lobby",
+    ),
+    _A(
+        "log_out",
+        ("O",),  # why Shift: O alone reads a rated game (ratings came first)
+        N_("Log out"),
+        N_(
+            "Logged in to an account: log out here or on every device, from a list; then join ends."
+        ),
+        "lobby",
+    ),
     _A(
         "seats",
         ("t",),

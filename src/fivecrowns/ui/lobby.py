@@ -33,6 +33,7 @@ from fivecrowns.net.client.link import table_cue
 from fivecrowns.net.client.websocket import GAME_EVENTS, WebSocketLink
 from fivecrowns.ui.commands import CommandLayer, MenuItem, Speaker
 from fivecrowns.ui.keymap import GROUPS, LOBBY_GROUPS, Action, Keymap
+from fivecrowns.ui.lobby_ratings import RatingKeys
 from fivecrowns.ui.model import ListScreen
 from fivecrowns.words.seats import seat_words
 
@@ -83,6 +84,15 @@ QUIT_QUESTION = N_("Quit fivecrowns join? {yes} to quit, {no} to stay in the lob
 GOODBYE = N_("Goodbye.")
 STAY = N_("Back to the lobby.")
 SENT = N_("Asked the server; the answer comes in a moment.")
+#: Accounts (issue 28): the log-in is said once, with the key that logs out.
+LOGGED_IN = N_("Logged in as {name}. In the lobby, {log_out} logs out.")
+NOT_LOGGED_IN = N_(
+    "You are playing as a guest. To log in, start join again with --log-in, or --sign-up to "
+    "make an account."
+)
+LOG_OUT_TITLE = N_("Log out")
+LOG_OUT_HERE = N_("Log out here")
+LOG_OUT_EVERYWHERE = N_("Log out on every device")
 #: The create steps, one list each.
 SEATS_TITLE = N_("Create a table: the number of seats")
 SEATS_ITEM = N_("{count} seats")
@@ -139,7 +149,7 @@ class _Typing:
     done: Callable[[str], None]
 
 
-class Lobby(CommandLayer):
+class Lobby(RatingKeys, CommandLayer):
     """The lobby and a table before its game, at one keyboard, over one link."""
 
     def __init__(
@@ -171,6 +181,7 @@ class Lobby(CommandLayer):
         self.start_sent = False
         self.fallback_code = fallback_code  # --table: tried as an invite code if no table has it
         self.fallback_watch = fallback_watch  # --watch: likewise, to watch (a private table)
+        self.account_told = False  # "Logged in as" was said
 
     # --- what the command layer asks ---------------------------------------------------
 
@@ -208,8 +219,14 @@ class Lobby(CommandLayer):
     def receive_news(self) -> None:
         """Tell what came: errors, seats, table events before the start, new table lists."""
         link = self.link
+        if link.account is not None and not self.account_told:
+            self.account_told = True
+            self.say(_(LOGGED_IN).format(name=link.account, log_out=self._keys("log_out")))
         for text in link.take_notices():
             self.say(text)
+        if link.ended:  # why quit: logged out (or replaced); nothing more can be asked here
+            self.exit_requested = True
+            return
         for error in link.take_errors():
             if error.get("code") == "no_table" and link.table is None and self._try_as_code():
                 continue
@@ -328,6 +345,9 @@ class Lobby(CommandLayer):
     def available_actions(self) -> list[Action]:
         if self.at is None:
             names = ["tables", "join", "watch", "invite_code", "create"]
+            names += ["my_record", "player_record", "leaderboard", "my_games", "read_game"]
+            if self.link.account is not None:
+                names.append("log_out")
         else:
             names = ["seats"]
             if self.at[1] is not None and self.link.creator:
@@ -435,6 +455,21 @@ class Lobby(CommandLayer):
             for count in range(2, 8)
         ]
         self._open_list("menu", _(SEATS_TITLE), items, selected=2)  # 4 seats, the usual table
+
+    def _do_log_out(self, key: str) -> None:
+        self._in_lobby()
+        if self.link.account is None:
+            raise FiveCrownsError(_(NOT_LOGGED_IN))
+
+        def log_out(everywhere: bool) -> None:
+            self.link.send({"type": "log_out", "everywhere": everywhere})
+            self.answer(_(SENT))
+
+        items: list[MenuItem] = [
+            (_(LOG_OUT_HERE), functools.partial(log_out, False)),
+            (_(LOG_OUT_EVERYWHERE), functools.partial(log_out, True)),
+        ]
+        self._open_list("menu", _(LOG_OUT_TITLE), items)
 
     def _create_bots(self, seats: int) -> None:
         items: list[MenuItem] = [

@@ -20,6 +20,8 @@ import { afterGameWords, bindAfterGame, newGameKey, renderAfterGame } from "./af
 import { drawWatchers, watchersWords } from "./watchers.js";
 import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
 import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
+import { bindRatings, ratedChoice, showRatings } from "./ratings.js";
+import { AccountForms } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -133,7 +135,10 @@ export class App {
     this.bindPage();
     keepNewestInSight($("log"));
     if (this.name) $("name").value = this.name;
-    if (this.token && this.name) this.connect();
+    // why first: a log-in kept in this browser says hello as the account, not the seat token
+    if (this.account.active()) this.name = this.account.name;
+    this.account.show(false);
+    if ((this.token && this.name) || this.account.active()) this.connect();
     this.ready = true;
     window.__readyAt = performance.now(); // why: the benchmark's load-to-ready figure
     document.documentElement.dataset.ready = "true";
@@ -180,6 +185,7 @@ export class App {
     $("connection").textContent = say(T.connecting, { name: this.name });
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
+      if (this.account.greet(this.seq)) return; // a log-in, a sign-up, or hello as the account
       const hello = { type: "hello", v: 1, name: this.name, language: language() };
       if (this.token) {
         hello.token = this.token;
@@ -234,6 +240,8 @@ export class App {
   }
 
   receive(data) {
+    if (showRatings(this, data)) return;
+    if (this.account.receive(data)) return;
     switch (data.type) {
       case "welcome":
         this.token = data.token;
@@ -245,6 +253,8 @@ export class App {
         // why focus first: focus on a hidden button falls to the page, where nothing is said
         show($("lobby-body"));
         focusAndHide($("lobby-heading"), $("hello-form"));
+        this.account.show(true);
+        this.account.welcomed(data);
         break;
       case "tables":
         this.showTables(data.tables);
@@ -298,6 +308,29 @@ export class App {
       default:
         break;
     }
+  }
+
+  /** Forget the socket without reconnecting: its close is no drop (a refused log-in, a
+   * log-out). */
+  dropSocket() {
+    const ws = this.ws;
+    this.ws = null;
+    clearTimeout(this.retry);
+    this.retry = null;
+    if (ws && ws.readyState !== WebSocket.CLOSED) ws.close();
+  }
+
+  /** Logged out (or the account deleted): the page is as before any hello. */
+  loggedOut() {
+    this.dropSocket();
+    this.token = null;
+    sessionStorage.removeItem("fivecrowns-token");
+    sessionStorage.removeItem("fivecrowns-name");
+    forgetSeat();
+    this.toLobby();
+    $("lobby-body").hidden = true;
+    $("hello-form").hidden = false;
+    $("connection").textContent = _("Not connected.");
   }
 
   toLobby() {
@@ -842,7 +875,7 @@ export class App {
       this.pendingBots = [...$("seat-choices").querySelectorAll("select")]
         .map((select, index) => ({ level: select.value, seat: index + 1 }))
         .filter((choice) => choice.level);
-      this.send({ type: "create_table", seats, bots: [], private: $("private").checked });
+      this.send({ type: "create_table", seats, bots: [], private: $("private").checked, ...ratedChoice() });
     });
     $("code-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -857,6 +890,7 @@ export class App {
       remember(switcher.value);
       await load(switcher.value);
       translatePage();
+      this.account.translate();
       this.seatChoices();
       fillLevels();
       this.fillHelp();
@@ -864,8 +898,11 @@ export class App {
     this.seatChoices();
     bindSeats(this);
     this.chat = new Chat(this);
+    this.account = new AccountForms(this);
+    this.account.translate();
     this.leaveDialog = new LeaveDialog(this);
     bindAfterGame(this);
+    bindRatings(this);
     $("watch-code").addEventListener("click", () => {
       const code = $("code").value.trim();
       if (code) this.send({ type: "watch", code });

@@ -2,6 +2,7 @@
 // changes: [selector, attribute (null: the text), sentence]. A test checks that each English
 // sentence here is the page's own, so the two cannot drift apart.
 import { _, N_, ngettext, fill } from "./i18n.js";
+import { RATINGS_PAGE } from "./ratings.js";
 
 export const PAGE = [
   ["title", null, N_("Five Crowns")],
@@ -76,6 +77,7 @@ export const PAGE = [
   ["#leave-heading", null, N_("Leave the table")],
   ["#leave-no", null, N_("Stay")],
   ["#leave-yes", null, N_("Leave the table")],
+  ...RATINGS_PAGE,
 ];
 
 /** Sets an element's own words, keeping its controls (a label around a check box). */

@@ -198,6 +198,21 @@ class ServerConnection:
         self.owner.gave_up_trying(again)
         return False
 
+    def ended_by(self, data: dict[str, Any]) -> str | None:
+        """The sentence of a frame after which this connection ends for good (it is stopped
+        here): a refused log-in or sign-up, an account made that waits for approval, a
+        log-out, or another device that took this player's seat; ``None`` for any other.
+        Both clients (``join`` and ``join --keys``) end on the same frames through this."""
+        kind = data.get("type")
+        refused = kind == "error" and self.logging_in()
+        # why stop at "replaced": taking the seat back would take it from the other device,
+        # and that one from this, forever
+        replaced = kind == "error" and data.get("code") == "replaced"
+        if kind in ("account_pending", "logged_out") or refused or replaced:
+            self.stop()
+            return str(data.get("text", ""))
+        return None
+
     def logging_in(self) -> bool:
         """The first hello logs in to an account (or makes one), not yet answered."""
         return self.credentials is not None and self.token is None

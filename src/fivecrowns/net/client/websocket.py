@@ -93,6 +93,8 @@ class WebSocketLink:
         self.tables: list[dict[str, Any]] = []
         self.tables_heard = 0  # how many table lists came (the lobby tells a new one)
         self.notices: list[str] = []  # sentences for the player: errors, seats, connection
+        self.leaderboard_pages = 0  # the leaderboard's pages, as its last page said
+        self.games_pages = 0  # the pages of your rated games, as their last page said
         self.on_news: Callable[[], None] | None = None
         self._errors: list[dict[str, Any]] = []
         self._changed = threading.Condition()
@@ -103,6 +105,11 @@ class WebSocketLink:
         self.gave_up: str | None = None
         #: The server no longer knows this player's token: no reconnection can help.
         self.seat_gone = False
+        #: The name of the account this connection is logged in to, if any.
+        self.account: str | None = None
+        #: The server ended this connection for good (a log-out, a refused log-in, another
+        #: device took the seat): :attr:`gave_up` says why.
+        self.ended = False
         #: The server's ``answer``s not yet taken by :meth:`ask`.
         self.answers: list[dict[str, Any]] = []
         #: A seat taken back by a client started again after a crash (issue 26, item 17): the
@@ -260,8 +267,18 @@ class WebSocketLink:
         connection = self.connection
         kind = data.get("type")
         news = False
+        ended = connection.ended_by(data)
         with self._changed:
-            if kind == "welcome":
+            if ended is not None:
+                # why not an error: no key was refused; the connection ends, and says why
+                self.gave_up = ended
+                self.ended = True
+                self.notices.append(ended)
+                news = True
+            elif kind == "account":  # the tokens stay unsaid: only the hello needed them
+                self.account = str(data["name"])
+                news = True
+            elif kind == "welcome":
                 if connection.welcomed(data):
                     self.notices.append(_(CONNECTED_AGAIN))
                     news = True
@@ -343,8 +360,18 @@ class WebSocketLink:
                 news = True
             elif kind == "answer":
                 self.answers.append(data)  # why not news: the key that asked waits for it
+            elif kind in ("record", "rating"):  # ratings: said as they come, numbers first
+                self.notices.append(str(data.get("text", "")))
+                news = True
+            elif kind in ("leaderboard", "games", "game"):
+                if kind == "leaderboard":
+                    self.leaderboard_pages = int(data.get("pages", 0))
+                elif kind == "games":
+                    self.games_pages = int(data.get("pages", 0))
+                self.notices.extend(str(line) for line in data.get("lines", ()))
+                news = True
             self._changed.notify_all()
-        if self.token is not None:
+        if self.token is not None or self.ended:
             self._ready.set()
         if news:
             self._news()

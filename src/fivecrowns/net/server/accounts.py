@@ -181,7 +181,8 @@ class Accounts:
         self._current: dict[str, str] = {}  # account id: the session of its newest log-in
         self._busy: set[Connection] = set()  # connections whose log-in awaits its hash
         self._tasks: set[asyncio.Task[None]] = set()
-        self._nothing: str | None = None  # the hash an unknown name's password is checked on
+        # the hash an unknown name's password is checked on, made once (a task all wait for)
+        self._nothing: asyncio.Future[Any] | None = None
 
     def logging_in(self, conn: Connection) -> bool:
         """``conn``'s log-in or sign-up waits for its hash (its hello is on its way)."""
@@ -371,9 +372,13 @@ class Accounts:
         return result
 
     async def _nothing_hash(self) -> str:
-        if self._nothing is None:
-            self._nothing = str(await self._in_pool(self._hasher.hash, secrets.token_urlsafe(16)))
-        return self._nothing
+        made = self._nothing
+        # why one task for all: a flood's first log-ins of unknown names each made their own,
+        # and the hashes they waited for were twice the work of the flood itself
+        if made is None or (made.done() and (made.cancelled() or made.exception() is not None)):
+            work = self._in_pool(self._hasher.hash, secrets.token_urlsafe(16))
+            made = self._nothing = asyncio.ensure_future(work)
+        return str(await asyncio.shield(made))
 
     def _start(self, conn: Connection, work: Coroutine[Any, Any, None], language: str) -> None:
         """Run ``work`` for ``conn`` as a task, its sentences in ``language``; its refusal is

@@ -56,6 +56,10 @@ from fivecrowns.net.protocol import (
     MuteChat,
     NewGame,
     ProtocolError,
+    ReadGame,
+    ReadGames,
+    ReadLeaderboard,
+    ReadRecord,
     Refresh,
     RemoveBot,
     Resume,
@@ -75,6 +79,7 @@ from fivecrowns.net.server.origins import origin_allowed
 from fivecrowns.net.server.pacing import Pacing
 from fivecrowns.net.server.proxy import ProxyHeaders
 from fivecrowns.net.server.quiet import Throttled
+from fivecrowns.net.server.ratings import Ratings
 from fivecrowns.net.server.resend import send_since
 from fivecrowns.net.server.rooms import (
     Fanout,
@@ -134,6 +139,7 @@ class Server:
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
         self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
+        self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
@@ -159,15 +165,9 @@ class Server:
             with speaking(_accepted_language(request)):
                 full = _("The server is full; try again later.")
             return web.Response(status=503, text=full + "\n")
-        origin = request.headers.get("Origin")
-        if not origin_allowed(origin, request.headers.get("Host"), self.limits.allowed_origins):
-            log.info("Refused a WebSocket from the page at %r", (origin or "")[:100])
-            with speaking(_accepted_language(request)):
-                text = _(
-                    "Pages from {origin} may not connect to this server; only its own page and "
-                    "those its operator allows may."
-                ).format(origin=origin)
-            return web.Response(status=403, text=text + "\n")
+        refusal = self.origin_refusal(request)
+        if refusal is not None:
+            return refusal
         address = request.remote or ""
         most = self.limits.max_per_address
         if most and self.per_address.get(address, 0) >= most:
@@ -187,6 +187,20 @@ class Server:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
+
+    def origin_refusal(self, request: web.Request) -> web.Response | None:
+        """HTTP 403 with a sentence for a page this server does not let in (None: let in);
+        also what a process passing connections on to another checks (serve --bus)."""
+        origin = request.headers.get("Origin")
+        if origin_allowed(origin, request.headers.get("Host"), self.limits.allowed_origins):
+            return None
+        log.info("Refused a WebSocket from the page at %r", (origin or "")[:100])
+        with speaking(_accepted_language(request)):
+            text = _(
+                "Pages from {origin} may not connect to this server; only its own page and "
+                "those its operator allows may."
+            ).format(origin=origin)
+        return web.Response(status=403, text=text + "\n")
 
     async def _serve_ws(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(
@@ -336,6 +350,14 @@ class Server:
             room = room_of(conn)
             send_since(conn, room, message.last_seq, refuse=True)
             send_snapshot(conn, room)
+        elif isinstance(message, ReadRecord):
+            self.ratings.record(conn, message)
+        elif isinstance(message, ReadLeaderboard):
+            self.ratings.leaderboard(conn, message)
+        elif isinstance(message, ReadGames):
+            self.ratings.games(conn, message)
+        elif isinstance(message, ReadGame):
+            self.ratings.game(conn, message)
 
     def _account_message(
         self, conn: Connection, message: Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount
@@ -404,8 +426,13 @@ class Server:
 
     def _publish(self, room: Room, entries: list[Entry]) -> None:
         """Send a table's new entries to everyone there, then the snapshots due."""
+        changes = []
+        if room.table.is_over and not room.recorded:
+            # why before the fan-out: a rating is kept before anyone hears the game is over
+            changes = self.ratings.game_over(room)
         self.fanout.publish(room, entries)
         send_snapshots(room, entries)
+        self.ratings.tell(changes)
         if room.table.is_over and not room.recorded:
             room.recorded = True
             self._record_history(room)

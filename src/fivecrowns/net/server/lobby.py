@@ -138,6 +138,7 @@ class Lobby:
             room = Room(stored_table.id, None, stored_table.code, stored_table.private)  # type: ignore[arg-type]
             room.chat = table_chat(self.limits)
             room.guests = stored_table.guests
+            room.rated = stored_table.rated
             try:
                 if stored_table.damaged is not None:
                     raise ValueError(stored_table.damaged)
@@ -208,6 +209,7 @@ class Lobby:
             self.by_token[record.token_hash] = record
         if record.conn is not None and record.conn is not conn:
             old = record.conn
+            _note_heard(record, old)
             detach(old)
             with speaking(old.language):
                 replaced = _("You connected again from elsewhere; this one closes.")
@@ -228,9 +230,13 @@ class Lobby:
             self._watch_again(conn, record, message)
             return
         record.watching = None
+        last_seq = message.last_seq
+        heard, record.heard = record.heard, None
+        if last_seq is None and account is not None and heard is not None and heard[0] == room.id:
+            last_seq = heard[1]  # why: another device took the seat; it hears what it missed
         attach(conn, room, seat)
         conn.send(_seated(room, seat, record))
-        _send_missed(conn, room, message.last_seq)
+        _send_missed(conn, room, last_seq)
         send_snapshot(conn, room)
         self.pacing.end_grace(room, seat)
         if room.table.seats[seat].standin or room.table.seats[seat].away:
@@ -386,12 +392,14 @@ class Lobby:
                 code,
                 message.private,
                 guests=message.guests,
+                rated=message.rated,
             )
         )
         room = Room(table_id, None, code, message.private)  # type: ignore[arg-type]
         room.address = conn.address
         room.chat = table_chat(self.limits)
         room.guests = message.guests
+        room.rated = message.rated
         room.table = Table(
             message.seats,
             creator_name=player.name,
@@ -494,6 +502,8 @@ class Lobby:
         player = conn.player
         room = conn.room
         seat = conn.seat
+        if player is not None and player.conn is conn:
+            _note_heard(player, conn)
         detach(conn)
         if player is not None and player.conn is conn:
             player.conn = None
@@ -546,6 +556,12 @@ def _not_at_table(conn: Connection) -> None:
 
 def _seated(room: Room, seat: int | None, player: PlayerRecord) -> Seated:
     return Seated(room.id, seat, room.code, room.table.creator_id == player.id, room.table.started)
+
+
+def _note_heard(player: PlayerRecord, conn: Connection) -> None:
+    """``conn``, ``player``'s connection at a seat, goes: it was sent every event so far."""
+    if conn.room is not None and conn.seat is not None:
+        player.heard = (conn.room.id, conn.room.table.seq)
 
 
 def _send_missed(conn: Connection, room: Room, last_seq: int | None) -> None:

@@ -46,6 +46,9 @@ class PlayerRecord:
     watching: str | None = None
     stored: bool = False  # kept in the store (they took a seat): a restart knows them
     mute: str = "nobody"  # whose chat reaches them without words: spectators', everyone's
+    # why: an account's seat taken from another device, which knows no last_seq, hears the
+    # events after these once (the table, and the newest event its last connection was sent)
+    heard: tuple[str, int] | None = None
 
 
 @dataclass(slots=True)
@@ -63,6 +66,7 @@ class Room:
     # why per table: many connections at one table must not flood its players' speech
     chat: Bucket = field(default_factory=lambda: table_chat(Limits()))
     guests: bool = True  # False: only players logged in to an account sit here
+    rated: bool = False  # its account holders' games move their ratings (net/server/ratings.py)
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():

@@ -32,6 +32,7 @@ import msgspec
 
 from fivecrowns.storage.accounts import AccountStore, MemoryAccounts, SqliteAccounts
 from fivecrowns.storage.migrations import migrate
+from fivecrowns.storage.ratings import MemoryRatings, RatingStore, SqliteRatings
 
 __all__ = ["MemoryStore", "SqliteStore", "Store", "StoredPlayer", "StoredTable"]
 
@@ -48,6 +49,7 @@ class StoredTable:
     finished: bool = False
     damaged: str | None = None  # why its inputs could not be read, if they could not
     guests: bool = True  # why: a table may take only players with an account
+    rated: bool = False  # its account holders' games move their ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ class StoredPlayer:
 class Store(Protocol):
     #: The accounts and their sessions (fivecrowns.storage.accounts), kept beside the tables.
     accounts: AccountStore
+    #: The players' ratings and the rated games (fivecrowns.storage.ratings).
+    ratings: RatingStore
 
     def add_player(self, player: StoredPlayer) -> None:
         """Keep a player (one who took a seat) for a restart."""
@@ -101,6 +105,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.accounts: AccountStore = MemoryAccounts()
+        self.ratings: RatingStore = MemoryRatings()
 
     def add_player(self, player: StoredPlayer) -> None:
         pass
@@ -154,6 +159,7 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         migrate(self._db, path)  # why: an older server's file gets the newer tables
         self.accounts: AccountStore = SqliteAccounts(self._db)
+        self.ratings: RatingStore = SqliteRatings(self._db)
         self._pending: list[tuple[str, int, str]] = []
 
     def add_player(self, player: StoredPlayer) -> None:
@@ -170,8 +176,8 @@ class SqliteStore:
 
     def add_table(self, table: StoredTable) -> None:
         self._db.execute(
-            "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, guests)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, seats, creator_id, creator_name, code, private, guests,"
+            " rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 table.seats,
@@ -180,6 +186,7 @@ class SqliteStore:
                 table.code,
                 int(table.private),
                 int(table.guests),
+                int(table.rated),
             ),
         )
 
@@ -213,13 +220,22 @@ class SqliteStore:
     def load(self, most: int | None = None) -> tuple[list[StoredTable], int]:
         tables: list[StoredTable] = []
         rows = self._db.execute(
-            "SELECT id, seats, creator_id, creator_name, code, private, guests FROM tables"
+            "SELECT id, seats, creator_id, creator_name, code, private, guests, rated FROM tables"
             " WHERE finished = 0 AND id NOT IN (SELECT table_id FROM set_aside) ORDER BY rowid"
         ).fetchall()
         left_out = 0 if most is None else max(0, len(rows) - most)
-        for table_id, seats, creator_id, creator_name, code, private, guests in rows[left_out:]:
+        for table_id, seats, creator_id, creator_name, code, private, guests, rated in rows[
+            left_out:
+        ]:
             table = StoredTable(
-                table_id, seats, creator_id, creator_name, code, bool(private), guests=bool(guests)
+                table_id,
+                seats,
+                creator_id,
+                creator_name,
+                code,
+                bool(private),
+                guests=bool(guests),
+                rated=bool(rated),
             )
             try:
                 table.inputs = [

@@ -1,0 +1,372 @@
+"""Several ``fivecrowns serve --bus redis://...`` processes behind one address: one owns the
+tables, the others pass their connections on to it and take over when it dies.
+
+How it fits together (docs/operations.md, "Several processes"):
+
+- Every process listens on the same public port (``SO_REUSEPORT``: the kernel hands each new
+  connection to one of them) and on a private port of its own.
+- The tables are owned under one :class:`~fivecrowns.net.server.lease.Lease` in Redis, with
+  an epoch. The owner serves every connection itself; the others forward each WebSocket,
+  frame by frame, to the owner's private port (the clients and the web page see one server).
+  The lobby, presence and table list are the owner's, so they are the same from any port.
+- The store is shared (one SQLite file in WAL mode on one machine; the same design holds on a
+  shared network database) and *fenced*: the owner writes its epoch in the store when it
+  takes over, and every flush of inputs checks, in the same write transaction, that no newer
+  epoch has been written since. An owner that lost its lease (paused, cut off from Redis)
+  never writes again, even before it notices.
+- When the owner dies (``kill -9``), its lease expires after ``ttl`` seconds; another process
+  takes it (with a newer epoch), rebuilds every table by replaying its inputs
+  (:meth:`Lobby.recover`) and serves. The clients, whose connections dropped, connect again
+  with their tokens and last seq, as after a restart: nothing acknowledged is lost (a move is
+  flushed before it is answered), nothing is said twice (they hear only what came after
+  their last seq).
+- A clean stop gives the lease up and says so on the bus (pub/sub), so another process
+  takes over at once instead of after ``ttl``.
+
+Why one lease for all the tables and not one per table: it is the smallest design in which
+every table has exactly one writer and fail-over is whole; a lease per table (so that several
+processes share the work) needs a connection routed by the table it is for, which is the
+next step (issue 29). Nothing here runs without ``--bus``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from fivecrowns.i18n import N_, speaking
+from fivecrowns.i18n import gettext as _
+from fivecrowns.net.server.app import Server
+from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
+from fivecrowns.net.server.proxy import ProxyHeaders
+from fivecrowns.net.server.store import SqliteStore
+from fivecrowns.net.server.web import accepted_language, add_web_routes
+
+__all__ = ["CHANGING_OVER", "Fenced", "FencedStore", "Node"]
+
+log = logging.getLogger(__name__)
+
+CHANGING_OVER = N_("The server is changing over to another process; connect again in a moment.")
+REFUSED = N_("The server cannot take this connection now; try again later.")
+LEASE_KEY = "fivecrowns:tables"
+CHANNEL = "fivecrowns:owner"
+FENCE = "tables"  # the fence's name in the store: the lease it guards
+
+
+class Fenced(sqlite3.Error):
+    """A write refused: a newer owner has written its epoch in the store."""
+
+
+class FencedStore(SqliteStore):
+    """A :class:`SqliteStore` shared by several processes, whose inputs are written only by
+    the process holding the newest epoch (why a subclass: the fence must be checked in the
+    same write transaction as the inputs, so it needs the store's own connection)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.epoch = 0
+        # why a wait: another process may hold the write lock for a moment (a flush)
+        self._db.execute("PRAGMA busy_timeout = 5000")
+
+    def fence(self) -> int:
+        """The newest epoch any owner has written (0: none yet)."""
+        row = self._db.execute("SELECT epoch FROM fences WHERE name = ?", (FENCE,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def claim(self, epoch: int) -> None:
+        """Write ``epoch`` as the newest; :class:`Fenced` if a newer one is there already."""
+        self._db.execute("BEGIN IMMEDIATE")  # why IMMEDIATE: read and write under one lock
+        try:
+            if self.fence() >= epoch:
+                raise Fenced(f"epoch {epoch} is not newer than the store's")
+            self._db.execute(
+                "INSERT OR REPLACE INTO fences (name, epoch) VALUES (?, ?)", (FENCE, epoch)
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self.epoch = epoch
+        self._pending = []  # why: nothing kept before the claim is this owner's
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if self.fence() != self.epoch:
+                raise Fenced(f"epoch {self.epoch} is no longer the newest")
+            self._db.executemany(
+                "INSERT INTO inputs (table_id, idx, command) VALUES (?, ?, ?)", self._pending
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._pending = []
+
+    def close(self) -> None:
+        with contextlib.suppress(Fenced):  # why: a fenced owner's last inputs are not its own
+            self.flush()
+        self._db.close()
+
+
+class Node:
+    """One process of several: owner of the tables or passing connections on to the owner.
+
+    ``host`` is where its private port listens (the address the others reach it at)."""
+
+    def __init__(
+        self, server: Server, store: FencedStore, bus: str, host: str, ttl: float = 3.0
+    ) -> None:
+        self.server = server
+        self.store = store
+        self.redis = connect(bus)
+        self.name = secrets.token_hex(6)
+        self.host = host
+        self.ttl = ttl
+        self.lease = Lease(self.redis, LEASE_KEY, self.name, "", ttl)
+        self.owner = False
+        self.lost = False  # the lease was lost: this process must stop
+        self.stopped = asyncio.Event()  # set when this process must stop (the lease lost)
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renewed = 0.0
+        self._session: aiohttp.ClientSession | None = None
+
+    # --- the two web applications --------------------------------------------------------
+
+    def public_app(self) -> web.Application:
+        """What the shared public port serves: the web page and ``/ws``."""
+        app = web.Application()
+        if self.server.limits.trusted_proxies:
+            app.middlewares.append(ProxyHeaders(self.server.limits.trusted_proxies).middleware)
+        add_web_routes(app)
+        app.router.add_get("/ws", self.handle_ws)
+
+        async def stopping(app: web.Application) -> None:
+            if self.owner or self.lost:  # why: as one process does (Server.stop)
+                await self.server.stop()
+
+        app.on_shutdown.append(stopping)
+        app.cleanup_ctx.append(self._running)
+        return app
+
+    def private_app(self) -> web.Application:
+        """What this process's own port serves to the others: ``/ws``, while it owns the
+        tables; the client's address comes in X-Forwarded-For from the forwarding process."""
+        app = web.Application()
+        peers = sorted({"127.0.0.1", self.host})
+        app.middlewares.append(ProxyHeaders(peers).middleware)
+        app.router.add_get("/ws", self.handle_private)
+        return app
+
+    async def handle_ws(self, request: web.Request) -> web.StreamResponse:
+        if self.owner:
+            return await self.server.handle_ws(request)
+        return await self._forward(request)
+
+    async def handle_private(self, request: web.Request) -> web.StreamResponse:
+        if self.owner:
+            return await self.server.handle_ws(request)
+        return _changing_over(request)  # why: the sender's idea of the owner is out of date
+
+    # --- the lease -------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def running(self, address: str) -> AsyncIterator[None]:
+        """Take part (the lease's loop, the bus) while inside, serving privately at
+        ``address``; give the lease up on the way out."""
+        self.lease.address = address
+        self._session = aiohttp.ClientSession()
+        listener = Listener(self.redis, CHANNEL, self._heard)
+        self._tasks = [
+            asyncio.create_task(self._hold()),
+            asyncio.create_task(listener.run()),
+        ]
+        try:
+            yield
+        finally:
+            for task in self._tasks:
+                task.cancel()
+            await self._give_up()
+            await self._session.close()
+            with contextlib.suppress(*DROPS):
+                await self.redis.aclose()
+
+    async def _running(self, app: web.Application) -> AsyncIterator[None]:
+        yield
+        # why here: aiohttp's shutdown (Server.stop) has closed every connection by now
+        if self.owner or self.lost:  # why lost too: its computer players must stop as well
+            for room in self.server.rooms.values():
+                self.server.pacing.halt(room)
+            self.server.accounts.close()
+        self.store.close()
+
+    async def _hold(self) -> None:
+        """Take the lease when nobody holds it, then keep it; stop if it is lost."""
+        for _beat in range(10**12):  # why bounded: every loop is; this one by a count
+            try:
+                if self.owner:
+                    if await self.lease.renew():
+                        self._renewed = time.monotonic()
+                    else:
+                        self._lose("another process holds the lease")
+                        return
+                else:
+                    await self._try_to_own()
+            except DROPS as error:  # why: Redis away a moment; the lease may still be ours
+                if self.owner and time.monotonic() - self._renewed > self.ttl:
+                    self._lose(f"the bus could not be reached ({error})")
+                    return
+            except Fenced as error:
+                log.warning("Not taking over: %s", error)
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
+
+    async def _try_to_own(self) -> None:
+        # why the floor: a Redis restarted without its data counts epochs from 1 again, and the
+        # store would refuse those; the next epoch is then past the store's newest
+        if not await self.lease.take(floor=self.store.fence()):
+            return
+        self._renewed = time.monotonic()
+        self.store.claim(self.lease.epoch)
+        self.owner = True
+        log.info("This process owns the tables now (epoch %d)", self.lease.epoch)
+        self.server.recover()
+        self.server.start_bots()
+        self._tasks.append(asyncio.create_task(self.server.lobby_updates()))
+        self._tasks.append(asyncio.create_task(self.server.sweeps()))
+        with contextlib.suppress(*DROPS):
+            await self.redis.publish(CHANNEL, f"owner {self.lease.epoch}")
+
+    def _lose(self, why: str) -> None:
+        log.error("This process lost the tables (%s); it stops so that only one writes", why)
+        self.owner = False
+        self.lost = True
+        self.server.stopping = True  # why: no move is taken from now on
+        self.stopped.set()
+
+    async def _give_up(self) -> None:
+        if not self.owner:
+            return
+        self.owner = False
+        with contextlib.suppress(*DROPS):
+            await self.lease.give_up()
+            await self.redis.publish(CHANNEL, "released")
+
+    def _heard(self, message: str) -> None:
+        if message == "released":  # why: take over now, not when the lease would expire
+            self._wake.set()
+
+    # --- forwarding ---------------------------------------------------------------------------
+
+    async def _forward(self, request: web.Request) -> web.StreamResponse:
+        """Pass this WebSocket on to the owner, frame by frame, both ways; while there is no
+        owner (it died, its lease not yet expired) wait for one, about ``2 * ttl`` at most."""
+        refusal = self.server.origin_refusal(request)
+        if refusal is not None:
+            return refusal
+        upstream = await self._reach_owner(request)
+        if isinstance(upstream, web.Response):
+            return upstream
+        if upstream is None:
+            if self.owner:  # why: this process took over meanwhile
+                return await self.server.handle_ws(request)
+            return _changing_over(request)
+        ws = web.WebSocketResponse(
+            max_msg_size=self.server.limits.hard_max_message, heartbeat=20.0, compress=False
+        )
+        try:
+            await ws.prepare(request)
+        except ConnectionResetError:
+            await upstream.close()
+            return web.Response()
+        to_owner = asyncio.create_task(_pipe(ws, upstream))
+        to_client = asyncio.create_task(_pipe(upstream, ws))
+        try:
+            await asyncio.wait({to_owner, to_client}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            to_owner.cancel()
+            to_client.cancel()
+            # why going away when the owner's side ended abruptly: the clients connect again
+            code = upstream.close_code or WSCloseCode.GOING_AWAY
+            if code == WSCloseCode.ABNORMAL_CLOSURE:
+                code = WSCloseCode.GOING_AWAY
+            with contextlib.suppress(Exception):
+                await upstream.close()
+            with contextlib.suppress(Exception):
+                await ws.close(code=code)
+        return ws
+
+    async def _reach_owner(
+        self, request: web.Request
+    ) -> aiohttp.ClientWebSocketResponse | web.Response | None:
+        """A WebSocket to the owner; the owner's refusal (a full server); None if there is
+        no owner in time, or this process has become it."""
+        assert self._session is not None
+        headers = {
+            "X-Forwarded-For": request.remote or "",
+            "Accept-Language": request.headers.get("Accept-Language", ""),
+        }
+        for name in ("Origin", "Host"):  # why: the owner checks the page's origin itself
+            if name in request.headers:
+                headers[name] = request.headers[name]
+        deadline = time.monotonic() + 2 * self.ttl + 1.0
+        for _attempt in range(1000):
+            if self.owner or time.monotonic() > deadline:
+                return None
+            try:
+                holder = await self.lease.holder()
+                if holder is not None and holder.name != self.name:
+                    return await self._session.ws_connect(
+                        holder.address,
+                        headers=headers,
+                        heartbeat=20.0,
+                        max_msg_size=self.server.limits.hard_max_message,
+                        timeout=aiohttp.ClientWSTimeout(ws_close=2.0),
+                    )
+            except aiohttp.WSServerHandshakeError as error:
+                if error.status not in (502, 503):  # why: a refusal (too many) is final
+                    return _refused(request, error.status)
+            except (aiohttp.ClientError, *DROPS):
+                pass  # the owner died and its lease has not expired yet, or the bus is away
+            self._wake.set()  # why: if nobody holds the lease, try to take it now
+            await asyncio.sleep(0.1)
+        return None
+
+
+async def _pipe(source: Any, sink: Any) -> None:
+    """Each frame from ``source`` to ``sink`` until ``source`` ends."""
+    async for message in source:
+        if message.type is WSMsgType.TEXT:
+            await sink.send_str(message.data)
+        elif message.type is WSMsgType.BINARY:
+            await sink.send_bytes(message.data)
+        else:
+            return
+
+
+def _refused(request: web.Request, status: int) -> web.Response:
+    """The owner's refusal, passed on (its sentence stays with the owner: aiohttp's client
+    does not keep a refused handshake's body)."""
+    with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
+        text = _(REFUSED)
+    return web.Response(status=status, text=text + "\n")
+
+
+def _changing_over(request: web.Request) -> web.Response:
+    with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
+        text = _(CHANGING_OVER)
+    return web.Response(status=503, text=text + "\n")
