@@ -397,6 +397,17 @@ def changes_in_game(truth: Table) -> list[int]:
     return moments
 
 
+#: The keys each friends frame may hold at any depth (docs/protocol.md "Friends").
+_LINE_KEYS = {"message", "messages", "sender", "text", "sent", "said"}
+FRIEND_FRAMES: dict[str, set[str]] = {
+    "presence": {"type", "name", "presence", "text"},
+    "friend": {"type", "what", "name", "text"},
+    "friends": {"type", "friends", "name", "presence", "asking", "asked", "blocked", "text"},
+    "private_message": {"type"} | _LINE_KEYS,
+    "inbox": {"type"} | _LINE_KEYS,
+}
+
+
 def check_frames(frames: list[str], truth: Table, viewer: int | None, language: str = "en") -> None:
     """Every frame one connection received is what ``viewer`` may know, and nothing more:
     each event is what the table words for ``viewer`` in ``language``, and each snapshot is
@@ -420,6 +431,12 @@ def check_frames(frames: list[str], truth: Table, viewer: int | None, language: 
                 assert language != "en" or "drew from the stock" in frame["text"]
             if frame["kind"] == "laid_down" and data["player"] != viewer:
                 assert data["leftover"] is None
+        elif frame["type"] in FRIEND_FRAMES:
+            # a friend's presence, news or message says where they are in one word, who, and
+            # what was written: no table, seat or card (issue 28 item 4)
+            assert keys <= FRIEND_FRAMES[frame["type"]], (frame["type"], keys)
+            if frame["type"] == "presence":
+                assert frame["presence"] in ("playing", "watching", "lobby", "away", "offline")
         elif frame["type"] in RECORD_FRAMES:
             records_hold_no_cards(frame, truth)
         elif frame["type"] == "snapshot":

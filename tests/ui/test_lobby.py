@@ -573,3 +573,49 @@ def test_the_lobby_says_the_computer_levels_in_spanish() -> None:
         listed
         == "Mesa 1, esperando para empezar: Ana y Computadora 1 (jugador automático, difícil)."
     )
+
+
+def test_the_creator_removes_a_player_then_removes_and_bans_them_by_key(
+    server: ServerProcess,
+) -> None:
+    """E at one's own table before the start (issue 28 item 4): a list of the other players,
+    each to remove, or to remove and ban; the removed guest hears why and is in the lobby."""
+    ann = Player(server.url, "Ann")
+    ben = Player(server.url, "Ben")
+    try:
+        ann.wait(r"No open tables")
+        ann.keys("c", "c-m", "c-m", "c-m", "c-m")  # 4 seats, no computer player, public
+        table = ann.wait(r"You sit in seat 1 at table (\w+)\.").group(1)
+        ben.keys("l")
+        ben.wait(rf"Table {table}, waiting to start")
+        ben.keys("1", "j")
+        ben.wait(rf"You sit in seat 2 at table {table}\.")
+        ann.wait(r"Ben sat down in seat 2")
+        ben.keys("e")
+        assert ben.backend.spoken[-1] == "Only the player who made this table can do that."
+        ann.keys("e")
+        assert ann.backend.spoken[-1] == "The player to remove. 2 items. Remove Ben, seat 2"
+        ann.keys("c-m")
+        ben.wait(r"Ann, who made the table, removed you from it\.")
+        ben.wait(r"You left the table\. You are in the lobby\.")
+        ann.wait(r"Ben left the table\.")
+        mark = ben.mark()
+        ben.keys("l")
+        ben.wait(rf"Table {table}, waiting to start", after=mark)
+        ben.keys("1", "j")
+        ben.wait(rf"You sit in seat 2 at table {table}\.", after=mark)
+        ann.keys("e", "down")
+        assert ann.backend.spoken[-1].startswith(
+            "Remove Ben, seat 2, and let them not sit here again, 2 of 2"
+        )
+        mark, ann_mark = ben.mark(), ann.mark()
+        ann.keys("c-m")
+        ben.wait(r"You left the table\. You are in the lobby\.", after=mark)
+        ann.wait(r"Ben left the table\.", after=ann_mark)
+        ben.keys("1", "j")
+        ben.wait(r"You cannot sit at this table; pick another\.", after=mark)
+        ann.keys("e")
+        assert ann.backend.spoken[-1] == "There is no other player at this table."
+    finally:
+        ann.close()
+        ben.close()

@@ -40,17 +40,27 @@ __all__ = [
     "AddBot",
     "Answer",
     "Ask",
+    "Block",
     "Chat",
     "ClientMessage",
     "CreateTable",
     "DeleteAccount",
     "Error",
     "EventFrame",
+    "FriendAnswer",
+    "FriendAsk",
+    "FriendInfo",
+    "FriendNews",
+    "FriendRemove",
+    "Friends",
+    "FriendsList",
     "GameRounds",
     "GameRow",
     "GamesPage",
     "Hello",
+    "Inbox",
     "Join",
+    "Kick",
     "Language",
     "LeaderboardPage",
     "LeaderboardRow",
@@ -62,6 +72,10 @@ __all__ = [
     "LoggedOut",
     "MoveError",
     "MuteChat",
+    "Presence",
+    "PresenceNews",
+    "PrivateLine",
+    "PrivateMessageFrame",
     "ProtocolError",
     "Question",
     "RatingChanged",
@@ -81,6 +95,8 @@ __all__ = [
     "Start",
     "TableInfo",
     "Tables",
+    "Tell",
+    "Unblock",
     "Watch",
     "Welcome",
     "act_message",
@@ -290,6 +306,60 @@ class DeleteAccount(_Message, tag="delete_account"):
     password: Password
 
 
+# --- friends and who is online (issue 28 item 4; docs/protocol.md "Friends") ---------------
+# Each needs a hello as an account, except ``kick``, which the creator of a table sends.
+
+PrivateText = Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
+
+
+class FriendsList(_Message, tag="friends"):
+    """Ask for one's friends with their presence, the requests both ways, and who one blocks."""
+
+
+class FriendAsk(_Message, tag="friend_ask"):
+    """Ask the account ``name`` to be friends."""
+
+    name: Name
+
+
+class FriendAnswer(_Message, tag="friend_answer"):
+    """Accept or decline the friend request of ``name``."""
+
+    name: Name
+    accept: bool
+
+
+class FriendRemove(_Message, tag="friend_remove"):
+    """End a friendship with ``name``, or take back one's own request to them."""
+
+    name: Name
+
+
+class Block(_Message, tag="block"):
+    """``name`` can no longer message you, ask to be your friend, or sit at your table."""
+
+    name: Name
+
+
+class Unblock(_Message, tag="unblock"):
+    name: Name
+
+
+class Tell(_Message, tag="tell"):
+    """A private message to the friend ``name`` (kept in their inbox while they are away)."""
+
+    name: Name
+    text: PrivateText
+
+
+class Kick(_Message, tag="kick"):
+    """The creator removes the player in ``seat`` before the start; ``ban``: and they may not
+    sit at this table again."""
+
+    seat: SeatNumber
+    ban: bool = False
+
+
 # --- ratings and records (issue 28; docs/protocol.md "Ratings and records") --------------
 
 
@@ -341,6 +411,14 @@ ClientMessage = (
     | SetLanguage
     | SpectatorChat
     | MuteChat
+    | FriendsList
+    | FriendAsk
+    | FriendAnswer
+    | FriendRemove
+    | Block
+    | Unblock
+    | Tell
+    | Kick
     | ReadRecord
     | ReadLeaderboard
     | ReadGames
@@ -446,6 +524,65 @@ class EventFrame(_ServerMessage, tag="event"):
     text: str
 
 
+# --- friends and who is online: what the server sends (issue 28 item 4) ------------------
+
+#: Where an account is, as its friends see it (nothing more: never its table or its cards).
+Presence = Literal["playing", "watching", "lobby", "away", "offline"]
+
+
+class FriendInfo(msgspec.Struct, frozen=True):
+    name: str
+    presence: Presence
+
+
+class Friends(_ServerMessage, tag="friends"):
+    """The answer to ``friends``: ``text`` says it all in one paragraph, to be spoken."""
+
+    friends: list[FriendInfo]
+    asking: list[str]  # who asks you to be friends
+    asked: list[str]  # whom you asked
+    blocked: list[str]
+    text: str
+
+
+class FriendNews(_ServerMessage, tag="friend"):
+    """Something about a friendship, for one side: ``what`` is ``asked`` (you asked ``name``),
+    ``asks`` (``name`` asks you), ``accepted``, ``declined``, ``removed``, ``withdrawn``,
+    ``blocked`` or ``unblocked``; ``text`` says it."""
+
+    what: str
+    name: str
+    text: str
+
+
+class PresenceNews(_ServerMessage, tag="presence"):
+    """A friend's presence changed (or they just became your friend)."""
+
+    name: str
+    presence: Presence
+    text: str
+
+
+class PrivateLine(msgspec.Struct, frozen=True):
+    sender: str
+    text: str  # as the sender wrote it (cleaned of hidden characters)
+    sent: float  # seconds since the epoch
+    said: str  # the whole sentence to speak, sender first
+
+
+class PrivateMessageFrame(_ServerMessage, tag="private_message"):
+    """A private message from a friend, now."""
+
+    message: PrivateLine
+
+
+class Inbox(_ServerMessage, tag="inbox"):
+    """The private messages kept while you were away, told once, after your welcome."""
+
+    messages: list[PrivateLine]
+    text: str
+
+
 # --- ratings and records (issue 28) --------------------------------------------------------
 
 
@@ -534,6 +671,11 @@ ServerMessage = (
     | AccountTokens
     | AccountPending
     | LoggedOut
+    | Friends
+    | FriendNews
+    | PresenceNews
+    | PrivateMessageFrame
+    | Inbox
     | Record
     | LeaderboardPage
     | RatingChanged

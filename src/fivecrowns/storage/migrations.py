@@ -91,6 +91,27 @@ STEPS: tuple[str, ...] = (
     );
     CREATE INDEX rated_seats_by_time ON rated_seats (player_id, at);
     """,
+    # friends: requests, friendships (a row for each side), blocks, and the private
+    # messages kept for an account that was away (fivecrowns.storage.friends)
+    """
+    CREATE TABLE friend_requests (
+        asker TEXT NOT NULL, asked TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (asker, asked)
+    );
+    CREATE INDEX friend_requests_by_asked ON friend_requests (asked);
+    CREATE TABLE friends (
+        account_id TEXT NOT NULL, friend_id TEXT NOT NULL, since REAL NOT NULL,
+        PRIMARY KEY (account_id, friend_id)
+    );
+    CREATE TABLE blocks (
+        blocker TEXT NOT NULL, blocked TEXT NOT NULL, at REAL NOT NULL,
+        PRIMARY KEY (blocker, blocked)
+    );
+    CREATE TABLE private_messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, recipient TEXT NOT NULL, sender TEXT NOT NULL,
+        text TEXT NOT NULL, sent REAL NOT NULL
+    );
+    CREATE INDEX private_messages_by_recipient ON private_messages (recipient, id);
+    """,
 )
 
 

@@ -46,6 +46,19 @@ HELP = N_(
     "words or with them again; spectators off or on, at your own table, to let its "
     "spectators chat or not; help; q to quit."
 )
+# TRANSLATORS: the command words (friends, friend, accept, decline, unfriend, block, unblock,
+# tell, kick, ban) are typed as they are; the placeholders in capitals are words of your language
+HELP_FRIENDS = N_(
+    "Logged in to an account: friends for your friends and who is online; friend NAME to ask "
+    "someone to be your friend; accept NAME or decline NAME to answer; unfriend NAME; "
+    "tell NAME TEXT for a private message (a name of more words: tell NAME: TEXT); "
+    "block NAME and unblock NAME. At your own table before the start: kick SEAT to remove "
+    "a player, ban SEAT to remove them for good."
+)
+ASKS_HINT = N_("Type accept {name} or decline {name} to answer.")
+NEEDS_NAME = N_("Say whose name, for example {command} Ana.")
+NEEDS_TEXT = N_("Say to whom and what, for example tell Ana See you at eight.")
+NEEDS_SEAT = N_("Say which seat, for example {command} 2.")
 # TRANSLATORS: the command words (record, top, unrated) and the placeholders in capitals are
 # typed as they are
 HELP_RATINGS = N_(
@@ -271,15 +284,23 @@ class LineClient:
                 )
             else:
                 self.say(_(SEATED).format(seat=data["seat"] + 1, table=data["table"]))
-        # ratings' record and rating: the sentence says the numbers first
-        elif (kind == "answer" and data.get("what") == "mute_chat") or kind in (
-            "record",
-            "rating",
+        elif kind in ("friends", "presence", "record", "rating") or (
+            kind == "answer" and data.get("what") in ("mute_chat", "tell", "kick")
         ):
             self.say(data["text"])
         elif kind in ("leaderboard", "games", "game"):
             for line in data["lines"]:
                 self.say(line)
+        elif kind == "friend":
+            self.say(data["text"])
+            if data["what"] == "asks" and data["name"]:
+                self.say(_(ASKS_HINT).format(name=data["name"]))
+        elif kind == "private_message":
+            self.say(data["message"]["said"])
+        elif kind == "inbox":
+            self.say(data["text"])
+            for line in data["messages"]:
+                self.say(line["said"])
         elif kind == "left":
             connection.left_table()
             self.snapshot, self.seq = None, 0
@@ -344,6 +365,36 @@ class LineClient:
 
     # --- typed commands -------------------------------------------------------------
 
+    def _friend_command(
+        self, verb: str, typed: str, rest: list[str], line: str
+    ) -> list[dict[str, Any]]:
+        """The message for a friends command (``friends``, ``friend Ana`` ...), or a sentence
+        saying what it needs."""
+        if verb in ("kick", "ban"):
+            if not (rest and rest[0].isdigit()):
+                self.say(_(NEEDS_SEAT).format(command=typed))
+                return []
+            return [{"type": "kick", "seat": int(rest[0]) - 1, "ban": verb == "ban"}]
+        message = dict(_FRIEND_VERBS[verb])
+        if verb == "friends":
+            return [message]
+        if verb == "tell":
+            # why the colon: a name may have several words ("tell Ana Maria: hello")
+            after = line.split(None, 1)[1] if len(rest) >= 2 else ""
+            name, colon, text = after.partition(":")
+            if not colon or not name.strip():
+                name, _space, text = after.partition(" ")
+            if not name.strip() or not text.strip():
+                self.say(_(NEEDS_TEXT))
+                return []
+            message.update(name=" ".join(name.split()), text=text.strip())
+            return [message]
+        if not rest:
+            self.say(_(NEEDS_NAME).format(command=typed))
+            return []
+        message["name"] = " ".join(rest)
+        return [message]
+
     def command(self, line: str) -> list[dict[str, Any]]:
         """The messages for one typed line (empty when it is answered locally)."""
         words = line.split()
@@ -356,8 +407,11 @@ class LineClient:
             return []
         if verb == "help":
             self.say(_(HELP))
+            self.say(_(HELP_FRIENDS))
             self.say(_(HELP_RATINGS))
             return []
+        if verb in _FRIEND_VERBS or verb in ("kick", "ban"):
+            return self._friend_command(verb, words[0], rest, line)
         if verb == "h":
             self.say(self._hand_words())
             return []
@@ -445,6 +499,19 @@ class LineClient:
             return [made]
         self.say(_(UNKNOWN).format(command=words[0]))
         return []
+
+
+#: A typed friends command (with a name after it) and the message it sends.
+_FRIEND_VERBS: dict[str, dict[str, Any]] = {
+    "friends": {"type": "friends"},
+    "friend": {"type": "friend_ask"},
+    "accept": {"type": "friend_answer", "accept": True},
+    "decline": {"type": "friend_answer", "accept": False},
+    "unfriend": {"type": "friend_remove"},
+    "block": {"type": "block"},
+    "unblock": {"type": "unblock"},
+    "tell": {"type": "tell"},
+}
 
 
 def stdin_lines(queue: asyncio.Queue[str | None]) -> None:

@@ -571,6 +571,16 @@ LOBBY_ACTIONS: tuple[Action, ...] = (
         N_("For the table's creator: choose which one."),
         "waiting",
     ),
+    _A(
+        "remove_player",
+        ("e",),  # why E (eject): K is the leaderboard's, in the lobby
+        N_("Remove a player"),
+        N_(
+            "For the table's creator, before the start: choose a player, and whether they may "
+            "sit here again."
+        ),
+        "waiting",
+    ),
     replace(
         _CHAT,
         help_text=N_("Type a line for everyone at your table, then Enter; Escape cancels."),

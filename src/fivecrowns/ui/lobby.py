@@ -106,6 +106,10 @@ PRIVATE_ITEM = N_("Private: joined only with its invite code")
 ADD_BOT_TITLE = N_("The level of the computer player to add")
 REMOVE_BOT_TITLE = N_("The computer player to remove")
 REMOVE_BOT_ITEM = N_("Seat {number}, {name}")
+REMOVE_PLAYER_TITLE = N_("The player to remove")
+REMOVE_PLAYER_ITEM = N_("Remove {name}, seat {number}")
+BAN_PLAYER_ITEM = N_("Remove {name}, seat {number}, and let them not sit here again")
+NO_PLAYERS = N_("There is no other player at this table.")
 #: Menu items of the lobby that name a table.
 JOIN_ITEM = N_("Join table {table}: {keys}")
 WATCH_ITEM = N_("Watch table {table}: {keys}")
@@ -351,7 +355,7 @@ class Lobby(RatingKeys, CommandLayer):
         else:
             names = ["seats"]
             if self.at[1] is not None and self.link.creator:
-                names += ["start", "add_bot", "remove_bot"]
+                names += ["start", "add_bot", "remove_bot", "remove_player"]
             names.append("chat")
         names += ["repeat", "verbosity", "settings", "help", "quit"]
         return [self.keymap.get(name) for name in names]
@@ -573,6 +577,25 @@ class Lobby(RatingKeys, CommandLayer):
         if not items:
             raise FiveCrownsError(_(NO_BOTS))
         self._open_list("menu", _(REMOVE_BOT_TITLE), items)
+
+    def _do_remove_player(self, key: str) -> None:
+        self._creator()
+        mine = None if self.at is None else self.at[1]
+
+        def remove(seat: int, ban: bool) -> None:
+            self.link.send({"type": "kick", "seat": seat, "ban": ban})
+            self.answer(_(SENT))
+
+        items: list[MenuItem] = []
+        for index, seat in enumerate(self.seat_list()):
+            if seat.get("kind") != "human" or index == mine:
+                continue
+            for ban, template in ((False, REMOVE_PLAYER_ITEM), (True, BAN_PLAYER_ITEM)):
+                text = _(template).format(name=seat["name"], number=index + 1)
+                items.append((text, functools.partial(remove, index, ban)))
+        if not items:
+            raise FiveCrownsError(_(NO_PLAYERS))
+        self._open_list("menu", _(REMOVE_PLAYER_TITLE), items)
 
     def _do_chat(self, key: str) -> None:
         self._at_table()

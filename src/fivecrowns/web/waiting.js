@@ -4,6 +4,7 @@
 // or removed, how to start) and the waiting line, which is shown only while a seat is empty.
 import { _, N_, fill } from "./i18n.js";
 import { levelWord } from "./table.js";
+import { renderKick } from "./kick.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -63,6 +64,7 @@ export function renderWaiting(app, snap) {
   $("waiting-told").textContent = told;
   $("start-button").hidden = !app.creator;
   $("bot-controls").hidden = !app.creator;
+  renderKick(app, snap);
   if (!app.creator) return;
   const box = $("bot-seats");
   const active = document.activeElement;

@@ -15,7 +15,8 @@ The server's parts, each its own module: ``connection`` (one WebSocket, its queu
 writer), ``rooms`` (rooms, player records, the fan-out), ``lobby`` (hello, the table list,
 invite codes, to a table and away), ``pacing`` (computer players, stand-ins, the sweep),
 ``resend`` (events sent again), ``accounts`` (sign-up, log-in, sessions, an account's name
-its own), ``store`` and ``web``; this module reads each client message and hands it to them,
+its own), ``friends`` (friends, presence, private messages, blocks, kick and ban), ``store``
+and ``web``; this module reads each client message and hands it to them,
 and makes the aiohttp application.
 """
 
@@ -48,6 +49,7 @@ from fivecrowns.net.protocol import (
     Error,
     Hello,
     Join,
+    Kick,
     Leave,
     ListTables,
     LogIn,
@@ -73,6 +75,7 @@ from fivecrowns.net.protocol import (
 )
 from fivecrowns.net.server.accounts import AccountRules, Accounts
 from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
+from fivecrowns.net.server.friends import FriendMessage, FriendsHere
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
 from fivecrowns.net.server.origins import origin_allowed
@@ -139,6 +142,7 @@ class Server:
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
         self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
         self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
+        self.friends = FriendsHere(self.store, self.lobby)
         self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
@@ -288,6 +292,7 @@ class Server:
         with speaking(language):
             try:
                 self._dispatch(conn, message)
+                self.friends.moved(conn.player)  # why: a seat, a watch or a leave moves one
             except TableError as error:
                 conn.send(Error(error.code, str(error)))
             except FiveCrownsError as error:
@@ -358,6 +363,13 @@ class Server:
             self.ratings.games(conn, message)
         elif isinstance(message, ReadGame):
             self.ratings.game(conn, message)
+        elif isinstance(message, Kick):
+            self.friends.moved(self.friends.kick(conn, player, message))
+        else:
+            self._friend_message(conn, message)
+
+    def _friend_message(self, conn: Connection, message: FriendMessage) -> None:
+        self.friends.handle(conn, message)
 
     def _account_message(
         self, conn: Connection, message: Hello | SignUp | LogIn | Refresh | LogOut | DeleteAccount
@@ -480,6 +492,8 @@ class Server:
 
     def _disconnected(self, conn: Connection) -> None:
         self.lobby.disconnected(conn)
+        if conn.player is not None and conn.player.conn is None:  # why: not one replaced
+            self.friends.gone(conn.player)
 
     # --- closing tables, stopping ------------------------------------------------------------
 

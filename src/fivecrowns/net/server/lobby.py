@@ -116,6 +116,10 @@ class Lobby:
         self._dropped: OrderedDict[str, None] = OrderedDict()
         self.dropped_kept = DROPPED_KEPT
         self.dirty = False  # why: the table list changed since it was last sent
+        # why hooks: friends (net/server/friends.py) hear of every hello, and refuse a seat to
+        # one the creator banned or blocks, without the lobby knowing of friends
+        self.welcomed: Callable[[PlayerRecord], None] = lambda player: None
+        self.may_sit: Callable[[Room, PlayerRecord], None] = lambda room, player: None
 
     def recover(self) -> None:
         """Bring back every unfinished table from the store; set aside any that cannot be
@@ -182,6 +186,11 @@ class Lobby:
     ) -> None:
         """Welcome ``conn``: by its token, as ``account`` (its id and name, once its log-in
         is checked: the account's own player, with a new token), or as a new guest."""
+        self._hello(conn, message, account)
+        if conn.player is not None:
+            self.welcomed(conn.player)
+
+    def _hello(self, conn: Connection, message: Hello, account: tuple[str, str] | None) -> None:
         if conn.player is not None:
             raise TableError("already_hello", _("You have already said hello on this connection."))
         if message.v != PROTOCOL_VERSION:
@@ -456,6 +465,7 @@ class Lobby:
         if seat is None and not room.guests and not self.is_member(player.id):
             raise TableError("members_only", _(MEMBERS_ONLY))
         if seat is None:
+            self.may_sit(room, player)
             seat = self.pacing.change(
                 room, lambda: room.table.sit(player.name, player.id, message.seat)
             )

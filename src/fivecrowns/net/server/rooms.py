@@ -66,6 +66,9 @@ class Room:
     # why per table: many connections at one table must not flood its players' speech
     chat: Bucket = field(default_factory=lambda: table_chat(Limits()))
     guests: bool = True  # False: only players logged in to an account sit here
+    # the players its creator removed and banned (net/server/friends.py); why in memory only:
+    # a ban lasts until the start, and a restart before it is rare
+    banned: set[str] = field(default_factory=set)
     rated: bool = False  # its account holders' games move their ratings (net/server/ratings.py)
 
     def all_conns(self) -> Iterable[Connection]:

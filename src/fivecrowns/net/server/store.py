@@ -10,6 +10,7 @@ shared database (PostgreSQL, Redis) without touching the lobby. Two stores:
 - :class:`MemoryStore`: nothing on disk (``fivecrowns serve`` without ``--data``).
 
 Accounts and their sessions are kept beside the tables (:mod:`fivecrowns.storage.accounts`),
+and so are friends, blocks and private messages (:mod:`fivecrowns.storage.friends`),
 and the file has versions (:mod:`fivecrowns.storage.migrations`).
 
 A table is stored as its creation facts and its list of inputs; the table is
@@ -31,6 +32,7 @@ from typing import Any, Protocol
 import msgspec
 
 from fivecrowns.storage.accounts import AccountStore, MemoryAccounts, SqliteAccounts
+from fivecrowns.storage.friends import FriendStore, MemoryFriends, SqliteFriends
 from fivecrowns.storage.migrations import migrate
 from fivecrowns.storage.ratings import MemoryRatings, RatingStore, SqliteRatings
 
@@ -62,6 +64,8 @@ class StoredPlayer:
 class Store(Protocol):
     #: The accounts and their sessions (fivecrowns.storage.accounts), kept beside the tables.
     accounts: AccountStore
+    #: Friends, blocks and private messages (fivecrowns.storage.friends), beside the accounts.
+    friends: FriendStore
     #: The players' ratings and the rated games (fivecrowns.storage.ratings).
     ratings: RatingStore
 
@@ -105,6 +109,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.accounts: AccountStore = MemoryAccounts()
+        self.friends: FriendStore = MemoryFriends()
         self.ratings: RatingStore = MemoryRatings()
 
     def add_player(self, player: StoredPlayer) -> None:
@@ -159,6 +164,7 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         migrate(self._db, path)  # why: an older server's file gets the newer tables
         self.accounts: AccountStore = SqliteAccounts(self._db)
+        self.friends: FriendStore = SqliteFriends(self._db)
         self.ratings: RatingStore = SqliteRatings(self._db)
         self._pending: list[tuple[str, int, str]] = []
 
