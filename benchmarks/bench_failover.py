@@ -29,14 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 
+from _serve import cpu_seconds
 from _stats import commit, percentile, write_report
 from redis_server import RedisServer, free_port
 from server_support import FAST, TABLE_EVENTS, Client, ServerProcess, play_until
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _owned(redis: RedisServer, timeout: float = 30.0) -> None:
@@ -73,7 +69,7 @@ async def one_run(
         heard = ann.seq
         await ann.close()
         assert second.proc is not None
-        cpu = _cpu_seconds(second.proc.pid)
+        cpu = cpu_seconds(second.proc.pid)
         started = time.monotonic()
         first.kill9()
         again = Client("Ann")
@@ -94,7 +90,7 @@ async def one_run(
         await again.act(again.choose())
         await again.until(lambda m: m["type"] == "event" and m["kind"] not in TABLE_EVENTS, 30)
         took = time.monotonic() - started
-        spent = _cpu_seconds(second.proc.pid) - cpu
+        spent = cpu_seconds(second.proc.pid) - cpu
         await again.close()
         return took, spent, lost
     finally:

@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _serve import cpu_seconds
 from _stats import commit, write_report
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
@@ -69,12 +70,6 @@ class _Transaction(PgStore):
         self._pending = []
 
 
-def _ticks(pid: int) -> float:
-    """The CPU seconds (user + system) of process ``pid`` so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _round(kind: str, moves: int, postgres: Postgres, folder: Path) -> dict[str, float]:
     store: Any
     backend = None
@@ -88,13 +83,13 @@ def _round(kind: str, moves: int, postgres: Postgres, folder: Path) -> dict[str,
         }[kind](postgres.database())
         backend = store._connection().info.backend_pid
     store.add_table(StoredTable("t1", 4, "p1", "Ann", None, False))
-    backend_before = _ticks(backend) if backend else 0.0
+    backend_before = cpu_seconds(backend) if backend else 0.0
     cpu, wall = time.process_time(), time.perf_counter()
     for index in range(moves):
         store.append_input("t1", index, MOVE)
         store.flush()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    backend_cpu = (_ticks(backend) - backend_before) if backend else 0.0
+    backend_cpu = (cpu_seconds(backend) - backend_before) if backend else 0.0
     store.close()
     return {"wall": wall / moves, "cpu": cpu / moves, "backend": backend_cpu / moves}
 

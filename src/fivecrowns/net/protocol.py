@@ -1,3 +1,4 @@
+# One file (~820 lines): every message of the protocol, so docs/protocol.md has one source to match.
 """The network protocol: JSON messages over WebSocket, version 1 (see docs/protocol.md).
 
 Every message is a JSON object whose ``type`` names it. Messages from a client
