@@ -22,7 +22,7 @@ from orca_support import OrcaDesk, require_orca
 from sr_checks import Key, check_hearing, page_record, play_a_round
 from web_support import SEED
 
-pytestmark = [pytest.mark.real, pytest.mark.slow]
+pytestmark = [pytest.mark.real, pytest.mark.slow, pytest.mark.orca]
 
 BROWSERS = ("chromium", "firefox")
 LEAVE_QUESTION = "A computer player takes your seat for the rest of the game"

@@ -169,3 +169,81 @@ def test_the_leave_question_is_a_kept_dialog_the_page_behind_stays_heard(
         assert ann.errors == []
     finally:
         page.close()
+
+
+SELECTION = """() => { const s = getSelection(), form = document.getElementById('hello-form');
+  return {ranges: s.rangeCount, inForm: !!s.anchorNode && form.contains(s.anchorNode),
+          focused: document.activeElement.id, retiring: window.__focus.retiring(form),
+          stops: [...form.querySelectorAll('input, select, button')].map(e => e.tabIndex)}; }"""
+
+
+def test_after_connect_tab_skips_the_retiring_form_and_no_caret_is_left_in_it(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Heard with Orca in Chromium: Tab after Connect went through the form out of sight, and
+    the caret left in the name field was moved on by Chromium when the form left the tree
+    (to the "New table" heading), Orca's focus with it: Up on Seats met silence."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
+        page.evaluate(
+            "async () => { window.__focus = await import('/web/focus.js');"
+            " window.__focus.HIDING.afterMs = 3000; }"
+        )
+        page.locator("#name").fill("Ann")  # the caret in the name field, as typing leaves it
+        assert page.evaluate(SELECTION)["inForm"] is True
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#lobby-body:not([hidden])", timeout=10_000)
+        now = page.evaluate(SELECTION)
+        # out of sight and out of the Tab order at once, still in the tree; no caret in it
+        assert (now["focused"], now["retiring"], now["inForm"]) == ("lobby-heading", True, False)
+        assert now["stops"] == [-1, -1, -1]
+        assert in_tree(page, "Connect")
+        page.keyboard.press("Tab")
+        # the next stop is one the player can see
+        after_tab = page.evaluate(
+            "() => { const e = document.activeElement, r = e.getBoundingClientRect();"
+            " return {id: e.id, inForm: !!e.closest('#hello-form'), area: r.width * r.height}; }"
+        )
+        assert after_tab["inForm"] is False and after_tab["area"] > 0, after_tab
+        page.wait_for_function("() => document.getElementById('hello-form').hidden", timeout=10_000)
+        # shown again (logged out), its fields are Tab stops again
+        page.evaluate("() => window.__focus.show(document.getElementById('hello-form'))")
+        assert page.evaluate(SELECTION)["stops"] == [0, 0, 0]
+    finally:
+        page.close()
+
+
+def test_a_retiring_panel_is_no_tab_stop_and_waits_to_leave_while_it_holds_focus(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
+        page.evaluate(SETUP)
+        page.evaluate(
+            "() => window.__focus.focusAndHide(document.getElementById('target'),"
+            " document.getElementById('panel'))"
+        )
+        stops = "() => [...document.querySelectorAll('#panel button')].map(b => b.tabIndex)"
+        assert page.evaluate(stops) == [-1]
+        # a button drawn into it while it retires is no stop either
+        page.evaluate(
+            "() => { const b = document.createElement('button'); b.textContent = 'Join';"
+            " document.getElementById('panel').append(b); }"
+        )
+        page.wait_for_function(
+            "() => document.querySelector('#panel button:last-child').tabIndex === -1"
+        )
+        # focus put back in it (by the page, or a click before it retired): it stays
+        page.evaluate("() => document.getElementById('go').focus()")
+        page.wait_for_timeout(4000)  # past the retiring time
+        assert page.evaluate(STATE)["hidden"] is False
+        page.evaluate("() => document.getElementById('target').focus()")
+        page.wait_for_function("() => document.getElementById('panel').hidden", timeout=10_000)
+        page.evaluate("() => window.__focus.show(document.getElementById('panel'))")
+        assert page.evaluate(stops) == [0, 0]
+    finally:
+        page.close()

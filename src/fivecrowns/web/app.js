@@ -322,7 +322,7 @@ export class App {
     forgetSeat();
     this.toLobby();
     $("lobby-body").hidden = true;
-    $("hello-form").hidden = false;
+    show($("hello-form")); // a form still retiring comes back whole, in the Tab order again
     $("connection").textContent = _("Not connected.");
   }
 
