@@ -14,70 +14,22 @@ import psycopg
 
 from fivecrowns.storage.pgschema import STEPS
 from pg_support import free_port, pg_url_fixture, postgres_fixture  # noqa: F401
-from server_support import FAST, Client, ServerProcess, play_until
+from server_support import FAST, Client, ServerProcess, killed_and_restarted, play_until
 
 
 def test_a_killed_server_on_postgresql_restarts_and_loses_no_acknowledged_move(
     pg_url: str, tmp_path: Path
 ) -> None:
-    async def scenario() -> None:
-        first = ServerProcess(tmp_path / "one", *FAST, "--grace", "30", "--store", pg_url)
-        first.start()
-        try:
-            ann, ben = Client("Ann"), Client("Ben")
-            await ann.connect(first.url)
-            await ben.connect(first.url)
-            await ann.send({"type": "create_table", "seats": 4, "bots": ["easy", "simple"]})
-            await ann.until(lambda m: m["type"] == "snapshot")
-            await ben.send({"type": "join", "table": ann.table})
-            await ben.until(lambda m: m["type"] == "snapshot")
-            await ann.send({"type": "start"})
-            await play_until([ann, ben], lambda c: c.seq >= 120)
-            seen = {client.name: list(client.events) for client in (ann, ben)}
-            first.kill9()
-        finally:
-            first.stop()
-        for client in (ann, ben):
-            await client.close()
-        # why another data folder: nothing of the game is in the first one, all is in the database
-        second = ServerProcess(tmp_path / "two", *FAST, "--grace", "30", "--store", pg_url)
-        second.start()
-        try:
-            again = []
-            for old in (ann, ben):
-                client = Client(old.name)
-                client.token, client.seq = old.token, old.seq
-                await client.connect(second.url)
-                await client.until(lambda m: m["type"] == "snapshot")
-                again.append(client)
-            await play_until(again, lambda c: any(o.my_turn() for o in again), 60)
-            newest = max(client.seq for client in again)
-            await play_until(again, lambda c: c.seq == newest, 30)
-            for client in again:  # a barrier: the server answers in order
-                await client.send({"type": "ask", "what": "round"})
-                await client.until(lambda m: m["type"] == "answer")
-            # every event each client heard before the kill is in the table's log, the same
-            for client in again:
-                await client.send({"type": "resume", "last_seq": 0})
-            for client, old in zip(again, (ann, ben), strict=True):
-                client.seq, client.events = 0, []
-                await client.until(lambda m, c=client: m["type"] == "snapshot" and c.events != [])
-                start = seen[old.name][0]["seq"]
-                assert client.events[start - 1 : start - 1 + len(seen[old.name])] == seen[old.name]
-            await play_until(again, lambda c: c.game_over())
-            for client in again:
-                assert client.errors == []
-                await client.close()
-        finally:
-            errors = second.stop()
-        assert "Traceback" not in errors, errors
-        with psycopg.connect(pg_url) as db:
-            (finished,) = db.execute("SELECT finished FROM tables").fetchone() or (None,)
-            (count,) = db.execute("SELECT count(*) FROM inputs").fetchone() or (0,)
-        assert finished is True
-        assert count > 120  # every move of the game, in the database
+    # why a data folder for each: nothing of the game is in the first one, all is in the database
+    def start(number: int) -> ServerProcess:
+        return ServerProcess(tmp_path / str(number), *FAST, "--grace", "30", "--store", pg_url)
 
-    asyncio.run(scenario())
+    asyncio.run(killed_and_restarted(start))
+    with psycopg.connect(pg_url) as db:
+        (finished,) = db.execute("SELECT finished FROM tables").fetchone() or (None,)
+        (count,) = db.execute("SELECT count(*) FROM inputs").fetchone() or (0,)
+    assert finished is True
+    assert count > 120  # every move of the game, in the database
 
 
 def _serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

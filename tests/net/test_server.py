@@ -28,6 +28,7 @@ from server_support import (
     ServerProcess,
     changes_in_game,
     check_no_leak,
+    killed_and_restarted,
     play_until,
     replayed,
     wait_until_connected,
@@ -188,54 +189,7 @@ def test_a_dropped_player_gets_a_stand_in_and_takes_the_seat_back(server: Server
 
 
 def test_kill_9_mid_round_then_restart_loses_no_acknowledged_move(data: Path) -> None:
-    async def scenario() -> None:
-        first = ServerProcess(data, *FAST, "--grace", "30").start()
-        try:
-            ann, ben = await _table_of_four(first.url)
-            await ann.send({"type": "start"})
-            await play_until([ann, ben], lambda c: c.seq >= 120)
-            seen = {client.name: list(client.events) for client in (ann, ben)}
-            first.kill9()
-        finally:
-            first.stop()
-        for client in (ann, ben):
-            await client.close()
-        second = ServerProcess(data, *FAST, "--grace", "30").start()
-        try:
-            again = []
-            for old in (ann, ben):
-                client = Client(old.name)
-                client.token, client.seq = old.token, old.seq
-                await client.connect(second.url)
-                await client.until(lambda m: m["type"] == "snapshot")
-                again.append(client)
-            # the bots may still be finishing their turns (they think in a worker thread): wait
-            # until a human is to play and both have heard everything, so no event is in flight
-            await play_until(again, lambda c: any(o.my_turn() for o in again), 60)
-            newest = max(client.seq for client in again)
-            await play_until(again, lambda c: c.seq == newest, 30)
-            # why a barrier: the snapshot after the last change may still be unread; the server
-            # answers in order, so once the answer is read nothing sent before it is left
-            for client in again:
-                await client.send({"type": "ask", "what": "round"})
-                await client.until(lambda m: m["type"] == "answer")
-            # every event each client had before the kill is still in the table's log, the same
-            for client in again:
-                await client.send({"type": "resume", "last_seq": 0})
-            for client, old in zip(again, (ann, ben), strict=True):
-                client.seq, client.events = 0, []
-                await client.until(lambda m, c=client: m["type"] == "snapshot" and c.events != [])
-                first = seen[old.name][0]["seq"]
-                assert client.events[first - 1 : first - 1 + len(seen[old.name])] == seen[old.name]
-            await play_until(again, lambda c: c.game_over())
-            for client in again:
-                assert client.errors == []
-                await client.close()
-        finally:
-            errors = second.stop()
-        assert "Traceback" not in errors, errors
-
-    asyncio.run(scenario())
+    asyncio.run(killed_and_restarted(lambda _n: ServerProcess(data, *FAST, "--grace", "30")))
 
 
 def _act(action: str, seq: Any, **args: Any) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from fivecrowns.net.server.store import MemoryStore, SqliteStore, StoredPlayer, StoredTable
+from fivecrowns.net.server.store import SqliteStore, StoredPlayer, StoredTable
 from fivecrowns.storage.accounts import (
     DELETED_NAME,
     Account,
@@ -18,24 +18,11 @@ from fivecrowns.storage.accounts import (
     Session,
     forget_name_in_history,
 )
-from pg_support import pg_url_fixture, postgres_fixture  # noqa: F401  (the fixtures)
 
 
-@pytest.fixture(name="store", params=["sqlite", "memory", "postgresql"])
-def store_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AccountStore]:
-    if request.param == "memory":
-        yield MemoryStore().accounts
-        return
-    if request.param == "postgresql":  # a real PostgreSQL (tests/support/pg_support.py)
-        from fivecrowns.net.server.pgstore import PgStore
-
-        shared = PgStore(request.getfixturevalue("pg_url"))
-        yield shared.accounts
-        shared.close()
-        return
-    store = SqliteStore(tmp_path / "tables.sqlite3")
-    yield store.accounts
-    store.close()
+@pytest.fixture(name="store")
+def store_fixture(server_store: Any) -> AccountStore:
+    return server_store.accounts
 
 
 def _ann(status: str = "active") -> Account:

@@ -5,33 +5,19 @@ the file (an older server's file gets the friends' tables by a migration step)."
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fivecrowns.net.server.store import SqliteStore
-from fivecrowns.storage.friends import FriendStore, MemoryFriends, PrivateMessage, SqliteFriends
-from fivecrowns.storage.migrations import STEPS, migrate, version_of
-from pg_support import pg_url_fixture, postgres_fixture  # noqa: F401  (the fixtures)
+from fivecrowns.storage.friends import FriendStore, PrivateMessage
+from fivecrowns.storage.migrations import STEPS, version_of
 
 
-@pytest.fixture(name="store", params=["sqlite", "memory", "postgresql"])
-def store_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[FriendStore]:
-    if request.param == "memory":
-        yield MemoryFriends()
-        return
-    if request.param == "postgresql":  # a real PostgreSQL (tests/support/pg_support.py)
-        from fivecrowns.net.server.pgstore import PgStore
-
-        shared = PgStore(request.getfixturevalue("pg_url"))
-        yield shared.friends
-        shared.close()
-        return
-    db = sqlite3.connect(tmp_path / "tables.sqlite3", isolation_level=None)
-    migrate(db)
-    yield SqliteFriends(db)
-    db.close()
+@pytest.fixture(name="store")
+def store_fixture(server_store: Any) -> FriendStore:
+    return server_store.friends
 
 
 def test_a_request_becomes_a_friendship_both_ways_and_ends_from_either_side(

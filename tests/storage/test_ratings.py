@@ -5,36 +5,23 @@ leaderboard is paged; an older server's file gets the ratings tables from its mi
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fivecrowns.net.server.store import SqliteStore, StoredTable
-from fivecrowns.storage.migrations import STEPS, migrate, version_of
-from fivecrowns.storage.ratings import MemoryRatings, RatedGame, Rating, RatingStore, SqliteRatings
-from pg_support import pg_url_fixture, postgres_fixture  # noqa: F401  (the fixtures)
+from fivecrowns.storage.migrations import STEPS, version_of
+from fivecrowns.storage.ratings import RatedGame, Rating, RatingStore
 
 
 def _game(key: str) -> RatedGame:
     return RatedGame(key, 5.0, ("Ann", "Bot 2"), ("a", None), (30, 45))
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RatingStore]:
-    if request.param == "memory":
-        yield MemoryRatings()
-        return
-    if request.param == "postgresql":  # a real PostgreSQL (tests/support/pg_support.py)
-        from fivecrowns.net.server.pgstore import PgStore
-
-        shared = PgStore(request.getfixturevalue("pg_url"))
-        yield shared.ratings
-        shared.close()
-        return
-    db = sqlite3.connect(tmp_path / "t.sqlite3", isolation_level=None)
-    migrate(db)
-    yield SqliteRatings(db)
+@pytest.fixture
+def store(server_store: Any) -> RatingStore:
+    return server_store.ratings
 
 
 def test_a_game_is_kept_once_with_its_ratings(store: RatingStore) -> None:
@@ -46,6 +33,16 @@ def test_a_game_is_kept_once_with_its_ratings(store: RatingStore) -> None:
     assert store.rating("a") == Rating("a", 1600.0, 400.0, 1, 1)
     assert store.record_game(_game("t1:2"), [Rating("a", 1650.0, 380.0, 2, 1)])
     assert store.rating("a") == Rating("a", 1650.0, 380.0, 2, 1)
+
+
+def test_players_said_to_have_the_same_rating_share_a_place(store: RatingStore) -> None:
+    for number, mu in enumerate([1500.2, 1499.6, 1500.49, 1500.5, 1498.9]):
+        store.record_game(_game(f"g{number}"), [Rating(f"p{number}", mu, 100.0, 1, 0)])
+    # 1500.5 is said 1,501; 1500.49, 1500.2 and 1499.6 are all said 1,500; 1498.9 is 1,499
+    assert [
+        store.rank(Rating(f"p{n}", mu, 1.0))[0]
+        for n, mu in enumerate([1500.2, 1499.6, 1500.49, 1500.5, 1498.9])
+    ] == [2, 2, 2, 1, 5]
 
 
 def test_places_share_ties_and_the_leaderboard_is_paged_best_first(store: RatingStore) -> None:

@@ -1,9 +1,10 @@
 """Where the game server keeps accounts and their sessions, behind a small interface.
 
 :class:`AccountStore` is all the server uses, so a shared database (PostgreSQL) can
-implement it later without touching the server. Two stores here: :class:`SqliteAccounts`
-(in the server's own SQLite file, next to its tables: nothing to install) and
-:class:`MemoryAccounts` (``fivecrowns serve --memory``). Both keep the same things:
+implement it without touching the server. Two stores here: :class:`SqlAccounts` (in the
+server's own SQLite file, next to its tables, with nothing to install; or in PostgreSQL,
+:mod:`fivecrowns.storage.sql`) and :class:`MemoryAccounts` (``fivecrowns serve --memory``).
+Both keep the same things:
 
 - an account: its name, the name's key (:func:`fivecrowns.words.text.name_key`: two names
   with one key are one name), its argon2id password hash, and its status;
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from fivecrowns.storage.atomic import atomic_write_text
+from fivecrowns.storage.sql import Sql, SqliteSql
 from fivecrowns.words.text import name_key
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "MemoryAccounts",
     "NameTakenError",
     "Session",
+    "SqlAccounts",
     "SqliteAccounts",
     "Status",
     "find_account",
@@ -178,19 +181,20 @@ _ACCOUNT_COLUMNS = "id, name, name_key, password_hash, status, created"
 _SESSION_COLUMNS = "id, account_id, access_hash, access_expires, refresh_hash, refresh_expires"
 
 
-class SqliteAccounts:
-    """Accounts in the server's SQLite file, through its connection (in autocommit mode,
-    brought to the newest version by :func:`fivecrowns.storage.migrations.migrate`).
+class SqlAccounts:
+    """Accounts in the server's database (SQLite or PostgreSQL, :mod:`fivecrowns.storage.sql`),
+    brought to the newest version by its migrations.
 
-    Every answer is read from the file, so an operator's command run beside the server
-    (``fivecrowns accounts disable``) counts from the next log-in."""
+    Every answer is read from the database, so an operator's command run beside the server
+    (``fivecrowns accounts disable``), or another server process sharing it, counts from the
+    next log-in."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
 
     def add_account(self, account: Account) -> None:
         try:
-            self._db.execute(
+            self._sql.execute(
                 f"INSERT INTO accounts ({_ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     account.id,
@@ -201,11 +205,11 @@ class SqliteAccounts:
                     account.created,
                 ),
             )
-        except sqlite3.IntegrityError:
+        except self._sql.unique_violation:
             raise NameTakenError(account.name_key) from None
 
     def _one_account(self, where: str, value: str) -> Account | None:
-        row = self._db.execute(
+        row = self._sql.execute(
             f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE {where} = ?", (value,)
         ).fetchone()
         return None if row is None else _account(row)
@@ -217,43 +221,37 @@ class SqliteAccounts:
         return self._one_account("name_key", name_key)
 
     def accounts(self) -> list[Account]:
-        rows = self._db.execute(
+        rows = self._sql.execute(
             f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE status != 'deleted' ORDER BY created"
-        )
+        ).fetchall()
         return [_account(row) for row in rows]
 
     def set_status(self, account_id: str, status: Status) -> None:
-        self._db.execute("UPDATE accounts SET status = ? WHERE id = ?", (status, account_id))
+        self._sql.execute("UPDATE accounts SET status = ? WHERE id = ?", (status, account_id))
 
     def delete_account(self, account_id: str) -> None:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(
+        sql = self._sql
+        with sql.transaction():
+            sql.execute(
                 "UPDATE accounts SET name = NULL, name_key = NULL, password_hash = NULL,"
                 " status = 'deleted' WHERE id = ?",
                 (account_id,),
             )
-            db.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,))
-            db.execute("DELETE FROM used_refresh WHERE account_id = ?", (account_id,))
+            sql.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,))
+            sql.execute("DELETE FROM used_refresh WHERE account_id = ?", (account_id,))
             # why token_hash too: the old token must not take the seat back as anyone
-            db.execute(
+            sql.execute(
                 "UPDATE players SET name = ?, token_hash = 'deleted:' || id WHERE id = ?",
                 (DELETED_NAME, account_id),
             )
-            db.execute(
+            sql.execute(
                 "UPDATE tables SET creator_name = ? WHERE creator_id = ?",
                 (DELETED_NAME, account_id),
             )
-            _forget_name_in_inputs(db, account_id)
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+            _forget_name_in_inputs(sql, account_id)
 
     def add_session(self, session: Session) -> None:
-        self._db.execute(
+        self._sql.execute(
             f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
             (
                 session.id,
@@ -266,7 +264,7 @@ class SqliteAccounts:
         )
 
     def _one_session(self, where: str, value: str) -> Session | None:
-        row = self._db.execute(
+        row = self._sql.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE {where} = ?", (value,)
         ).fetchone()
         return None if row is None else Session(*row)
@@ -278,15 +276,14 @@ class SqliteAccounts:
         return self._one_session("refresh_hash", refresh_hash)
 
     def rotate(self, old: Session, new: Session, now: float) -> None:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(
-                "INSERT OR IGNORE INTO used_refresh (refresh_hash, account_id, used)"
-                " VALUES (?, ?, ?)",
+        sql = self._sql
+        with sql.transaction():
+            sql.execute(
+                "INSERT INTO used_refresh (refresh_hash, account_id, used) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (old.refresh_hash, old.account_id, now),
             )
-            db.execute(
+            sql.execute(
                 "UPDATE sessions SET access_hash = ?, access_expires = ?, refresh_hash = ?,"
                 " refresh_expires = ? WHERE id = ?",
                 (
@@ -297,24 +294,27 @@ class SqliteAccounts:
                     old.id,
                 ),
             )
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
 
     def used_refresh(self, refresh_hash: str) -> str | None:
-        row = self._db.execute(
+        row = self._sql.execute(
             "SELECT account_id FROM used_refresh WHERE refresh_hash = ?", (refresh_hash,)
         ).fetchone()
         return None if row is None else str(row[0])
 
     def end_session(self, session_id: str) -> None:
-        self._db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        self._sql.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def end_sessions(self, account_id: str) -> int:
-        cursor = self._db.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,))
-        return cursor.rowcount
+        return self._sql.execute(
+            "DELETE FROM sessions WHERE account_id = ?", (account_id,)
+        ).rowcount
+
+
+class SqliteAccounts(SqlAccounts):
+    """Accounts in the server's SQLite file, through its connection (in autocommit mode)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        super().__init__(SqliteSql(db))
 
 
 def find_account(store: AccountStore, name: str) -> Account | None:
@@ -361,10 +361,10 @@ def _account(row: tuple[str, str | None, str | None, str | None, Status, float])
     return Account(account_id, name or "", key or "", password_hash or "", status, created)
 
 
-def _forget_name_in_inputs(db: sqlite3.Connection, player_id: str) -> None:
+def _forget_name_in_inputs(sql: Sql, player_id: str) -> None:
     """The stored inputs of every table (sitting down, chat) say :data:`DELETED_NAME` for the
     player, and their chat lines are emptied to one dash (what they said is theirs)."""
-    rows = db.execute(
+    rows = sql.execute(
         "SELECT table_id, idx, command FROM inputs WHERE command LIKE ?",
         (f'%"{player_id}"%',),
     ).fetchall()
@@ -375,7 +375,7 @@ def _forget_name_in_inputs(db: sqlite3.Connection, player_id: str) -> None:
         command["name"] = DELETED_NAME
         if command["op"] == "chat":
             command["text"] = "-"
-        db.execute(
+        sql.execute(
             "UPDATE inputs SET command = ? WHERE table_id = ? AND idx = ?",
             (json.dumps(command, ensure_ascii=False), table_id, index),
         )

@@ -1,8 +1,8 @@
 """Where the game server keeps friends, blocks and private messages, behind a small interface.
 
 :class:`FriendStore` is all the server uses (:mod:`fivecrowns.net.server.friends`), so a
-shared database can implement it later. Two stores: :class:`SqliteFriends` (in the server's
-SQLite file, tables made by a step of :mod:`fivecrowns.storage.migrations`) and
+shared database can implement it. Two stores: :class:`SqlFriends` (in the server's SQLite
+file, tables made by a step of :mod:`fivecrowns.storage.migrations`, or in PostgreSQL) and
 :class:`MemoryFriends` (``fivecrowns serve`` without a data folder). Everything is keyed by
 account id, never by name: a name is looked up in the account store when it is said, so a
 deleted account's name is gone from here too.
@@ -19,7 +19,9 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["FriendStore", "MemoryFriends", "PrivateMessage", "SqliteFriends"]
+from fivecrowns.storage.sql import Sql, SqliteSql
+
+__all__ = ["FriendStore", "MemoryFriends", "PrivateMessage", "SqlFriends", "SqliteFriends"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,22 +164,24 @@ class MemoryFriends:
             self._inbox[recipient] = [m for m in messages if m.sender != account_id]
 
 
-class SqliteFriends:
-    """Friends in the server's SQLite file, through its connection (in autocommit mode, at the
-    newest version of :func:`fivecrowns.storage.migrations.migrate`)."""
+class SqlFriends:
+    """Friends in the server's database (SQLite or PostgreSQL, :mod:`fivecrowns.storage.sql`),
+    at the newest version of its migrations. Every answer is read from the database, so
+    several server processes sharing it agree."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
 
     def _ids(self, sql: str, value: str) -> list[str]:
-        return [str(row[0]) for row in self._db.execute(sql, (value,))]
+        return [str(row[0]) for row in self._sql.execute(sql, (value,)).fetchall()]
 
     def _exists(self, sql: str, *values: str) -> bool:
-        return self._db.execute(sql, values).fetchone() is not None
+        return self._sql.execute(sql, values).fetchone() is not None
 
     def ask(self, asker: str, asked: str, now: float) -> None:
-        self._db.execute(
-            "INSERT OR IGNORE INTO friend_requests (asker, asked, at) VALUES (?, ?, ?)",
+        self._sql.execute(
+            "INSERT INTO friend_requests (asker, asked, at) VALUES (?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
             (asker, asked, now),
         )
 
@@ -195,26 +199,24 @@ class SqliteFriends:
         return self._ids(sql, account_id)
 
     def drop_request(self, asker: str, asked: str) -> None:
-        self._db.execute(
+        self._sql.execute(
             "DELETE FROM friend_requests WHERE asker = ? AND asked = ?", (asker, asked)
         )
 
     def befriend(self, one: str, other: str, now: float) -> None:
+        friend = (
+            "INSERT INTO friends (account_id, friend_id, since) VALUES (?, ?, ?)"
+            " ON CONFLICT DO NOTHING"
+        )
         self._in_one(
             ("DELETE FROM friend_requests WHERE asker = ? AND asked = ?", (one, other)),
             ("DELETE FROM friend_requests WHERE asker = ? AND asked = ?", (other, one)),
-            (
-                "INSERT OR IGNORE INTO friends (account_id, friend_id, since) VALUES (?, ?, ?)",
-                (one, other, now),
-            ),
-            (
-                "INSERT OR IGNORE INTO friends (account_id, friend_id, since) VALUES (?, ?, ?)",
-                (other, one, now),
-            ),
+            (friend, (one, other, now)),
+            (friend, (other, one, now)),
         )
 
     def unfriend(self, one: str, other: str) -> None:
-        self._db.execute(
+        self._sql.execute(
             "DELETE FROM friends WHERE (account_id = ? AND friend_id = ?)"
             " OR (account_id = ? AND friend_id = ?)",
             (one, other, other, one),
@@ -243,13 +245,15 @@ class SqliteFriends:
                 (blocker, blocked, blocked, blocker),
             ),
             (
-                "INSERT OR IGNORE INTO blocks (blocker, blocked, at) VALUES (?, ?, ?)",
+                "INSERT INTO blocks (blocker, blocked, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (blocker, blocked, now),
             ),
         )
 
     def unblock(self, blocker: str, blocked: str) -> None:
-        self._db.execute("DELETE FROM blocks WHERE blocker = ? AND blocked = ?", (blocker, blocked))
+        self._sql.execute(
+            "DELETE FROM blocks WHERE blocker = ? AND blocked = ?", (blocker, blocked)
+        )
 
     def blocks(self, blocker: str, blocked: str) -> bool:
         return self._exists(
@@ -260,33 +264,26 @@ class SqliteFriends:
         return self._ids("SELECT blocked FROM blocks WHERE blocker = ? ORDER BY at", blocker)
 
     def keep_message(self, message: PrivateMessage) -> None:
-        self._db.execute(
+        self._sql.execute(
             "INSERT INTO private_messages (recipient, sender, text, sent) VALUES (?, ?, ?, ?)",
             (message.recipient, message.sender, message.text, message.sent),
         )
 
     def inbox_size(self, account_id: str) -> int:
-        row = self._db.execute(
+        row = self._sql.execute(
             "SELECT count(*) FROM private_messages WHERE recipient = ?", (account_id,)
         ).fetchone()
-        return int(row[0])
+        return 0 if row is None else int(row[0])
 
     def take_inbox(self, account_id: str) -> list[PrivateMessage]:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")  # why: a message kept meanwhile is not lost unread
-        try:
-            rows = db.execute(
-                "SELECT sender, recipient, text, sent FROM private_messages"
-                " WHERE recipient = ? ORDER BY id",
-                (account_id,),
-            ).fetchall()
-            db.execute("DELETE FROM private_messages WHERE recipient = ?", (account_id,))
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        return [PrivateMessage(*row) for row in rows]
+        # why DELETE ... RETURNING: one statement reads and empties the inbox, so a message kept
+        # meanwhile is either taken now or stays for next time, never lost unread
+        rows = self._sql.execute(
+            "DELETE FROM private_messages WHERE recipient = ?"
+            " RETURNING id, sender, recipient, text, sent",
+            (account_id,),
+        ).fetchall()
+        return [PrivateMessage(*row[1:]) for row in sorted(rows)]
 
     def forget(self, account_id: str) -> None:
         self._in_one(
@@ -298,13 +295,13 @@ class SqliteFriends:
 
     def _in_one(self, *statements: tuple[str, tuple[object, ...]]) -> None:
         """Run ``statements`` in one transaction (all of them, or none)."""
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._sql.transaction():
             for sql, values in statements:
-                db.execute(sql, values)
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+                self._sql.execute(sql, values)
+
+
+class SqliteFriends(SqlFriends):
+    """Friends in the server's SQLite file, through its connection (in autocommit mode)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        super().__init__(SqliteSql(db))

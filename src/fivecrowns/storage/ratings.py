@@ -1,8 +1,9 @@
 """Where the game server keeps players' ratings and rated games, behind a small interface.
 
 :class:`RatingStore` is all the server uses, so a shared database can implement it later
-without touching the server. Two stores here: :class:`SqliteRatings` (in the server's SQLite
-file, next to its tables and accounts) and :class:`MemoryRatings` (``serve --memory``).
+without touching the server. Two stores here: :class:`SqlRatings` (in the server's SQLite
+file, next to its tables and accounts, or in PostgreSQL) and :class:`MemoryRatings`
+(``serve --memory``).
 
 A rating is an OpenSkill pair (``mu``, ``sigma``) with the games played and won; only account
 holders have one (guests are unrated, computer players have fixed ones that are never kept).
@@ -17,16 +18,21 @@ is read, so a deleted account's games name "a deleted player").
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from fivecrowns.storage.sql import Sql, SqliteSql
 
 __all__ = [
     "MemoryRatings",
     "RatedGame",
     "Rating",
     "RatingStore",
+    "SqlRatings",
     "SqliteRatings",
+    "shown",
 ]
 
 
@@ -63,7 +69,7 @@ class RatingStore(Protocol):
 
     def rank(self, rating: Rating) -> tuple[int, int]:
         """Where ``rating`` stands: its place (1 the best) and how many rated players there
-        are; ties share a place."""
+        are; players with the same :func:`shown` rating share a place."""
         ...
 
     def leaderboard(self, start: int, count: int) -> tuple[list[Rating], int]:
@@ -76,6 +82,18 @@ class RatingStore(Protocol):
         ...
 
     def game(self, key: str) -> RatedGame | None: ...
+
+
+def shown(mu: float) -> int:
+    """The rating a player hears and reads: ``mu`` rounded, a half up. Places go by it, so
+    two players said to have the same rating share a place (:meth:`RatingStore.rank`)."""
+    return math.floor(mu + 0.5)
+
+
+def _higher(rating: Rating) -> float:
+    """The least ``mu`` shown higher than ``rating``'s (shown(mu) > s exactly when
+    mu >= s + 0.5)."""
+    return shown(rating.mu) + 0.5
 
 
 def _order(rating: Rating) -> tuple[float, str]:
@@ -101,7 +119,7 @@ class MemoryRatings:
         return True
 
     def rank(self, rating: Rating) -> tuple[int, int]:
-        better = sum(1 for r in self._ratings.values() if r.mu > rating.mu)
+        better = sum(1 for r in self._ratings.values() if r.mu >= _higher(rating))
         return better + 1, len(self._ratings)
 
     def leaderboard(self, start: int, count: int) -> tuple[list[Rating], int]:
@@ -132,25 +150,31 @@ def _game(row: tuple[Any, ...]) -> RatedGame:
     )
 
 
-class SqliteRatings:
-    """Ratings in the server's SQLite file, through its connection (in autocommit mode,
-    brought to the newest version by :func:`fivecrowns.storage.migrations.migrate`)."""
+class SqlRatings:
+    """Ratings in the server's database (SQLite or PostgreSQL, :mod:`fivecrowns.storage.sql`),
+    brought to the newest version by its migrations. Every answer is read from the database,
+    so several server processes sharing it agree on every rating."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
+
+    def _counts(self, sql: str, values: tuple[Any, ...] = ()) -> tuple[int, ...]:
+        row = self._sql.execute(sql, values).fetchone()
+        assert row is not None  # why: a SELECT of counts always has its one row
+        return tuple(int(value) for value in row)
 
     def rating(self, player_id: str) -> Rating | None:
-        row = self._db.execute(
+        row = self._sql.execute(
             f"SELECT {_COLUMNS} FROM ratings WHERE player_id = ?", (player_id,)
         ).fetchone()
         return None if row is None else Rating(*row)
 
     def record_game(self, game: RatedGame, ratings: list[Rating]) -> bool:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = db.execute(
-                f"INSERT OR IGNORE INTO rated_games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        sql = self._sql
+        with sql.transaction():
+            cursor = sql.execute(
+                f"INSERT INTO rated_games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (key) DO NOTHING",
                 (
                     game.key,
                     game.at,
@@ -161,52 +185,55 @@ class SqliteRatings:
                 ),
             )
             if cursor.rowcount == 0:  # why: kept already (a restart finished it again)
-                db.execute("ROLLBACK")
                 return False
-            db.executemany(
-                "INSERT OR IGNORE INTO rated_seats (player_id, game_key, at) VALUES (?, ?, ?)",
+            sql.executemany(
+                "INSERT INTO rated_seats (player_id, game_key, at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 [(pid, game.key, game.at) for pid in game.player_ids if pid is not None],
             )
-            db.executemany(
-                f"INSERT OR REPLACE INTO ratings ({_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+            sql.executemany(
+                f"INSERT INTO ratings ({_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (player_id) DO UPDATE SET mu = excluded.mu,"
+                " sigma = excluded.sigma, played = excluded.played, won = excluded.won",
                 [(r.player_id, r.mu, r.sigma, r.played, r.won) for r in ratings],
             )
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
         return True
 
     def rank(self, rating: Rating) -> tuple[int, int]:
-        better, everyone = self._db.execute(
-            "SELECT (SELECT COUNT(*) FROM ratings WHERE mu > ?), (SELECT COUNT(*) FROM ratings)",
-            (rating.mu,),
-        ).fetchone()
-        return int(better) + 1, int(everyone)
+        better, everyone = self._counts(
+            "SELECT (SELECT COUNT(*) FROM ratings WHERE mu >= ?), (SELECT COUNT(*) FROM ratings)",
+            (_higher(rating),),
+        )
+        return better + 1, everyone
 
     def leaderboard(self, start: int, count: int) -> tuple[list[Rating], int]:
-        rows = self._db.execute(
+        rows = self._sql.execute(
             f"SELECT {_COLUMNS} FROM ratings ORDER BY mu DESC, player_id LIMIT ? OFFSET ?",
             (count, start),
         ).fetchall()
-        (everyone,) = self._db.execute("SELECT COUNT(*) FROM ratings").fetchone()
-        return [Rating(*row) for row in rows], int(everyone)
+        (everyone,) = self._counts("SELECT COUNT(*) FROM ratings")
+        return [Rating(*row) for row in rows], everyone
 
     def games_of(self, player_id: str, start: int, count: int) -> tuple[list[RatedGame], int]:
         columns = ", ".join(f"g.{name}" for name in _GAME_COLUMNS.split(", "))
-        rows = self._db.execute(
+        order = self._sql.insertion_order
+        rows = self._sql.execute(
             f"SELECT {columns} FROM rated_seats s JOIN rated_games g ON g.key = s.game_key"
-            " WHERE s.player_id = ? ORDER BY s.at DESC, g.rowid DESC LIMIT ? OFFSET ?",
+            f" WHERE s.player_id = ? ORDER BY s.at DESC, g.{order} DESC LIMIT ? OFFSET ?",
             (player_id, count, start),
         ).fetchall()
-        (mine,) = self._db.execute(
-            "SELECT COUNT(*) FROM rated_seats WHERE player_id = ?", (player_id,)
-        ).fetchone()
-        return [_game(row) for row in rows], int(mine)
+        (mine,) = self._counts("SELECT COUNT(*) FROM rated_seats WHERE player_id = ?", (player_id,))
+        return [_game(row) for row in rows], mine
 
     def game(self, key: str) -> RatedGame | None:
-        row = self._db.execute(
+        row = self._sql.execute(
             f"SELECT {_GAME_COLUMNS} FROM rated_games WHERE key = ?", (key,)
         ).fetchone()
         return None if row is None else _game(row)
+
+
+class SqliteRatings(SqlRatings):
+    """Ratings in the server's SQLite file, through its connection (in autocommit mode)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        super().__init__(SqliteSql(db))

@@ -46,7 +46,7 @@ from fivecrowns.net.server.lobby import Lobby
 from fivecrowns.net.server.rooms import Room
 from fivecrowns.storage.accounts import DELETED_NAME, AccountStore, find_account
 from fivecrowns.storage.history import describe_history
-from fivecrowns.storage.ratings import RatedGame, Rating, RatingStore
+from fivecrowns.storage.ratings import RatedGame, Rating, RatingStore, shown
 from fivecrowns.table import Table, TableError
 from fivecrowns.table.table import SeatKind
 from fivecrowns.words import ratings as words
@@ -77,11 +77,6 @@ BOT_SIGMA = 1.0
 PAGE_SIZE = 10  # leaderboard rows in one page (why 10: a page is heard whole, not skimmed)
 
 _MODEL = PlackettLuce(mu=NEW_MU, sigma=NEW_SIGMA, beta=NEW_SIGMA / 2)
-
-
-def shown(mu: float) -> int:
-    """The rating a player hears and the leaderboard is ordered by."""
-    return round(mu)
 
 
 def ranks_of(totals: list[int]) -> list[int]:
