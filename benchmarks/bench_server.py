@@ -7,7 +7,8 @@ Run (the committed figures, benchmarks/results/server.txt):
     .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 45 --think 4 --jitter
 
 Issue 29's human pace (1 client and 3 computer players per table, a move every 2 to 6 s, the
-server's garbage collections in the window reported; benchmarks/results/server-2026-11-26-*):
+server's garbage collections in the window reported; benchmarks/results/server-2026-11-26-*
+and server-2026-11-27-writes-and-human-pace.txt):
 
     nice -n 10 .venv/bin/python benchmarks/bench_server.py --tables 2000 --bots 3 --think 4 \
         --jitter --bot-delay 4 --seconds 60 --warm-up 15 --stagger 8 --gc-log

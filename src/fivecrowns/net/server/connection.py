@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import struct
 import time
 from collections import deque
 from collections.abc import Callable, Collection
@@ -28,7 +29,14 @@ from fivecrowns.net.server.limits import Bucket, Limits
 if TYPE_CHECKING:  # why: a room holds its connections, so this module is below rooms.py
     from fivecrowns.net.server.rooms import PlayerRecord, Room
 
-__all__ = ["CLOSE_WAIT", "GOING_AWAY_REASON", "STOP_WAIT", "Connection", "go_away"]
+__all__ = [
+    "CLOSE_WAIT",
+    "GOING_AWAY_REASON",
+    "STOP_WAIT",
+    "Connection",
+    "go_away",
+    "text_frames",
+]
 
 #: The WebSocket close code and reason a stopping server closes every connection with
 #: (1001, "going away", RFC 6455), after an ``error`` ``server_stopping`` with its sentence.
@@ -40,6 +48,12 @@ STOP_WAIT = 2.0  # seconds a stopping server waits for the last frames and the c
 # why a wait at all: a client that never reads never takes the close frame either; after this
 # many seconds its socket is cut, and the bytes the kernel and aiohttp still hold for it go
 CLOSE_WAIT = 5.0
+#: Batches of frames one connection's writer writes at most (years of a busy connection).
+WRITES = 1_000_000_000
+#: Seconds between two looks at a client's unread bytes while it reads nothing, and the looks
+#: at most (ten minutes) before it is dropped as too far behind.
+DRAIN_POLL = 0.05
+DRAIN_POLLS = 12_000
 CANNOT_SAVE = N_(
     "The server cannot save moves now; its disk may be full. This connection closes; "
     "connect again in a minute."
@@ -199,25 +213,67 @@ class Connection:
                 self._transport.abort()
 
     async def write_loop(self) -> None:
-        while True:
+        for _batch in range(WRITES):
             while not self.queue:
                 self._wake.clear()
                 await self._wake.wait()
-            data = self.take()
-            if data is None:
-                return
+            frames, ending = self._take_all()
             # why here: no frame leaves before the moves it tells of are on disk (kill -9 safe);
             # the first writer to run commits everything kept since, in one transaction
-            if not self._saved():
+            if frames and not self._saved():
                 await self._say_unsaved()
                 self.close()  # why: never tell of a move that could not be saved
                 return
-            # why send_frame: the frame is already UTF-8 JSON; send_str would decode and re-encode
-            self._blocked = True
-            try:
-                await self.ws.send_frame(data, WSMsgType.TEXT)
-            finally:
-                self._blocked = False
+            if frames and not await self._write(frames):
+                return
+            if ending:
+                return
+
+    def _take_all(self) -> tuple[list[bytes], bool]:
+        """Every frame queued now, in order, and whether the writer is to end after them."""
+        frames: list[bytes] = []
+        while self.queue:
+            data = self.take()
+            if data is None:
+                return frames, True
+            frames.append(data)
+        return frames, False
+
+    async def _write(self, frames: list[bytes]) -> bool:
+        """Write ``frames``, each its own WebSocket text frame; False once the socket closes.
+
+        why all at once: a move queues 2 or 3 frames for each connection, and a write (a
+        system call) for each frame was the biggest part of what sending cost (issue 29)."""
+        transport = self._transport
+        if transport is None:  # a socket without a transport of its own (tests' stand-ins)
+            for data in frames:
+                # why send_frame: the frame is already UTF-8 JSON; send_str would re-encode it
+                self._blocked = True
+                try:
+                    await self.ws.send_frame(data, WSMsgType.TEXT)
+                finally:
+                    self._blocked = False
+            return True
+        if self.ws.closed or transport.is_closing():  # why: nothing after a close frame
+            return False
+        transport.write(text_frames(frames))
+        low, high = transport.get_write_buffer_limits()
+        if transport.get_write_buffer_size() <= high:
+            return True
+        # the client is not reading: wait until it has read most of what it was sent (as
+        # aiohttp's own send waits), so its frames queue here, where they are bounded
+        self._blocked = True
+        try:
+            for _poll in range(DRAIN_POLLS):
+                await asyncio.sleep(DRAIN_POLL)
+                if transport.is_closing():
+                    return False
+                if transport.get_write_buffer_size() <= low:
+                    return True
+        finally:
+            self._blocked = False
+        self.close(WSCloseCode.TRY_AGAIN_LATER, BEHIND_REASON)  # why: minutes without reading
+        return False
 
     async def _say_unsaved(self) -> None:
         """Tell the client why it is closed when the moves cannot be saved (a full disk),
@@ -226,6 +282,27 @@ class Connection:
             data = encode(Error("cannot_save", _(CANNOT_SAVE)))
         with contextlib.suppress(Exception):  # why: a socket already gone needs no sentence
             await asyncio.wait_for(self.ws.send_frame(data, WSMsgType.TEXT), 1.0)
+
+
+def text_frames(frames: list[bytes]) -> bytes:
+    """``frames`` as consecutive WebSocket text frames from a server (RFC 6455 section 5.2:
+    final, unmasked, uncompressed), byte for byte what aiohttp's ``send_frame`` writes."""
+    parts: list[bytes] = []
+    for data in frames:
+        size = len(data)
+        if size < 126:
+            parts.append(_HEADER_SHORT.pack(0x81, size))
+        elif size < 65536:
+            parts.append(_HEADER_MEDIUM.pack(0x81, 126, size))
+        else:
+            parts.append(_HEADER_LONG.pack(0x81, 127, size))
+        parts.append(data)
+    return b"".join(parts)
+
+
+_HEADER_SHORT = struct.Struct("!BB")
+_HEADER_MEDIUM = struct.Struct("!BBH")
+_HEADER_LONG = struct.Struct("!BBQ")
 
 
 async def go_away(conns: Collection[Connection]) -> None:

@@ -83,9 +83,12 @@ class Room:
         names = {conn.player.name for conn in self.conns.get(None, ()) if conn.player is not None}
         return sorted(names, key=str.casefold)
 
-    def snapshot_frame(self, seat: int | None) -> bytes:
+    def snapshot_frame(self, seat: int | None, watchers: list[str] | None = None) -> bytes:
+        """``seat``'s snapshot (``watchers``: :meth:`watchers`, when already at hand)."""
+        if watchers is None:
+            watchers = self.watchers()
         snapshot = self.table.shared_snapshot(seat)
-        return encode(Snapshot(table=self.id, watchers=self.watchers(), **snapshot))
+        return encode(Snapshot(table=self.id, watchers=watchers, **snapshot))
 
 
 def table_chat(limits: Limits) -> Bucket:
@@ -192,8 +195,9 @@ def send_snapshots(room: Room, entries: list[Entry]) -> None:
 def send_everyone_a_snapshot(room: Room) -> None:
     """Each seat's and spectator's own snapshot, to everyone at the table: after a change,
     or when a spectator came or went (every page shows who is watching)."""
+    watchers = room.watchers()  # why once: the same for every seat
     for seat, conns in room.conns.items():
         if conns:
-            frame = room.snapshot_frame(seat)  # why once: all of a seat's connections
+            frame = room.snapshot_frame(seat, watchers)  # why once: all of a seat's connections
             for conn in conns:
                 conn.send_raw(frame)
