@@ -183,8 +183,8 @@ def test_seats_marked_left_and_the_terminal_s_turn_words(
             timeout=10_000,
         )
         # Your turn names the top discard, as the terminal's session says it
-        alerts = [a["text"] for a in ann.said() if a["region"] == "alert"]
-        mine = [t for t in alerts if t.startswith("Your turn")]
+        news = [a["text"] for a in ann.said() if a["region"] == "log"]  # your turn is news
+        mine = [t for t in news if t.startswith("Your turn")]
         assert mine and all(re.fullmatch(r"Your turn\. Top discard: .+\.", t) for t in mine), mine
         # play on until another player's last turn: "Ben's last turn." or "Bot 3's last turn."
         deadline = time.monotonic() + 120
@@ -194,9 +194,11 @@ def test_seats_marked_left_and_the_terminal_s_turn_words(
         lines = logged(page)
         last = [line for line in lines if "last turn" in line]
         assert any(re.fullmatch(r"(Ben|Bot 3)'s last turn\.", line) for line in last), last
-        # "This is your last turn." is gone once the next round is dealt
+        # "This is your last turn." stays nowhere but in the messages' history (news in its
+        # place) once the next round is dealt
         page.wait_for_function(
-            "() => !document.getElementById('alert').textContent.includes('your last turn')",
+            "() => !document.body.innerText.replace(document.getElementById('log').innerText, '')"
+            ".includes('your last turn')",
             timeout=10_000,
         )
         assert ann.errors == [] and ben.errors == []

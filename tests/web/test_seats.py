@@ -65,7 +65,11 @@ def test_a_closed_tab_s_seat_is_taken_back_by_a_new_page(
         before = state["seq"]
         assert back.play_one(go_out=False)  # and the seat plays on
         assert back.state()["seq"] > before
-        said = [a["text"] for a in back.said()]
+        # a page opened again is paced (as for a screen reader): its news comes in order
+        again.wait_for_function(
+            "() => (window.__announcements || []).some(a => a.region === 'log')", timeout=15_000
+        )
+        said = [a["text"] for a in back.said() if a["region"] == "log"]
         assert said[0] == f"You sit in seat 1 at table {table}.", said[:3]
         assert ann.errors == [] and back.errors == []
         # the token is never shown on the page

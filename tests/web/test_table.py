@@ -52,8 +52,8 @@ IN_SIGHT = """() => {
   // why its end: at 200% zoom a long line can be taller than the log's few lines
   if (r.bottom > box.bottom + 1 || r.bottom < box.top + 8) return 'the newest line is hidden';
   if (!inside(log)) return 'the log is out of sight';
-  if (!inside(document.getElementById('alert')) && document.getElementById('alert').textContent)
-    return 'the alert is out of sight';
+  const answer = document.getElementById('answer');
+  if (!inside(answer) && answer.textContent) return 'the answer is out of sight';
   return '';
 }"""
 

@@ -7,6 +7,9 @@
 import { parseToken, sortKey, spokenName, wildRankToken } from "./cards.js";
 import { Speaker } from "./speech.js";
 import { SoundsDialog } from "./sounds.js";
+import { News, PACE } from "./channel.js";
+import { HIDING, focusAndHide, retire, retiring, show } from "./focus.js";
+import { KeptDialog } from "./dialog.js";
 import { KEYS } from "./keys.js";
 import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
 import { translatePage } from "./page.js";
@@ -100,7 +103,6 @@ export class App {
     this.messages = []; // every announced sentence, for comma and period
     this.place = -1; // where comma and period are in this.messages (-1: newest)
     this.events = []; // {seq, kind, text, player}
-    this.alertToggle = false;
     this.attempts = 0;
     this.droppedAt = 0; // when the connection dropped (performance.now()), while reconnecting
     this.retry = null; // the pending reconnection's timer, if any
@@ -109,9 +111,18 @@ export class App {
     this.over = false;
     this.resultShown = false; // the Results area shows a round end this page heard
     this.replaced = false; // another tab took this seat: no reconnecting
+    this.keyStart = null; // the key being handled, and when the page began on it
+    // why reachable: the tests without a screen reader set these to 0 (no pacing, no pause)
+    this.timing = { pace: PACE, hiding: HIDING };
   }
 
   async start() {
+    this.news = new News({
+      log: $("log"),
+      answer: $("answer"),
+      speaker: this.speaker,
+      remember: (text) => this.remember(text),
+    });
     await load(chosenLanguage());
     translatePage();
     this.bindPage();
@@ -130,57 +141,27 @@ export class App {
 
   // --- announcements ----------------------------------------------------------------
 
-  /** Others' moves and everything that happened: the polite log, never lost. */
+  // why these three names: other parts of the page call them; all go through channel.js's one
+  // ordered channel (see there why nothing is assertive)
+  /** Table news (others' moves, your turn, the table's changes): in order, never lost. */
   log(text) {
-    if (!text) return;
-    const line = document.createElement("p");
-    line.textContent = text;
-    const log = $("log");
-    log.append(line);
-    // why a bound: the page stays small over a long game; the history keeps every line
-    while (log.childElementCount > 60) log.firstElementChild.remove();
-    log.scrollTop = log.scrollHeight; // the newest line in sight
-    this.remember(text);
-    this.speaker.queue(text);
-    this.stamp("log", text);
+    this.news.announce(text);
   }
 
-  /** Your turn, your last turn, refusals: the assertive region. */
+  /** Kept for callers of the old urgent line: the same ordered channel as log. */
   alert(text) {
-    this.replaceIn($("alert"), text);
-    this.remember(text);
-    this.speaker.interrupt(text);
-    this.stamp("alert", text);
+    this.news.announce(text);
   }
 
-  /** What the player asked for (an information key, the hand): the status region. */
+  /** The reply to the player's key (an information key, a refusal): said at once. */
   answer(text, remember = true) {
-    this.replaceIn($("answer"), text);
-    if (remember) this.remember(text);
-    this.speaker.interrupt(text);
-    this.stamp("answer", text);
-  }
-
-  replaceIn(region, text) {
-    // why a new node and a toggled no-break space: a repeated identical message is
-    // still a change, so screen readers speak it again
-    this.alertToggle = !this.alertToggle;
-    const line = document.createElement("p");
-    line.textContent = this.alertToggle ? text : `${text}\u00a0`;
-    region.replaceChildren(line);
+    this.news.answer(text, remember);
   }
 
   remember(text) {
     this.messages.push(text);
     if (this.messages.length > 2000) this.messages.shift();
     this.place = -1;
-  }
-
-  stamp(region, text) {
-    // why: the benchmark and the tests read when and what each region said
-    const record = (window.__announcements ??= []);
-    record.push({ region, text, at: performance.now() });
-    if (record.length > 5000) record.shift();
   }
 
   // --- connection ----------------------------------------------------------------------
@@ -263,8 +244,9 @@ export class App {
         $("connection").textContent = say(T.connected, { name: data.name });
         if (this.attempts > 0) this.log(_(T.back));
         this.attempts = 0; // why here, not on open: a socket that opens and drops is no way back
-        $("hello-form").hidden = true;
-        $("lobby-body").hidden = false;
+        // why focus first: focus on a hidden button falls to the page, where nothing is said
+        show($("lobby-body"));
+        focusAndHide($("lobby-heading"), $("hello-form"));
         this.account.show(true);
         this.account.welcomed(data);
         break;
@@ -310,7 +292,9 @@ export class App {
           forgetSeat();
           this.send({ type: "hello", v: 1, name: this.name, language: language() });
         }
-        this.alert(data.text);
+        // a stopping server is table news; everything else answers what the player did
+        if (data.code === "server_stopping") this.log(data.text);
+        else this.answer(data.text);
         // why no earcon: a stopping server is news, not a refusal (none of the earcons fits,
         // and the terminal says it as a notice too); the sentence says it all
         if (data.code !== "server_stopping") this.speaker.sound(this.speaker.pack.refused(), { error: data.code });
@@ -339,7 +323,7 @@ export class App {
     forgetSeat();
     this.toLobby();
     $("lobby-body").hidden = true;
-    $("hello-form").hidden = false;
+    show($("hello-form")); // a form still retiring comes back whole, in the Tab order again
     $("connection").textContent = _("Not connected.");
   }
 
@@ -348,8 +332,9 @@ export class App {
     this.table = null;
     this.snapshot = null;
     this.seq = 0;
-    $("table").hidden = true;
-    $("lobby").hidden = false;
+    show($("lobby"));
+    focusAndHide($("lobby-heading"), $("table")); // before the table (and its focus) is hidden
+    this.leaveDialog.dismiss(); // after: its focus has gone to the lobby
     this.chat.clear();
     // why: L, the last turn's line and the results belong to the table left
     this.events = [];
@@ -357,11 +342,10 @@ export class App {
     this.dealtWild = undefined;
     this.fullTold = false;
     forget();
-    $("alert").replaceChildren();
+    $("answer").replaceChildren();
     $("after-game").hidden = true;
     this.resultShown = false;
     $("result").textContent = _(T.noResult);
-    this.focusView();
   }
 
   /** After a reload the page saw no round end: the snapshot's scores tell the last one. */
@@ -398,8 +382,10 @@ export class App {
     this.creator = data.creator;
     if (data.seat === null) forgetSeat();
     else keepSeat(this.token, this.name, data.table);
-    $("lobby").hidden = true;
-    $("table").hidden = false;
+    show($("table"));
+    // why focus before hiding the lobby: in Firefox, Orca loses a focus that falls with its
+    // hidden button, and says no card for the rest of the game
+    focusAndHide(again ? null : data.seat === null ? $("table-heading") : $("hand"), $("lobby"));
     let text;
     if (data.seat === null) text = say(T.watching, { table: data.table });
     else if (data.code) text = say(T.seatedCode, { seat: data.seat + 1, table: data.table, code: data.code });
@@ -414,7 +400,6 @@ export class App {
     // the previous table's
     this.events = restore(data.table, data.seat);
     this.log(text);
-    this.focusView();
   }
 
   event(data) {
@@ -439,7 +424,7 @@ export class App {
     if (data.kind === "chat") this.chat.heard(data.text);
     if (data.kind === "round_started" || data.kind === "new_game") {
       // why: "This is your last turn." and refusals belong to the round that ended
-      $("alert").replaceChildren();
+      $("answer").replaceChildren();
     }
     if (data.kind === "new_game") {
       this.over = false;
@@ -448,8 +433,9 @@ export class App {
       $("after-game").hidden = true;
     }
     const mine = player === this.seat && this.seat !== null;
-    if ((data.kind === "turn_started" || data.kind === "last_turn_started") && mine) this.alert(text);
-    else this.log(text);
+    // why the log for your turn too: one ordered channel, so your turn follows the moves before
+    // it (an assertive region dropped them in Orca); the cue tells yours from another's
+    this.log(text);
     this.cue(data, facts);
     if (data.kind === "game_over") forgetSeat(); // why: nothing is left to take back
     if (data.kind === "new_game" && this.seat !== null) keepSeat(this.token, this.name, this.table);
@@ -597,7 +583,12 @@ export class App {
     const snap = this.snapshot;
     const view = snap.view;
     const waiting = !snap.started;
-    $("waiting").hidden = !waiting;
+    // why: Start hides its own button; focus goes to the hand before, never to the page
+    if (waiting) show($("waiting"));
+    else if (!$("waiting").hidden) {
+      const held = $("waiting").contains(document.activeElement);
+      focusAndHide(held ? $(this.seat === null ? "table-heading" : "hand") : null, $("waiting"));
+    }
     if (waiting) {
       renderWaiting(this, snap);
       for (const text of waitingNews(this, snap)) this.log(text);
@@ -619,26 +610,37 @@ export class App {
 
   /** After a view change: the hand when seated, else the view's heading. */
   focusView() {
-    if (!$("lobby").hidden) $("lobby-heading").focus();
-    else if (this.seat !== null) $("hand").focus();
-    else $("table-heading").focus();
+    this.viewTarget().focus();
+  }
+
+  viewTarget() {
+    // why the state, not what is shown: the old view stays a moment after focus left it
+    if (this.table === null) return $("lobby-heading");
+    return $(this.seat !== null ? "hand" : "table-heading");
   }
 
   /** Focus that fell to the page (its element was hidden, e.g. Start) goes to focusView's. */
   rescueFocus() {
     const active = document.activeElement;
-    if (document.querySelector("dialog[open]")) return;
+    if (document.querySelector("dialog[open]:not(.retiring)")) return; // the Keys dialog may be retiring
     if (!active || active === document.body || active.closest("[hidden]")) this.focusView();
   }
 
   renderHand() {
-    const box = $("hand");
     const hand = this.hand();
+    const box = $("hand");
     const wild = this.wild();
     this.focus = Math.max(0, Math.min(this.focus, hand.length - 1));
     // why in place: the server sends a snapshot after every move at the table; options rebuilt
     // each time would make a screen reader say the focused card again between others' moves
-    while (box.childElementCount > hand.length) box.lastElementChild.remove();
+    // why the cards beyond the hand retire, not go at once: the screen reader may still hold
+    // one as its focus (focus.js); a card retiring is taken back when the hand grows again
+    // one no longer selected: else Orca keeps it as its focus (a list box's selected child)
+    for (const option of [...box.children].slice(hand.length)) {
+      setAttribute(option, "aria-selected", "false");
+      if (!retiring(option)) retire(option, (gone) => gone.remove());
+    }
+    for (const option of [...box.children].slice(0, hand.length)) show(option);
     while (box.childElementCount < hand.length) {
       const option = document.createElement("div");
       option.id = `card-${box.childElementCount}`;
@@ -664,7 +666,14 @@ export class App {
       option.dataset.token = token;
       drawCard(option.firstElementChild, token, wild);
     });
+    const had = box.hasAttribute("aria-activedescendant");
     setAttribute(box, "aria-activedescendant", hand.length ? `card-${this.focus}` : null);
+    // why: a hand emptied (you went out) or dealt again moves the screen reader's focus (to
+    // the list, to a card) with no key pressed; it says where, and Orca drops news given
+    // meanwhile: the news waits for those words
+    if (had !== hand.length > 0 && document.activeElement === box) {
+      this.news.focusMoved(hand.length ? $(`card-${this.focus}`) : box);
+    }
     const label = ngettext("Your hand, {count} card", "Your hand, {count} cards", hand.length);
     setAttribute(box, "aria-label", fill(label, { count: hand.length }));
   }
@@ -684,10 +693,11 @@ export class App {
 
   act(action, args = {}) {
     if (this.seat === null) {
-      this.alert(_(T.notSeated));
+      this.answer(_(T.notSeated));
       return;
     }
     this.send({ type: "act", action, args, seq: this.seq });
+    this.news.replyComing();
   }
 
   do(action) {
@@ -703,7 +713,7 @@ export class App {
         this.act("take_discard");
         return;
       case "discard":
-        if (!focused) this.alert(_(T.noHand));
+        if (!focused) this.answer(_(T.noHand));
         else this.act("discard", { card: focused });
         return;
       case "go_out": {
@@ -713,7 +723,7 @@ export class App {
         if (outs.length && !outs.includes(focused)) {
           card = outs.find((c) => parseToken(c).rank !== wild && c !== "jk") ?? outs[0];
         }
-        if (!card) this.alert(_(T.noHand));
+        if (!card) this.answer(_(T.noHand));
         else this.act("go_out", { card });
         return;
       }
@@ -758,7 +768,7 @@ export class App {
         return;
       default:
         if (ASKED.has(action)) {
-          if (this.table === null) this.alert(_(T.notSeated));
+          if (this.table === null) this.answer(_(T.notSeated));
           else this.send({ type: "ask", what: action });
         }
     }
@@ -838,12 +848,16 @@ export class App {
       index = hand.length - 1;
       if (edge) edgeTemplate = T.lastCard;
     }
+    // why: the screen reader says a card when the picked one changes; staying put (Home on the
+    // first card) would meet silence, so the page says the card itself
+    const same = index === this.focus && !edgeTemplate;
     this.focus = index;
     this.renderHand();
     const option = $(`card-${index}`);
     option.scrollIntoView({ block: "nearest", inline: "nearest" });
     const card = option.getAttribute("aria-label");
     if (edgeTemplate) this.answer(say(edgeTemplate, { card }), false);
+    else if (same) this.answer(card, false);
     // why: a screen reader reads the card from aria-activedescendant, but the built-in voice
     // (for readers that drop quick updates) hears no live region here, so it says the card itself
     else this.speaker.interrupt(card);
@@ -908,36 +922,59 @@ export class App {
       button.addEventListener("click", () => this.do(button.dataset.action));
     }
     $("help-button").addEventListener("click", () => this.openHelp());
-    $("help-close").addEventListener("click", () => $("help").close());
+    this.help = new KeptDialog($("help"), () => this.viewTarget(), (e) => this.marked(e));
+    $("help-close").addEventListener("click", () => this.help.close());
+    // why the page says the hand's help itself, once: screen readers say a list box's
+    // description rarely (Orca in Chromium and Firefox never did), and a new player needs it
+    $("hand").addEventListener("focus", () => {
+      if (this.handHelpSaid || this.seat === null) return;
+      this.handHelpSaid = true;
+      this.answer($("hand-help").textContent, false);
+    });
     // why: the dialog gives focus back to where it was, which is the page itself after F1
     // pressed with nothing focused; why later: Chromium gives it back after the close event
     $("help").addEventListener("close", () => setTimeout(() => this.rescueFocus(), 0));
-    $("voice").addEventListener("change", (e) => this.speaker.setVoice(e.target.checked));
+    $("voice").addEventListener("change", (e) => {
+      this.speaker.setVoice(e.target.checked);
+      this.news.setVoiceMode(this.speaker.voice);
+    });
     $("sounds").checked = this.speaker.sounds;
     $("sounds").addEventListener("change", (e) => this.setSoundsOn(e.target.checked));
     this.soundsDialog = new SoundsDialog(this, this.speaker.pack);
     $("volume").addEventListener("input", (e) => this.speaker.setVolume(Number(e.target.value) / 100));
+    // why capture, and every key: a screen reader stops speaking at any key, wherever it goes
+    document.addEventListener(
+      "keydown",
+      (e) => {
+        this.keyStart = { event: e, at: performance.now() }; // why: the benchmark (see marked)
+        this.news.keyPressed();
+      },
+      true,
+    );
+    document.addEventListener("focusin", (e) => this.news.focusMoved(e.target));
     document.addEventListener("keydown", (e) => this.key(e));
     this.fillHelp();
   }
 
   key(e) {
     if (e.ctrlKey || e.altKey || e.metaKey) return;
-    if (document.querySelector("dialog[open]")) return; // a dialog's own keys (Escape closes it)
+    if (document.querySelector("dialog[open]:not(.retiring)")) return; // a dialog's own keys (Escape closes it)
     const target = e.target;
     const tag = target && target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     if (e.key === "F1" || e.key === "?") {
       e.preventDefault();
       this.openHelp();
+      this.marked(e);
       return;
     }
     if (e.key === "F2") {
       e.preventDefault();
       this.soundsDialog.open();
+      this.marked(e);
       return;
     }
-    if ($("table").hidden) return;
+    if ($("table").hidden || retiring($("table"))) return; // left, or leaving
     const inHand = target === $("hand");
     const hand = this.hand();
     // why only in the hand: from the page or the log, Space (the scroll key) or Enter must
@@ -968,6 +1005,16 @@ export class App {
     e.preventDefault();
     window.__lastKeyAt = e.timeStamp; // the key event's own time, on performance.now()'s clock
     run();
+    this.marked(e);
+  }
+
+  /** Why: the benchmark's "page's own part" of a key's reply: the key event's time (at), when
+   * the page's first handler began (start) and when its reply was written (done). */
+  marked(e) {
+    const start = this.keyStart && this.keyStart.event === e ? this.keyStart.at : e.timeStamp;
+    const times = (window.__keyTimes ??= []);
+    times.push({ key: e.key, at: e.timeStamp, start, done: performance.now() });
+    if (times.length > 5000) times.shift();
   }
 
   fillHelp() {
@@ -990,9 +1037,7 @@ export class App {
   }
 
   openHelp() {
-    const dialog = $("help");
-    if (!dialog.open) dialog.showModal();
-    $("help-close").focus();
+    this.help.show($("help-close"));
   }
 }
 

@@ -1,7 +1,9 @@
 // Leaving a table, confirmed first (the ARIA Authoring Practices' alert dialog): the question
 // says what becomes of your seat, Stay has the focus (the choice that changes nothing),
-// Escape stays, and focus goes back to the control that opened it.
+// Escape stays, and focus goes back to the control that opened it. A kept dialog, not a
+// modal one (dialog.js says why: Orca fell silent after a modal dialog closed).
 import { _, N_ } from "./i18n.js";
+import { KeptDialog } from "./dialog.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,20 +23,11 @@ const L = {
 export class LeaveDialog {
   constructor(app) {
     this.app = app;
-    this.back = null;
-    const dialog = $("leave-dialog");
-    $("leave-yes").addEventListener("click", () => {
-      this.back = null; // why: the lobby takes the focus once the server says we left
-      dialog.close();
-      this.app.send({ type: "leave" });
-    });
-    $("leave-no").addEventListener("click", () => dialog.close());
-    dialog.addEventListener("close", () => {
-      const back = this.back;
-      this.back = null;
-      // why later: Chromium moves focus itself after the close event
-      if (back) setTimeout(() => (back.isConnected && !back.closest("[hidden]") ? back.focus() : this.app.focusView()), 0);
-    });
+    this.dialog = new KeptDialog($("leave-dialog"), () => app.viewTarget(), (e) => app.marked(e));
+    // why the dialog stays open after Leave: focus stays where it is until the server says
+    // you left and the lobby takes it (app.js toLobby, then dismiss), never on a page going
+    $("leave-yes").addEventListener("click", () => this.app.send({ type: "leave" }));
+    $("leave-no").addEventListener("click", () => this.dialog.close());
   }
 
   /** The question for this seat now: before the start, during the game, after it, watching. */
@@ -48,13 +41,14 @@ export class LeaveDialog {
   }
 
   open() {
-    const dialog = $("leave-dialog");
-    if (dialog.open) return;
-    const active = document.activeElement;
-    this.back = active && active !== document.body ? active : null;
+    if (this.dialog.open) return;
     $("leave-text").textContent = this.question();
     $("leave-yes").textContent = _(this.app.seat === null ? L.stopWatching : L.leave);
-    dialog.showModal();
-    $("leave-no").focus();
+    this.dialog.show($("leave-no"));
+  }
+
+  /** The table is gone (you left it, or it closed): the lobby has the focus already. */
+  dismiss() {
+    this.dialog.dismiss();
   }
 }

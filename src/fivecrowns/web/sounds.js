@@ -5,6 +5,7 @@
 // moves, others' moves, alerts) and mute all, remembered in localStorage; and the Sounds
 // dialog (F2): those settings, and every cue to hear with its sentence.
 import { _, N_, fill, language } from "./i18n.js";
+import { KeptDialog } from "./dialog.js";
 
 const $ = (id) => document.getElementById(id);
 const STORED = "fivecrowns-sounds";
@@ -158,16 +159,17 @@ export class Sounds {
   }
 }
 
-/** The Sounds dialog (the ARIA Authoring Practices' modal dialog): mute all, a volume for each
- * kind, and each cue as a button that plays it and says what it means. */
+/** The Sounds dialog: mute all, a volume for each kind, and each cue as a button that plays
+ * it and says what it means. A kept dialog (dialog.js), as the Keys and Leave ones: why not
+ * showModal, see there (Orca fell silent after a modal dialog closed). */
 export class SoundsDialog {
   constructor(app, sounds) {
     this.app = app;
     this.sounds = sounds;
-    this.back = null;
     const dialog = $("sounds-dialog");
+    this.kept = new KeptDialog(dialog, () => this.app.viewTarget(), (e) => this.app.marked(e));
     $("sounds-button").addEventListener("click", () => this.open());
-    $("sounds-close").addEventListener("click", () => dialog.close());
+    $("sounds-close").addEventListener("click", () => this.kept.close());
     $("sounds-mute").addEventListener("change", (e) => this.app.setSoundsOn(!e.target.checked));
     $("sounds-pack-choice").addEventListener("change", async (e) => {
       await this.sounds.choosePack(e.target.value);
@@ -181,12 +183,6 @@ export class SoundsDialog {
         this.valueText(e.target);
       });
     }
-    dialog.addEventListener("close", () => {
-      const back = this.back;
-      this.back = null;
-      // why later: Chromium moves focus itself after the close event
-      setTimeout(() => (back && back.isConnected && !back.closest("[hidden]") ? back.focus() : this.app.rescueFocus()), 0);
-    });
   }
 
   valueText(range) {
@@ -228,8 +224,8 @@ export class SoundsDialog {
     }
   }
 
-  /** F2 "Hear the sounds": the cue, and its sentence in the dialog's own status line (a
-   * modal dialog hides the page's live regions from screen readers). */
+  /** F2 "Hear the sounds": the cue, and its sentence in the dialog's own status line (heard
+   * where the player is, inside the dialog). */
   hear(cue) {
     this.sounds.unlock();
     this.sounds.play(cue.name, { heard: true });
@@ -247,14 +243,10 @@ export class SoundsDialog {
   }
 
   async open() {
-    const dialog = $("sounds-dialog");
-    if (dialog.open) return;
-    const active = document.activeElement;
-    this.back = active && active !== document.body ? active : null;
+    if (this.kept.open) return;
     if (!this.sounds.manifest) await this.sounds.fetchManifest();
     this.show();
     $("cue-said").replaceChildren();
-    dialog.showModal();
-    $("sounds-mute").focus();
+    this.kept.show($("sounds-mute"));
   }
 }

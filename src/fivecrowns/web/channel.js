@@ -1,0 +1,220 @@
+// The page's one channel to a screen reader: every sentence the page announces goes through
+// here, in order, paced so that a screen reader speaks each one whole, and put back when a key
+// cuts it off. Why a queue the page controls (heard with Orca, and true of NVDA and JAWS too):
+//   - an assertive region makes Orca throw away the polite messages it has queued, so nothing
+//     here is assertive: your turn is news that follows the moves before it;
+//   - every key press stops the screen reader's speech and drops its queue, so a sentence
+//     still being spoken when a key comes is given again once the keys stop;
+//   - two updates of one region a few milliseconds apart can be read reversed or merged, so
+//     the page releases one sentence at a time, after the previous one had time to be said.
+// The player's own answers (the reply to a key) go first: the key just silenced everything.
+// With the built-in voice on, the page speaks itself and the regions stop speaking (aria-live
+// off), so a screen reader does not say everything twice (the Playroom's choice of modes).
+
+// The channel's timing, one object so that tests without a screen reader can set it to 0.
+export const PACE = {
+  // seconds a voice takes for a sentence: a start-up allowance and a pace per word; why these
+  // figures: about 240 words a minute, a screen reader's default pace; a slower voice only
+  // waits, a faster one may hear a sentence again after a key cut it near its end; why a lead
+  // of 0.9 s: the screen reader starts a sentence late, by a varying time (Orca: 0.4 to 2 s
+  // on a busy machine), and a sentence given while the one before is still being said cuts
+  // it off in Speech Dispatcher
+  lead: 0.9,
+  perWord: 0.26,
+  minimum: 0.6,
+  // how long after its expected end a sentence may still be unsaid, for a key to give it
+  // again; why so long: the screen reader says its own words first (a focus change, leaving
+  // a dialog: "leaving banner, main content, region Your hand...", seconds of them), and a
+  // sentence behind them starts late; a sentence heard again is better than one lost
+  slackMs: 2000,
+  // the same sentence again within this many milliseconds is said once (as PlayPalace)
+  repeatWindowMs: 700,
+  // news waits this long after the last key, so the key's own reply is heard first
+  afterKeyMs: 900,
+};
+const KEEP = 60; // lines kept in the log's region (the history keeps every sentence)
+// empty slots kept after the newest line (see release): each is in the page this many lines
+// (at least 5 s of speech) before it is filled
+const AHEAD = 3;
+
+/** An empty slot for the log's next line. Why focusable (tabindex -1, out of the Tab order):
+ * an empty plain div is no object in the accessibility tree (Firefox and Chromium leave it
+ * out), so its line was added to the log itself, one parent for every line, and Orca in
+ * Firefox, running behind, skipped a line; a focusable element is always an object. */
+function slot() {
+  const place = document.createElement("div");
+  place.tabIndex = -1;
+  return place;
+}
+
+export function speakingTime(text) {
+  const words = text.trim().split(/\s+/).filter(Boolean).length;
+  return Math.max(PACE.minimum, PACE.lead + PACE.perWord * words) * 1000;
+}
+
+export class News {
+  /**
+   * @param {object} parts
+   * @param {HTMLElement} parts.log    the table's messages: a role=log region, kept as history
+   * @param {HTMLElement} parts.answer the reply to the player's key: a role=status region
+   * @param {object} parts.speaker     the built-in voice (speech.js), used when it is on
+   * @param {(text: string) => void} parts.remember  the page's message history (comma, period)
+   */
+  constructor({ log, answer, speaker, remember }) {
+    this.regions = { log, answer };
+    for (let count = 0; count < AHEAD; count += 1) log.append(slot()); // see release
+    this.speaker = speaker;
+    this.remember = remember;
+    this.queue = []; // {text, region} waiting to be released, oldest first
+    this.current = null; // {text, region, at, until}: released, perhaps still being spoken
+    this.lastKeyAt = -Infinity;
+    this.busyUntil = 0; // when the screen reader may have said where focus went
+    this.recent = new Map(); // text -> when it was last queued, for the repeat window
+    this.timer = null;
+    this.toggle = false;
+    this.voiceMode = false;
+  }
+
+  /** Table news: others' moves, your turn, the table's changes. Queued, in order, never lost. */
+  announce(text) {
+    if (!text) return;
+    const now = performance.now();
+    const last = this.recent.get(text);
+    this.recent.set(text, now);
+    if (last !== undefined && now - last < PACE.repeatWindowMs) return;
+    if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value);
+    this.remember(text);
+    this.queue.push({ text, region: "log" });
+    this.pump();
+  }
+
+  /** The reply to the player's own key: said now, before the news that waits. */
+  answer(text, remember = true) {
+    if (!text) return;
+    if (remember) this.remember(text);
+    this.putBack();
+    this.release({ text, region: "answer" });
+    this.schedule(Math.max(PACE.afterKeyMs, this.current.until - performance.now()));
+  }
+
+  /** A key reached the page: the screen reader has just stopped speaking. */
+  keyPressed() {
+    this.lastKeyAt = performance.now();
+    this.putBack();
+    this.schedule(PACE.afterKeyMs);
+  }
+
+  /** Focus moved: the screen reader says where (the element's name, its role, the regions it
+   * left and entered) before any news, so news waits that long, and its time is counted from
+   * when it can really start. Why nothing is given again here: the page moves focus itself
+   * (a hand emptied or dealt) just as the news about it goes out, which is then still said. */
+  focusMoved(element) {
+    const name =
+      element.getAttribute("aria-label") || element.textContent || element.value || "";
+    // and its description, which Orca says after the name
+    const describedBy = element.getAttribute("aria-describedby");
+    const about = describedBy ? document.getElementById(describedBy) : null;
+    const text = `${name} ${about ? about.textContent : ""}`;
+    const words = text.trim().split(/\s+/).slice(0, 60).join(" ");
+    // why 8 more words: the role and the landmarks ("leaving banner, main content, region")
+    this.busyUntil = performance.now() + speakingTime(`${words} a b c d e f g h`);
+    this.schedule(this.busyUntil - performance.now());
+  }
+
+  /** The key was a move sent to the server: its news is the key's reply, so it need not wait. */
+  replyComing() {
+    this.lastKeyAt = -Infinity;
+  }
+
+  /** Built-in voice on: the page speaks, the live regions are quiet (text stays for braille). */
+  setVoiceMode(on) {
+    this.voiceMode = on;
+    for (const region of Object.values(this.regions)) {
+      region.setAttribute("aria-live", on ? "off" : "polite");
+    }
+  }
+
+  // --- inside ------------------------------------------------------------------------------
+
+  /** The news sentence cut off by a key goes back to the head of the queue. */
+  putBack() {
+    const current = this.current;
+    if (!current || current.region !== "log" || performance.now() >= current.unsure) return;
+    this.current = null;
+    this.queue.unshift({ text: current.text, region: "log", again: true, entry: current.entry });
+  }
+
+  pump() {
+    // why a bounded loop: with no pacing (tests) everything waiting goes out at once, in order
+    for (let count = 0; this.queue.length && count < 1000; count += 1) {
+      const now = performance.now();
+      const free = Math.max(
+        this.current ? this.current.until : 0,
+        this.lastKeyAt + PACE.afterKeyMs,
+        this.busyUntil,
+      );
+      if (now < free) {
+        this.schedule(free - now);
+        return;
+      }
+      this.release(this.queue.shift());
+    }
+  }
+
+  schedule(ms) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.pump();
+    }, Math.max(0, ms));
+  }
+
+  release(item) {
+    const now = performance.now();
+    const region = this.regions[item.region];
+    const line = document.createElement("p");
+    if (item.region === "log") {
+      // why a sentence given again is a new line, the old one kept: a screen reader still
+      // busy with the old line's addition would find it gone and skip it (Orca in Firefox)
+      // why the toggled no-break space: Orca skips an addition whose text equals the last
+      // one it queued, and a sentence given again after a key cut it off must be said
+      this.toggle = !this.toggle;
+      line.textContent = this.toggle ? item.text : `${item.text}\u00a0`;
+      line.dataset.text = item.text;
+      // why each line in a slot of its own, put in the page lines earlier: Orca 43, when it
+      // runs behind, skips an addition if a newer one to the same parent waits in its queue
+      // (its log: "Skipping object event due to more recent system event in the same
+      // object"); lines added to different parents are each said. Why AHEAD slots, not one:
+      // Orca reads a slot's text when it gets to the slot's own addition, and a slot added
+      // one line earlier was, with Orca seconds behind, already filled: the line said twice
+      const empty = [...region.children].filter((e) => e.tagName === "DIV" && !e.childElementCount);
+      const place = empty[0] ?? region.appendChild(slot());
+      place.append(line);
+      for (let count = Math.max(empty.length - 1, 0); count < AHEAD; count += 1) region.append(slot());
+      while (region.childElementCount > KEEP + AHEAD) region.firstElementChild.remove();
+      region.scrollTop = region.scrollHeight; // the newest line in sight
+    } else {
+      // why a new node and a toggled no-break space: the same answer twice is still a change
+      this.toggle = !this.toggle;
+      line.textContent = this.toggle ? item.text : `${item.text}\u00a0`;
+      region.replaceChildren(line);
+    }
+    if (this.voiceMode) {
+      if (item.region === "answer") this.speaker.interrupt(item.text);
+      else if (!item.again) this.speaker.queue(item.text);
+    }
+    // why: the tests and the benchmark read what the page meant to say, and when; a sentence
+    // given again after a key cut it off is the same sentence, its last time in `last`
+    let entry = item.entry;
+    if (entry) entry.last = now;
+    else {
+      entry = { region: item.region, text: item.text, at: now };
+      const record = (window.__announcements ??= []);
+      record.push(entry);
+      if (record.length > 5000) record.shift();
+    }
+    const until = now + speakingTime(item.text);
+    const unsure = until + PACE.slackMs; // until then a key may have cut it: it is given again
+    this.current = { text: item.text, region: item.region, at: now, until, unsure, entry };
+  }
+}
