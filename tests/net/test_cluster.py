@@ -120,6 +120,35 @@ def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
     assert "Traceback" not in errors, errors
 
 
+def test_a_full_owner_is_said_to_be_full_through_a_spare_at_once(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """The owner's "full" and its "changing over" are both HTTP 503: a spare passing a player
+    on tells them apart and says "full" at once, instead of waiting for a new owner for two
+    leases and then saying the server is changing over."""
+    data = tmp_path / "server"
+    options = (*FAST, "--bus", redis_server.url, "--lease", "3")
+    owner = ServerProcess(data, *options, "--max-connections", "1").start()
+    owner_now(redis_server.url)
+    spare = ServerProcess(data, *options).start()
+
+    async def scenario() -> None:
+        ann = await Client("Ann").connect(owner.url)
+        async with aiohttp.ClientSession() as session:
+            started = asyncio.get_running_loop().time()
+            async with session.get(spare.url.replace("ws://", "http://")) as answer:
+                assert answer.status == 503
+                assert await answer.text() == "The server is full; try again later.\n"
+            assert asyncio.get_running_loop().time() - started < 3.0  # not after 2 leases
+        await ann.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = owner.stop() + spare.stop()
+    assert "Traceback" not in errors, errors
+
+
 def test_a_spare_passes_on_more_than_a_hundred_connections_at_once(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.net.server.cluster import Fenced, FencedStore
+from fivecrowns.net.server.cluster import LEASE_KEY, Fenced, FencedStore, Node
 from fivecrowns.net.server.lease import Holder, Lease, Listener, connect
-from fivecrowns.net.server.store import SqliteStore, StoredTable
+from fivecrowns.net.server.store import SqliteStore, StoredTable, StoreError
 from redis_server import RedisServer, redis_server
 
 __all__ = ["redis_server"]  # why: the fixture, imported for pytest to find
@@ -121,3 +121,53 @@ def test_the_table_and_index_key_refuses_a_second_writer(tmp_path: Path) -> None
     first.close()
     (table,) = SqliteStore(path).load()[0]
     assert table.inputs == [{"op": "sit", "player": "p1"}]
+
+
+class _StoreThatLoadsNothing:
+    """A shared store whose fence and claim work and whose tables cannot be read (the
+    database lost between the claim and the load)."""
+
+    def __init__(self) -> None:
+        self.fences_read = 0
+        self.claimed: list[int] = []
+
+    def fence(self) -> int:
+        self.fences_read += 1
+        return 0
+
+    def claim(self, epoch: int) -> None:
+        self.claimed.append(epoch)
+
+
+class _ServerThatCannotRecover:
+    stopping = False
+
+    def recover(self) -> None:
+        raise StoreError("connection lost")
+
+
+def test_a_take_over_that_cannot_load_the_tables_gives_the_lease_up_and_stops(
+    redis_server: RedisServer,
+) -> None:
+    """Owning the lease without the tables would keep them from every process: a process
+    whose load fails after its claim gives the lease up at once and stops, so another takes
+    over; and while another holds the lease a spare does not read the store's fence."""
+
+    async def scenario() -> None:
+        store = _StoreThatLoadsNothing()
+        node = Node(_ServerThatCannotRecover(), store, redis_server.url, "", ttl=5.0)  # type: ignore[arg-type]
+        other = Lease(connect(redis_server.url), LEASE_KEY, "other", "", ttl=5.0)
+        try:
+            assert await other.take()
+            await node._try_to_own()
+            assert (store.fences_read, node.owner) == (0, False)  # held: nothing read
+            await other.give_up()
+            await node._try_to_own()
+            assert store.claimed == [other.epoch + 1]
+            assert (node.owner, node.lost, node.stopped.is_set()) == (False, True, True)
+            assert await node.lease.holder() is None  # given up: free for another at once
+        finally:
+            await node.redis.aclose()
+            await other.redis.aclose()
+
+    asyncio.run(scenario())

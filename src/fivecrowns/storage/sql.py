@@ -3,7 +3,8 @@ store serves SQLite and PostgreSQL alike.
 
 The stores (accounts, ratings) write their SQL once, in the dialect both databases share:
 ``?`` placeholders, ``INSERT … ON CONFLICT DO NOTHING`` and ``ON CONFLICT (…) DO UPDATE``
-(SQLite has had both since 3.24), ``||`` to join text. What differs is behind :class:`Sql`:
+(SQLite has had both since 3.24), ``DELETE … RETURNING`` (SQLite 3.35; Debian 12 has 3.40),
+``||`` to join text. What differs is behind :class:`Sql`:
 how a statement is sent, what a broken unique key raises, how a transaction is opened, and the
 column that tells rows apart in insertion order. :class:`SqliteSql` is here (SQLite comes with
 Python); the PostgreSQL one is :class:`fivecrowns.storage.pgsql.PgSql`, so that psycopg is

@@ -99,7 +99,11 @@ from fivecrowns.table import Entry, Table, TableError
 from fivecrowns.table.info import answer
 
 # why Connection, PlayerRecord, Room: tests and benchmarks import them from here
-__all__ = ["Server", "make_app"]
+__all__ = ["FULL_HEADERS", "Server", "make_app"]
+
+#: Said with a full server's 503, so a spare passing a player on tells "full" from the owner
+#: changing over (also a 503) and refuses at once instead of waiting for a new owner.
+FULL_HEADERS = {"X-Fivecrowns-Refusal": "full"}
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +172,7 @@ class Server:
         if len(self.connections) >= self.limits.max_connections:
             with speaking(_accepted_language(request)):
                 full = _("The server is full; try again later.")
-            return web.Response(status=503, text=full + "\n")
+            return web.Response(status=503, text=full + "\n", headers=FULL_HEADERS)
         refusal = self.origin_refusal(request)
         if refusal is not None:
             return refusal
@@ -509,10 +513,15 @@ class Server:
         """Take a table out of the server; its stored moves stay, marked finished."""
         self.pacing.halt(room)
         self.rooms.remove(room)
-        self.friends.table_closed(room)  # why: its bans are kept (storage) until now
         if not room.table.is_over:
             self.store.finish_table(room.id)
             log.info("Closed table %s: nobody was at it any more", room.id)
+        # why after finish_table, and only logged: its bans (kept in storage until now) are
+        # worth less than the table being marked finished, which a failure here must not stop
+        try:
+            self.friends.table_closed(room)
+        except Exception as error:
+            log.warning("The bans of table %s could not be forgotten: %s", room.id, error)
         self.lobby.dirty = True
 
     async def stop(self) -> None:

@@ -14,7 +14,9 @@ How it fits together (docs/operations.md, "Several processes"):
   :class:`~fivecrowns.net.server.pgstore.FencedPgStore`) and *fenced*: the owner writes its
   epoch in the store when it takes over, and every flush of inputs checks, in the same write
   transaction, that no newer epoch has been written since. An owner that lost its lease
-  (paused, cut off from Redis) never writes again, even before it notices.
+  (paused, cut off from Redis) never writes a move again, even before it notices (only the
+  inputs are fenced; what else it writes before it notices, such as a table marked finished
+  or a game's ratings, is not).
 - When the owner dies (``kill -9``), its lease expires after ``ttl`` seconds; another process
   takes it (with a newer epoch), rebuilds every table by replaying its inputs
   (:meth:`Lobby.recover`) and serves. The clients, whose connections dropped, connect again
@@ -47,7 +49,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
-from fivecrowns.net.server.app import Server
+from fivecrowns.net.server.app import FULL_HEADERS, Server
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
@@ -252,15 +254,30 @@ class Node:
                 await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
 
     async def _try_to_own(self) -> None:
+        # why ask first: a spare would otherwise read the store's fence at every beat while
+        # another process holds the lease (the database has nothing to say until it is free)
+        if await self.lease.holder() is not None:
+            return
         # why the floor: a Redis restarted without its data counts epochs from 1 again, and the
         # store would refuse those; the next epoch is then past the store's newest
         if not await self.lease.take(floor=self.store.fence()):
             return
         self._renewed = time.monotonic()
-        self.store.claim(self.lease.epoch)
+        try:
+            self.store.claim(self.lease.epoch)
+        except BaseException:
+            # why give it up: a lease held without the tables keeps every process from them
+            with contextlib.suppress(*DROPS):
+                await self.lease.give_up()
+            raise
         self.owner = True
         log.info("This process owns the tables now (epoch %d)", self.lease.epoch)
-        self.server.recover()
+        try:
+            self.server.recover()
+        except Exception as error:  # why any: half the tables loaded is no state to serve from
+            await self._give_up()
+            self._lose(f"its tables could not be loaded: {error}")
+            return
         self.server.start_bots()
         self._tasks.append(asyncio.create_task(self.server.lobby_updates()))
         self._tasks.append(asyncio.create_task(self.server.sweeps()))
@@ -298,17 +315,24 @@ class Node:
             return _full(request)
         self.forwarded += 1
         try:
-            return await self._forward_counted(request)
+            upstream = await self._reach_owner(request)
+        except BaseException:
+            self.forwarded -= 1
+            raise
+        if upstream is None and self.owner:  # why: this process took over meanwhile
+            self.forwarded -= 1  # why first: served here, it counts among the connections
+            return await self.server.handle_ws(request)
+        try:
+            return await self._forward_counted(request, upstream)
         finally:
             self.forwarded -= 1
 
-    async def _forward_counted(self, request: web.Request) -> web.StreamResponse:
-        upstream = await self._reach_owner(request)
+    async def _forward_counted(
+        self, request: web.Request, upstream: aiohttp.ClientWebSocketResponse | web.Response | None
+    ) -> web.StreamResponse:
         if isinstance(upstream, web.Response):
             return upstream
         if upstream is None:
-            if self.owner:  # why: this process took over meanwhile
-                return await self.server.handle_ws(request)
             return _changing_over(request)
         ws = web.WebSocketResponse(
             max_msg_size=self.server.limits.hard_max_message, heartbeat=20.0, compress=False
@@ -363,6 +387,8 @@ class Node:
                         timeout=aiohttp.ClientWSTimeout(ws_close=2.0),
                     )
             except aiohttp.WSServerHandshakeError as error:
+                if _is_full(error):
+                    return _full(request)
                 if error.status not in (502, 503):  # why: a refusal (too many) is final
                     return _refused(request, error.status)
             except (aiohttp.ClientError, *DROPS):
@@ -395,7 +421,12 @@ def _full(request: web.Request) -> web.Response:
     """HTTP 503 with the sentence a full server says (as Server.handle_ws does)."""
     with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
         text = _("The server is full; try again later.")
-    return web.Response(status=503, text=text + "\n")
+    return web.Response(status=503, text=text + "\n", headers=FULL_HEADERS)
+
+
+def _is_full(error: aiohttp.WSServerHandshakeError) -> bool:
+    refusal = error.headers.get("X-Fivecrowns-Refusal") if error.headers else None
+    return error.status == 503 and refusal == "full"
 
 
 def _changing_over(request: web.Request) -> web.Response:

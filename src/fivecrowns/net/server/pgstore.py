@@ -292,8 +292,9 @@ class FencedPgStore(PgStore):
     The epoch is checked in the same statement, so the same transaction, that writes the
     inputs: the fence's row is read ``FOR SHARE``, so a newer owner's :meth:`claim` (an update
     of that row) waits for a write under way to commit, and a write after the claim reads the
-    newer epoch and writes nothing. An owner that lost its lease therefore never writes again,
-    whatever it believes."""
+    newer epoch and writes nothing. An owner that lost its lease therefore never writes a move
+    again, whatever it believes (only the inputs are fenced: a table marked finished, a new
+    table or a game's ratings written before it notices are not)."""
 
     def __init__(self, url: str, fence: str) -> None:
         super().__init__(url)
