@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fivecrowns.net.server.store import SqliteStore
+from fivecrowns.net.server.store import MemoryStore, SqliteStore, StoredTable
 from fivecrowns.storage.friends import FriendStore, PrivateMessage
 from fivecrowns.storage.migrations import STEPS, version_of
 
@@ -101,6 +101,22 @@ def test_a_tables_bans_are_kept_until_the_table_closes(store: FriendStore) -> No
     assert not store.banned("t1", "cy") and not store.banned("t3", "dee")
     store.forget_table("t1")
     assert not store.banned("t1", "dee") and store.banned("t2", "dee")
+
+
+def test_the_bans_of_a_table_marked_finished_are_forgotten_when_the_tables_come_back(
+    server_store: Any,
+) -> None:
+    """A table that ended while nobody was at it (or the server was away) is never closed, so
+    its bans would stay for ever; a server bringing its tables back forgets them."""
+    for table_id in ("t1", "t2"):
+        server_store.add_table(StoredTable(table_id, 4, "ann", "Ann", None, False))
+        server_store.friends.ban(table_id, "dee", 1.0)
+    server_store.finish_table("t1")
+    server_store.friends.forget_finished_tables()
+    if isinstance(server_store, MemoryStore):  # its bans go with the process, as its tables
+        return
+    assert not server_store.friends.banned("t1", "dee")
+    assert server_store.friends.banned("t2", "dee")
 
 
 def test_a_ban_lasts_in_the_servers_file(tmp_path: Path) -> None:

@@ -102,6 +102,12 @@ class FriendStore(Protocol):
         """The table closed: its bans are of no use any more."""
         ...
 
+    def forget_finished_tables(self) -> None:
+        """Forget the bans of every table the store has marked finished (one that ended while
+        nobody was at it, or while the server was away, is never closed, so nothing else
+        would); a server calls it as it brings its tables back."""
+        ...
+
 
 class MemoryFriends:
     """Friends that last as long as the server process."""
@@ -185,6 +191,9 @@ class MemoryFriends:
     def forget_table(self, table_id: str) -> None:
         for key in [k for k in self._bans if k[0] == table_id]:
             del self._bans[key]
+
+    def forget_finished_tables(self) -> None:
+        pass  # why nothing: these bans last as long as the process, as its tables do
 
 
 class SqlFriends:
@@ -330,6 +339,12 @@ class SqlFriends:
 
     def forget_table(self, table_id: str) -> None:
         self._sql.execute("DELETE FROM table_bans WHERE table_id = ?", (table_id,))
+
+    def forget_finished_tables(self) -> None:
+        # why TRUE: PostgreSQL's finished is a boolean, SQLite's an integer that TRUE equals
+        self._sql.execute(
+            "DELETE FROM table_bans WHERE table_id IN (SELECT id FROM tables WHERE finished = TRUE)"
+        )
 
     def _in_one(self, *statements: tuple[str, tuple[object, ...]]) -> None:
         """Run ``statements`` in one transaction (all of them, or none)."""

@@ -160,8 +160,10 @@ class Server:
     # --- start and restart --------------------------------------------------------
 
     def recover(self) -> None:
-        """Bring back every unfinished table from the store (:meth:`Lobby.recover`)."""
+        """Bring back every unfinished table from the store (:meth:`Lobby.recover`), and
+        forget the bans of the finished ones."""
         self.lobby.recover()
+        self.friends.friends.forget_finished_tables()
 
     def start_bots(self) -> None:
         self.pacing.start()
