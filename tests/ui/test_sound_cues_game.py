@@ -3,8 +3,9 @@ terminal, through miniaudio's NULL backend (issue 30).
 
 A real server process dealing from a seed. Ann plays with ``join --keys`` (her keys chosen by
 the solver, as a player would press them); Ben and Cal are plain protocol clients. Ann hears
-Cal sit down and leave, Ben's turn, Ben's chat, Ben's connection drop and come back, Ben leave
-for a computer player, and the whole game to its end; a key the game refuses plays its cue.
+Cal sit down and leave, Ben's turn, Ben's chat, Ben draw and discard, Ben's connection drop
+and come back, Ben leave for a computer player, and the whole game to its end; a key the game
+refuses plays its cue.
 Each cue is counted only when the sound player really started it on the NULL device.
 """
 
@@ -101,6 +102,19 @@ def test_every_cue_in_the_manifest_is_played_for_its_event(seeded: ServerProcess
 
         loop.run_until_complete(ben.send({"type": "chat", "text": "good luck"}))
         ann.wait(r"Ben says: good luck")
+
+        async def ben_moves(wanted: str) -> None:
+            await ben.until(lambda m: ben.my_turn())  # Ben's first turn: no older legal moves
+            assert ben.snapshot is not None
+            await ben.act(next(m for m in ben.snapshot["legal"] if m["move"] == wanted))
+
+        # why Ben plays this turn himself: a computer's draw and discard reach Ann together
+        # (one turn, one cue: "other_draw_stock"); only a person's discard, heard on its own,
+        # plays "other_discard", and a test must not hang on how frames happen to batch
+        loop.run_until_complete(ben_moves("draw_stock"))
+        ann.wait(r"Ben drew from the stock\.")
+        loop.run_until_complete(ben_moves("discard"))
+        ann.wait(r"Ben discarded ")
         loop.run_until_complete(ben.close())  # a crash: no leave
         ann.wait(r"Ben's connection dropped: ")
 

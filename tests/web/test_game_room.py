@@ -47,30 +47,36 @@ class Terminal:
 
     def __init__(self, client: TypedClient) -> None:
         self.client = client
+        self.cursor = 0  # how far in the transcript ``until`` has looked
 
-    def step(self, stop: Any = None, wait: float = 0.0) -> str | None:
-        """Take the lines there are (waiting up to ``wait`` for the first); answer a turn.
-        Returns the first line ``stop`` is true of, if one came."""
+    def step(self, wait: float = 0.0) -> None:
+        """Take the lines there are (waiting up to ``wait`` for the first); answer a turn."""
         line = self.client.next_line(wait)
         for _count in range(200):  # why bounded: a burst is a few dozen lines
             if line is None:
-                return None
-            if stop is not None and stop(line):
-                return line
+                return
             if line.startswith("You can: d, draw"):
                 self.client.type("d")
             elif line.startswith("You can:"):
                 self.client.type("x 1")
             line = self.client.next_line(0.0)
-        return None
 
     def until(self, stop: Any, seconds: float = 30.0) -> str:
+        """The first line ``stop`` is true of that no earlier ``until`` passed over, waiting up
+        to ``seconds``. Why from the transcript: ``_play`` takes lines as they come, and a line
+        it took while playing on (the new rating, at game over) must still be found here."""
+        transcript = self.client.transcript
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            found = self.step(stop, wait=0.2)
-            if found is not None:
-                return found
-        raise AssertionError(f"not heard in {seconds} s: {self.client.transcript[-8:]}")
+        for _count in range(100_000):
+            for index in range(self.cursor, len(transcript)):
+                if stop(transcript[index]):
+                    self.cursor = index + 1
+                    return str(transcript[index])
+            self.cursor = len(transcript)
+            if time.monotonic() >= deadline:
+                break
+            self.step(wait=0.2)
+        raise AssertionError(f"not heard in {seconds} s: {transcript[-8:]}")
 
 
 def _play(web: WebPlayer, tom: Terminal, done: Any, seconds: float) -> None:
