@@ -143,9 +143,10 @@ export class App {
 
   // why these three names: other parts of the page call them; all go through channel.js's one
   // ordered channel (see there why nothing is assertive)
-  /** Table news (others' moves, your turn, the table's changes): in order, never lost. */
-  log(text) {
-    this.news.announce(text);
+  /** Table news (others' moves, your turn, the table's changes): in order, never lost unless
+   * it stops being true first (channel.js: `options.key`, `options.table`). */
+  log(text, options = {}) {
+    this.news.announce(text, options);
   }
 
   /** Kept for callers of the old urgent line: the same ordered channel as log. */
@@ -259,7 +260,9 @@ export class App {
       case "left":
         forgetSeat();
         this.toLobby();
-        this.log(_(T.left));
+        // why an answer: it replies to the player's own Leave, so it is said at once, not
+        // behind the table's news (which toLobby dropped from the queue)
+        this.answer(_(T.left));
         this.send({ type: "list_tables" });
         break;
       case "snapshot":
@@ -328,6 +331,8 @@ export class App {
   }
 
   toLobby() {
+    // why: the table's news still queued is no longer news here (it stays in the history)
+    if (this.table !== null) this.news.dropTable(this.table);
     this.seat = null;
     this.table = null;
     this.snapshot = null;
@@ -377,6 +382,7 @@ export class App {
     // why: after a dropped connection the server seats us again; saying it twice and taking
     // focus from where the player was would be noise, so only a new seat is told
     const again = this.table === data.table && this.seat === data.seat && this.table !== null;
+    if (this.table !== null && this.table !== data.table) this.news.dropTable(this.table);
     this.seat = data.seat;
     this.table = data.table;
     this.creator = data.creator;
@@ -399,7 +405,7 @@ export class App {
     // why: a reloaded page tells L from the events this tab heard at this seat, and never
     // the previous table's
     this.events = restore(data.table, data.seat);
-    this.log(text);
+    this.log(text, { table: data.table });
   }
 
   event(data) {
@@ -433,9 +439,15 @@ export class App {
       $("after-game").hidden = true;
     }
     const mine = player === this.seat && this.seat !== null;
+    // why: once you drew, took or went out, "Your turn. Top discard: ..." still queued is
+    // no longer true (Chromium said the joker was on top 34 s after it had been taken)
+    if (mine && data.kind !== "turn_started" && data.kind !== "last_turn_started") {
+      this.news.withdraw("your-turn");
+    }
     // why the log for your turn too: one ordered channel, so your turn follows the moves before
     // it (an assertive region dropped them in Orca); the cue tells yours from another's
-    this.log(text);
+    const key = mine && data.kind === "turn_started" ? "your-turn" : null;
+    this.log(text, { key, table: this.table });
     this.cue(data, facts);
     if (data.kind === "game_over") forgetSeat(); // why: nothing is left to take back
     if (data.kind === "new_game" && this.seat !== null) keepSeat(this.token, this.name, this.table);
@@ -589,9 +601,11 @@ export class App {
       const held = $("waiting").contains(document.activeElement);
       focusAndHide(held ? $(this.seat === null ? "table-heading" : "hand") : null, $("waiting"));
     }
-    if (waiting) {
-      renderWaiting(this, snap);
-      for (const text of waitingNews(this, snap)) this.log(text);
+    if (waiting) renderWaiting(this, snap);
+    // why every snapshot: a hint still queued is withdrawn once it is no longer true
+    for (const { text, key } of waitingNews(this, snap)) {
+      if (text) this.log(text, { key, table: this.table });
+      else this.news.withdraw(key);
     }
     drawTable(snap, this.seat);
     drawWatchers(snap);

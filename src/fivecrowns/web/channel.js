@@ -4,7 +4,9 @@
 //   - an assertive region makes Orca throw away the polite messages it has queued, so nothing
 //     here is assertive: your turn is news that follows the moves before it;
 //   - every key press stops the screen reader's speech and drops its queue, so a sentence
-//     still being spoken when a key comes is given again once the keys stop;
+//     still being spoken when a key comes is given again, once, when the keys stop;
+//   - news can stop being true while it waits (a seat empties again, the game starts, the
+//     player leaves the table): such news is withdrawn from the queue, never said late;
 //   - two updates of one region a few milliseconds apart can be read reversed or merged, so
 //     the page releases one sentence at a time, after the previous one had time to be said.
 // The player's own answers (the reply to a key) go first: the key just silenced everything.
@@ -65,7 +67,7 @@ export class News {
     for (let count = 0; count < AHEAD; count += 1) log.append(slot()); // see release
     this.speaker = speaker;
     this.remember = remember;
-    this.queue = []; // {text, region} waiting to be released, oldest first
+    this.queue = []; // {text, region, key, table} waiting to be released, oldest first
     this.current = null; // {text, region, at, until}: released, perhaps still being spoken
     this.lastKeyAt = -Infinity;
     this.busyUntil = 0; // when the screen reader may have said where focus went
@@ -75,8 +77,11 @@ export class News {
     this.voiceMode = false;
   }
 
-  /** Table news: others' moves, your turn, the table's changes. Queued, in order, never lost. */
-  announce(text) {
+  /** Table news: others' moves, your turn, the table's changes. Queued, in order, never lost
+   * unless it stops being true first. `options.key` names what the sentence is about (a hint
+   * such as "press Start"): a newer sentence with the same key takes the queued one's place,
+   * and withdraw(key) drops it; `options.table` names the table it is news of (dropTable). */
+  announce(text, options = {}) {
     if (!text) return;
     const now = performance.now();
     const last = this.recent.get(text);
@@ -84,8 +89,21 @@ export class News {
     if (last !== undefined && now - last < PACE.repeatWindowMs) return;
     if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value);
     this.remember(text);
-    this.queue.push({ text, region: "log" });
+    const { key = null, table = null } = options;
+    if (key !== null) this.withdraw(key);
+    this.queue.push({ text, region: "log", key, table });
     this.pump();
+  }
+
+  /** What `key` named is no longer true: its queued sentence is not said (it stays in the
+   * history), nor given again if a key cuts it off. */
+  withdraw(key) {
+    this.drop((item) => item.key === key);
+  }
+
+  /** The player left `table`: its news still queued is not said (it stays in the history). */
+  dropTable(table) {
+    this.drop((item) => item.table === table);
   }
 
   /** The reply to the player's own key: said now, before the news that waits. */
@@ -136,12 +154,23 @@ export class News {
 
   // --- inside ------------------------------------------------------------------------------
 
-  /** The news sentence cut off by a key goes back to the head of the queue. */
+  /** The news sentence cut off by a key goes back to the head of the queue, once: why once:
+   * every key cuts the screen reader off, and a sentence given again after each of them (a
+   * player browsing the hand) held the queue, and the game, 20 to 70 s behind (Orca, Firefox). */
   putBack() {
     const current = this.current;
     if (!current || current.region !== "log" || performance.now() >= current.unsure) return;
+    if (current.again || current.stale) return;
     this.current = null;
-    this.queue.unshift({ text: current.text, region: "log", again: true, entry: current.entry });
+    this.queue.unshift({ ...current.item, again: true, entry: current.entry });
+  }
+
+  /** Queued news that `gone` picks is dropped; the sentence being said is not given again. */
+  drop(gone) {
+    this.queue = this.queue.filter((item) => !gone(item));
+    if (this.current && this.current.region === "log" && gone(this.current.item)) {
+      this.current.stale = true;
+    }
   }
 
   pump() {
@@ -215,6 +244,8 @@ export class News {
     }
     const until = now + speakingTime(item.text);
     const unsure = until + PACE.slackMs; // until then a key may have cut it: it is given again
-    this.current = { text: item.text, region: item.region, at: now, until, unsure, entry };
+    this.current = {
+      text: item.text, region: item.region, at: now, until, unsure, entry, item, again: !!item.again,
+    };
   }
 }

@@ -5,6 +5,7 @@
 import { _, N_, fill } from "./i18n.js";
 import { levelWord } from "./table.js";
 import { renderKick } from "./kick.js";
+import { drawKeyed } from "./keyed.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,27 +67,28 @@ export function renderWaiting(app, snap) {
   $("bot-controls").hidden = !app.creator;
   renderKick(app, snap);
   if (!app.creator) return;
-  const box = $("bot-seats");
-  const active = document.activeElement;
-  const focused = box.contains(active) ? active.dataset.seat : null;
-  box.replaceChildren();
+  const wanted = [];
   seats.forEach((seat, index) => {
     if (seat.kind !== "bot") return;
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = _(S.remove);
-    button.dataset.seat = String(index);
-    button.setAttribute("aria-label", fill(_(S.removeBot), { name: seat.name, number: index + 1 }));
-    button.addEventListener("click", () => app.send({ type: "remove_bot", seat: index }));
-    item.append(seatWords(seat), " ", button);
-    box.append(item);
+    const label = fill(_(S.removeBot), { name: seat.name, number: index + 1 });
+    const words = `${seatWords(seat)} ${label}`;
+    const build = () => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = _(S.remove);
+      button.dataset.seat = String(index);
+      button.dataset.part = "remove";
+      button.setAttribute("aria-label", label);
+      button.addEventListener("click", () => app.send({ type: "remove_bot", seat: index }));
+      item.append(seatWords(seat), " ", button);
+      return item;
+    };
+    wanted.push({ key: String(index), words, build });
   });
-  if (focused === null) return;
-  // why: the list is rebuilt at every seat change; focus stays on a Remove button, or goes
-  // to Add when the removed one was the last
-  const again = box.querySelector(`button[data-seat="${focused}"]`) ?? box.querySelector("button");
-  (again ?? $("add-bot")).focus();
+  // why in place, not rebuilt: a rebuilt list removed the focused Remove button (keyed.js);
+  // focus goes to the next Remove button, or to Add when the removed one was the last
+  drawKeyed($("bot-seats"), wanted, () => $("add-bot"));
 }
 
 /** The creator's level list, in the page's language. */
@@ -108,17 +110,29 @@ export function bindSeats(app) {
   $("add-bot").addEventListener("click", () => app.send({ type: "add_bot", level: $("bot-level").value }));
 }
 
+// the keys of the hints below in the page's news (channel.js): a hint no longer true is
+// withdrawn, never said late
+const TIP = "waiting-tip";
+const FULL = "waiting-full";
+
 /** What the creator is told as the seats change before the start: how to start, once on
- * sitting down, and that every seat is taken, once each time the last one fills. */
+ * sitting down, and that every seat is taken, once each time the last one fills. Each is
+ * {text, key}; a null text withdraws what the key named: every seat taken is no longer true
+ * once a seat empties again, and neither hint once the game started. */
 export function waitingNews(app, snap) {
+  if (snap.started || !app.creator) return [{ text: null, key: TIP }, { text: null, key: FULL }];
   const said = [];
-  if (!app.creator || snap.started) return said;
+  const done = full(snap.seats);
   if (app.tipTold !== snap.table) {
     app.tipTold = snap.table;
-    said.push(creatorTip());
+    // why not at a table made full: "add computer players" would not fit (the next does)
+    if (!done) said.push({ text: creatorTip(), key: TIP });
   }
-  const done = full(snap.seats);
-  if (done && !app.fullTold) said.push(fill(_(S.creatorFull), { start: _(S.startLabel) }));
+  if (done && !app.fullTold) {
+    said.push({ text: null, key: TIP }); // a tip still queued no longer fits either
+    said.push({ text: fill(_(S.creatorFull), { start: _(S.startLabel) }), key: FULL });
+  }
+  if (!done && app.fullTold) said.push({ text: null, key: FULL });
   app.fullTold = done;
   return said;
 }

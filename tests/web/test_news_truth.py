@@ -1,0 +1,247 @@
+"""The page's news stays true and on time under a real screen reader's pace (issue 25, heard
+through Orca: /tmp/listener): a sentence a key cut off is given again once, not after every
+key; news that stopped being true (a seat empty again, the game started, the table left) is
+never said late; and a Remove button that has focus is never removed with it.
+
+Real Chromium against a real ``fivecrowns serve`` on 127.0.0.1, with the channel's PACE at
+its real values where timing is the point."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server_support import ServerProcess
+from web_support import WebPlayer, page_url
+
+pytestmark = [pytest.mark.real]
+
+# A channel of its own on two regions outside the page, at the real PACE.
+SETUP = """async () => {
+  const { News } = await import('/web/channel.js');
+  const log = document.createElement('div'), answer = document.createElement('div');
+  document.body.append(log, answer);
+  window.__remembered = [];
+  window.__news = new News({log, answer, speaker: {queue() {}, interrupt() {}},
+                            remember: (text) => window.__remembered.push(text)});
+  window.__announcements = [];
+}"""
+GIVEN = """(text) => [...window.__news.regions.log.querySelectorAll('p')]
+  .filter(p => p.dataset.text === text).length"""
+PACED = """() => { const t = window.fivecrowns.timing;
+  Object.assign(t.pace, {lead: 0.9, perWord: 0.26, minimum: 0.6, slackMs: 2000,
+                         repeatWindowMs: 700, afterKeyMs: 900}); }"""
+RELEASED = "() => (window.__announcements || []).map(a => a.text)"
+
+
+def test_a_sentence_cut_off_by_keys_is_given_again_once(browser: Any, server: ServerProcess) -> None:
+    """ff1 and ch1: "Every seat is taken..." given again after each of 8 keys; "You drew the
+    Queen of hearts." 5 times. Now once, and the news behind it is not held up."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.evaluate(SETUP)
+        cut = "Every seat is taken: press Start the game to begin."
+        page.evaluate(
+            "(cut) => { __news.announce(cut); __news.announce('Bot 2 drew from the stock.'); }",
+            cut,
+        )
+        # a key each second, as a player browsing the hand: each cuts the sentence off
+        for _ in range(5):
+            page.wait_for_timeout(150)
+            page.evaluate("() => __news.keyPressed()")
+            page.wait_for_timeout(850)
+        page.wait_for_function(
+            "() => window.__announcements.some(a => a.text === 'Bot 2 drew from the stock.')",
+            timeout=10_000,
+        )
+        assert page.evaluate(GIVEN, cut) == 2  # said, and given again once
+        assert page.evaluate("() => window.__remembered") == [cut, "Bot 2 drew from the stock."]
+    finally:
+        page.close()
+
+
+def test_news_with_a_key_is_replaced_or_withdrawn_before_it_is_said(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.evaluate(SETUP)
+        page.evaluate(
+            """() => { __news.announce('Bot 2 joined the table in seat 2.', {table: 1});
+                       __news.announce('Seats: 1 of 3.', {key: 'seats', table: 1});
+                       __news.announce('Seats: 2 of 3.', {key: 'seats', table: 1});
+                       __news.announce('Press Start.', {key: 'hint', table: 1});
+                       __news.announce('Ann is online.');
+                       __news.withdraw('hint'); }"""
+        )
+        page.wait_for_function(
+            "() => window.__announcements.some(a => a.text === 'Ann is online.')", timeout=15_000
+        )
+        said = page.evaluate(RELEASED)
+        assert said == ["Bot 2 joined the table in seat 2.", "Seats: 2 of 3.", "Ann is online."]
+        # every sentence stays in the history
+        assert len(page.evaluate("() => window.__remembered")) == 5
+        # a table's news still queued goes when the player leaves it; other news stays
+        page.evaluate(
+            """() => { __news.announce('Bot 3 drew from the stock.', {table: 1});
+                       __news.announce('Bot 3 discarded the 9 of hearts.', {table: 1});
+                       __news.announce('Ben is online.');
+                       __news.dropTable(1); }"""
+        )
+        page.wait_for_function(
+            "() => window.__announcements.some(a => a.text === 'Ben is online.')", timeout=15_000
+        )
+        said = page.evaluate(RELEASED)
+        assert "Bot 3 discarded the 9 of hearts." not in said, said
+    finally:
+        page.close()
+
+
+def test_every_seat_taken_is_not_said_when_a_seat_empties_again_or_the_game_started(
+    browser: Any, server: ServerProcess
+) -> None:
+    """ch1: "Every seat is taken: press Start the game to begin." said with seat 3 empty,
+    and again after the game had started."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        page.evaluate(PACED)  # at a screen reader's pace the news queues up behind the table
+        ann.create_table(3, ["medium", "medium"], keyboard=True)
+        full = "Every seat is taken: press Start the game to begin."
+        page.wait_for_function("(t) => window.fivecrowns.messages.includes(t)", arg=full)
+        assert full not in page.evaluate(RELEASED)  # still queued behind the joins
+        page.evaluate("() => window.fivecrowns.send({type: 'remove_bot', seat: 2})")
+        page.wait_for_function(
+            "() => window.fivecrowns.snapshot.seats[2].kind === 'empty'", timeout=10_000
+        )
+        page.wait_for_timeout(800)  # past the repeat window: the same sentence is news again
+        page.evaluate("() => window.fivecrowns.send({type: 'add_bot', level: 'easy'})")
+        page.wait_for_function(
+            "(t) => window.fivecrowns.messages.filter(m => m === t).length === 2", arg=full
+        )
+        ann.start(keyboard=False)
+        page.wait_for_function(
+            "() => window.__announcements.some(a => a.text === 'The game starts.')",
+            timeout=60_000,
+        )
+        said = page.evaluate(RELEASED)
+        assert full not in said, said
+        assert page.evaluate("(t) => window.fivecrowns.messages.includes(t)", full)  # history
+        assert ann.errors == []
+    finally:
+        page.close()
+
+
+def test_leaving_drops_the_tables_queued_news_and_says_you_left_at_once(
+    browser: Any, server: ServerProcess
+) -> None:
+    """ch1 and ff2: after Leave, the old table's moves went on in the lobby and "You left the
+    table." came about 30 s later."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        page.evaluate(PACED)
+        ann.create_table(3, ["medium", "medium"], keyboard=True)
+        ann.start()
+        page.wait_for_function("() => window.fivecrowns.messages.includes('The game starts.')")
+        page.locator("[data-action=leave]").click()
+        page.locator("#leave-yes").click()
+        page.wait_for_function(
+            "() => window.__announcements.some(a => a.text === 'You left the table.')",
+            timeout=4_000,  # at once, not behind the table's news (each 2 to 5 s)
+        )
+        page.wait_for_timeout(6_000)  # what was queued would have gone out by now
+        said = page.evaluate("() => window.__announcements.map(a => [a.region, a.text])")
+        after = said[said.index(["answer", "You left the table."]) + 1 :]
+        table_news = [text for region, text in after if region == "log"]
+        assert table_news == [], table_news
+        history = page.evaluate("() => window.fivecrowns.messages")
+        assert "Round 1 of 11" in " ".join(history)  # the dropped news stays in the history
+    finally:
+        page.close()
+
+
+# Why these wrappers: a focused element removed from the page takes the screen reader's focus
+# with it (Orca in Firefox: locusOfFocus [DEAD] for the rest of the game); the test records
+# every removal that took the focused element, at the moment it happened.
+WATCH = """() => {
+  window.__focusKilled = [];
+  const check = (node, how) => {
+    const active = document.activeElement;
+    if (active && active !== document.body && node && node.contains && node.contains(active)) {
+      window.__focusKilled.push(how + ': ' + (active.getAttribute('aria-label') || active.id));
+    }
+  };
+  const wrap = (proto, name, pick) => {
+    const original = proto[name];
+    proto[name] = function (...args) {
+      for (const node of pick(this, args)) check(node, name);
+      return original.apply(this, args);
+    };
+  };
+  wrap(Element.prototype, 'remove', (self) => [self]);
+  wrap(Element.prototype, 'replaceWith', (self) => [self]);
+  wrap(Element.prototype, 'replaceChildren', (self) => [...self.children]);
+  wrap(Node.prototype, 'removeChild', (self, args) => [args[0]]);
+  wrap(Node.prototype, 'replaceChild', (self, args) => [args[1]]);
+}"""
+
+
+def test_remove_moves_focus_to_a_spoken_control_before_its_button_goes(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        ann.create_table(4, ["medium", "medium", "medium"], keyboard=True)
+        page.wait_for_function(
+            "() => document.querySelectorAll('#bot-seats button').length === 3", timeout=10_000
+        )
+        page.evaluate(WATCH)
+        page.get_by_role("button", name="Remove Bot 2 from seat 2").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => window.fivecrowns.snapshot.seats[1].kind === 'empty'", timeout=10_000
+        )
+        page.wait_for_timeout(200)
+        label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        assert label == "Remove Bot 3 from seat 3"  # the next Remove button
+        page.keyboard.press("Enter")  # the same button again, then the last one
+        page.wait_for_function(
+            "() => window.fivecrowns.snapshot.seats[2].kind === 'empty'", timeout=10_000
+        )
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == (
+            "Remove Bot 4 from seat 4"
+        )
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => window.fivecrowns.snapshot.seats[3].kind === 'empty'", timeout=10_000
+        )
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => document.activeElement.id") == "add-bot"
+        # a seat filled again leaves the focused control (and the other items) in place
+        page.get_by_role("button", name="Add a computer player").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#bot-seats button').length === 1", timeout=10_000
+        )
+        page.get_by_role("button", name="Remove Bot 2 from seat 2").focus()
+        page.evaluate("() => window.fivecrowns.send({type: 'add_bot', level: 'easy'})")
+        page.wait_for_function(
+            "() => window.fivecrowns.snapshot.seats[2].kind === 'bot'", timeout=10_000
+        )
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == (
+            "Remove Bot 2 from seat 2"
+        )
+        assert page.evaluate("() => window.__focusKilled") == []
+        assert ann.errors == []
+    finally:
+        page.close()
