@@ -245,3 +245,49 @@ def test_remove_moves_focus_to_a_spoken_control_before_its_button_goes(
         assert ann.errors == []
     finally:
         page.close()
+
+
+HAND = """() => { const box = document.getElementById('hand');
+  const options = [...box.querySelectorAll('[role=option]')];
+  return {label: box.getAttribute('aria-label'),
+          described: box.getAttribute('aria-describedby'),
+          options: options.length,
+          sizes: options.map(o => o.getAttribute('aria-setsize'))}; }"""
+# why a snapshot made from the real one: the hand as the server sends it after a discard (one
+# card fewer) and after going out (none), without playing a whole round to get there
+SHRINK = """(count) => { const app = window.fivecrowns;
+  const view = {...app.snapshot.view, hand: app.snapshot.view.hand.slice(0, count)};
+  app.snapshot = {...app.snapshot, view}; app.renderHand(); }"""
+
+
+def test_the_hands_label_and_its_items_agree_and_its_help_is_said_once(
+    browser: Any, server: ServerProcess
+) -> None:
+    """ff2 and ch1: G said "Your hand, 0 cards. List with 4 items." and the hand's help again."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 2, ["medium"])
+        page.wait_for_function(
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+        page.locator("#table-heading").focus()
+        page.locator("#hand").focus()
+        help_text = page.locator("#hand-help").inner_text()
+        page.wait_for_function(
+            "(t) => window.__announcements.some(a => a.text === t)", arg=help_text
+        )
+        page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 10000; }")  # real
+        page.evaluate(SHRINK, 2)  # a card fewer: the third card retires, still in the page
+        hand = page.evaluate(HAND)
+        assert hand["label"] == "Your hand, 2 cards"
+        assert hand["sizes"][0] == "2", hand  # what a screen reader counts as the list's items
+        page.evaluate(SHRINK, 0)  # went out: the list takes focus, and holds no card
+        hand = page.evaluate(HAND)
+        assert (hand["label"], hand["options"]) == ("Your hand, 0 cards", 0), hand
+        # the page said the help once; no description makes the screen reader say it again
+        assert hand["described"] is None
+        assert page.evaluate(RELEASED).count(help_text) == 1
+        assert ann.errors == []
+    finally:
+        page.close()

@@ -650,9 +650,14 @@ export class App {
     // why the cards beyond the hand retire, not go at once: the screen reader may still hold
     // one as its focus (focus.js); a card retiring is taken back when the hand grows again
     // one no longer selected: else Orca keeps it as its focus (a list box's selected child)
+    // why a hand emptied (you went out) lets its cards go at once: focus moves to the list
+    // itself in the same step (no active card), which the screen reader then says with its
+    // count of items: cards kept there made it "Your hand, 0 cards. List with 4 items."
+    const emptied = [];
     for (const option of [...box.children].slice(hand.length)) {
       setAttribute(option, "aria-selected", "false");
-      if (!retiring(option)) retire(option, (gone) => gone.remove());
+      if (!hand.length) emptied.push(option);
+      else if (!retiring(option)) retire(option, (gone) => gone.remove());
     }
     for (const option of [...box.children].slice(0, hand.length)) show(option);
     while (box.childElementCount < hand.length) {
@@ -672,6 +677,10 @@ export class App {
     hand.forEach((token, index) => {
       const option = box.children[index];
       setAttribute(option, "aria-selected", index === this.focus ? "true" : "false");
+      // why: a screen reader counts the list's items from its first card's set size (Orca),
+      // which the browser counts with the cards still retiring; the label's count is the hand's
+      setAttribute(option, "aria-setsize", String(hand.length));
+      setAttribute(option, "aria-posinset", String(index + 1));
       setAttribute(
         option,
         "aria-label",
@@ -682,6 +691,7 @@ export class App {
     });
     const had = box.hasAttribute("aria-activedescendant");
     setAttribute(box, "aria-activedescendant", hand.length ? `card-${this.focus}` : null);
+    for (const option of emptied) retire(option, (gone) => gone.remove(), true); // see above
     // why: a hand emptied (you went out) or dealt again moves the screen reader's focus (to
     // the list, to a card) with no key pressed; it says where, and Orca drops news given
     // meanwhile: the news waits for those words
@@ -944,6 +954,9 @@ export class App {
       if (this.handHelpSaid || this.seat === null) return;
       this.handHelpSaid = true;
       this.answer($("hand-help").textContent, false);
+      // why no description after: a screen reader says it when the list itself takes focus
+      // (Orca did, on going out), which was the help a second time; it stays on screen
+      $("hand").removeAttribute("aria-describedby");
     });
     // why: the dialog gives focus back to where it was, which is the page itself after F1
     // pressed with nothing focused; why later: Chromium gives it back after the close event
