@@ -8,6 +8,8 @@ its real values where timing is the point."""
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 import pytest
@@ -288,6 +290,30 @@ def test_the_hands_label_and_its_items_agree_and_its_help_is_said_once(
         # the page said the help once; no description makes the screen reader say it again
         assert hand["described"] is None
         assert page.evaluate(RELEASED).count(help_text) == 1
+        assert ann.errors == []
+    finally:
+        page.close()
+
+
+def test_your_last_turn_names_the_top_discard(browser: Any, server: ServerProcess) -> None:
+    """ff2: the last turn started "This is your last turn." and never named the top discard,
+    unlike "Your turn. Top discard: ..." (the terminal says the top discard after it)."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 2, ["medium"])
+        # Ann never goes out: the computer does, and Ann has her last turn
+        deadline = time.monotonic() + 120
+        said: list[str] = []
+        while time.monotonic() < deadline:
+            said = [a["text"] for a in ann.said() if a["region"] == "log"]
+            if any("last turn" in text for text in said):
+                break
+            if not ann.play_one(go_out=False):
+                page.wait_for_timeout(20)
+        last = [text for text in said if "your last turn" in text]
+        assert last, said[-10:]
+        assert all(re.fullmatch(r"This is your last turn\. Top discard: .+\.", t) for t in last)
         assert ann.errors == []
     finally:
         page.close()

@@ -446,7 +446,7 @@ export class App {
     }
     // why the log for your turn too: one ordered channel, so your turn follows the moves before
     // it (an assertive region dropped them in Orca); the cue tells yours from another's
-    const key = mine && data.kind === "turn_started" ? "your-turn" : null;
+    const key = mine && /^(last_)?turn_started$/.test(data.kind) ? "your-turn" : null;
     this.log(text, { key, table: this.table });
     this.cue(data, facts);
     if (data.kind === "game_over") forgetSeat(); // why: nothing is left to take back

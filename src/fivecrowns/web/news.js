@@ -9,6 +9,9 @@ const W = {
   theirLastTurn: N_("{name}'s last turn."),
   yourTurnTop: N_("Your turn. Top discard: {card}."),
   yourTurnEmpty: N_("Your turn. The discard pile is empty."),
+  // the terminal says "This is your last turn." and then the top discard; one sentence here
+  yourLastTurnTop: N_("This is your last turn. Top discard: {card}."),
+  yourLastTurnEmpty: N_("This is your last turn. The discard pile is empty."),
 };
 
 /** The game's own events: what L tells (table news such as joins and chat is not a move). */
@@ -38,12 +41,13 @@ export function topAfter(kind, data, top) {
 export function turnWords(app, kind, data, top, wild) {
   const player = data ? data.player : undefined;
   if (typeof player !== "number") return null;
-  if (player === app.seat && kind === "turn_started") {
+  if (player === app.seat && (kind === "turn_started" || kind === "last_turn_started")) {
     const view = app.snapshot && app.snapshot.view;
     const card = top === undefined ? (view ? view.top_discard : undefined) : top;
     if (card === undefined) return null;
-    if (card === null) return _(W.yourTurnEmpty);
-    return fill(_(W.yourTurnTop), { card: spokenName(card, wild) });
+    const last = kind === "last_turn_started";
+    if (card === null) return _(last ? W.yourLastTurnEmpty : W.yourTurnEmpty);
+    return fill(_(last ? W.yourLastTurnTop : W.yourTurnTop), { card: spokenName(card, wild) });
   }
   if (player !== app.seat && kind === "last_turn_started") {
     const seats = app.snapshot ? app.snapshot.seats : [];
