@@ -660,12 +660,21 @@ def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_p
                 lines = [a["text"] for a in web.said() if a["region"] == "log"]
                 page.close()
                 # the page's own words where the line client has none, or says less: the
-                # creator's tips, and the terminal session's "Your turn. Top discard: …" and
-                # "Bot 2's last turn." where `join` prints the server's "Your turn." and
+                # creator's tips, and the terminal session's "Your turn. Top discard: …",
+                # "This is your last turn. Top discard: …" and "Bot 2's last turn." where
+                # `join` prints the server's "Your turn.", "This is your last turn." and
                 # "Bot 2's turn."
                 own = ("You made this table", "Every seat is taken")
                 lines = [line for line in lines if not line.startswith(own)]
                 lines = [re.sub(r"^Your turn\. Top discard: .+\.$", "Your turn.", t) for t in lines]
+                lines = [
+                    re.sub(
+                        r"^This is your last turn\. Top discard: .+\.$",
+                        "This is your last turn.",
+                        t,
+                    )
+                    for t in lines
+                ]
                 lines = [re.sub(r"^(.+)'s last turn\.$", r"\1's turn.", t) for t in lines]
             else:
                 terminal = Terminal(socket, "Ann", server.url, tmp_path)

@@ -37,7 +37,9 @@ PACED = """() => { const t = window.fivecrowns.timing;
 RELEASED = "() => (window.__announcements || []).map(a => a.text)"
 
 
-def test_a_sentence_cut_off_by_keys_is_given_again_once(browser: Any, server: ServerProcess) -> None:
+def test_a_sentence_cut_off_by_keys_is_given_again_once(
+    browser: Any, server: ServerProcess
+) -> None:
     """ff1 and ch1: "Every seat is taken..." given again after each of 8 keys; "You drew the
     Queen of hearts." 5 times. Now once, and the news behind it is not held up."""
     page = browser.new_page()
