@@ -319,3 +319,28 @@ def test_your_last_turn_names_the_top_discard(browser: Any, server: ServerProces
         assert ann.errors == []
     finally:
         page.close()
+
+
+def test_the_name_field_is_not_invalid_before_anything_is_typed(
+    browser: Any, server: ServerProcess
+) -> None:
+    """ff: "invalid entry ... Your name entry required. invalid entry." before typing (Firefox
+    gives an empty `required` field, which matches :invalid, the invalid state)."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.wait_for_selector("html[data-ready=true]", timeout=10_000)
+        name = page.locator("#name")
+        assert name.evaluate("(e) => e.matches(':invalid')") is False
+        assert name.get_attribute("aria-required") == "true"
+        name.focus()
+        page.keyboard.press("Enter")  # Connect with no name: a sentence, and nothing else
+        page.wait_for_function(
+            "() => (window.__announcements || []).some(a => a.region === 'answer'"
+            " && a.text === 'Type your name first, then press Connect.')",
+            timeout=5_000,
+        )
+        assert page.evaluate("() => document.activeElement.id") == "name"
+        assert page.locator("#lobby-body").is_hidden()  # not connected
+    finally:
+        page.close()

@@ -40,6 +40,8 @@ const T = {
   seatedCode: N_("You sit in seat {seat} at table {table}; the invite code is {code}."),
   watching: N_("You are watching table {table}."),
   left: N_("You left the table."),
+  // TRANSLATORS: {connect} is the label of the Connect button
+  noName: N_("Type your name first, then press {connect}."),
   tableHeading: N_("Table {table}"),
   cardOption: N_("{card}, {place} of {count}"),
   noHand: N_("Your hand is empty."),
@@ -893,7 +895,12 @@ export class App {
     $("hello-form").addEventListener("submit", (e) => {
       e.preventDefault();
       this.name = $("name").value.trim();
-      if (!this.name) return;
+      if (!this.name) {
+        // why a sentence: the field is not `required` (see index.html), so nothing else says it
+        this.answer(say(T.noName, { connect: _("Connect") }), false);
+        $("name").focus();
+        return;
+      }
       this.token = null;
       this.speaker.unlock();
       this.connect();
