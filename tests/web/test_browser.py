@@ -172,7 +172,7 @@ def test_live_regions_exist_empty_none_assertive_and_say_a_repeat_again(
         )
         assert regions == [["status", "", False], ["polite", "", False]]
         # why none: an assertive message makes Orca drop the polite ones it has queued (the
-        # Leave question, an alert dialog, speaks only when the player opens it)
+        # Leave question, a dialog, speaks only when the player opens it)
         assertive = "[aria-live=assertive], [role=alert]"
         assert page.locator(assertive).count() == 0
         changes = page.evaluate(

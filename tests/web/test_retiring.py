@@ -119,9 +119,10 @@ LEAVE = """() => { const d = document.getElementById('leave-dialog'), r = d.getB
 def test_the_leave_question_is_a_kept_dialog_the_page_behind_stays_heard(
     browser: Any, server: ServerProcess
 ) -> None:
-    """The ARIA APG's alert dialog without showModal(): focus in it, Tab going round, Escape
-    back to Leave; the page behind stays in the accessibility tree (closing a modal dialog
-    put it back, and Orca read the log again as new, or fell silent) but takes no click."""
+    """The ARIA APG's alert dialog (with a plain dialog's role) without showModal(): focus in
+    it, Tab going round, Escape back to Leave; the page behind stays in the accessibility tree
+    (closing a modal dialog put it back, and Orca read the log again as new, or fell silent)
+    but takes no click."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         ann = WebPlayer(page, page_url(server.url))

@@ -1,5 +1,5 @@
-// Leaving a table, confirmed first (the ARIA Authoring Practices' alert dialog): the question
-// says what becomes of your seat, Stay has the focus (the choice that changes nothing),
+// Leaving a table, confirmed first (as the ARIA Authoring Practices' alert dialog, with the
+// role of a plain dialog: index.html says why): the question says what becomes of your seat, Stay has the focus (the choice that changes nothing),
 // Escape stays, and focus goes back to the control that opened it. A kept dialog, not a
 // modal one (dialog.js says why: Orca fell silent after a modal dialog closed).
 import { _, N_ } from "./i18n.js";
