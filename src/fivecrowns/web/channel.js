@@ -68,7 +68,7 @@ export class News {
     this.speaker = speaker;
     this.remember = remember;
     this.queue = []; // {text, region, key, table} waiting to be released, oldest first
-    this.current = null; // {text, region, at, until}: released, perhaps still being spoken
+    this.current = null; // {text, region, at, until, item, again, stale}: released, perhaps still said
     this.lastKeyAt = -Infinity;
     this.busyUntil = 0; // when the screen reader may have said where focus went
     this.recent = new Map(); // text -> when it was last queued, for the repeat window
