@@ -141,3 +141,30 @@ def test_an_answer_that_is_no_websocket_handshake_is_an_error(
         await owner.stop()
 
     run(scenario)
+
+
+def test_a_client_that_does_not_read_holds_the_owners_bytes_at_the_owner() -> None:
+    """While the client reads nothing, the spare stops reading from the owner once the
+    client's socket is full, so the owner's bytes wait at the owner (bounded there) and not in
+    the spare's memory; once the client reads, every byte arrives, in order."""
+    size = 48 * 1024 * 1024  # more than loopback's socket buffers hold between them
+    payload = bytes(range(256)) * (size // 256)
+
+    async def scenario() -> None:
+        owner = await FakeOwner().start()
+        async with spare(owner) as url:
+            client = await RawClient().connect(url)
+            owner.send(payload)
+            await asyncio.sleep(1.0)  # the spare reads what it can meanwhile
+            assert owner.unsent() > size // 4  # held at the owner
+            got = bytearray()
+            for _read in range(10_000):
+                if len(got) >= size:
+                    break
+                got += await client.read(min(1 << 20, size - len(got)))
+            assert got == payload
+            assert owner.unsent() == 0
+            await client.close()
+        await owner.stop()
+
+    run(scenario)

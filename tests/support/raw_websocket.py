@@ -119,6 +119,11 @@ class FakeOwner:
         assert self._writer is not None
         self._writer.write(data)
 
+    def unsent(self) -> int:
+        """Bytes written to the connection that its socket has not taken yet."""
+        assert self._writer is not None
+        return self._writer.transport.get_write_buffer_size()
+
     def close_connection(self) -> None:
         if self._writer is not None:
             self._writer.close()
