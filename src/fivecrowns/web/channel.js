@@ -68,7 +68,7 @@ export class News {
     this.speaker = speaker;
     this.remember = remember;
     this.queue = []; // {text, region, key, table} waiting to be released, oldest first
-    this.current = null; // {text, region, at, until, item, again, stale}: released, perhaps still said
+    this.current = null; // {text, region, at, until, item, again, stale}: released, maybe unsaid
     this.lastKeyAt = -Infinity;
     this.busyUntil = 0; // when the screen reader may have said where focus went
     this.recent = new Map(); // text -> when it was last queued, for the repeat window
@@ -244,8 +244,7 @@ export class News {
     }
     const until = now + speakingTime(item.text);
     const unsure = until + PACE.slackMs; // until then a key may have cut it: it is given again
-    this.current = {
-      text: item.text, region: item.region, at: now, until, unsure, entry, item, again: !!item.again,
-    };
+    const again = !!item.again;
+    this.current = { text: item.text, region: item.region, at: now, until, unsure, entry, item, again };
   }
 }

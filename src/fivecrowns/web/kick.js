@@ -50,7 +50,10 @@ export function renderKick(app, snap) {
       const labels = [
         [false, S.remove, S.removePlayer],
         [true, S.ban, S.banPlayer],
-      ].map(([ban, label, aria]) => [ban, _(label), fill(_(aria), { name: seat.name, number: index + 1 })]);
+      ].map(([ban, label, aria]) => {
+        const words = fill(_(aria), { name: seat.name, number: index + 1 });
+        return [ban, _(label), words];
+      });
       const build = () => {
         const item = document.createElement("li");
         item.append(seat.name);
