@@ -245,6 +245,7 @@ export class News {
     const until = now + speakingTime(item.text);
     const unsure = until + PACE.slackMs; // until then a key may have cut it: it is given again
     const again = !!item.again;
-    this.current = { text: item.text, region: item.region, at: now, until, unsure, entry, item, again };
+    const current = { text: item.text, region: item.region, at: now, until, unsure, entry };
+    this.current = { ...current, item, again };
   }
 }
