@@ -45,6 +45,9 @@ class Meant:
     at: float  # epoch seconds of its (last) release
     region: str
     text: str
+    # cut off by a key after it was given again once, or no longer true while said: left to
+    # the history (web/channel.js), so heard in part is enough
+    left: bool = False
 
 
 @dataclass
@@ -82,7 +85,12 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
     origin = record["origin"] / 1000
     meant = sorted(
         (
-            Meant(origin + entry.get("last", entry["at"]) / 1000, entry["region"], entry["text"])
+            Meant(
+                origin + entry.get("last", entry["at"]) / 1000,
+                entry["region"],
+                entry["text"],
+                bool(entry.get("left")),
+            )
             for entry in record["said"]
         ),
         key=lambda m: m.at,
@@ -106,6 +114,8 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
         wanted = normalize(m.text)
         found = next((i for i in range(place, len(whole)) if whole[i] == wanted), None)
         if found is None:
+            if m.left and any(text == wanted and at >= m.at - 0.05 for at, text in started):
+                continue  # begun, then cut off again: in the history (comma, period, L)
             result.unspoken.append(f"[{m.region}] {m.text}")
         else:
             place = found + 1

@@ -652,14 +652,9 @@ export class App {
     // why the cards beyond the hand retire, not go at once: the screen reader may still hold
     // one as its focus (focus.js); a card retiring is taken back when the hand grows again
     // one no longer selected: else Orca keeps it as its focus (a list box's selected child)
-    // why a hand emptied (you went out) lets its cards go at once: focus moves to the list
-    // itself in the same step (no active card), which the screen reader then says with its
-    // count of items: cards kept there made it "Your hand, 0 cards. List with 4 items."
-    const emptied = [];
     for (const option of [...box.children].slice(hand.length)) {
       setAttribute(option, "aria-selected", "false");
-      if (!hand.length) emptied.push(option);
-      else if (!retiring(option)) retire(option, (gone) => gone.remove());
+      if (!retiring(option)) retire(option, (gone) => gone.remove());
     }
     for (const option of [...box.children].slice(0, hand.length)) show(option);
     while (box.childElementCount < hand.length) {
@@ -693,7 +688,6 @@ export class App {
     });
     const had = box.hasAttribute("aria-activedescendant");
     setAttribute(box, "aria-activedescendant", hand.length ? `card-${this.focus}` : null);
-    for (const option of emptied) retire(option, (gone) => gone.remove(), true); // see above
     // why: a hand emptied (you went out) or dealt again moves the screen reader's focus (to
     // the list, to a card) with no key pressed; it says where, and Orca drops news given
     // meanwhile: the news waits for those words
