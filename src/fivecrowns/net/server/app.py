@@ -75,6 +75,7 @@ from fivecrowns.net.protocol import (
 )
 from fivecrowns.net.server.accounts import AccountRules, Accounts
 from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
+from fivecrowns.net.server.cycles import let_go_of_websockets
 from fivecrowns.net.server.friends import FriendMessage, FriendsHere
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
@@ -574,7 +575,7 @@ def _accepted_language(request: web.Request) -> str:
 
 def make_app(server: Server, sounds: str | None = None) -> web.Application:
     """The server's application; ``sounds`` is the sound pack the web page plays."""
-    app = web.Application()
+    app = web.Application(middlewares=[let_go_of_websockets])  # why: cycles.py
     if server.limits.trusted_proxies:
         app.middlewares.append(ProxyHeaders(server.limits.trusted_proxies).middleware)
     add_web_routes(app, sounds)  # the web client at / (docs/web.md)

@@ -50,6 +50,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.server.app import FULL_HEADERS, Server
+from fivecrowns.net.server.cycles import let_go_of_websockets
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
@@ -161,7 +162,7 @@ class Node:
 
     def public_app(self, sounds: str | None = None) -> web.Application:
         """What the shared public port serves: the web page and ``/ws``."""
-        app = web.Application()
+        app = web.Application(middlewares=[let_go_of_websockets])  # why: cycles.py
         if self.server.limits.trusted_proxies:
             app.middlewares.append(ProxyHeaders(self.server.limits.trusted_proxies).middleware)
         add_web_routes(app, sounds)
@@ -178,7 +179,7 @@ class Node:
     def private_app(self) -> web.Application:
         """What this process's own port serves to the others: ``/ws``, while it owns the
         tables; the client's address comes in X-Forwarded-For from the forwarding process."""
-        app = web.Application()
+        app = web.Application(middlewares=[let_go_of_websockets])
         peers = sorted({"127.0.0.1", self.host})
         app.middlewares.append(ProxyHeaders(peers).middleware)
         app.router.add_get("/ws", self.handle_private)
