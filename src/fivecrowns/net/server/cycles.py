@@ -1,14 +1,15 @@
 """A finished WebSocket's aiohttp objects freed at once, by reference counting, not left for the
 cycle collector (issue 28, the log-in flood).
 
-aiohttp 3.14.5 (the newest release; no later one breaks these) leaves each closed server
+aiohttp 3.14.5 (the newest release on PyPI; none breaks these) leaves each closed server
 WebSocket in two reference cycles:
 
 - the connection's ``RequestHandler`` keeps the ``WebSocketResponse``'s heartbeat reset
-  (``_data_received_cb``, set when the WebSocket starts and never cleared), the response keeps
-  its ``Request``, and the request keeps the ``RequestHandler``;
+  (``_data_received_cb``, added by aiohttp's pull request 12030 and never cleared), the
+  response keeps its ``Request``, and the request keeps the ``RequestHandler``;
 - a connection reset while the server wrote (a client gone at once) is kept as the response's
-  ``exception()``, whose traceback holds the frame of ``close``, which holds the response.
+  ``exception()``, whose traceback holds the frame of ``close``, which holds the response
+  (pull request 10556 cleared such exceptions on aiohttp's data queues, not this one).
 
 So every closed connection (about 50 objects) waited for the collector, and the server's
 :class:`~fivecrowns.net.server.collector.QuietCollector` froze them before they became
