@@ -186,3 +186,41 @@ def test_frames_queued_while_the_writer_is_busy_are_written_by_the_writer() -> N
         assert transport.written == [text_frames(frames)]
 
     asyncio.run(scenario())
+
+
+def test_frames_are_taken_all_at_once_unless_a_table_list_is_queued() -> None:
+    """With no table list queued the frames are taken in one go (not a call per frame), the
+    end only last; with one queued, one by one, an unsent older list skipped."""
+
+    async def scenario() -> None:
+        conn = Connection(_Socket(), Limits(), lambda: True, _Transport())  # type: ignore[arg-type]
+        taken: list[object] = []
+        original = conn.take
+
+        def counted() -> bytes | None:
+            data = original()
+            taken.append(data)
+            return data
+
+        conn.take = counted  # type: ignore[method-assign]
+        conn.send_raw(b"one")
+        conn.send_raw(b"two")
+        assert conn._take_all() == ([b"one", b"two"], False)
+        assert taken == [] and conn.unsent == 0 and not conn.queue
+        conn.send_raw(b"three")
+        conn._end()
+        assert conn._take_all() == ([b"three"], True)
+        assert taken == [] and conn.unsent == 0
+
+        conn = Connection(_Socket(), Limits(), lambda: True, _Transport())  # type: ignore[arg-type]
+        conn._blocked = True  # a client not reading: a newer list replaces the unsent one
+        conn.send_raw(b"a")
+        conn.send_listing(b"list 1")
+        conn.send_listing(b"list 2")
+        conn.send_raw(b"b")
+        assert conn._take_all() == ([b"a", b"list 2", b"b"], False)
+        assert conn.unsent == 0 and conn._listing is None
+        conn.send_raw(b"c")  # the list is gone: all at once again
+        assert conn._take_all() == ([b"c"], False)
+
+    asyncio.run(scenario())

@@ -16,7 +16,7 @@ import struct
 import time
 from collections import deque
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -254,6 +254,19 @@ class Connection:
 
     def _take_all(self) -> tuple[list[bytes], bool]:
         """Every frame queued now, in order, and whether the writer is to end after them."""
+        queue = self.queue
+        if self._listing is None:
+            # why at once: with no table list queued (``_listing`` is the newest one queued,
+            # None once it is taken, and every older one is ahead of it) the queue holds only
+            # frames, and an end only last (nothing is queued once closed); taking them one by
+            # one was a call per frame, a move queues 3 or 4 for every connection
+            taken = list(queue)
+            queue.clear()
+            self.unsent = 0
+            ending = bool(taken) and taken[-1] is None
+            if ending:
+                taken.pop()
+            return cast("list[bytes]", taken), ending
         frames: list[bytes] = []
         while self.queue:
             data = self.take()
