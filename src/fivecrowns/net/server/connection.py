@@ -300,12 +300,16 @@ class Connection:
         :meth:`_drain` is to wait for it before anything more is written."""
         if self.ws.closed or transport.is_closing():  # why: nothing after a close frame
             return False
+        self._send_now(transport, frames)
+        return True
+
+    def _send_now(self, transport: asyncio.Transport, frames: list[bytes]) -> None:
+        """:meth:`_write_now` once its socket is known to be open."""
         transport.write(text_frames(frames))
         if transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]:
             # the client is not reading: wait until it has read most of what it was sent (as
             # aiohttp's own send waits), so its frames queue here, where they are bounded
             self._blocked = True
-        return True
 
     async def _drain(self) -> bool:
         """Wait while the client reads what it was sent (``_blocked``); False if it closed, or
@@ -346,7 +350,7 @@ class Connection:
             self._wake.set()
             return
         frames, _ending = self._take_all()  # why no end: an end is queued only when closed
-        self._write_now(transport, frames)
+        self._send_now(transport, frames)  # why not _write_now: its checks are made above
         if self._blocked:
             self._wake.set()  # the writer waits for the client to read (_drain)
 

@@ -159,6 +159,7 @@ class LocalFanout:
         table = room.table
         viewers = [(viewer, conns) for viewer, conns in room.conns.items() if conns]
         for entry in entries:
+            chat = entry.kind == "chat"  # why: only a chat line can be muted (muted_chat)
             # why per class and language: most events read the same for every seat but the one
             # who made them, so each is worded and encoded once per (class, language) at the
             # table, not once per seat; every connection still gets exactly one frame per entry
@@ -166,7 +167,7 @@ class LocalFanout:
             for viewer, conns in viewers:
                 viewer_class = table.frame_class(entry, viewer)
                 for conn in conns:
-                    muted = muted_chat(conn, entry.kind, entry.data)
+                    muted = chat and muted_chat(conn, entry.kind, entry.data)
                     key = (viewer_class, conn.language, muted)
                     frame = encoded.get(key)
                     if frame is None:
