@@ -6,8 +6,9 @@ How it fits together (docs/operations.md, "Several processes"):
 - Every process listens on the same public port (``SO_REUSEPORT``: the kernel hands each new
   connection to one of them) and on a private port of its own.
 - The tables are owned under one :class:`~fivecrowns.net.server.lease.Lease` in Redis, with
-  an epoch. The owner serves every connection itself; the others forward each WebSocket,
-  frame by frame, to the owner's private port (the clients and the web page see one server).
+  an epoch. The owner serves every connection itself; the others pass each WebSocket on to
+  the owner's private port as raw bytes (splice.py; the clients and the web page see one
+  server).
   The lobby, presence and table list are the owner's, so they are the same from any port.
 - The store is shared (one SQLite file in WAL mode on one machine, :class:`FencedStore`; or
   PostgreSQL on one machine or several, ``--store``,
@@ -42,10 +43,8 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
-import aiohttp
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import web
 
 from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
@@ -53,6 +52,7 @@ from fivecrowns.net.server.app import FULL_HEADERS, Server
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
+from fivecrowns.net.server.splice import Owner, Refusal, reach, splice
 from fivecrowns.net.server.store import SqliteStore, StoreError
 from fivecrowns.net.server.web import accepted_language, add_web_routes
 
@@ -65,6 +65,7 @@ REFUSED = N_("The server cannot take this connection now; try again later.")
 LEASE_KEY = "fivecrowns:tables"
 CHANNEL = "fivecrowns:owner"
 FENCE = "tables"  # the fence's name in the store: the lease it guards
+REFUSAL_HEADER = next(iter(FULL_HEADERS))  # how the owner says "full" apart from "changing over"
 
 
 class Fenced(sqlite3.Error):
@@ -152,7 +153,6 @@ class Node:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0
-        self._session: aiohttp.ClientSession | None = None
         # why counted: a connection passed on holds this process's socket and file (and one
         # to the owner), so it counts toward --max-connections here as one served does
         self.forwarded = 0
@@ -201,10 +201,6 @@ class Node:
         """Take part (the lease's loop, the bus) while inside, serving privately at
         ``address``; give the lease up on the way out."""
         self.lease.address = address
-        # why no limit: aiohttp's connector holds at most 100 connections by default, and a
-        # WebSocket passed on holds one for its whole life, so the 101st waited for ever;
-        # --max-connections bounds them instead (_forward)
-        self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         listener = Listener(self.redis, CHANNEL, self._heard)
         self._tasks = [
             asyncio.create_task(self._hold()),
@@ -216,7 +212,6 @@ class Node:
             for task in self._tasks:
                 task.cancel()
             await self._give_up()
-            await self._session.close()
             with contextlib.suppress(*DROPS):
                 await self.redis.aclose()
 
@@ -306,7 +301,7 @@ class Node:
     # --- forwarding ---------------------------------------------------------------------------
 
     async def _forward(self, request: web.Request) -> web.StreamResponse:
-        """Pass this WebSocket on to the owner, frame by frame, both ways; while there is no
+        """Pass this WebSocket on to the owner, as raw bytes both ways; while there is no
         owner (it died, its lease not yet expired) wait for one, about ``2 * ttl`` at most."""
         refusal = self.server.origin_refusal(request)
         if refusal is not None:
@@ -328,43 +323,17 @@ class Node:
             self.forwarded -= 1
 
     async def _forward_counted(
-        self, request: web.Request, upstream: aiohttp.ClientWebSocketResponse | web.Response | None
+        self, request: web.Request, upstream: Owner | web.Response | None
     ) -> web.StreamResponse:
         if isinstance(upstream, web.Response):
             return upstream
         if upstream is None:
             return _changing_over(request)
-        ws = web.WebSocketResponse(
-            max_msg_size=self.server.limits.hard_max_message, heartbeat=20.0, compress=False
-        )
-        try:
-            await ws.prepare(request)
-        except ConnectionResetError:
-            await upstream.close()
-            return web.Response()
-        to_owner = asyncio.create_task(_pipe(ws, upstream))
-        to_client = asyncio.create_task(_pipe(upstream, ws))
-        try:
-            await asyncio.wait({to_owner, to_client}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            to_owner.cancel()
-            to_client.cancel()
-            # why going away when the owner's side ended abruptly: the clients connect again
-            code = upstream.close_code or WSCloseCode.GOING_AWAY
-            if code == WSCloseCode.ABNORMAL_CLOSURE:
-                code = WSCloseCode.GOING_AWAY
-            with contextlib.suppress(Exception):
-                await upstream.close()
-            with contextlib.suppress(Exception):
-                await ws.close(code=code)
-        return ws
+        return await splice(request, upstream)
 
-    async def _reach_owner(
-        self, request: web.Request
-    ) -> aiohttp.ClientWebSocketResponse | web.Response | None:
-        """A WebSocket to the owner; the owner's refusal (a full server); None if there is
-        no owner in time, or this process has become it."""
-        assert self._session is not None
+    async def _reach_owner(self, request: web.Request) -> Owner | web.Response | None:
+        """A WebSocket to the owner, its handshake answered; the owner's refusal (a full
+        server); None if there is no owner in time, or this process has become it."""
         headers = {
             "X-Forwarded-For": request.remote or "",
             "Accept-Language": request.headers.get("Accept-Language", ""),
@@ -379,39 +348,21 @@ class Node:
             try:
                 holder = await self.lease.holder()
                 if holder is not None and holder.name != self.name:
-                    return await self._session.ws_connect(
-                        holder.address,
-                        headers=headers,
-                        heartbeat=20.0,
-                        max_msg_size=self.server.limits.hard_max_message,
-                        timeout=aiohttp.ClientWSTimeout(ws_close=2.0),
-                    )
-            except aiohttp.WSServerHandshakeError as error:
-                if _is_full(error):
+                    return await reach(holder.address, headers)
+            except Refusal as refusal:
+                if refusal.status == 503 and refusal.headers.get(REFUSAL_HEADER.lower()) == "full":
                     return _full(request)
-                if error.status not in (502, 503):  # why: a refusal (too many) is final
-                    return _refused(request, error.status)
-            except (aiohttp.ClientError, *DROPS):
+                if refusal.status not in (502, 503):  # why: a refusal (too many) is final
+                    return _refused(request, refusal.status)
+            except (OSError, TimeoutError, *DROPS):
                 pass  # the owner died and its lease has not expired yet, or the bus is away
             self._wake.set()  # why: if nobody holds the lease, try to take it now
             await asyncio.sleep(0.1)
         return None
 
 
-async def _pipe(source: Any, sink: Any) -> None:
-    """Each frame from ``source`` to ``sink`` until ``source`` ends."""
-    async for message in source:
-        if message.type is WSMsgType.TEXT:
-            await sink.send_str(message.data)
-        elif message.type is WSMsgType.BINARY:
-            await sink.send_bytes(message.data)
-        else:
-            return
-
-
 def _refused(request: web.Request, status: int) -> web.Response:
-    """The owner's refusal, passed on (its sentence stays with the owner: aiohttp's client
-    does not keep a refused handshake's body)."""
+    """The owner's refusal, passed on (its sentence stays with the owner)."""
     with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
         text = _(REFUSED)
     return web.Response(status=status, text=text + "\n")
@@ -422,11 +373,6 @@ def _full(request: web.Request) -> web.Response:
     with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
         text = _("The server is full; try again later.")
     return web.Response(status=503, text=text + "\n", headers=FULL_HEADERS)
-
-
-def _is_full(error: aiohttp.WSServerHandshakeError) -> bool:
-    refusal = error.headers.get("X-Fivecrowns-Refusal") if error.headers else None
-    return error.status == 503 and refusal == "full"
 
 
 def _changing_over(request: web.Request) -> web.Response:
