@@ -224,3 +224,31 @@ def test_frames_are_taken_all_at_once_unless_a_table_list_is_queued() -> None:
         assert conn._take_all() == ([b"c"], False)
 
     asyncio.run(scenario())
+
+
+def test_a_socket_that_fails_to_write_is_closed_and_the_others_are_still_written() -> None:
+    class _Broken(_Transport):
+        def write(self, data: bytes) -> None:
+            raise RuntimeError("a broken socket")
+
+    async def scenario() -> None:
+        writes = Writes(lambda: True)
+        broken, good = _Broken(), _Transport()
+        first = Connection(_Socket(), Limits(), lambda: True, broken, writes)  # type: ignore[arg-type]
+        second = Connection(_Socket(), Limits(), lambda: True, good, writes)  # type: ignore[arg-type]
+        for conn in (first, second):
+            conn.writer = asyncio.create_task(conn.write_loop())
+        await _turns()
+        first.send_raw(b"lost")
+        second.send_raw(b"kept")
+        await _turns()
+        assert good.written == [text_frames([b"kept"])]
+        assert first.closed and not first._due
+        await asyncio.wait_for(first.writer, 5)  # type: ignore[arg-type]
+        second.send_raw(b"next")  # the callback still runs for the others
+        await _turns()
+        assert good.written[1:] == [text_frames([b"next"])]
+        second._end()
+        await asyncio.wait_for(second.writer, 5)  # type: ignore[arg-type]
+
+    asyncio.run(scenario())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import struct
 import time
 from collections import deque
@@ -38,6 +39,8 @@ __all__ = [
     "go_away",
     "text_frames",
 ]
+
+log = logging.getLogger(__name__)
 
 #: The WebSocket close code and reason a stopping server closes every connection with
 #: (1001, "going away", RFC 6455), after an ``error`` ``server_stopping`` with its sentence.
@@ -389,7 +392,12 @@ class Writes:
         # why save only if a connection has frames: a connection closed meanwhile has none
         saved = any(conn.queue for conn in due) and self._saved()
         for conn in due:
-            conn.write_due(saved)
+            try:
+                conn.write_due(saved)
+            except Exception:  # why: one socket's failure must not leave the others unwritten
+                log.exception("A connection's frames could not be written")
+                conn._due = False
+                conn.close()
 
 
 def text_frames(frames: list[bytes]) -> bytes:
