@@ -147,6 +147,18 @@ def _database_text(data: Path) -> str:
     return text
 
 
+def _rated(data: Path, name: str) -> None:
+    """Give ``name``'s account a rating, as a rated game would, in the server's own file."""
+    with sqlite3.connect(data / "tables.sqlite3") as db:
+        db.execute(
+            "INSERT INTO ratings (player_id, mu, sigma, played, won)"
+            " SELECT id, 1600, 100, 1, 1 FROM accounts WHERE name = ?",
+            (name,),
+        )
+        assert db.execute("SELECT COUNT(*) FROM ratings").fetchone() == (1,)
+    db.close()
+
+
 def test_a_replayed_refresh_token_logs_the_account_out_everywhere(data: Path) -> None:
     server = ServerProcess(data, *FAST).start()
     seen: list[str] = [PASSWORD]
@@ -285,6 +297,7 @@ def test_deleting_ones_account_keeps_its_games_under_a_deleted_player(data: Path
         await ann.until(lambda m: m["type"] == "left")
         await ann.send({"type": "delete_account", "password": "not it"})
         assert (await ann.until(lambda m: m["type"] == "error"))["code"] == "wrong_password"
+        _rated(data, "Ann")  # as after a rated game: she is on the leaderboard
         await ann.send({"type": "delete_account", "password": PASSWORD})
         gone = await ann.until(lambda m: m["type"] == "logged_out")
         assert "deleted" in gone["text"]
@@ -300,3 +313,6 @@ def test_deleting_ones_account_keeps_its_games_under_a_deleted_player(data: Path
     text = _database_text(data)
     assert "my own words" not in text
     assert "'a deleted player'" in text  # the table it made, and its seat
+    with sqlite3.connect(data / "tables.sqlite3") as db:  # off the leaderboard
+        assert db.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
+    db.close()

@@ -101,3 +101,41 @@ def test_a_players_games_newest_first_paged_and_one_by_its_key(store: RatingStor
     kept = store.game("t-3")
     assert kept == RatedGame("t-3", 3.0, ("", "Gus"), ("a", None), (3, 9), ((3, 9),))
     assert store.game("nothing") is None
+
+
+def test_a_forgotten_player_leaves_the_leaderboard_and_their_games_stay(
+    store: RatingStore,
+) -> None:
+    game = RatedGame("t-1", 1.0, ("", ""), ("a", "b"), (10, 20))
+    store.record_game(game, [Rating("a", 1600.0, 100.0, 1, 1), Rating("b", 1400.0, 100.0, 1, 0)])
+    store.forget("a")  # a's account is deleted
+    assert store.rating("a") is None
+    board, count = store.leaderboard(0, 10)
+    assert count == 1 and [r.player_id for r in board] == ["b"]
+    assert store.rank(Rating("b", 1400.0, 100.0)) == (1, 1)
+    assert store.game("t-1") == game  # the game is kept; it names a deleted player when read
+    store.forget("nobody")  # nothing to forget: nothing changes
+    assert store.leaderboard(0, 10)[1] == 1
+
+
+def test_an_older_file_forgets_its_deleted_accounts_ratings(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for number, step in enumerate(STEPS[:-1], start=1):  # the file before this step
+        db.executescript(step)
+        db.execute(f"PRAGMA user_version = {number}")
+    for account_id, status in (("gone", "deleted"), ("here", "active")):
+        db.execute(
+            "INSERT INTO accounts (id, name, name_key, password_hash, status, created)"
+            " VALUES (?, ?, ?, 'h', ?, 1.0)",
+            (account_id, account_id, account_id, status),
+        )
+        db.execute(
+            "INSERT INTO ratings (player_id, mu, sigma, played, won) VALUES (?, 1500, 100, 1, 0)",
+            (account_id,),
+        )
+    db.close()
+    store = SqliteStore(path)
+    board, count = store.ratings.leaderboard(0, 10)
+    assert count == 1 and [r.player_id for r in board] == ["here"]
+    store.close()

@@ -5,6 +5,8 @@ test_orca.py's)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -34,6 +36,18 @@ STATE = """() => { const p = document.getElementById('panel'), r = p.getBounding
           retiring: window.__focus.retiring(p)}; }"""
 
 
+@contextmanager
+def ready_page(browser: Any, server: ServerProcess) -> Iterator[Any]:
+    """The game's page, loaded and ready, closed on the way out."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
+        yield page
+    finally:
+        page.close()
+
+
 def in_tree(page: Any, name: str) -> bool:
     """Whether the accessibility tree (Chromium's own, over CDP) has a node of that name."""
     session = page.context.new_cdp_session(page)
@@ -49,10 +63,7 @@ def in_tree(page: Any, name: str) -> bool:
 def test_a_panel_that_held_focus_leaves_sight_at_once_and_the_tree_later(
     browser: Any, server: ServerProcess
 ) -> None:
-    page = browser.new_page()
-    try:
-        page.goto(page_url(server.url))
-        page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
+    with ready_page(browser, server) as page:
         page.evaluate(SETUP)
         page.evaluate(
             "() => window.__focus.focusAndHide(document.getElementById('target'),"
@@ -73,17 +84,12 @@ def test_a_panel_that_held_focus_leaves_sight_at_once_and_the_tree_later(
         # a panel that did not hold focus goes at once
         page.evaluate("() => window.__focus.focusAndHide(null, document.getElementById('panel'))")
         assert page.evaluate(STATE)["hidden"] is True
-    finally:
-        page.close()
 
 
 def test_escape_closes_the_keys_dialog_for_keys_at_once_and_for_the_tree_later(
     browser: Any, server: ServerProcess
 ) -> None:
-    page = browser.new_page()
-    try:
-        page.goto(page_url(server.url))
-        page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
+    with ready_page(browser, server) as page:
         page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
         page.locator("#help-button").focus()
         page.keyboard.press("F1")
@@ -106,8 +112,6 @@ def test_escape_closes_the_keys_dialog_for_keys_at_once_and_for_the_tree_later(
         page.wait_for_timeout(3500)  # past the retiring time: it must still be open
         assert page.evaluate("() => window.fivecrowns.help.open") is True
         assert page.evaluate("() => document.activeElement.id") == "help-close"
-    finally:
-        page.close()
 
 
 LEAVE = """() => { const d = document.getElementById('leave-dialog'), r = d.getBoundingClientRect();
@@ -183,10 +187,7 @@ def test_after_connect_tab_skips_the_retiring_form_and_no_caret_is_left_in_it(
     """Heard with Orca in Chromium: Tab after Connect went through the form out of sight, and
     the caret left in the name field was moved on by Chromium when the form left the tree
     (to the "New table" heading), Orca's focus with it: Up on Seats met silence."""
-    page = browser.new_page()
-    try:
-        page.goto(page_url(server.url))
-        page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
+    with ready_page(browser, server) as page:
         page.evaluate(
             "async () => { window.__focus = await import('/web/focus.js');"
             " window.__focus.HIDING.afterMs = 3000; }"
@@ -211,17 +212,12 @@ def test_after_connect_tab_skips_the_retiring_form_and_no_caret_is_left_in_it(
         # shown again (logged out), its fields are Tab stops again
         page.evaluate("() => window.__focus.show(document.getElementById('hello-form'))")
         assert page.evaluate(SELECTION)["stops"] == [0, 0, 0]
-    finally:
-        page.close()
 
 
 def test_a_retiring_panel_is_no_tab_stop_and_waits_to_leave_while_it_holds_focus(
     browser: Any, server: ServerProcess
 ) -> None:
-    page = browser.new_page()
-    try:
-        page.goto(page_url(server.url))
-        page.wait_for_function("() => document.documentElement.dataset.ready === 'true'")
+    with ready_page(browser, server) as page:
         page.evaluate(SETUP)
         page.evaluate(
             "() => window.__focus.focusAndHide(document.getElementById('target'),"
@@ -245,5 +241,3 @@ def test_a_retiring_panel_is_no_tab_stop_and_waits_to_leave_while_it_holds_focus
         page.wait_for_function("() => document.getElementById('panel').hidden", timeout=10_000)
         page.evaluate("() => window.__focus.show(document.getElementById('panel'))")
         assert page.evaluate(stops) == [0, 0]
-    finally:
-        page.close()

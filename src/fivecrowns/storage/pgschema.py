@@ -123,6 +123,11 @@ STEPS: tuple[str, ...] = (
         PRIMARY KEY (table_id, player_id)
     );
     """,
+    # a deleted account's rating leaves the leaderboard (older servers kept it there, named
+    # "a deleted player"); its kept games stay
+    """
+    DELETE FROM ratings WHERE player_id IN (SELECT id FROM accounts WHERE status = 'deleted');
+    """,
 )
 
 

@@ -83,6 +83,11 @@ class RatingStore(Protocol):
 
     def game(self, key: str) -> RatedGame | None: ...
 
+    def forget(self, player_id: str) -> None:
+        """Drop the player's rating (their account is deleted): they leave the leaderboard
+        and its count; the games kept stay, naming a deleted player."""
+        ...
+
 
 def shown(mu: float) -> int:
     """The rating a player hears and reads: ``mu`` rounded, a half up. Places go by it, so
@@ -132,6 +137,9 @@ class MemoryRatings:
 
     def game(self, key: str) -> RatedGame | None:
         return self._games.get(key)
+
+    def forget(self, player_id: str) -> None:
+        self._ratings.pop(player_id, None)
 
 
 _COLUMNS = "player_id, mu, sigma, played, won"
@@ -230,6 +238,9 @@ class SqlRatings:
             f"SELECT {_GAME_COLUMNS} FROM rated_games WHERE key = ?", (key,)
         ).fetchone()
         return None if row is None else _game(row)
+
+    def forget(self, player_id: str) -> None:
+        self._sql.execute("DELETE FROM ratings WHERE player_id = ?", (player_id,))
 
 
 class SqliteRatings(SqlRatings):

@@ -99,7 +99,7 @@ from fivecrowns.table import Entry, Table, TableError
 from fivecrowns.table.info import answer
 
 # why Connection, PlayerRecord, Room: tests and benchmarks import them from here
-__all__ = ["FULL_HEADERS", "Server", "make_app"]
+__all__ = ["FULL_HEADERS", "Server", "full_response", "make_app"]
 
 #: Said with a full server's 503, so a spare passing a player on tells "full" from the owner
 #: changing over (also a 503) and refuses at once instead of waiting for a new owner.
@@ -121,6 +121,14 @@ SERVER_STOPPING = N_("The server is stopping. Its tables come back when it start
 SERVER_STOPPING_MEMORY = N_(
     "The server is stopping. It keeps no tables, so the games on it end now."
 )
+
+
+def full_response(request: web.Request) -> web.Response:
+    """HTTP 503 with the sentence a full server says, and the header that tells it apart from
+    a process changing over (cluster.py passes the owner's on as "full" too)."""
+    with speaking(_accepted_language(request)):
+        full = _("The server is full; try again later.")
+    return web.Response(status=503, text=full + "\n", headers=FULL_HEADERS)
 
 
 class Server:
@@ -148,6 +156,7 @@ class Server:
         self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
         self.friends = FriendsHere(self.store, self.lobby)
         self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
+        self.accounts.forgetting.append(self.store.ratings.forget)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
@@ -173,9 +182,7 @@ class Server:
 
     async def handle_ws(self, request: web.Request) -> web.StreamResponse:
         if len(self.connections) >= self.limits.max_connections:
-            with speaking(_accepted_language(request)):
-                full = _("The server is full; try again later.")
-            return web.Response(status=503, text=full + "\n", headers=FULL_HEADERS)
+            return full_response(request)
         refusal = self.origin_refusal(request)
         if refusal is not None:
             return refusal

@@ -48,7 +48,7 @@ from aiohttp import web
 
 from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
-from fivecrowns.net.server.app import FULL_HEADERS, Server
+from fivecrowns.net.server.app import FULL_HEADERS, Server, full_response
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
@@ -307,7 +307,7 @@ class Node:
         if refusal is not None:
             return refusal
         if self.forwarded + len(self.server.connections) >= self.server.limits.max_connections:
-            return _full(request)
+            return full_response(request)
         self.forwarded += 1
         try:
             upstream = await self._reach_owner(request)
@@ -351,7 +351,7 @@ class Node:
                     return await reach(holder.address, headers)
             except Refusal as refusal:
                 if refusal.status == 503 and refusal.headers.get(REFUSAL_HEADER.lower()) == "full":
-                    return _full(request)
+                    return full_response(request)
                 if refusal.status not in (502, 503):  # why: a refusal (too many) is final
                     return _refused(request, refusal.status)
             except (OSError, TimeoutError, *DROPS):
@@ -366,13 +366,6 @@ def _refused(request: web.Request, status: int) -> web.Response:
     with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
         text = _(REFUSED)
     return web.Response(status=status, text=text + "\n")
-
-
-def _full(request: web.Request) -> web.Response:
-    """HTTP 503 with the sentence a full server says (as Server.handle_ws does)."""
-    with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
-        text = _("The server is full; try again later.")
-    return web.Response(status=503, text=text + "\n", headers=FULL_HEADERS)
 
 
 def _changing_over(request: web.Request) -> web.Response:
