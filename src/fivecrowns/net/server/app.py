@@ -74,7 +74,7 @@ from fivecrowns.net.protocol import (
     move_of,
 )
 from fivecrowns.net.server.accounts import AccountRules, Accounts
-from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
+from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, Writes, go_away
 from fivecrowns.net.server.cycles import let_go_of_websockets
 from fivecrowns.net.server.friends import FriendMessage, FriendsHere
 from fivecrowns.net.server.limits import Limits
@@ -161,6 +161,7 @@ class Server:
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
+        self.writes = Writes(self._save)  # every connection's frames, written once a loop turn
         self._save_trouble = Throttled(log)
         self.messages = 0
         self.moves = 0
@@ -236,7 +237,7 @@ class Server:
             # WebSocket's reader; that reader never hears of the end, so reading it would hold
             # this address's slot until the hello deadline (CI on Python 3.12 met it)
             return ws
-        conn = Connection(ws, self.limits, self._save, request.transport)
+        conn = Connection(ws, self.limits, self._save, request.transport, self.writes)
         conn.address = request.remote or ""
         if self.stopping:  # why: a connection made while stopping would get no goodbye
             await ws.close(code=WSCloseCode.GOING_AWAY, message=GOING_AWAY_REASON)
