@@ -63,6 +63,9 @@ log = logging.getLogger(__name__)
 
 CHANGING_OVER = N_("The server is changing over to another process; connect again in a moment.")
 REFUSED = N_("The server cannot take this connection now; try again later.")
+BAD_HEADER = N_(
+    "The server cannot take this connection: a header of its request is not plain text."
+)
 LEASE_KEY = "fivecrowns:tables"
 CHANNEL = "fivecrowns:owner"
 FENCE = "tables"  # the fence's name in the store: the lease it guards
@@ -342,6 +345,11 @@ class Node:
         for name in ("Origin", "Host"):  # why: the owner checks the page's origin itself
             if name in request.headers:
                 headers[name] = request.headers[name]
+        if not all(_passable(value) for value in headers.values()):
+            # why: aiohttp reads a header's bytes as UTF-8, and the owner's handshake is sent
+            # in Latin-1 (splice.reach); such a request is no browser's and no client's
+            with speaking(accepted_language("")):
+                return web.Response(status=400, text=_(BAD_HEADER) + "\n")
         deadline = time.monotonic() + 2 * self.ttl + 1.0
         for _attempt in range(1000):
             if self.owner or time.monotonic() > deadline:
@@ -360,6 +368,15 @@ class Node:
             self._wake.set()  # why: if nobody holds the lease, try to take it now
             await asyncio.sleep(0.1)
         return None
+
+
+def _passable(value: str) -> bool:
+    """Whether ``value`` can go in the owner's handshake as it is (splice.reach)."""
+    try:
+        value.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return "\r" not in value and "\n" not in value
 
 
 def _refused(request: web.Request, status: int) -> web.Response:
