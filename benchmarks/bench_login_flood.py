@@ -20,7 +20,10 @@ server's hashing workers (a server starts them at its first log-in). After each 
 window the server hashes the log-ins left waiting; that time is not measured. The answers
 are counted by code (``no_match``: hashed; ``too_many_log_ins``, ``busy``: refused without
 a hash). The CPU time (user + system, from ``/proc``) of the server and its hashing workers
-is given for each kind of window beside its wall time, and this process's own at the end.
+is given for each kind of window beside its wall time, and this process's own at the end,
+with the load average before and after. The server notes its garbage collections
+(``FIVECROWNS_GC_LOG``): the full ones after its start are counted, with the longest (a
+flood's closed connections, left for the collector, once brought one of about 100 ms due).
 The clients run on the same machine as the server, so the figures are pessimistic.
 """
 
@@ -32,6 +35,7 @@ import contextlib
 import json
 import os
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -217,6 +221,24 @@ async def measure(url: str, port: int, pid: int, args: argparse.Namespace) -> li
     ]
 
 
+def full_collections(path: Path) -> str:
+    """The server's full garbage collections after its start-up one, from its log."""
+    if not path.exists():
+        return "the server wrote no collection log"
+    noted = json.loads(path.read_text(encoding="utf-8"))["gc"]
+    full = [entry for entry in noted if entry["generation"] == 2][1:]  # why [1:]: start-up's
+    middle = [entry["ms"] for entry in noted if entry["generation"] == 1]
+    text = f"server's full garbage collections after start-up: {len(full)}"
+    if full:
+        worst = max(full, key=lambda entry: entry["ms"])
+        text += (
+            f" (longest {worst['ms']:.0f} ms wall, {worst['cpu_ms']:.0f} ms CPU, "
+            f"{worst['collected']} objects collected)"
+        )
+    longest = f"{max(middle):.1f} ms" if middle else "none"
+    return text + f"; middle ones: {len(middle)}, longest {longest}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=20)
@@ -236,9 +258,13 @@ def main() -> None:
         asyncio.run(flood_process(port, addresses, per_address))
         return
     options = ["--memory", "--bot-delay", "0", "--rate", "1000"]
-    with serving(options) as server:
-        port = int(server.url.rsplit(":", 1)[1].split("/")[0])
-        lines = asyncio.run(measure(server.url, port, server.pid, args))
+    before = "load average before: " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    with tempfile.TemporaryDirectory() as folder:
+        gc_path = Path(folder) / "gc.json"
+        with serving(options, environment={"FIVECROWNS_GC_LOG": str(gc_path)}) as server:
+            port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+            lines = asyncio.run(measure(server.url, port, server.pid, args))
+        lines.append(full_collections(gc_path))
     head = (
         f"bench_login_flood.py, commit {commit()}, Python {sys.version.split()[0]}, "
         f"{args.tables} tables of 1 player and 1 easy computer, {args.think} s before each "
@@ -249,7 +275,7 @@ def main() -> None:
     lines.append(f"this process's CPU {own.user + own.system:.2f} s (the measuring players)")
     load = "load average after: " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
     lines.append(load + f" ({os.cpu_count()} cores)")
-    text = "\n".join([head, *lines]) + "\n"
+    text = "\n".join([before, head, *lines]) + "\n"
     print(text, end="")
     write_report(args.out, text)
 

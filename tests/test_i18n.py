@@ -158,3 +158,42 @@ def test_the_system_locale_chooses_spanish_and_the_option_overrides_it() -> None
     assert spanish.stdout.startswith("uso:")
     english = _fivecrowns("--language", "en", "--help", env={"LC_ALL": "", "LANG": "es_ES.UTF-8"})
     assert english.stdout.startswith("usage:")
+
+
+def test_lists_and_numbers_parse_each_languages_locale_once_and_read_as_babels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Babel's locale is parsed once per language, not for every list or number (issue 29: the
+    game server words a list for every round dealt), and the words are Babel's own."""
+    from babel import Locale
+    from babel.lists import format_list
+    from babel.numbers import format_decimal
+
+    words = ["7 of hearts", "joker", "Inés", "wild 5 of clubs", "Ana", "Bea", "8", "Zoe"]
+    lists = [words[:count] for count in range(len(words) + 1)]
+    # why not babel's own for "y" before an /i/ sound: join_list says "e" there (Spanish)
+    expected = {
+        code: (
+            [format_list(items, locale=name) for items in lists],
+            format_decimal(12500.5, locale=name),
+        )
+        for code, name in (("en", "en_GB"), ("es", "es"))
+    }
+    expected["es"][0][3] = "7 of hearts, joker e Inés"
+    parsed: list[object] = []
+    original = Locale.parse
+
+    def counted(identifier: object, *args: object, **kwargs: object) -> Locale:
+        if not isinstance(identifier, Locale):
+            parsed.append(identifier)
+        return original(identifier, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Locale, "parse", counted)
+    i18n._cldr_locale.cache_clear()
+    i18n._list_patterns.cache_clear()
+    for _round in range(3):
+        for code in ("en", "es"):
+            with i18n.speaking(code):
+                said = [i18n.join_list(items) for items in lists]
+                assert (said, i18n.format_number(12500.5)) == expected[code]
+    assert sorted(map(str, parsed)) == ["en_GB", "es"]

@@ -32,6 +32,10 @@ from contextlib import AbstractContextManager
 from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # why: Babel is loaded only when a number or list is worded
+    from babel import Locale
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -201,16 +205,40 @@ def join_list(items: Sequence[str]) -> str:
     kept = [item for item in items if item]
     if len(kept) < 2:
         return kept[0] if kept else ""
-    from babel.lists import format_list  # why: Babel is loaded only when a list is worded
-
     language = current_language()
-    text = format_list(kept, locale=_CLDR_LOCALE[language])
+    # Babel's format_list with the standard style, its patterns read once per language (why:
+    # finding them for every list was most of wording one, and the game server words a hand
+    # as a list for every round dealt at its tables, issue 29; tests/test_i18n.py compares)
+    patterns = _list_patterns(language)
+    if len(kept) == 2 and "2" in patterns:
+        text = patterns["2"].format(*kept)
+    else:
+        text = patterns["start"].format(kept[0], kept[1])
+        for item in kept[2:-1]:
+            text = patterns["middle"].format(text, item)
+        text = patterns["end"].format(text, kept[-1])
     last = kept[-1]
     # why by hand: CLDR's Spanish pattern is always "{0} y {1}", but Spanish writes "e"
     # before an /i/ sound ("Ana e Inés"), that is i- or hi- not followed by a vowel
     if language == "es" and text.endswith(" y " + last) and _starts_with_i_sound(last):
         text = text[: -len(last) - 3] + " e " + last
     return text
+
+
+@cache
+def _list_patterns(language: str) -> dict[str, str]:
+    """CLDR's standard list patterns for ``language`` ("{0}, {1}", "{0} and {1}"...)."""
+    patterns = _cldr_locale(language).list_patterns["standard"]
+    return {key: patterns[key] for key in ("2", "start", "middle", "end") if key in patterns}
+
+
+@cache
+def _cldr_locale(language: str) -> Locale:
+    """Babel's locale for ``language``, parsed once (why: parsing it for every number or
+    list, as a locale name passed to Babel does, cost most of wording one, issue 29)."""
+    from babel import Locale
+
+    return Locale.parse(_CLDR_LOCALE[language])
 
 
 def _starts_with_i_sound(word: str) -> bool:
@@ -236,7 +264,7 @@ def format_number(number: float) -> str:
     """
     from babel.numbers import format_decimal
 
-    return format_decimal(number, locale=_CLDR_LOCALE[current_language()])
+    return format_decimal(number, locale=_cldr_locale(current_language()))
 
 
 _ = gettext

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 
 from fivecrowns.net.protocol import LogIn
 from fivecrowns.net.server.accounts import AccountRules, Accounts
+from fivecrowns.net.server.background import hashing_workers
 from fivecrowns.storage.accounts import MemoryAccounts
 from server_support import FAST, Client, ServerProcess
 
@@ -40,6 +42,38 @@ def test_hashes_run_in_worker_processes_at_the_lowest_cpu_priority() -> None:
     assert hashed.startswith("$argon2id$") and right and not wrong
     assert niceness == 19 and where != os.getpid()
     assert os.getpriority(os.PRIO_PROCESS, 0) == before  # the server's own, unchanged
+
+
+def test_each_hash_runs_in_one_lane_and_hashes_made_with_four_still_verify() -> None:
+    # why one lane: 2 workers of argon2's default 4 lanes were 8 threads on a 2-core machine,
+    # and the event loop waited for a core behind them (benchmarks/results/login_flood.txt)
+    accounts = Accounts(MemoryAccounts(), None)  # type: ignore[arg-type]
+    old = PasswordHasher().hash("a long pass phrase")  # as the server made them before
+
+    async def scenario() -> tuple[str, bool, bool, bool]:
+        new = str(await accounts._in_pool(accounts._hasher.hash, "a long pass phrase"))
+        right = await accounts._verify(old, "a long pass phrase")
+        wrong = await accounts._verify(old, "A long pass phrase")
+        return new, right, wrong, await accounts._verify(new, "a long pass phrase")
+
+    new, old_right, old_wrong, new_right = asyncio.run(scenario())
+    accounts.close()
+    assert "$m=65536,t=3,p=4$" in old
+    assert new.startswith("$argon2id$v=19$m=65536,t=3,p=1$")  # the memory and passes as before
+    assert old_right and not old_wrong and new_right
+
+
+def test_a_core_is_left_to_the_event_loop() -> None:
+    assert [hashing_workers(cores) for cores in (1, 2, 3, 4, 64)] == [1, 1, 2, 2, 2]
+    accounts = Accounts(MemoryAccounts(), None)  # type: ignore[arg-type]
+    accounts.close()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert accounts._workers._count == accounts._pool._max_workers == hashing_workers()
+    assert accounts._workers._count == max(1, min(2, (cores or 1) - 1))
+    rules = AccountRules(hashing_at_once=3)  # the operator's number, if given, is kept
+    accounts = Accounts(MemoryAccounts(), None, rules)  # type: ignore[arg-type]
+    accounts.close()
+    assert accounts._workers._count == accounts._pool._max_workers == 3
 
 
 def test_a_worker_that_died_is_replaced_and_log_ins_go_on() -> None:

@@ -66,3 +66,36 @@ def test_a_spare_passes_frames_on_unchanged_with_the_clients_address(
     finally:
         errors = spare.stop()
     assert "Traceback" not in errors, errors
+
+
+def test_a_header_the_owners_handshake_cannot_carry_gets_a_sentence_not_a_traceback(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """aiohttp reads header bytes as UTF-8; the spare's handshake to the owner is Latin-1:
+    such a request is answered 400 with a sentence, and the spare logs no traceback."""
+    port = free_port()
+    with Redis.from_url(redis_server.url, decode_responses=True) as redis:
+        redis.set("fivecrowns:tables", f"1 handmade ws://127.0.0.1:{port}/ws", px=60_000)
+    spare = ServerProcess(tmp_path / "server", *FAST, "--bus", redis_server.url).start()
+    host, spare_port = spare.url.removeprefix("ws://").split("/", 1)[0].rsplit(":", 1)
+
+    async def answer(value: bytes) -> bytes:
+        reader, writer = await asyncio.open_connection(host, int(spare_port))
+        writer.write(
+            b"GET /ws HTTP/1.1\r\nHost: " + host.encode() + b"\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: MDEyMzQ1Njc4OWFiY2RlZg==\r\n"
+            b"Sec-WebSocket-Version: 13\r\nAccept-Language: " + value + b"\r\n\r\n"
+        )
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), WAIT)
+        body = await asyncio.wait_for(reader.read(400), WAIT)
+        writer.close()
+        return head + body
+
+    try:
+        for value in ("中文".encode(), b"\xff"):
+            said = asyncio.run(answer(value))
+            assert said.startswith(b"HTTP/1.1 400"), said
+            assert b"a header of its request is not plain text" in said, said
+    finally:
+        errors = spare.stop()
+    assert "Traceback" not in errors, errors

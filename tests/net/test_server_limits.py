@@ -52,19 +52,25 @@ def test_table_lists_a_client_never_reads_do_not_grow_the_server() -> None:
         assert len(watcher.frames[-1]) > 30_000, len(watcher.frames[-1])
         assert len(listing["tables"]) == 50
         before = server_memory(server)
+        cut = 0
         for _ in range(4):
             client = RawClient(server.url)
             rude.append(client)
             assert b" 101 " in client.upgrade()
             client.send({"type": "hello", "v": 1, "name": "Rude"})
-            for _ask in range(1500):
-                client.send({"type": "list_tables"})
+            try:
+                for _ask in range(1500):
+                    client.send({"type": "list_tables"})
+            except (ConnectionResetError, BrokenPipeError):
+                # why allowed: a client that reads nothing may be dropped as too far behind
+                # (CI on a loaded machine: its sending was still going when the server cut it)
+                cut += 1
         grown = 0
         deadline = time.monotonic() + 4.0  # the old server had grown by 100 MB in well under
         while time.monotonic() < deadline:
             grown = max(grown, server_memory(server) - before)
             await asyncio.sleep(0.1)
-        print(f"the server grew by {grown / MB:.1f} MB under 6,000 unread table lists")
+        print(f"the server grew by {grown / MB:.1f} MB under 6,000 unread table lists; {cut} cut")
         assert grown < 40 * MB
         # and a client that reads still gets its list at once
         await watcher.send({"type": "list_tables"})

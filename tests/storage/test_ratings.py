@@ -121,7 +121,8 @@ def test_a_forgotten_player_leaves_the_leaderboard_and_their_games_stay(
 def test_an_older_file_forgets_its_deleted_accounts_ratings(tmp_path: Path) -> None:
     path = tmp_path / "tables.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)
-    for number, step in enumerate(STEPS[:-1], start=1):  # the file before this step
+    forgetting = next(i for i, step in enumerate(STEPS) if "DELETE FROM ratings" in step)
+    for number, step in enumerate(STEPS[:forgetting], start=1):  # the file before this step
         db.executescript(step)
         db.execute(f"PRAGMA user_version = {number}")
     for account_id, status in (("gone", "deleted"), ("here", "active")):
@@ -138,4 +139,14 @@ def test_an_older_file_forgets_its_deleted_accounts_ratings(tmp_path: Path) -> N
     store = SqliteStore(path)
     board, count = store.ratings.leaderboard(0, 10)
     assert count == 1 and [r.player_id for r in board] == ["here"]
+    store.close()
+
+
+def test_deleting_an_account_drops_its_rating_in_the_same_transaction(tmp_path: Path) -> None:
+    """The database's own account deletion forgets the rating with everything else (so a
+    process dying before the server's own forget leaves nothing on the leaderboard)."""
+    store = SqliteStore(tmp_path / "tables.sqlite3")
+    store.ratings.record_game(_game("t-1"), [Rating("a", 1600.0, 100.0, 1, 1)])
+    store.accounts.delete_account("a")
+    assert store.ratings.rating("a") is None and store.ratings.leaderboard(0, 10) == ([], 0)
     store.close()

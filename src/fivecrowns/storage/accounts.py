@@ -239,6 +239,9 @@ class SqlAccounts:
             )
             sql.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,))
             sql.execute("DELETE FROM used_refresh WHERE account_id = ?", (account_id,))
+            # why here too (the server also asks the rating store to forget it): in the same
+            # transaction, a process dying between the two cannot leave it on the leaderboard
+            sql.execute("DELETE FROM ratings WHERE player_id = ?", (account_id,))
             # why token_hash too: the old token must not take the seat back as anyone
             sql.execute(
                 "UPDATE players SET name = ?, token_hash = 'deleted:' || id WHERE id = ?",

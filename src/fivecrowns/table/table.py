@@ -597,6 +597,17 @@ class Table:
             "legal": self.legal(seat),
         }
 
+    def own_parts(self, seat: int | None) -> tuple[list[str] | None, list[dict[str, Any]]]:
+        """What only ``seat``'s snapshot holds: its hand's cards (None: no game yet, or a
+        spectator) and its legal moves. ``shared_snapshot(seat)`` is ``shared_snapshot(None)``
+        with these as its view's ``hand`` (added last) and its ``legal``, and ``seat``
+        (tests/net/test_snapshot_frames.py checks it; the server's fan-out splices them)."""
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise ValueError(f"There is no seat {seat}.")
+        game = self.game
+        hand = None if game is None or seat is None else [c.token for c in game.hands[seat]]
+        return hand, self.legal(seat)
+
     def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
         """Viewers of one class get the same :meth:`frame` of ``entry`` in one language, so a
         fan-out words and encodes it once per (class, language), not once per seat

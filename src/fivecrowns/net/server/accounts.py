@@ -1,12 +1,12 @@
 """Accounts at the game server: sign-up, log-in, refresh, log-out, deleting one's account, and
 an account's name kept its own (docs/protocol.md, docs/network.md).
 
-- Passwords are hashed with argon2id (argon2-cffi, RFC 9106's low-memory parameters) in a
-  pool of ``hashing_at_once`` threads, each handing its hash to a worker process at the
-  lowest CPU priority (background.py), never on the event loop, which the system runs first
-  whenever it has work; at most ``hashing_waiting``
-  log-ins wait for it, and more are told the server is busy (a flood of log-ins cannot hold
-  every other player's moves, nor the server's memory).
+- Passwords are hashed with argon2id (argon2-cffi, RFC 9106's low-memory parameters in one
+  lane) in a pool of ``hashing_at_once`` threads (one core fewer than the machine has, at
+  most 2), each handing its hash to a worker process at the lowest CPU priority
+  (background.py), never on the event loop, which keeps a core no hash wants; at most
+  ``hashing_waiting`` log-ins wait for it, and more are told the server is busy (a flood
+  of log-ins cannot hold every other player's moves, nor the server's memory).
 - A log-in is a session: a short-lived access token (``hello`` with ``access`` says hello as
   the account without the password) and a refresh token that is traded once for a new pair.
   A refresh token used a second time was copied: every session of the account ends, and its
@@ -52,7 +52,7 @@ from fivecrowns.net.protocol import (
     Refresh,
     SignUp,
 )
-from fivecrowns.net.server.background import QuietHasher
+from fivecrowns.net.server.background import QuietHasher, hashing_workers
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.lobby import WRONG_VERSION, Lobby
 from fivecrowns.storage.accounts import (
@@ -115,7 +115,9 @@ class AccountRules:
     sign_up: SignUpMode = "open"  # or new accounts wait for approval, or none are made
     access_seconds: int = 15 * 60  # an access token's life
     refresh_seconds: int = 30 * 24 * 3600  # a refresh token's life, if it is not used
-    hashing_at_once: int = 2  # argon2 hashes at once (threads); each takes 64 MiB
+    # argon2 hashes at once (threads and worker processes); each takes 64 MiB. None: one
+    # core fewer than the machine has, at most 2 (background.py: a core left to the moves)
+    hashing_at_once: int | None = None
     hashing_waiting: int = 64  # log-ins waiting for a hash; more are told the server is busy
     window: float = 60.0  # seconds of the rate limits below
     # why 30: a household or a club behind one address logs in together
@@ -175,9 +177,10 @@ class Accounts:
         self.lobby = lobby
         self.rules = rules or AccountRules()
         self.clock = clock
-        self._workers = QuietHasher(self.rules.hashing_at_once)  # argon2id, in worker processes
+        at_once = self.rules.hashing_at_once or hashing_workers()
+        self._workers = QuietHasher(at_once)  # argon2id, in worker processes
         self._hasher = self._workers  # why apart: a test may count the hashes through its own
-        self._pool = ThreadPoolExecutor(self.rules.hashing_at_once, "argon2")
+        self._pool = ThreadPoolExecutor(at_once, "argon2")
         self._waiting = 0
         self._by_address = Attempts(self.rules.per_address, self.rules.window)
         self._by_name = Attempts(self.rules.per_name, self.rules.window)

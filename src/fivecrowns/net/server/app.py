@@ -74,7 +74,8 @@ from fivecrowns.net.protocol import (
     move_of,
 )
 from fivecrowns.net.server.accounts import AccountRules, Accounts
-from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, go_away
+from fivecrowns.net.server.connection import GOING_AWAY_REASON, Connection, Writes, go_away
+from fivecrowns.net.server.cycles import let_go_of_websockets
 from fivecrowns.net.server.friends import FriendMessage, FriendsHere
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import Lobby, Recorder, room_of
@@ -160,6 +161,7 @@ class Server:
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False
+        self.writes = Writes(self._save)  # every connection's frames, written once a loop turn
         self._save_trouble = Throttled(log)
         self.messages = 0
         self.moves = 0
@@ -235,7 +237,7 @@ class Server:
             # WebSocket's reader; that reader never hears of the end, so reading it would hold
             # this address's slot until the hello deadline (CI on Python 3.12 met it)
             return ws
-        conn = Connection(ws, self.limits, self._save, request.transport)
+        conn = Connection(ws, self.limits, self._save, request.transport, self.writes)
         conn.address = request.remote or ""
         if self.stopping:  # why: a connection made while stopping would get no goodbye
             await ws.close(code=WSCloseCode.GOING_AWAY, message=GOING_AWAY_REASON)
@@ -581,7 +583,7 @@ def _accepted_language(request: web.Request) -> str:
 
 def make_app(server: Server, sounds: str | None = None) -> web.Application:
     """The server's application; ``sounds`` is the sound pack the web page plays."""
-    app = web.Application()
+    app = web.Application(middlewares=[let_go_of_websockets])  # why: cycles.py
     if server.limits.trusted_proxies:
         app.middlewares.append(ProxyHeaders(server.limits.trusted_proxies).middleware)
     add_web_routes(app, sounds)  # the web client at / (docs/web.md)

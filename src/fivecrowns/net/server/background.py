@@ -14,11 +14,20 @@ as argon2's ``PasswordHasher``, which does the work there) at the lowest CPU pri
 the event loop has work the system runs it first, and the hashes take what it leaves, which on
 an idle server is everything. The server's thread pool still bounds how many hashes run and
 wait at once (accounts.py); each of its threads only waits for its worker's answer.
+
+Each hash runs in one thread (argon2's parallelism 1, :data:`PARAMETERS`), and there are
+fewer workers than cores (:func:`hashing_workers`): a flood's hashes take at most all cores
+but one, and the event loop always has a core no hash wants. With argon2-cffi's default 4
+lanes, 2 workers ran 8 threads on a 2-core machine, and the loop waited for a core behind
+them (nice 19 gives them a small share, not none). The lowest priority stays nice 19, not
+Linux's SCHED_IDLE: a SCHED_IDLE worker may wait for minutes on a machine kept busy by other
+work, and every log-in with it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import threading
@@ -28,13 +37,31 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from argon2 import PasswordHasher
+from argon2.profiles import RFC_9106_LOW_MEMORY
 
-__all__ = ["LOWEST", "QuietHasher", "lowest_priority"]
+__all__ = ["LOWEST", "PARAMETERS", "QuietHasher", "hashing_workers", "lowest_priority"]
 
 LOWEST = 19  # the nice value of the workers: the lowest CPU priority there is
+#: argon2id as RFC 9106's second recommended option (64 MiB, 3 passes) in one lane, not 4.
+#: why still as safe: a guess costs an attacker the memory times the passes, which the lanes
+#: only split among threads; OWASP's argon2id settings all use 1 lane, with less memory or
+#: fewer passes (19 MiB and 2, 46 MiB and 1). Hashes made with 4 lanes still verify: argon2
+#: reads a hash's parameters from the hash itself.
+PARAMETERS = dataclasses.replace(RFC_9106_LOW_MEMORY, parallelism=1)
+#: Workers at most. why: each hash holds 64 MiB while it runs.
+WORKERS_AT_MOST = 2
 
 _hasher: PasswordHasher | None = None  # a worker process's own
 T = TypeVar("T")
+
+
+def hashing_workers(cores: int | None = None) -> int:
+    """How many hashes run at once: one core fewer than ``cores`` (the cores this process
+    may use), at least 1, at most :data:`WORKERS_AT_MOST`; a core is left to the event loop."""
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        cores = cores or os.cpu_count() or 1
+    return max(1, min(WORKERS_AT_MOST, cores - 1))
 
 
 def _end_with_the_server() -> None:
@@ -49,7 +76,7 @@ def lowest_priority() -> None:
     end with the server, even one killed at once (a worker left waiting for work would hold
     the server's output open, and its memory, for ever)."""
     global _hasher
-    _hasher = PasswordHasher()
+    _hasher = PasswordHasher.from_parameters(PARAMETERS)
     threading.Thread(target=_end_with_the_server, name="end with the server", daemon=True).start()
     if hasattr(os, "setpriority"):  # why: Windows has no nice values; its hashes run as before
         # why suppress: a sandbox may forbid it; the hashes then run, only yield less
@@ -68,7 +95,7 @@ def _verify(password_hash: str, password: str) -> bool:
 
 
 class QuietHasher:
-    """argon2id's ``hash`` and ``verify`` (argon2-cffi's defaults), done in ``workers`` worker
+    """argon2id's ``hash`` and ``verify`` (:data:`PARAMETERS`), done in ``workers`` worker
     processes at the lowest CPU priority; each call blocks its caller (a thread of the pool in
     accounts.py) until its worker answers. argon2's exceptions come back as they were raised."""
 

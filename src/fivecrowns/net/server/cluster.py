@@ -49,6 +49,7 @@ from aiohttp import web
 from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.server.app import FULL_HEADERS, Server, full_response
+from fivecrowns.net.server.cycles import let_go_of_websockets
 from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
@@ -62,6 +63,9 @@ log = logging.getLogger(__name__)
 
 CHANGING_OVER = N_("The server is changing over to another process; connect again in a moment.")
 REFUSED = N_("The server cannot take this connection now; try again later.")
+BAD_HEADER = N_(
+    "The server cannot take this connection: a header of its request is not plain text."
+)
 LEASE_KEY = "fivecrowns:tables"
 CHANNEL = "fivecrowns:owner"
 FENCE = "tables"  # the fence's name in the store: the lease it guards
@@ -161,7 +165,7 @@ class Node:
 
     def public_app(self, sounds: str | None = None) -> web.Application:
         """What the shared public port serves: the web page and ``/ws``."""
-        app = web.Application()
+        app = web.Application(middlewares=[let_go_of_websockets])  # why: cycles.py
         if self.server.limits.trusted_proxies:
             app.middlewares.append(ProxyHeaders(self.server.limits.trusted_proxies).middleware)
         add_web_routes(app, sounds)
@@ -178,7 +182,7 @@ class Node:
     def private_app(self) -> web.Application:
         """What this process's own port serves to the others: ``/ws``, while it owns the
         tables; the client's address comes in X-Forwarded-For from the forwarding process."""
-        app = web.Application()
+        app = web.Application(middlewares=[let_go_of_websockets])
         peers = sorted({"127.0.0.1", self.host})
         app.middlewares.append(ProxyHeaders(peers).middleware)
         app.router.add_get("/ws", self.handle_private)
@@ -341,6 +345,11 @@ class Node:
         for name in ("Origin", "Host"):  # why: the owner checks the page's origin itself
             if name in request.headers:
                 headers[name] = request.headers[name]
+        if not all(_passable(value) for value in headers.values()):
+            # why: aiohttp reads a header's bytes as UTF-8, and the owner's handshake is sent
+            # in Latin-1 (splice.reach); such a request is no browser's and no client's
+            with speaking(accepted_language("")):
+                return web.Response(status=400, text=_(BAD_HEADER) + "\n")
         deadline = time.monotonic() + 2 * self.ttl + 1.0
         for _attempt in range(1000):
             if self.owner or time.monotonic() > deadline:
@@ -359,6 +368,15 @@ class Node:
             self._wake.set()  # why: if nobody holds the lease, try to take it now
             await asyncio.sleep(0.1)
         return None
+
+
+def _passable(value: str) -> bool:
+    """Whether ``value`` can go in the owner's handshake as it is (splice.reach)."""
+    try:
+        value.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return "\r" not in value and "\n" not in value
 
 
 def _refused(request: web.Request, status: int) -> web.Response:

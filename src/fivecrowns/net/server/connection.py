@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import struct
 import time
 from collections import deque
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -34,9 +35,12 @@ __all__ = [
     "GOING_AWAY_REASON",
     "STOP_WAIT",
     "Connection",
+    "Writes",
     "go_away",
     "text_frames",
 ]
+
+log = logging.getLogger(__name__)
 
 #: The WebSocket close code and reason a stopping server closes every connection with
 #: (1001, "going away", RFC 6455), after an ``error`` ``server_stopping`` with its sentence.
@@ -79,10 +83,16 @@ class Connection:
         limits: Limits,
         saved: Callable[[], bool] = bool,
         transport: asyncio.Transport | None = None,
+        writes: Writes | None = None,
     ) -> None:
         self.ws = ws
         self._saved = saved  # commits the store's kept inputs; False if it could not
         self._transport = transport  # cut if the close handshake does not end (CLOSE_WAIT)
+        # why: frames queued while the writer waits idle are written by ``writes`` at the end
+        # of the loop's turn, without waking the writer task (see Writes)
+        self._writes = writes if transport is not None else None
+        self._idle = False  # the writer waits for frames, with nothing to write or drain
+        self._due = False  # ``writes`` holds this connection for the end of this turn
         self.player: PlayerRecord | None = None
         self.room: Room | None = None
         self.seat: int | None = None  # None while watching or in the lobby
@@ -153,6 +163,12 @@ class Connection:
             return
         self.queue.append(item)
         self.unsent += size
+        writes = self._writes
+        if writes is not None and self._idle and not self._wake.is_set():
+            if not self._due:
+                self._due = True
+                writes.due(self)
+            return
         self._wake.set()
 
     def take(self) -> bytes | None:
@@ -214,9 +230,19 @@ class Connection:
 
     async def write_loop(self) -> None:
         for _batch in range(WRITES):
-            while not self.queue:
+            while not self.queue and not self._blocked:
                 self._wake.clear()
-                await self._wake.wait()
+                self._idle = True
+                try:
+                    await self._wake.wait()
+                finally:
+                    self._idle = False
+            if self._blocked:
+                # a write made by ``Writes`` left the client behind: wait for it to read, as
+                # after a write of our own (the frames queued meanwhile stay queued)
+                if not await self._drain():
+                    return
+                continue
             frames, ending = self._take_all()
             # why here: no frame leaves before the moves it tells of are on disk (kill -9 safe);
             # the first writer to run commits everything kept since, in one transaction
@@ -231,6 +257,19 @@ class Connection:
 
     def _take_all(self) -> tuple[list[bytes], bool]:
         """Every frame queued now, in order, and whether the writer is to end after them."""
+        queue = self.queue
+        if self._listing is None:
+            # why at once: with no table list queued (``_listing`` is the newest one queued,
+            # None once it is taken, and every older one is ahead of it) the queue holds only
+            # frames, and an end only last (nothing is queued once closed); taking them one by
+            # one was a call per frame, a move queues 3 or 4 for every connection
+            taken = list(queue)
+            queue.clear()
+            self.unsent = 0
+            ending = bool(taken) and taken[-1] is None
+            if ending:
+                taken.pop()
+            return cast("list[bytes]", taken), ending
         frames: list[bytes] = []
         while self.queue:
             data = self.take()
@@ -254,15 +293,33 @@ class Connection:
                 finally:
                     self._blocked = False
             return True
+        if not self._write_now(transport, frames):
+            return False
+        return await self._drain() if self._blocked else True
+
+    def _write_now(self, transport: asyncio.Transport, frames: list[bytes]) -> bool:
+        """Write ``frames`` to ``transport`` at once; False (nothing written) once the socket
+        closes. Leaves ``_blocked`` True when the client has too much unread: then
+        :meth:`_drain` is to wait for it before anything more is written."""
         if self.ws.closed or transport.is_closing():  # why: nothing after a close frame
             return False
+        self._send_now(transport, frames)
+        return True
+
+    def _send_now(self, transport: asyncio.Transport, frames: list[bytes]) -> None:
+        """:meth:`_write_now` once its socket is known to be open."""
         transport.write(text_frames(frames))
-        low, high = transport.get_write_buffer_limits()
-        if transport.get_write_buffer_size() <= high:
-            return True
-        # the client is not reading: wait until it has read most of what it was sent (as
-        # aiohttp's own send waits), so its frames queue here, where they are bounded
-        self._blocked = True
+        if transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]:
+            # the client is not reading: wait until it has read most of what it was sent (as
+            # aiohttp's own send waits), so its frames queue here, where they are bounded
+            self._blocked = True
+
+    async def _drain(self) -> bool:
+        """Wait while the client reads what it was sent (``_blocked``); False if it closed, or
+        read nothing for minutes (then it is closed)."""
+        transport = self._transport
+        assert transport is not None
+        low, _high = transport.get_write_buffer_limits()
         try:
             for _poll in range(DRAIN_POLLS):
                 await asyncio.sleep(DRAIN_POLL)
@@ -275,6 +332,31 @@ class Connection:
         self.close(WSCloseCode.TRY_AGAIN_LATER, BEHIND_REASON)  # why: minutes without reading
         return False
 
+    def write_due(self, saved: bool) -> None:
+        """``Writes``' part: write what is queued now, in one write, if the writer still waits
+        idle (else wake it: it writes, ends or says why itself); ``saved``: the store committed
+        every move these frames tell of."""
+        self._due = False
+        transport = self._transport
+        if not self.queue or transport is None:
+            return
+        if (
+            not saved
+            or self.closed
+            or not self._idle
+            or self._wake.is_set()
+            or self.ws.closed
+            or transport.is_closing()
+        ):
+            # why the writer: it retries the save and says why, ends (as after a close), or
+            # is already busy writing or waiting for the client
+            self._wake.set()
+            return
+        frames, _ending = self._take_all()  # why no end: an end is queued only when closed
+        self._send_now(transport, frames)  # why not _write_now: its checks are made above
+        if self._blocked:
+            self._wake.set()  # the writer waits for the client to read (_drain)
+
     async def _say_unsaved(self) -> None:
         """Tell the client why it is closed when the moves cannot be saved (a full disk),
         instead of a bare close; within a second, as a client that does not read gets none."""
@@ -282,6 +364,40 @@ class Connection:
             data = encode(Error("cannot_save", _(CANNOT_SAVE)))
         with contextlib.suppress(Exception):  # why: a socket already gone needs no sentence
             await asyncio.wait_for(self.ws.send_frame(data, WSMsgType.TEXT), 1.0)
+
+
+class Writes:
+    """Every connection given frames during one turn of the event loop, written at its end:
+    the store committed once, then each connection's frames in one write, in the order queued,
+    without waking its writer task (that task only waits for a slow client, ends the
+    connection, or writes when the store could not be saved).
+
+    why: a move queues frames for every connection at its table, and waking each one's writer
+    task (an Event, a task step, the loop's bookkeeping) cost more than the write itself
+    (issue 29, the glue around a move)."""
+
+    def __init__(self, saved: Callable[[], bool]) -> None:
+        self._saved = saved  # commits the store's kept inputs; False if it could not
+        self._due: list[Connection] = []
+
+    def due(self, conn: Connection) -> None:
+        """``conn`` has frames to write at the end of this turn of the loop."""
+        if not self._due:
+            asyncio.get_running_loop().call_soon(self.write)
+        self._due.append(conn)
+
+    def write(self) -> None:
+        """Commit the store, then write each connection's frames (see :meth:`due`)."""
+        due, self._due = self._due, []
+        # why save only if a connection has frames: a connection closed meanwhile has none
+        saved = any(conn.queue for conn in due) and self._saved()
+        for conn in due:
+            try:
+                conn.write_due(saved)
+            except Exception:  # why: one socket's failure must not leave the others unwritten
+                log.exception("A connection's frames could not be written")
+                conn._due = False
+                conn.close()
 
 
 def text_frames(frames: list[bytes]) -> bytes:

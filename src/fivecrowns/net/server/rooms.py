@@ -17,6 +17,7 @@ from fivecrowns.i18n import speaking
 from fivecrowns.net.protocol import EventFrame, Snapshot, encode
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Bucket, Limits
+from fivecrowns.net.server.snapshots import SnapshotFrames
 from fivecrowns.table import Entry, Table
 
 __all__ = [
@@ -158,6 +159,7 @@ class LocalFanout:
         table = room.table
         viewers = [(viewer, conns) for viewer, conns in room.conns.items() if conns]
         for entry in entries:
+            chat = entry.kind == "chat"  # why: only a chat line can be muted (muted_chat)
             # why per class and language: most events read the same for every seat but the one
             # who made them, so each is worded and encoded once per (class, language) at the
             # table, not once per seat; every connection still gets exactly one frame per entry
@@ -165,7 +167,7 @@ class LocalFanout:
             for viewer, conns in viewers:
                 viewer_class = table.frame_class(entry, viewer)
                 for conn in conns:
-                    muted = muted_chat(conn, entry.kind, entry.data)
+                    muted = chat and muted_chat(conn, entry.kind, entry.data)
                     key = (viewer_class, conn.language, muted)
                     frame = encoded.get(key)
                     if frame is None:
@@ -192,9 +194,10 @@ def send_snapshots(room: Room, entries: list[Entry]) -> None:
 def send_everyone_a_snapshot(room: Room) -> None:
     """Each seat's and spectator's own snapshot, to everyone at the table: after a change,
     or when a spectator came or went (every page shows who is watching)."""
-    watchers = room.watchers()  # why once: the same for every seat
+    # why once: the watchers and the shared part are the same for every seat
+    frames = SnapshotFrames(room.id, room.table, room.watchers())
     for seat, conns in room.conns.items():
         if conns:
-            frame = room.snapshot_frame(seat, watchers)  # why once: all of a seat's connections
+            frame = frames.frame(seat)  # why once: all of a seat's connections
             for conn in conns:
                 conn.send_raw(frame)
