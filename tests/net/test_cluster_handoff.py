@@ -10,6 +10,7 @@ import os
 import socket
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from cluster_support import LEASE, owner_now
@@ -128,6 +129,47 @@ def test_kill_9_of_the_owner_after_a_handoff_the_client_resumes_on_the_spare(
         await play_until([again], lambda c: c.seq >= ann.seq + 10, 60)
         assert again.errors == []
         await again.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = owner.stop() + spare.stop()
+    assert "Traceback" not in errors, errors
+
+
+def test_handed_off_connections_count_toward_the_owners_max_connections(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """A handed-off connection is the owner's: the spare (--max-connections 2) holds none
+    and takes a third, while the owner (--max-connections 3) counts each, and its "full"
+    sentence reaches the fourth player, until one of the three leaves."""
+    data = tmp_path / "server"
+    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
+    owner = ServerProcess(data, *options, "--max-connections", "3").start()
+    owner_now(redis_server.url)
+    spare = ServerProcess(data, *options, "--max-connections", "2").start()
+
+    async def scenario() -> None:
+        players = [Client(name) for name in ("Ann", "Ben", "Cy")]
+        for player in players:
+            await player.connect(spare.url)
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(spare.url)
+            assert refused.value.status == 503
+        await players[2].close()
+        for _attempt in range(100):  # the owner hears of the close within a moment
+            dee = Client("Dee")
+            try:
+                players[2] = await dee.connect(spare.url)
+                break
+            except aiohttp.WSServerHandshakeError:
+                await dee.close()
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the owner took no connection again")
+        for player in players:
+            await player.close()
 
     try:
         asyncio.run(scenario())
