@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import shutil
@@ -62,6 +63,7 @@ def enabled() -> bool:
     return os.environ.get(HANDOFF_VARIABLE, "1") != "0"
 
 
+@functools.cache  # why: it changes only with a reboot, and is asked at every connection
 def boot_id() -> str | None:
     """This machine's boot id (Linux), the same for every process until the next boot; None
     where there is none (then nothing is handed off)."""
@@ -195,16 +197,17 @@ class Receiver:
 
     async def _serve(self, peer: socket.socket) -> None:
         with peer:
-            pid, uid, _gid = _CRED.unpack(
-                peer.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
-            )
-            if uid != os.getuid():
-                log.warning("Refused a handoff from process %d of another user (%d)", pid, uid)
-                return
             try:
+                pid, uid, _gid = _CRED.unpack(
+                    peer.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
+                )
+                if uid != os.getuid():
+                    log.warning("Refused a handoff from process %d of user %d", pid, uid)
+                    return
                 await asyncio.wait_for(_readable(peer), RECEIVE_WAIT)
                 _data, fds, _flags, _address = socket.recv_fds(peer, 1, 1, socket.MSG_CMSG_CLOEXEC)
-            except (OSError, TimeoutError):
+            except (OSError, TimeoutError) as error:  # why: the spare went meanwhile
+                log.info("A handoff did not come: %s", error)
                 return
             if not fds:
                 return
@@ -269,6 +272,8 @@ class Handing(asyncio.Protocol):
         transport = self.transport
         assert transport is not None
         if pending.cancelled() or pending.exception() is not None:
+            if not pending.cancelled():
+                log.warning("A connection was dropped: %s", pending.exception())
             transport.abort()  # why: the owner may hold it; two servers must never share it
             return
         if pending.result():
