@@ -165,7 +165,6 @@ class Node:
         self.forwarded = 0
         self.handoff = enabled()
         self.receiver = Receiver(self._adopt)
-        self.handed = 0  # connections handed off to the owner (for the tests)
         self._public: Callable[[], asyncio.BaseProtocol] | None = None
 
     # --- the two web applications --------------------------------------------------------
@@ -341,10 +340,8 @@ class Node:
         task.add_done_callback(self._handing_done)
         return task
 
-    def _handing_done(self, task: asyncio.Task[bool]) -> None:
+    def _handing_done(self, _task: asyncio.Task[bool]) -> None:
         self.forwarded -= 1
-        if not task.cancelled() and task.exception() is None and task.result():
-            self.handed += 1
 
     async def _hand(self, transport: asyncio.Transport) -> bool:
         try:

@@ -138,7 +138,6 @@ class Receiver:
         self._listener: socket.socket | None = None
         self._task: asyncio.Task[None] | None = None
         self._serving: set[asyncio.Task[None]] = set()
-        self.taken = 0  # sockets taken (for the tests)
 
     @property
     def offer(self) -> Offer | None:
@@ -221,8 +220,6 @@ class Receiver:
                 taken = False
             else:
                 taken = await self.adopt(client)
-            if taken:
-                self.taken += 1
             with contextlib.suppress(OSError):
                 peer.send(TAKEN if taken else NOT_TAKEN)
 
