@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
@@ -89,8 +90,8 @@ class AccountStore(Protocol):
     def set_status(self, account_id: str, status: Status) -> None: ...
 
     def delete_account(self, account_id: str) -> None:
-        """Forget the account's name, key, hash and sessions, and its name in the stored
-        games (each now says :data:`DELETED_NAME`); its id stays for those records."""
+        """Forget the account's name, key, hash, sessions and rating, and its name in the
+        stored games (each now says :data:`DELETED_NAME`); its id stays for those records."""
         ...
 
     def add_session(self, session: Session) -> None: ...
@@ -115,9 +116,11 @@ class AccountStore(Protocol):
 
 
 class MemoryAccounts:
-    """Accounts that last as long as the server process."""
+    """Accounts that last as long as the server process. ``forget_rating`` drops a deleted
+    account's rating from the ratings kept beside them (the SQL stores do it in SQL)."""
 
-    def __init__(self) -> None:
+    def __init__(self, forget_rating: Callable[[str], None] | None = None) -> None:
+        self._forget_rating = forget_rating
         self._accounts: dict[str, Account] = {}
         self._sessions: dict[str, Session] = {}
         self._used: dict[str, str] = {}
@@ -150,6 +153,8 @@ class MemoryAccounts:
             )
         self.end_sessions(account_id)
         self._used = {h: a for h, a in self._used.items() if a != account_id}
+        if self._forget_rating is not None:
+            self._forget_rating(account_id)
 
     def add_session(self, session: Session) -> None:
         self._sessions[session.id] = session
@@ -239,8 +244,8 @@ class SqlAccounts:
             )
             sql.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,))
             sql.execute("DELETE FROM used_refresh WHERE account_id = ?", (account_id,))
-            # why here too (the server also asks the rating store to forget it): in the same
-            # transaction, a process dying between the two cannot leave it on the leaderboard
+            # why in this transaction: a process dying between the two cannot leave it on the
+            # leaderboard
             sql.execute("DELETE FROM ratings WHERE player_id = ?", (account_id,))
             # why token_hash too: the old token must not take the seat back as anyone
             sql.execute(

@@ -190,8 +190,6 @@ class Accounts:
         self._work: dict[Connection, asyncio.Task[None]] = {}  # each log-in's task, by its conn
         # the hash an unknown name's password is checked on, made once (a task all wait for)
         self._nothing: asyncio.Future[Any] | None = None
-        # what else drops a deleted account's data, kept by other parts (its rating)
-        self.forgetting: list[Callable[[str], None]] = []
 
     def logging_in(self, conn: Connection) -> bool:
         """``conn``'s log-in or sign-up waits for its hash (its hello is on its way)."""
@@ -495,8 +493,6 @@ class Accounts:
         if conn.room is not None:  # why again: the player may have sat down meanwhile
             raise TableError("at_table", _(LEAVE_FIRST))
         self.store.delete_account(account_id)
-        for forget in self.forgetting:
-            forget(account_id)
         if self.history is not None:
             with contextlib.suppress(OSError):  # why: a full disk must not stop the server
                 forget_name_in_history(self.history, account.name)
