@@ -89,6 +89,11 @@ class AccountStore(Protocol):
 
     def set_status(self, account_id: str, status: Status) -> None: ...
 
+    def set_password_hash(self, account_id: str, old: str, new: str) -> bool:
+        """Store ``new`` as the account's password hash if it is still ``old`` (the same
+        password, hashed with newer settings); whether it was stored."""
+        ...
+
     def delete_account(self, account_id: str) -> None:
         """Forget the account's name, key, hash, sessions and rating, and its name in the
         stored games (each now says :data:`DELETED_NAME`); its id stays for those records."""
@@ -145,6 +150,13 @@ class MemoryAccounts:
     def set_status(self, account_id: str, status: Status) -> None:
         if account_id in self._accounts:
             self._accounts[account_id] = replace(self._accounts[account_id], status=status)
+
+    def set_password_hash(self, account_id: str, old: str, new: str) -> bool:
+        account = self._accounts.get(account_id)
+        if account is None or account.password_hash != old or not old:
+            return False
+        self._accounts[account_id] = replace(account, password_hash=new)
+        return True
 
     def delete_account(self, account_id: str) -> None:
         if account_id in self._accounts:
@@ -233,6 +245,13 @@ class SqlAccounts:
 
     def set_status(self, account_id: str, status: Status) -> None:
         self._sql.execute("UPDATE accounts SET status = ? WHERE id = ?", (status, account_id))
+
+    def set_password_hash(self, account_id: str, old: str, new: str) -> bool:
+        changed = self._sql.execute(
+            "UPDATE accounts SET password_hash = ? WHERE id = ? AND password_hash = ?",
+            (new, account_id, old),
+        )
+        return bool(changed.rowcount == 1)
 
     def delete_account(self, account_id: str) -> None:
         sql = self._sql

@@ -47,6 +47,7 @@ __all__ = [
     "cgroup_cores",
     "hashing_workers",
     "lowest_priority",
+    "needs_rehash",
 ]
 
 LOWEST = 19  # the nice value of the workers: the lowest CPU priority there is
@@ -105,6 +106,18 @@ def hashing_workers(cores: float | None = None) -> int:
         if limit is not None:
             cores = min(cores, limit)
     return max(1, min(WORKERS_AT_MOST, int(cores - 1)))
+
+
+_CHECKER = PasswordHasher.from_parameters(PARAMETERS)  # only reads hashes: no hashing here
+
+
+def needs_rehash(password_hash: str) -> bool:
+    """Whether the hash was made with other settings than :data:`PARAMETERS` (an older
+    server's 4 lanes): read from the hash itself, no hashing."""
+    try:
+        return bool(_CHECKER.check_needs_rehash(password_hash))
+    except ValueError:  # not an argon2 hash: nothing to do here (verify refuses it)
+        return False
 
 
 def _end_with_the_server() -> None:
