@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from cluster_support import LEASE, owner_now
+from cluster_support import LEASE, Cluster, owner_now
 from fivecrowns.net.server.handoff import Offer, Receiver, boot_id
 from redis_server import RedisServer, redis_server
 from server_support import FAST, Client, ServerProcess, play_until
@@ -96,6 +96,39 @@ def test_a_spare_hands_the_clients_own_connection_to_the_owner_and_pumps_nothing
         asyncio.run(scenario())
     finally:
         errors = owner.stop() + spare.stop()
+    assert "Traceback" not in errors, errors
+
+
+def test_a_crowd_connecting_at_once_is_handed_off_whole(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """300 clients connect to the one port of two processes at the same moment (a crowd
+    coming back after a restart): the spare hands off every connection the kernel gives it,
+    none is passed on as bytes."""
+    cluster = Cluster(
+        tmp_path / "server", redis_server, "--max-per-address", "0", "--max-connections", "1000"
+    )
+    owner, spare = cluster.first.proc, cluster.second.proc
+    assert owner is not None and spare is not None
+    crowd = 300
+
+    async def scenario() -> None:
+        clients = [Client(f"P{number}") for number in range(crowd)]
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(client.connect(cluster.url) for client in clients)), 60
+            )
+            held = [ports for ports in _tcp(spare.pid) if ports[1] != redis_server.port]
+            assert held == []
+            assert len([p for p in _tcp(owner.pid) if p[1] != redis_server.port]) == crowd
+        finally:
+            for client in clients:
+                await client.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        errors = cluster.stop()
     assert "Traceback" not in errors, errors
 
 

@@ -53,7 +53,7 @@ from fivecrowns.i18n import gettext as _
 from fivecrowns.net.server.app import FULL_HEADERS, Server, full_response
 from fivecrowns.net.server.cycles import let_go_of_websockets
 from fivecrowns.net.server.handoff import Handing, HandingSite, Offer, Receiver, enabled, hand_off
-from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
+from fivecrowns.net.server.lease import DROPS, Holder, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
 from fivecrowns.net.server.splice import Owner, Refusal, reach, splice
@@ -166,6 +166,12 @@ class Node:
         self.handoff = enabled()
         self.receiver = Receiver(self._adopt)
         self._public: Callable[[], asyncio.BaseProtocol] | None = None
+        # who held the lease at the last look (the lease's beat looks every ttl / 3), and the
+        # look under way: a crowd of connections is then not a crowd of Redis requests
+        # (redis-py's pool holds 100 connections and refuses the 101st at once)
+        self._holder: Holder | None = None
+        self._holder_seen = float("-inf")
+        self._looking: asyncio.Future[Holder | None] | None = None
 
     # --- the two web applications --------------------------------------------------------
 
@@ -278,7 +284,9 @@ class Node:
     async def _try_to_own(self) -> None:
         # why ask first: a spare would otherwise read the store's fence at every beat while
         # another process holds the lease (the database has nothing to say until it is free)
-        if await self.lease.holder() is not None:
+        holder = await self.lease.holder()
+        self._holder, self._holder_seen = holder, time.monotonic()
+        if holder is not None:
             return
         # why the floor: a Redis restarted without its data counts epochs from 1 again, and the
         # store would refuse those; the next epoch is then past the store's newest
@@ -345,15 +353,31 @@ class Node:
 
     async def _hand(self, transport: asyncio.Transport) -> bool:
         try:
-            holder = await self.lease.holder()
+            holder = await self._known_holder()
         except DROPS:
-            return False  # why: served here, it waits for the bus as a passed-on one does
+            return False  # why: served here, it waits for the bus as one passed on does
         if holder is None or holder.name == self.name:
             return False
         offer = Offer.parse(holder.offer)
         if offer is None or not offer.here():
             return False  # why: the owner is on another machine; its bytes are passed on
         return await hand_off(transport, offer)
+
+    async def _known_holder(self) -> Holder | None:
+        """Who holds the lease, as looked at within a third of a lease; one look at a time."""
+        if time.monotonic() - self._holder_seen <= self.ttl / 3:
+            return self._holder
+        if self._looking is None:
+            self._looking = asyncio.ensure_future(self._look())
+        return await asyncio.shield(self._looking)
+
+    async def _look(self) -> Holder | None:
+        try:
+            holder = await self.lease.holder()
+            self._holder, self._holder_seen = holder, time.monotonic()
+            return holder
+        finally:
+            self._looking = None
 
     async def _adopt(self, client: socket.socket) -> bool:
         """A socket handed off by a spare: served here as if accepted here, while this

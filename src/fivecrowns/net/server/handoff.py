@@ -54,7 +54,7 @@ HANDOFF_VARIABLE = "FIVECROWNS_HANDOFF"
 TAKEN, NOT_TAKEN = b"\x01", b"\x00"  # the owner's answer to a handoff
 ANSWER_WAIT = 5.0  # seconds a spare waits for the owner's answer before dropping the client
 RECEIVE_WAIT = 5.0  # seconds the owner waits for a spare's descriptor after it connects
-BACKLOG = 128
+BACKLOG = 1024  # why: a spare may hand over hundreds at once (a crowd reconnecting)
 _CRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
 
 
