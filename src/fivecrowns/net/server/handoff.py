@@ -150,7 +150,9 @@ class Receiver:
         """Listen; the offer to write in the lease, or None if this machine cannot."""
         if boot_id() is None or not hasattr(socket, "SO_PEERCRED"):
             return None
-        base = os.environ.get("XDG_RUNTIME_DIR") or None  # why: short, and the user's own
+        # why these: short (a socket's path has at most 107 bytes), the user's own, and
+        # systemd's RuntimeDirectory= is seen by another service where a PrivateTmp is not
+        base = os.environ.get("RUNTIME_DIRECTORY") or os.environ.get("XDG_RUNTIME_DIR") or None
         # why mkdtemp: it makes the folder 0700, so no other user can reach the socket
         self.folder = Path(tempfile.mkdtemp(prefix="fivecrowns-", dir=base))
         offer = self.offer
