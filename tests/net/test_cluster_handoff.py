@@ -235,6 +235,36 @@ def test_with_handoff_off_the_spare_passes_bytes_on_as_across_machines(
     assert "Traceback" not in errors, errors
 
 
+def test_an_owner_that_cannot_make_its_socket_says_so_and_the_spare_passes_bytes_on(
+    tmp_path: Path, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket folder whose path is too long for a Unix socket (107 bytes at most): the
+    owner says in its log that connections will not be handed to it, and serves on; the
+    spare passes a client's bytes on to it instead."""
+    runtime = tmp_path / ("r" * 110)
+    runtime.mkdir()
+    monkeypatch.setenv("RUNTIME_DIRECTORY", str(runtime))
+    owner, spare = _pair(tmp_path, redis_server)
+    assert spare.proc is not None
+
+    async def scenario() -> None:
+        ann = await Client("Ann").connect(spare.url)
+        assert ann.ws is not None
+        mine = ann.ws.get_extra_info("sockname")[1]
+        assert (_port(spare.url), mine) in _tcp(spare.proc.pid)  # type: ignore[union-attr]
+        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        await ann.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        said = owner.stop()
+        errors = said + spare.stop()
+    assert "Connections will not be handed to this process" in said, said
+    assert "Traceback" not in errors, errors
+
+
 def test_the_owner_takes_no_descriptor_from_another_user_and_its_folder_is_private(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -147,25 +147,27 @@ class Receiver:
         return Offer(boot, str(self.folder / "handoff.sock"))
 
     def start(self) -> Offer | None:
-        """Listen; the offer to write in the lease, or None if this machine cannot."""
+        """Listen; the offer to write in the lease, or None if this machine cannot (then
+        the spares pass bytes on to this process, as across machines)."""
         if boot_id() is None or not hasattr(socket, "SO_PEERCRED"):
             return None
         # why these: short (a socket's path has at most 107 bytes), the user's own, and
         # systemd's RuntimeDirectory= is seen by another service where a PrivateTmp is not
         base = os.environ.get("RUNTIME_DIRECTORY") or os.environ.get("XDG_RUNTIME_DIR") or None
-        # why mkdtemp: it makes the folder 0700, so no other user can reach the socket
-        self.folder = Path(tempfile.mkdtemp(prefix="fivecrowns-", dir=base))
-        offer = self.offer
-        assert offer is not None
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
+            # why mkdtemp: it makes the folder 0700, so no other user can reach the socket
+            self.folder = Path(tempfile.mkdtemp(prefix="fivecrowns-", dir=base))
+            offer = self.offer
+            assert offer is not None
             listener.bind(offer.path)
             listener.listen(BACKLOG)
             listener.setblocking(False)
-        except OSError:
+        except OSError as error:  # why not fatal: bytes passed on still serve every player
+            log.warning("Connections will not be handed to this process: %s", error)
             listener.close()
             self.stop()
-            raise
+            return None
         self._listener = listener
         self._task = asyncio.create_task(self._accept())
         return offer
