@@ -13,12 +13,15 @@ heard as a player who waits hears it. For every news sentence of the table log: 
 START of it (spoken.txt) minus when its news reached the page (its first part, for another
 player's turn said as one sentence); also the page's own part (the release minus the arrival).
 The news's arrival is read from the page: the channel's record (``born``), or, on a page
-without it (main before issue 25's lag fix), the time a wrapper round News.announce saw it.
+without it (main before issue 25's lag fix), the time a wrapper round News.announce last saw
+its text before its release. The player listens: at its turn it waits until the page's news
+is out and its time over before each key (a key meanwhile holds the news back, by design).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -40,7 +43,7 @@ WRAP = """(() => {
   const news = window.fivecrowns.news, announce = news.announce.bind(news);
   window.__born = {};
   news.announce = (text, options) => {
-    if (text && !(text in window.__born)) window.__born[text] = performance.now();
+    if (text) (window.__born[text] ??= []).push(performance.now());
     return announce(text, options);
   };
   return true;
@@ -52,7 +55,8 @@ STATE = """(() => {
           scored: app ? app.events.filter(e => e.kind === 'round_scored').length : 0};
 })()"""
 HEARD = """(() => { const news = window.fivecrowns.news;
-  return news.queue.length === 0 && (!news.current || news.current.until < performance.now()); })()"""
+  return news.queue.length === 0
+    && (!news.current || news.current.until < performance.now()); })()"""
 RECORD = """(() => ({origin: performance.timeOrigin, born: window.__born || {},
   started: window.__startedAt || 0,
   said: (window.__announcements || []).filter(e => e.region === 'log')}))()"""
@@ -105,7 +109,10 @@ def lags(desk: OrcaDesk, record: dict[str, Any]) -> tuple[list[float], list[floa
     page: list[float] = []
     unheard = 0
     for entry in record["said"]:
-        born_ms = entry.get("born", record["born"].get(entry["text"]))
+        # the old page: the newest arrival of this text before its release ("Bot 2's turn."
+        # comes every round)
+        arrivals = [t for t in record["born"].get(entry["text"], []) if t <= entry["at"] + 1]
+        born_ms = entry.get("born", max(arrivals) if arrivals else None)
         if born_ms is None or born_ms < record["started"]:
             continue  # the lobby's news: only the game's is measured
         born = origin + born_ms / 1000
@@ -150,6 +157,7 @@ def main() -> None:
             desk.wait_said()
         finally:
             desk.stop()
+        (place / "record.json").write_text(json.dumps(record), "utf-8")
         spoken, page, unheard = lags(desk, record)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"code: {os.environ.get('LABEL', 'this checkout')}; {args.browser}; {args.rounds} rounds")

@@ -48,6 +48,10 @@ class Meant:
     # cut off by a key after it was given again once, or no longer true while said: left to
     # the history (web/channel.js), so heard in part is enough
     left: bool = False
+    first: float = 0.0  # epoch seconds of its first release (0: at)
+
+    def __post_init__(self) -> None:
+        self.first = self.first or self.at
 
 
 @dataclass
@@ -97,6 +101,7 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
                 entry["region"],
                 entry["text"],
                 bool(entry.get("left")),
+                origin + entry["at"] / 1000,
             )
             for entry in record["said"]
         ),
@@ -124,7 +129,7 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
             # the rule (issue 25): a sentence cut off by the player's own key counts as heard
             # once Orca began it (it stays in the history: comma, period, L); one cut by the
             # page itself (its own focus move, a hand dealt) must be given again and heard whole
-            begun = [at for at, text in started if text == wanted and at >= m.at - 0.05]
+            begun = [at for at, text in started if text == wanted and at >= m.first - 0.05]
             if m.left and any(cut_by_key(at, m.text, keys) for at in begun):
                 continue
             result.unspoken.append(f"[{m.region}] {m.text}")

@@ -54,3 +54,16 @@ def test_a_sentence_cut_by_the_page_itself_is_unspoken_unless_heard_whole_later(
     again.utterances.append(Utterance(ORIGIN + 4.0, WENT_OUT, True))
     result = check_hearing(again, record(left=False), [])  # type: ignore[arg-type]
     assert result.unspoken == []
+
+
+def test_a_key_cut_counts_from_the_first_release_orca_began() -> None:
+    """chromium CI: "You went out ..." begun at its first release, given again, then cut by
+    End: begun and cut by a key, so heard (the rule), though its last release was later."""
+    said = {"region": "log", "text": WENT_OUT, "at": 1000.0, "last": 1500.0, "left": True}
+    keys = [Key("End", ORIGIN + 1.9)]
+    heard = begun_and_cut()
+    result = check_hearing(heard, {"origin": ORIGIN * 1000, "said": [said]}, keys)  # type: ignore[arg-type]
+    assert result.unspoken == []
+    # and no key while it was said: unspoken
+    result = check_hearing(heard, {"origin": ORIGIN * 1000, "said": [said]}, [])  # type: ignore[arg-type]
+    assert result.unspoken == [f"[log] {WENT_OUT}"]

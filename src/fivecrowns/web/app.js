@@ -701,10 +701,6 @@ export class App {
     // one no longer selected: else Orca keeps it as its focus (a list box's selected child)
     for (const option of [...box.children].slice(hand.length)) {
       setAttribute(option, "aria-selected", "false");
-      // why its set size the hand's: Orca counts the list from its first item's set size, a
-      // retiring card's when the hand is empty ("Your hand, 0 cards. List with 4 items."); a
-      // set size of 0 makes it say no count, as the label says none
-      setAttribute(option, "aria-setsize", String(hand.length));
       if (!retiring(option)) retire(option, (gone) => gone.remove());
     }
     for (const option of [...box.children].slice(0, hand.length)) show(option);

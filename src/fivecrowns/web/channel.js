@@ -148,8 +148,13 @@ export class News {
   focusMoved(element, byPage = false) {
     // why given again when the page moved focus itself (a hand emptied or dealt): the screen
     // reader's words for the focus cut the sentence being said, and no key of the player's
-    // did ("You went out with ..." was lost at a new round)
-    if (byPage) this.putBack(true);
+    // did ("You went out with ..." was lost at a new round). Why not one given within the
+    // lead: the screen reader had not begun it, and says it after the focus's words (Orca,
+    // "You went out ..." and the emptied hand in the same moment): given again, it was twice
+    const current = this.current;
+    if (byPage && current && performance.now() - current.at >= PACE.lead * 1000) {
+      this.putBack(true);
+    }
     const name =
       element.getAttribute("aria-label") || element.textContent || element.value || "";
     // and its description, which Orca says after the name
