@@ -1,10 +1,12 @@
-"""The page's news keeps up with the computer players (issue 25: heard through Orca, the news ran
-38 s behind two medium computers, each turn four sentences: "Bot 2's turn.", "Bot 2 drew from
-the stock.", "Bot 2 laid down nothing.", "Bot 2 discarded ..."). Another player's turn is one
-sentence, as the terminal says it, and "Bot 2's turn." is not said when Bot 2's move follows it.
+"""What the second listener heard wrong through Orca (issue 25, /tmp/listener2: ch1, ff1, ff2),
+each fixed: the news 38 s behind two computer players (another player's turn is now one
+sentence, as the terminal says it, and "Bot 2's turn." is not said when Bot 2's move follows
+it); your own move's news behind a sentence given again; a sentence cut by the page's own focus
+move never given again; chat dropped on leaving; focus on the empty hand after Create; Escape
+met with silence.
 
 Real Chromium against a real ``fivecrowns serve`` on 127.0.0.1 (no pause before computer
-moves), the channel at its real pace."""
+moves); the channel at its real pace where the queue is the point."""
 
 from __future__ import annotations
 
