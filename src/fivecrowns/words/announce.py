@@ -387,7 +387,7 @@ def describe_events(
             turn.clear()
 
     for event in events:
-        if isinstance(event, DrewFromStock | TookDiscard | Discarded | LaidDown):
+        if isinstance(event, _TURN_EVENTS):
             if turn and turn[0].player != event.player:  # type: ignore[union-attr]
                 flush()
             turn.append(event)
