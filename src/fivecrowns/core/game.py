@@ -727,12 +727,12 @@ def legal_moves_for(
     phase: Phase, hand: Sequence[Card], wild_rank: Rank, forbidden: Card | None = None
 ) -> list[Move]:
     """The legal moves in ``phase`` for a player holding ``hand`` (one per distinct card)."""
+    if phase in (Phase.DRAW, Phase.LAST_DRAW):  # why first: no card is needed to draw
+        return [DrawFromStock(), TakeDiscard()]
     distinct = sorted(set(hand), key=_CARD_CODE)  # why the key: fewer calls than comparing Cards
     if forbidden is not None and hand.count(forbidden) == 1:
         distinct.remove(forbidden)
     moves: list[Move]
-    if phase in (Phase.DRAW, Phase.LAST_DRAW):
-        return [DrawFromStock(), TakeDiscard()]
     if phase is Phase.DISCARD:
         moves = [Discard(card) for card in distinct]
         allowed = set(distinct)
