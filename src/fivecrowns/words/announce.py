@@ -38,6 +38,7 @@ __all__ = [
     "card_list",
     "describe_events",
     "game_result",
+    "lone_turn_sentence",
     "melds_words",
     "round_detail",
     "round_result",
@@ -217,6 +218,35 @@ def turn_summary(
 
 
 _TURN_EVENTS = (DrewFromStock, TookDiscard, LaidDown, Discarded)
+
+
+def lone_turn_sentence(
+    event: DrewFromStock | TookDiscard | Discarded | LaidDown,
+    names: Sequence[str],
+    you: int | None,
+    wild: Rank,
+) -> str:
+    """``turn_summary([event], names, you, wild, "normal")``: one turn event said alone.
+
+    why made directly for a draw, a take and a discard: the game server words every event
+    alone, about three a move, and the general summary's search of its list was a good part
+    of that (issue 29); tests/words/test_event_text.py checks it says what local play says."""
+    mine = event.player == you
+    name = names[event.player]
+    if isinstance(event, Discarded):
+        key, card, discard = ("", "", True), "", card_the(event.card, wild)
+    elif isinstance(event, TookDiscard):
+        key, card, discard = ("took", "", False), card_the(event.card, wild), ""
+    elif isinstance(event, DrewFromStock):
+        if event.card is not None and mine:
+            key, card, discard = ("card", "", False), card_the(event.card, wild), ""
+        else:
+            key, card, discard = ("stock", "", False), "", ""
+    else:
+        return turn_summary([event], names, you, wild, "normal")
+    template = (_YOUR_TURN if mine else _THEIR_TURN)[key]
+    return _(template).format(name=name, card=card, melds="", discard=discard)
+
 
 #: The result of a round, result first; the melds and leftovers follow only at full verbosity.
 ROUND_OVER = N_("Round {round} over. {name} went out. {scores}. Totals: {totals}.")

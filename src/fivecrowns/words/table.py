@@ -23,7 +23,7 @@ from fivecrowns.core.moves import (
 )
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.words.announce import describe_events, turn_summary
+from fivecrowns.words.announce import describe_events, lone_turn_sentence
 
 __all__ = ["already_started", "away_words", "dropped_text", "event_text", "table_event_text"]
 
@@ -138,6 +138,6 @@ def event_text(
     if isinstance(event, _TURN_EVENTS):
         # why straight to the sentence: describe_events says a lone turn event with this one
         # sentence (and a sound the server does not send); most events are these (issue 29)
-        return turn_summary([event], names, viewer, wild, "normal")
+        return lone_turn_sentence(event, names, viewer, wild)
     said = describe_events([event], names, viewer, wild, "normal", hand_at_start=hand)
     return " ".join(announcement.text for announcement in said)
