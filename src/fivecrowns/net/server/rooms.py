@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from fivecrowns.i18n import speaking
+from fivecrowns.i18n import current_language, speaking
 from fivecrowns.net.protocol import EventFrame, Snapshot, encode
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Bucket, Limits
@@ -158,6 +158,9 @@ class LocalFanout:
     def publish(self, room: Room, entries: list[Entry]) -> None:
         table = room.table
         viewers = [(viewer, conns) for viewer, conns in room.conns.items() if conns]
+        # why: a frame in the language already spoken (the mover's, mostly everyone's) needs no
+        # block of its own; entering one for each frame worded was about 1% of the server's CPU
+        here = current_language()
         for entry in entries:
             chat = entry.kind == "chat"  # why: only a chat line can be muted (muted_chat)
             # why per class and language: most events read the same for every seat but the one
@@ -171,8 +174,11 @@ class LocalFanout:
                     key = (viewer_class, conn.language, muted)
                     frame = encoded.get(key)
                     if frame is None:
-                        with speaking(conn.language):
+                        if conn.language == here:
                             data = table.frame(entry, viewer)
+                        else:
+                            with speaking(conn.language):
+                                data = table.frame(entry, viewer)
                         if muted:
                             data["text"] = ""
                         frame = encoded[key] = encode(EventFrame(**data))
