@@ -48,6 +48,7 @@ __all__ = [
     "card_a",
     "card_from_code",
     "card_the",
+    "card_tokens",
     "cards_per_deck",
     "format_cards",
     "is_wild",
@@ -328,6 +329,12 @@ _BY_CODE: tuple[Card, ...] = (
 def card_from_code(code: int) -> Card:
     """The card with :attr:`Card.code` ``code`` (0..55)."""
     return _BY_CODE[code]
+
+
+def card_tokens(cards: Iterable[Card]) -> list[str]:
+    """Each card's :attr:`Card.token`, in order. why: the game server lists every seat's hand
+    for every move, and the property's call per card was most of that (issue 29)."""
+    return [card._token for card in cards]
 
 
 def card_the(card: Card, wild_rank: Rank | None = None) -> str:

@@ -36,7 +36,7 @@ from typing import Any
 
 from fivecrowns.ai.base import Player
 from fivecrowns.ai.loader import LEVELS, RETIRED_LEVELS, load_bot
-from fivecrowns.core.cards import Card, Rank
+from fivecrowns.core.cards import Card, Rank, card_tokens
 from fivecrowns.core.codec import event_to_json, move_from_json, move_to_json
 from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError
 from fivecrowns.core.game import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -224,7 +224,7 @@ class _ViewParts:
 
 def _melds_json(laid_down: Sequence[Sequence[Meld]]) -> list[list[dict[str, Any]]]:
     return [
-        [{"kind": m.kind.name.lower(), "cards": [c.token for c in m.cards]} for m in melds]
+        [{"kind": m.kind.name.lower(), "cards": card_tokens(m.cards)} for m in melds]
         for melds in laid_down
     ]
 
@@ -266,7 +266,7 @@ def _view_json(game: Game, seat: int | None, parts: _ViewParts | None = None) ->
         "decks_in_play": game.decks_in_play,
     }
     if seat is not None:
-        data["hand"] = [card.token for card in game.hands[seat]]
+        data["hand"] = card_tokens(game.hands[seat])
     return data
 
 
@@ -628,7 +628,7 @@ class Table:
             view = None if self.game is None else _view_json(self.game, None, self._view_parts)
             self._public = (self.seq, self.game, seats, view)
         if view is not None and seat is not None and self.game is not None:
-            view = {**view, "hand": [card.token for card in self.game.hands[seat]]}
+            view = {**view, "hand": card_tokens(self.game.hands[seat])}
         return {
             "seq": self.seq,
             "seat": seat,
@@ -649,7 +649,7 @@ class Table:
         game = self.game
         if game is None or seat is None:
             return None, []
-        hand = [card.token for card in game.hands[seat]]
+        hand = card_tokens(game.hands[seat])
         # why not self.legal for the others: only the player to move has a legal move, and
         # asking for each seat's was a tenth of the snapshots' cost (issue 29)
         if seat != game.current_player or game.is_over:
@@ -684,7 +684,7 @@ class Table:
             hand = entry.dealt[viewer]
             # why: a client reads the deal in its own hand's order (the web page sorts it);
             # only this seat's own cards, in this seat's own frame class
-            data["hand"] = [card.token for card in hand]
+            data["hand"] = card_tokens(hand)
         text = words.event_text(event, self.names(), viewer, entry.wild or Rank.THREE, hand)
         return {"seq": entry.seq, "kind": entry.kind, "data": data, "text": text}
 
