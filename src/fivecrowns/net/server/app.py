@@ -303,24 +303,30 @@ class Server:
             # may still have messages on their way; acting on them seated one player at two
             # tables
             return
+        # why one block for decoding and handling: entering one is part of the glue around
+        # every move (issue 29); only a first hello's own language needs a block of its own
         with speaking(conn.language):
             message = self._decode(conn, raw)
-        if message is None:
-            return
-        language = conn.language
-        if isinstance(message, _GREETINGS) and conn.player is None:
-            language = message.language
-        with speaking(language):
-            try:
-                self._dispatch(conn, message)
-                self.friends.moved(conn.player)  # why: a seat, a watch or a leave moves one
-            except TableError as error:
-                conn.send(Error(error.code, str(error)))
-            except FiveCrownsError as error:
-                conn.send(Error("refused", str(error)))
-            except Exception:  # why: one bad command must not end the server; the log has it
-                log.exception("A message could not be handled")
-                conn.send(Error("internal", _("The server could not do that; it has been logged.")))
+            if message is None:
+                return
+            if isinstance(message, _GREETINGS) and conn.player is None:
+                with speaking(message.language):
+                    self._handle(conn, message)
+            else:
+                self._handle(conn, message)
+
+    def _handle(self, conn: Connection, message: ClientMessage) -> None:
+        """Act on ``message``; a refusal or a failure is an ``error`` in the language spoken."""
+        try:
+            self._dispatch(conn, message)
+            self.friends.moved(conn.player)  # why: a seat, a watch or a leave moves one
+        except TableError as error:
+            conn.send(Error(error.code, str(error)))
+        except FiveCrownsError as error:
+            conn.send(Error("refused", str(error)))
+        except Exception:  # why: one bad command must not end the server; the log has it
+            log.exception("A message could not be handled")
+            conn.send(Error("internal", _("The server could not do that; it has been logged.")))
 
     def _decode(self, conn: Connection, raw: str | bytes) -> ClientMessage | None:
         """The message in ``raw``, or ``None`` after an ``error`` saying what is wrong."""
@@ -567,8 +573,10 @@ def _last_turn_go_out(table: Table, player_id: str, move: Move) -> Move:
     """``go_out`` in the mover's last turn plays what the terminal's G does there."""
     # why: nobody can go out after someone has; the terminal's G then lays down the best melds
     # and throws the card that leaves the fewest points, and a web player's G must do the same
+    if not isinstance(move, GoOut):  # why first: the seat's look-up is a loop, and rare here
+        return move
     game, seat = table.game, table.seat_of(player_id)
-    if not isinstance(move, GoOut) or game is None or seat != game.current_player:
+    if game is None or seat != game.current_player:
         return move
     return last_turn_discard(game.phase, game.hand(seat), game.wild_rank) or move
 

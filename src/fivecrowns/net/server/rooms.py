@@ -78,7 +78,10 @@ class Room:
 
     def watchers(self) -> list[str]:
         """Who is watching, by name, each once (a spectator may watch from two tabs)."""
-        names = {conn.player.name for conn in self.conns.get(None, ()) if conn.player is not None}
+        watching = self.conns.get(None)
+        if not watching:  # why: most tables have nobody watching, and every move asks
+            return []
+        names = {conn.player.name for conn in watching if conn.player is not None}
         return sorted(names, key=str.casefold)
 
     def snapshot_frame(self, seat: int | None, watchers: list[str] | None = None) -> bytes:
