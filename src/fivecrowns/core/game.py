@@ -423,13 +423,9 @@ class Game:
             raise IllegalMoveError(
                 _("It is {name}'s turn, not yours.").format(name=self.players[self.current_player])
             )
-        handler = {
-            Phase.DRAW: self._in_draw,
-            Phase.DISCARD: self._in_discard,
-            Phase.LAST_DRAW: self._in_last_draw,
-            Phase.LAST_LAY_DOWN: self._in_last_lay_down,
-            Phase.LAST_DISCARD: self._in_last_discard,
-        }[self.phase]
+        # why by name from a table made once: a dict of five bound methods made for every move
+        # was part of the move's own cost on the game server (issue 29)
+        handler: Callable[[int, Move], _Effect] = getattr(self, _PHASE_HANDLERS[self.phase])
         return handler(player, move)
 
     # --- one handler per phase ---------------------------------------------------
@@ -718,6 +714,14 @@ class Game:
 
 
 _MOVE_CLASSES = (DrawFromStock, TakeDiscard, Discard, GoOut, LayDown)
+#: The method that checks a move in each phase a move can be played in (see Game._prepare).
+_PHASE_HANDLERS = {
+    Phase.DRAW: "_in_draw",
+    Phase.DISCARD: "_in_discard",
+    Phase.LAST_DRAW: "_in_last_draw",
+    Phase.LAST_LAY_DOWN: "_in_last_lay_down",
+    Phase.LAST_DISCARD: "_in_last_discard",
+}
 _CARD_CODE = attrgetter("code")  # the order of Card's own comparisons
 
 
