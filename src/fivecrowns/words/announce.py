@@ -28,7 +28,7 @@ from fivecrowns.core.moves import (
     TookDiscard,
     WentOut,
 )
-from fivecrowns.i18n import N_, join_list, ngettext, pgettext
+from fivecrowns.i18n import N_, current_language, join_list, ngettext, pgettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.words.cues import EVENT_CUES, event_cue
 from fivecrowns.words.lists import name_numbers, seats_lowest_first
@@ -69,7 +69,23 @@ def card_list(cards: Sequence[Card], wild: Rank | None) -> str:
 
 
 def melds_words(melds: Sequence[Meld], wild: Rank) -> str:
-    return join_list([meld.describe(wild) for meld in melds])
+    """ "a run of 3 to 5 of stars and a set of 7s" (the melds in the current language)."""
+    global _last_melds
+    language = current_language()
+    last = _last_melds
+    if last is not None and last[0] is melds and last[1] is wild and last[2] == language:
+        return last[3]
+    said = join_list([meld.describe(wild) for meld in melds])
+    if isinstance(melds, tuple):  # why only a tuple: a list could change and keep its identity
+        _last_melds = (melds, wild, language, said)
+    return said
+
+
+#: The melds worded last: (melds, wild rank, language, words). why: the game server words a
+#: going out or a lay-down for its player and then for everyone else, the same melds in the
+#: same language, and wording melds was a good part of its wording (issue 29); a melds tuple
+#: and its melds never change, and the language is part of the key.
+_last_melds: tuple[tuple[Meld, ...], Rank, str, str] | None = None
 
 
 #: Who dealt and who plays first, at full verbosity.
