@@ -411,7 +411,12 @@ def wild_rank_for_round(round_number: int) -> Rank:
     """
     if not 1 <= round_number <= 11:
         raise ValueError(f"There is no round {round_number}: rounds are 1 to 11.")
-    return Rank(round_number + 2)
+    # why a table: ``Rank(n)`` is an enum look-up in Python, and the game asks for the wild
+    # rank many times a move (the server's views, checks and words; issue 29)
+    return _WILD_BY_ROUND[round_number]
+
+
+_WILD_BY_ROUND = {number: Rank(number + 2) for number in range(1, 12)}
 
 
 def is_wild(card: Card, wild_rank: Rank) -> bool:
