@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 
 from fivecrowns.net.protocol import LogIn
 from fivecrowns.net.server.accounts import AccountRules, Accounts
-from fivecrowns.net.server.background import hashing_workers
+from fivecrowns.net.server.background import cgroup_cores, hashing_workers
 from fivecrowns.storage.accounts import MemoryAccounts
 from server_support import FAST, Client, ServerProcess
 
@@ -63,13 +63,38 @@ def test_each_hash_runs_in_one_lane_and_hashes_made_with_four_still_verify() -> 
     assert old_right and not old_wrong and new_right
 
 
+def test_a_containers_cpu_limit_counts_as_its_cores(tmp_path: Path) -> None:
+    """A container limited to 1.5 CPUs on a 64-core host has 1.5 cores: one hash at a time,
+    as on a 2-core machine (the least limit along the cgroup path counts)."""
+    root = tmp_path / "cgroup"
+    place = root / "machine" / "game.scope"
+    place.mkdir(parents=True)
+    membership = tmp_path / "membership"
+    membership.write_text("0::/machine/game.scope\n")
+    assert cgroup_cores(root, membership) is None  # no cpu.max anywhere: unlimited
+    (place / "cpu.max").write_text("max 100000\n")
+    assert cgroup_cores(root, membership) is None
+    (root / "machine" / "cpu.max").write_text("150000 100000\n")
+    assert cgroup_cores(root, membership) == 1.5
+    (place / "cpu.max").write_text("400000 100000\n")  # a looser limit below a stricter one
+    assert cgroup_cores(root, membership) == 1.5
+    (place / "cpu.max").write_text("50000 100000\n")
+    assert cgroup_cores(root, membership) == 0.5
+    membership.write_text("12:cpu,cpuacct:/docker/x\n")  # cgroup v1: not read
+    assert cgroup_cores(root, membership) is None
+    assert cgroup_cores(root, tmp_path / "absent") is None
+    assert [hashing_workers(cores) for cores in (0.5, 1.5, 2.5, 3.0)] == [1, 1, 1, 2]
+
+
 def test_a_core_is_left_to_the_event_loop() -> None:
     assert [hashing_workers(cores) for cores in (1, 2, 3, 4, 64)] == [1, 1, 2, 2, 2]
     accounts = Accounts(MemoryAccounts(), None)  # type: ignore[arg-type]
     accounts.close()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    limit = cgroup_cores()
+    usable = min(cores or 1, limit) if limit is not None else (cores or 1)
     assert accounts._workers._count == accounts._pool._max_workers == hashing_workers()
-    assert accounts._workers._count == max(1, min(2, (cores or 1) - 1))
+    assert accounts._workers._count == max(1, min(2, int(usable - 1)))
     rules = AccountRules(hashing_at_once=3)  # the operator's number, if given, is kept
     accounts = Accounts(MemoryAccounts(), None, rules)  # type: ignore[arg-type]
     accounts.close()

@@ -316,3 +316,53 @@ def test_deleting_ones_account_keeps_its_games_under_a_deleted_player(data: Path
     with sqlite3.connect(data / "tables.sqlite3") as db:  # off the leaderboard
         assert db.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
     db.close()
+
+
+def _stored_hash(data: Path, name: str) -> str:
+    db = sqlite3.connect(data / "tables.sqlite3")
+    try:
+        row = db.execute("SELECT password_hash FROM accounts WHERE name = ?", (name,)).fetchone()
+    finally:
+        db.close()
+    return str(row[0])
+
+
+def test_a_hash_an_older_server_made_is_renewed_at_the_next_log_in(data: Path) -> None:
+    """An older server hashed with argon2's 4 lanes (4 threads a log-in); its hashes still
+    verify, and the first log-in stores the same password hashed with today's one lane."""
+    from argon2 import PasswordHasher
+
+    server = ServerProcess(data, *FAST).start()
+
+    async def sign_up() -> None:
+        ann = await _account(server.url, "sign_up", "Ann")
+        await ann.close()
+
+    _run(server, sign_up)
+    old = PasswordHasher().hash(PASSWORD)  # the older server's settings
+    assert "$m=65536,t=3,p=4$" in old
+    db = sqlite3.connect(data / "tables.sqlite3")
+    db.execute("UPDATE accounts SET password_hash = ? WHERE name = 'Ann'", (old,))
+    db.commit()
+    db.close()
+    server = ServerProcess(data, *FAST).start()
+
+    async def log_in_twice() -> None:
+        ann = await _account(server.url, "log_in", "Ann")
+        assert _frames(ann, "welcome"), ann.errors
+        await ann.close()
+        for _ in range(100):  # the new hash is made after the answer, in the background
+            if _stored_hash(data, "Ann") != old:
+                break
+            await asyncio.sleep(0.1)
+        again = await _account(server.url, "log_in", "Ann")
+        assert _frames(again, "welcome"), again.errors
+        await again.close()
+        wrong = await _account(server.url, "log_in", "Ann", "not the password")
+        assert _last_error(wrong)["code"] == "no_match"
+        await wrong.close()
+
+    _run(server, log_in_twice)
+    renewed = _stored_hash(data, "Ann")
+    assert renewed.startswith("$argon2id$v=19$m=65536,t=3,p=1$")
+    assert PasswordHasher().verify(renewed, PASSWORD)

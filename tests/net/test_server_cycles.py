@@ -13,30 +13,16 @@ import asyncio
 import gc
 import json
 from collections import Counter
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import aiohttp
-from aiohttp import web
 
-from fivecrowns.net.server.app import Server, make_app
+from fivecrowns.net.server.app import Server
 from fivecrowns.net.server.limits import Limits
-from server_support import LOOPBACK
+from server_support import running_in_process
 
 CONNECTIONS = 12
 # the server's side of a WebSocket: its connection, request, response and route match
 SERVER_TYPES = ("RequestHandler", "Request", "WebSocketResponse", "UrlMappingMatchInfo")
-
-
-@asynccontextmanager
-async def running(server: Server) -> AsyncIterator[str]:
-    runner = web.AppRunner(make_app(server), handle_signals=False, access_log=None)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, LOOPBACK, 0).start()
-        yield f"ws://{LOOPBACK}:{runner.addresses[0][1]}/ws"
-    finally:
-        await runner.cleanup()
 
 
 async def _answered_then_closed(session: aiohttp.ClientSession, url: str) -> None:
@@ -61,7 +47,7 @@ def _server_garbage(kind: str) -> Counter[str]:
 
     async def scenario() -> None:
         server = Server(limits=Limits(max_per_address=CONNECTIONS + 5, hello_deadline=60.0))
-        async with running(server) as url:
+        async with running_in_process(server) as url:
             connector = aiohttp.TCPConnector(limit=0)
             async with aiohttp.ClientSession(connector=connector) as session:
                 await _answered_then_closed(session, url)  # aiohttp's first-use objects

@@ -13,8 +13,7 @@ import base64
 import os
 import socket
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -22,22 +21,11 @@ import pytest
 from aiohttp import web
 from aiohttp.web_response import StreamResponse
 
-from fivecrowns.net.server.app import Server, make_app
+from fivecrowns.net.server.app import Server
 from fivecrowns.net.server.limits import Limits
-from server_support import LOOPBACK, Client
+from server_support import LOOPBACK, Client, running_in_process
 
 GIVE_UPS = 25  # more than the address may hold at once
-
-
-@asynccontextmanager
-async def running(server: Server) -> AsyncIterator[str]:
-    runner = web.AppRunner(make_app(server), handle_signals=False, access_log=None)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, LOOPBACK, 0).start()
-        yield f"ws://{LOOPBACK}:{runner.addresses[0][1]}/ws"
-    finally:
-        await runner.cleanup()
 
 
 def _abandon_handshake(port: int, answered: threading.Event) -> bool:
@@ -85,7 +73,7 @@ def test_handshakes_given_up_free_their_slot_at_once(monkeypatch: pytest.MonkeyP
     server = Server(limits=Limits(max_per_address=5, hello_deadline=60.0))
 
     async def scenario() -> None:
-        async with running(server) as url:
+        async with running_in_process(server) as url:
             port = int(url.rsplit(":", 1)[1].removesuffix("/ws"))
             for number in range(GIVE_UPS):
                 accepted = await asyncio.to_thread(_abandon_handshake, port, answered)
@@ -112,7 +100,7 @@ def test_refused_upgrades_and_failing_handlers_free_their_slot() -> None:
         raise RuntimeError("broken on purpose")
 
     async def scenario() -> None:
-        async with running(server) as url:
+        async with running_in_process(server) as url:
             http = url.replace("ws://", "http://")
             async with aiohttp.ClientSession() as session:
                 for _ in range(GIVE_UPS):

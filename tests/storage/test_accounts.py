@@ -41,6 +41,20 @@ def test_an_accounts_name_key_is_its_own(store: AccountStore) -> None:
     assert [a.id for a in store.accounts()] == ["a1"]
 
 
+def test_a_password_hash_is_renewed_only_while_it_is_the_same(store: AccountStore) -> None:
+    store.add_account(_ann())
+    assert not store.set_password_hash("a1", "$argon2id$other", "$argon2id$new")
+    assert store.account("a1") == _ann()  # a hash changed meanwhile is never overwritten
+    assert store.set_password_hash("a1", "$argon2id$x", "$argon2id$new")
+    renewed = store.account("a1")
+    assert renewed is not None and renewed.password_hash == "$argon2id$new"
+    assert not store.set_password_hash("nobody", "$argon2id$x", "$argon2id$new")
+    store.delete_account("a1")  # a deleted account has no hash to renew
+    assert not store.set_password_hash("a1", "", "$argon2id$new")
+    deleted = store.account("a1")
+    assert deleted is not None and deleted.password_hash == ""
+
+
 def test_a_rotated_refresh_hash_is_known_as_used_and_sessions_end(store: AccountStore) -> None:
     store.add_account(_ann())
     first = Session("s1", "a1", "acc1", 10.0, "ref1", 100.0)

@@ -142,11 +142,11 @@ def test_an_older_file_forgets_its_deleted_accounts_ratings(tmp_path: Path) -> N
     store.close()
 
 
-def test_deleting_an_account_drops_its_rating_in_the_same_transaction(tmp_path: Path) -> None:
-    """The database's own account deletion forgets the rating with everything else (so a
-    process dying before the server's own forget leaves nothing on the leaderboard)."""
-    store = SqliteStore(tmp_path / "tables.sqlite3")
-    store.ratings.record_game(_game("t-1"), [Rating("a", 1600.0, 100.0, 1, 1)])
-    store.accounts.delete_account("a")
-    assert store.ratings.rating("a") is None and store.ratings.leaderboard(0, 10) == ([], 0)
-    store.close()
+def test_deleting_an_account_drops_its_rating(server_store: Any) -> None:
+    """Every store's own account deletion forgets the rating with everything else (the SQL
+    stores in the same transaction, so a process dying halfway leaves nothing on the
+    leaderboard; the memory store through the ratings kept beside its accounts)."""
+    server_store.ratings.record_game(_game("t-1"), [Rating("a", 1600.0, 100.0, 1, 1)])
+    server_store.accounts.delete_account("a")
+    ratings = server_store.ratings
+    assert ratings.rating("a") is None and ratings.leaderboard(0, 10) == ([], 0)

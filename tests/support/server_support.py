@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from fivecrowns import i18n
 from fivecrowns.core.game import Phase
 from fivecrowns.core.melds.solver import best_arrangement, best_with_discard, going_out_discards
 from fivecrowns.net.client.websocket import WebSocketLink
+from fivecrowns.net.server.app import Server, make_app
 from fivecrowns.table import Table
 
 if TYPE_CHECKING:
@@ -683,3 +684,16 @@ def private_table(url: str) -> tuple[Client, str, asyncio.AbstractEventLoop]:
     ann = loop.run_until_complete(create())
     assert ann.code is not None and ann.table is not None
     return ann, ann.code, loop
+
+
+@contextlib.asynccontextmanager
+async def running_in_process(server: Server) -> AsyncIterator[str]:
+    """``server`` on a free loopback port in this process; yields its WebSocket address (for
+    tests that must reach inside the server while it runs)."""
+    runner = web.AppRunner(make_app(server), handle_signals=False, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, LOOPBACK, 0).start()
+        yield f"ws://{LOOPBACK}:{runner.addresses[0][1]}/ws"
+    finally:
+        await runner.cleanup()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
@@ -88,9 +89,14 @@ class AccountStore(Protocol):
 
     def set_status(self, account_id: str, status: Status) -> None: ...
 
+    def set_password_hash(self, account_id: str, old: str, new: str) -> bool:
+        """Store ``new`` as the account's password hash if it is still ``old`` (the same
+        password, hashed with newer settings); whether it was stored."""
+        ...
+
     def delete_account(self, account_id: str) -> None:
-        """Forget the account's name, key, hash and sessions, and its name in the stored
-        games (each now says :data:`DELETED_NAME`); its id stays for those records."""
+        """Forget the account's name, key, hash, sessions and rating, and its name in the
+        stored games (each now says :data:`DELETED_NAME`); its id stays for those records."""
         ...
 
     def add_session(self, session: Session) -> None: ...
@@ -115,9 +121,11 @@ class AccountStore(Protocol):
 
 
 class MemoryAccounts:
-    """Accounts that last as long as the server process."""
+    """Accounts that last as long as the server process. ``forget_rating`` drops a deleted
+    account's rating from the ratings kept beside them (the SQL stores do it in SQL)."""
 
-    def __init__(self) -> None:
+    def __init__(self, forget_rating: Callable[[str], None] | None = None) -> None:
+        self._forget_rating = forget_rating
         self._accounts: dict[str, Account] = {}
         self._sessions: dict[str, Session] = {}
         self._used: dict[str, str] = {}
@@ -143,6 +151,13 @@ class MemoryAccounts:
         if account_id in self._accounts:
             self._accounts[account_id] = replace(self._accounts[account_id], status=status)
 
+    def set_password_hash(self, account_id: str, old: str, new: str) -> bool:
+        account = self._accounts.get(account_id)
+        if account is None or account.password_hash != old or not old:
+            return False
+        self._accounts[account_id] = replace(account, password_hash=new)
+        return True
+
     def delete_account(self, account_id: str) -> None:
         if account_id in self._accounts:
             self._accounts[account_id] = Account(
@@ -150,6 +165,8 @@ class MemoryAccounts:
             )
         self.end_sessions(account_id)
         self._used = {h: a for h, a in self._used.items() if a != account_id}
+        if self._forget_rating is not None:
+            self._forget_rating(account_id)
 
     def add_session(self, session: Session) -> None:
         self._sessions[session.id] = session
@@ -229,6 +246,13 @@ class SqlAccounts:
     def set_status(self, account_id: str, status: Status) -> None:
         self._sql.execute("UPDATE accounts SET status = ? WHERE id = ?", (status, account_id))
 
+    def set_password_hash(self, account_id: str, old: str, new: str) -> bool:
+        changed = self._sql.execute(
+            "UPDATE accounts SET password_hash = ? WHERE id = ? AND password_hash = ?",
+            (new, account_id, old),
+        )
+        return bool(changed.rowcount == 1)
+
     def delete_account(self, account_id: str) -> None:
         sql = self._sql
         with sql.transaction():
@@ -239,8 +263,8 @@ class SqlAccounts:
             )
             sql.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,))
             sql.execute("DELETE FROM used_refresh WHERE account_id = ?", (account_id,))
-            # why here too (the server also asks the rating store to forget it): in the same
-            # transaction, a process dying between the two cannot leave it on the leaderboard
+            # why in this transaction: a process dying between the two cannot leave it on the
+            # leaderboard
             sql.execute("DELETE FROM ratings WHERE player_id = ?", (account_id,))
             # why token_hash too: the old token must not take the seat back as anyone
             sql.execute(

@@ -52,7 +52,7 @@ from fivecrowns.net.protocol import (
     Refresh,
     SignUp,
 )
-from fivecrowns.net.server.background import QuietHasher, hashing_workers
+from fivecrowns.net.server.background import QuietHasher, hashing_workers, needs_rehash
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.lobby import WRONG_VERSION, Lobby
 from fivecrowns.storage.accounts import (
@@ -190,8 +190,6 @@ class Accounts:
         self._work: dict[Connection, asyncio.Task[None]] = {}  # each log-in's task, by its conn
         # the hash an unknown name's password is checked on, made once (a task all wait for)
         self._nothing: asyncio.Future[Any] | None = None
-        # what else drops a deleted account's data, kept by other parts (its rating)
-        self.forgetting: list[Callable[[str], None]] = []
 
     def logging_in(self, conn: Connection) -> bool:
         """``conn``'s log-in or sign-up waits for its hash (its hello is on its way)."""
@@ -310,6 +308,24 @@ class Accounts:
         if not await self._verify(account.password_hash, message.password):
             raise TableError("no_match", _(NO_MATCH))
         self._log_in_as(conn, self._usable(account.id), message.language)
+        if needs_rehash(account.password_hash):
+            self._later(self._rehash(account, message.password))
+
+    async def _rehash(self, account: Account, password: str) -> None:
+        """Hash the password again with today's settings, for an account whose hash an older
+        server made (4 lanes): its next log-ins take one thread, not four. Best effort: a busy
+        pool or a failed write leaves the old hash, which still verifies."""
+        try:
+            new = await self._in_pool(self._hasher.hash, password)
+            self.store.set_password_hash(account.id, account.password_hash, new)
+        except Exception:  # why: the player is already logged in; the next log-in tries again
+            log.info("A password hash could not be renewed (%s)", account.id, exc_info=True)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of its own, kept until done (a log-in does not wait for it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _log_in_as(self, conn: Connection, account: Account, language: Any) -> None:
         access, refresh = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
@@ -495,8 +511,6 @@ class Accounts:
         if conn.room is not None:  # why again: the player may have sat down meanwhile
             raise TableError("at_table", _(LEAVE_FIRST))
         self.store.delete_account(account_id)
-        for forget in self.forgetting:
-            forget(account_id)
         if self.history is not None:
             with contextlib.suppress(OSError):  # why: a full disk must not stop the server
                 forget_name_in_history(self.history, account.name)

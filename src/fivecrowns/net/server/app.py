@@ -163,7 +163,6 @@ class Server:
         self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
         self.friends = FriendsHere(self.store, self.lobby)
         self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
-        self.accounts.forgetting.append(self.store.ratings.forget)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address
         self._save_soon = False

@@ -34,12 +34,21 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.profiles import RFC_9106_LOW_MEMORY
 
-__all__ = ["LOWEST", "PARAMETERS", "QuietHasher", "hashing_workers", "lowest_priority"]
+__all__ = [
+    "LOWEST",
+    "PARAMETERS",
+    "QuietHasher",
+    "cgroup_cores",
+    "hashing_workers",
+    "lowest_priority",
+    "needs_rehash",
+]
 
 LOWEST = 19  # the nice value of the workers: the lowest CPU priority there is
 #: argon2id as RFC 9106's second recommended option (64 MiB, 3 passes) in one lane, not 4.
@@ -55,13 +64,60 @@ _hasher: PasswordHasher | None = None  # a worker process's own
 T = TypeVar("T")
 
 
-def hashing_workers(cores: int | None = None) -> int:
+def cgroup_cores(
+    root: Path = Path("/sys/fs/cgroup"), membership: Path = Path("/proc/self/cgroup")
+) -> float | None:
+    """The CPUs this process's control group may use (cgroup v2 ``cpu.max``: a container
+    limited to 1.5 CPUs says 1.5), the least along its path to the root; None if unlimited
+    or unknown. why: a container on a many-core host sees every core in its affinity."""
+    try:
+        lines = membership.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    # cgroup v2 has one line, "0::/its/path"; v1's lines name their controllers
+    path = next((line[3:] for line in lines if line.startswith("0::")), None)
+    if path is None:
+        return None
+    least: float | None = None
+    root = root.resolve()
+    place = (root / path.lstrip("/")).resolve()
+    for _ in range(64):  # the depth of a cgroup path, bounded
+        try:
+            quota, period = (place / "cpu.max").read_text(encoding="ascii").split()[:2]
+            if quota != "max" and int(period) > 0:
+                cores = int(quota) / int(period)
+                least = cores if least is None else min(least, cores)
+        except (OSError, ValueError):
+            pass  # no limit here (the root has no cpu.max), or one that cannot be read
+        if place == root or root not in place.parents:
+            break
+        place = place.parent
+    return least
+
+
+def hashing_workers(cores: float | None = None) -> int:
     """How many hashes run at once: one core fewer than ``cores`` (the cores this process
-    may use), at least 1, at most :data:`WORKERS_AT_MOST`; a core is left to the event loop."""
+    may use: its affinity, and its container's CPU limit), at least 1, at most
+    :data:`WORKERS_AT_MOST`; a core is left to the event loop."""
     if cores is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
         cores = cores or os.cpu_count() or 1
-    return max(1, min(WORKERS_AT_MOST, cores - 1))
+        limit = cgroup_cores()
+        if limit is not None:
+            cores = min(cores, limit)
+    return max(1, min(WORKERS_AT_MOST, int(cores - 1)))
+
+
+_CHECKER = PasswordHasher.from_parameters(PARAMETERS)  # only reads hashes: no hashing here
+
+
+def needs_rehash(password_hash: str) -> bool:
+    """Whether the hash was made with other settings than :data:`PARAMETERS` (an older
+    server's 4 lanes): read from the hash itself, no hashing."""
+    try:
+        return bool(_CHECKER.check_needs_rehash(password_hash))
+    except ValueError:  # not an argon2 hash: nothing to do here (verify refuses it)
+        return False
 
 
 def _end_with_the_server() -> None:

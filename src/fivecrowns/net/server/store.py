@@ -113,9 +113,9 @@ class MemoryStore:
     """Keeps nothing: tables live as long as the server process."""
 
     def __init__(self) -> None:
-        self.accounts: AccountStore = MemoryAccounts()
-        self.friends: FriendStore = MemoryFriends()
         self.ratings: RatingStore = MemoryRatings()
+        self.accounts: AccountStore = MemoryAccounts(self.ratings.forget)
+        self.friends: FriendStore = MemoryFriends()
 
     def add_player(self, player: StoredPlayer) -> None:
         pass
