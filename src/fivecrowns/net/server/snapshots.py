@@ -57,6 +57,8 @@ class SnapshotFrames:
             "watchers": watchers,
         }
         self._view = b"null" if shared["view"] is None else _json.encode(shared["view"])
+        # why: a seat's hand goes in last, before the view's closing brace (see frame)
+        self._view_open = None if shared["view"] is None else self._view[:-1]
         # why each field alone: encoding the shared snapshot whole with stand-ins and cutting
         # it up again cost a third of each fan-out's snapshots (issue 29)
         parts: list[list[bytes]] = [[]]
@@ -73,10 +75,13 @@ class SnapshotFrames:
     def frame(self, seat: int | None) -> bytes:
         """``seat``'s snapshot frame."""
         hand, legal = self._table.own_parts(seat)
-        view = self._view
-        if hand is not None and view != b"null":  # why last: shared_snapshot adds it last
-            view = b"".join((view[:-1], _HAND, _json.encode(hand), b"}"))
         head, middle, between, tail = self._pieces
+        seat_json, legal_json = _json.encode(seat), _json.encode(legal)
+        view_open = self._view_open
+        if hand is None or view_open is None:
+            return b"".join((head, seat_json, middle, self._view, between, legal_json, tail))
+        # why last: shared_snapshot adds the hand last
+        hand_json = _json.encode(hand)
         return b"".join(
-            (head, _json.encode(seat), middle, view, between, _json.encode(legal), tail)
+            (head, seat_json, middle, view_open, _HAND, hand_json, b"}", between, legal_json, tail)
         )
