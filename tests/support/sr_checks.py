@@ -48,6 +48,10 @@ class Meant:
     # cut off by a key after it was given again once, or no longer true while said: left to
     # the history (web/channel.js), so heard in part is enough
     left: bool = False
+    first: float = 0.0  # epoch seconds of its first release (0: at)
+
+    def __post_init__(self) -> None:
+        self.first = self.first or self.at
 
 
 @dataclass
@@ -81,6 +85,13 @@ def is_echo(text: str) -> bool:
     return bool(ECHO.match(text)) and len(text.strip()) <= 12
 
 
+def cut_by_key(begun: float, text: str, keys: list[Key]) -> bool:
+    """A key of the player's came while ``text``, begun at ``begun``, was being said (0.25 s
+    a word, the desk's voice, and a second for the key's way through the X server)."""
+    end = begun + max(0.3, 0.25 * len(text.split())) + 1.0
+    return any(begun - 0.05 <= key.at <= end for key in keys)
+
+
 def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> Hearing:
     origin = record["origin"] / 1000
     meant = sorted(
@@ -90,6 +101,7 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
                 entry["region"],
                 entry["text"],
                 bool(entry.get("left")),
+                origin + entry["at"] / 1000,
             )
             for entry in record["said"]
         ),
@@ -114,8 +126,12 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
         wanted = normalize(m.text)
         found = next((i for i in range(place, len(whole)) if whole[i] == wanted), None)
         if found is None:
-            if m.left and any(text == wanted and at >= m.at - 0.05 for at, text in started):
-                continue  # begun, then cut off again: in the history (comma, period, L)
+            # the rule (issue 25): a sentence cut off by the player's own key counts as heard
+            # once Orca began it (it stays in the history: comma, period, L); one cut by the
+            # page itself (its own focus move, a hand dealt) must be given again and heard whole
+            begun = [at for at, text in started if text == wanted and at >= m.first - 0.05]
+            if m.left and any(cut_by_key(at, m.text, keys) for at in begun):
+                continue
             result.unspoken.append(f"[{m.region}] {m.text}")
         else:
             place = found + 1
@@ -204,7 +220,8 @@ def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: boo
     desk.tab_to("Create the table")
     press("Return", 0)
     desk.wait_page("!!window.fivecrowns.table && !!window.fivecrowns.snapshot", 20)
-    assert not strict or desk.wait_active("hand") == "hand"  # Create: the hand, never the page
+    # Create: the Start button, spoken, never the empty hand nor the page
+    assert not strict or desk.wait_active("start-button") == "start-button"
     desk.tab_to("start-button", "shift+Tab")
     press("Return", 0)
     desk.wait_page("!!window.fivecrowns.snapshot && window.fivecrowns.snapshot.started", 20)
@@ -276,6 +293,7 @@ __all__ = [
     "Key",
     "Meant",
     "check_hearing",
+    "cut_by_key",
     "median_p95",
     "page_record",
     "play_a_round",

@@ -19,6 +19,7 @@ import { Chat } from "./chat.js";
 import { LeaveDialog } from "./leave.js";
 import { afterGameWords, bindAfterGame, newGameKey, renderAfterGame } from "./aftergame.js";
 import { drawWatchers, watchersWords } from "./watchers.js";
+import { joinParts, turnPart } from "./turns.js";
 import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
 import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
 import { bindRatings, ratedChoice, showRatings } from "./ratings.js";
@@ -77,6 +78,8 @@ const T = {
 /** A template of T translated, then filled. */
 const say = (template, values = {}) => fill(_(template), values);
 const LEVELS = ["easy", "medium", "hard", "simple"];
+// the events of your own move: their news answers your key (event, `first`)
+const OWN_MOVES = new Set(["drew_from_stock", "took_discard", "laid_down", "discarded", "went_out"]);
 const ASKED = new Set([
   "hand", "hint", "round", "piles", "scores", "round_detail", "melds", "counts", "whose_turn",
   "why", "review",
@@ -113,6 +116,7 @@ export class App {
     this.over = false;
     this.resultShown = false; // the Results area shows a round end this page heard
     this.replaced = false; // another tab took this seat: no reconnecting
+    this.landOnWaiting = false; // the first snapshot moves focus to the waiting line (landing)
     this.keyStart = null; // the key being handled, and when the page began on it
     // why reachable: the tests without a screen reader set these to 0 (no pacing, no pause)
     this.timing = { pace: PACE, hiding: HIDING };
@@ -124,6 +128,7 @@ export class App {
       answer: $("answer"),
       speaker: this.speaker,
       remember: (text) => this.remember(text),
+      amend: (old, text) => this.amend(old, text),
     });
     await load(chosenLanguage());
     translatePage();
@@ -165,6 +170,13 @@ export class App {
     this.messages.push(text);
     if (this.messages.length > 2000) this.messages.shift();
     this.place = -1;
+  }
+
+  /** The newest `old` in the history becomes `text` (another player's turn, joined). */
+  amend(old, text) {
+    const index = this.messages.lastIndexOf(old);
+    if (index >= 0) this.messages[index] = text;
+    else this.remember(text);
   }
 
   // --- connection ----------------------------------------------------------------------
@@ -393,7 +405,7 @@ export class App {
     show($("table"));
     // why focus before hiding the lobby: in Firefox, Orca loses a focus that falls with its
     // hidden button, and says no card for the rest of the game
-    focusAndHide(again ? null : data.seat === null ? $("table-heading") : $("hand"), $("lobby"));
+    focusAndHide(again ? null : this.landing(data), $("lobby"));
     let text;
     if (data.seat === null) text = say(T.watching, { table: data.table });
     else if (data.code) text = say(T.seatedCode, { seat: data.seat + 1, table: data.table, code: data.code });
@@ -408,6 +420,21 @@ export class App {
     // the previous table's
     this.events = restore(data.table, data.seat);
     this.log(text, { table: data.table });
+  }
+
+  /** Where focus lands at a table just sat at: somewhere spoken and useful. Why not the hand
+   * before the start: it is empty ("Your hand, 0 cards"), with Start behind it (issue 25).
+   * The creator: the Start button (shown to them until the start); another player: the
+   * waiting line (who sits where, what happens next), once the first snapshot filled it,
+   * the table's heading until then; a game in progress, the hand; a spectator, the heading. */
+  landing(data) {
+    this.landOnWaiting = false;
+    if (data.seat === null) return $("table-heading");
+    if (data.started) return $("hand");
+    show($("waiting")); // why now: a hidden button cannot take focus
+    if (data.creator) return $("start-button");
+    this.landOnWaiting = true;
+    return $("table-heading");
   }
 
   event(data) {
@@ -448,8 +475,23 @@ export class App {
     }
     // why the log for your turn too: one ordered channel, so your turn follows the moves before
     // it (an assertive region dropped them in Orca); the cue tells yours from another's
-    const key = mine && /^(last_)?turn_started$/.test(data.kind) ? "your-turn" : null;
-    this.log(text, { key, table: this.table });
+    let key = mine && /^(last_)?turn_started$/.test(data.kind) ? "your-turn" : null;
+    // why: "Bot 2's turn." is not said when Bot 2's move follows it in the queue (the move
+    // says whose turn it was), and the parts of another player's turn still waiting are one
+    // sentence (turns.js): the news keeps up with the computers' pace
+    if (!mine && data.kind === "turn_started" && typeof player === "number") key = `turn-${player}`;
+    const seats = this.snapshot ? this.snapshot.seats : [];
+    const name = typeof player === "number" && seats[player] ? seats[player].name : null;
+    const part = mine ? null : turnPart(data.kind, player, name, text);
+    if (part) this.news.withdraw(`turn-${player}`);
+    // why your own move first: it is the answer to your key (channel.js, `first`)
+    const first = mine && OWN_MOVES.has(data.kind);
+    // why chat is no news of the table only: a line said to you is still said after you left
+    // (leaving drops the table's queued moves, channel.js dropTable). Your own moves are
+    // dropped with the others': they go out first (above), so only a move made as you left
+    // can wait, and its sentence about a table you no longer sit at is kept in the history
+    const table = data.kind === "chat" ? null : this.table;
+    this.log(text, { key, table, part, join: joinParts, first });
     this.cue(data, facts);
     if (data.kind === "game_over") forgetSeat(); // why: nothing is left to take back
     if (data.kind === "new_game" && this.seat !== null) keepSeat(this.token, this.name, this.table);
@@ -604,6 +646,11 @@ export class App {
       focusAndHide(held ? $(this.seat === null ? "table-heading" : "hand") : null, $("waiting"));
     }
     if (waiting) renderWaiting(this, snap);
+    if (this.landOnWaiting) {
+      this.landOnWaiting = false;
+      // why only from the heading: a key since then moved the player on (see landing)
+      if (waiting && document.activeElement === $("table-heading")) $("waiting-text").focus();
+    }
     // why every snapshot: a hint still queued is withdrawn once it is no longer true
     for (const { text, key } of waitingNews(this, snap)) {
       if (text) this.log(text, { key, table: this.table });
@@ -692,7 +739,7 @@ export class App {
     // the list, to a card) with no key pressed; it says where, and Orca drops news given
     // meanwhile: the news waits for those words
     if (had !== hand.length > 0 && document.activeElement === box) {
-      this.news.focusMoved(hand.length ? $(`card-${this.focus}`) : box);
+      this.news.focusMoved(hand.length ? $(`card-${this.focus}`) : box, true);
     }
     const label = ngettext("Your hand, {count} card", "Your hand, {count} cards", hand.length);
     setAttribute(box, "aria-label", fill(label, { count: hand.length }));
@@ -1003,6 +1050,15 @@ export class App {
       return;
     }
     if ($("table").hidden || retiring($("table"))) return; // left, or leaving
+    // why the Keys list: the terminal's Escape at the table opens its action menu, "a list of
+    // everything you can do now"; the page's list of keys is that (no key meets silence).
+    // Not from inside a dialog: its own Escape closed it, and must not open another
+    if (e.key === "Escape" && !(target && target.closest && target.closest("dialog"))) {
+      e.preventDefault();
+      this.openHelp();
+      this.marked(e);
+      return;
+    }
     const inHand = target === $("hand");
     const hand = this.hand();
     // why only in the hand: from the page or the log, Space (the scroll key) or Enter must

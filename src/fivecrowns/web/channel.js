@@ -18,10 +18,11 @@ export const PACE = {
   // seconds a voice takes for a sentence: a start-up allowance and a pace per word; why these
   // figures: about 240 words a minute, a screen reader's default pace; a slower voice only
   // waits, a faster one may hear a sentence again after a key cut it near its end; why a lead
-  // of 0.9 s: the screen reader starts a sentence late, by a varying time (Orca: 0.4 to 2 s
-  // on a busy machine), and a sentence given while the one before is still being said cuts
-  // it off in Speech Dispatcher
-  lead: 0.9,
+  // of 0.45 s: the screen reader starts a sentence late (measured with Orca 43 and Speech
+  // Dispatcher, the page's release to speech start: 0.1 to 0.4 s, issue 25), and a sentence
+  // given while the one before is still being said cuts it off; 0.9 s, paid per sentence,
+  // held the news 38 s behind two computer players
+  lead: 0.45,
   perWord: 0.26,
   minimum: 0.6,
   // how long after its expected end a sentence may still be unsaid, for a key to give it
@@ -61,12 +62,14 @@ export class News {
    * @param {HTMLElement} parts.answer the reply to the player's key: a role=status region
    * @param {object} parts.speaker     the built-in voice (speech.js), used when it is on
    * @param {(text: string) => void} parts.remember  the page's message history (comma, period)
+   * @param {(old: string, text: string) => void} [parts.amend]  its newest `old` becomes `text`
    */
-  constructor({ log, answer, speaker, remember }) {
+  constructor({ log, answer, speaker, remember, amend = () => {} }) {
     this.regions = { log, answer };
     for (let count = 0; count < AHEAD; count += 1) log.append(slot()); // see release
     this.speaker = speaker;
     this.remember = remember;
+    this.amend = amend;
     this.queue = []; // {text, region, key, table} waiting to be released, oldest first
     this.current = null; // {text, region, at, until, item, again, stale}: released, maybe unsaid
     this.lastKeyAt = -Infinity;
@@ -80,7 +83,9 @@ export class News {
   /** Table news: others' moves, your turn, the table's changes. Queued, in order, never lost
    * unless it stops being true first. `options.key` names what the sentence is about (a hint
    * such as "press Start"): a newer sentence with the same key takes the queued one's place,
-   * and withdraw(key) drops it; `options.table` names the table it is news of (dropTable). */
+   * and withdraw(key) drops it; `options.table` names the table it is news of (dropTable);
+   * `options.part` with `options.join(earlier, later)` -> {text, part} | null lets it join the
+   * sentence waiting last in the queue, whose part is `earlier`. */
   announce(text, options = {}) {
     if (!text) return;
     const now = performance.now();
@@ -88,10 +93,25 @@ export class News {
     this.recent.set(text, now);
     if (last !== undefined && now - last < PACE.repeatWindowMs) return;
     if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value);
-    this.remember(text);
-    const { key = null, table = null } = options;
+    const { key = null, table = null, part = null, join = null, first = false } = options;
     if (key !== null) this.withdraw(key);
-    this.queue.push({ text, region: "log", key, table });
+    // why: a sentence that follows one still waiting can join it (another player's draw and
+    // discard as one turn, turns.js): fewer sentences, so the news keeps up with the game
+    const tail = this.queue[this.queue.length - 1];
+    const joined = part && join && tail && tail.part && !tail.again ? join(tail.part, part) : null;
+    if (joined && tail.table === table) {
+      this.amend(tail.text, joined.text); // the history holds the whole turn too
+      tail.text = joined.text;
+      tail.part = joined.part;
+    } else {
+      this.remember(text);
+      const item = { text, region: "log", key, table, part, born: now, first };
+      // why first: the news of your own move is the answer to your key (D answered 16 s late
+      // behind a sentence given again and others' moves); in order among themselves
+      const place = first ? this.queue.findIndex((queued) => !queued.first) : -1;
+      if (place < 0) this.queue.push(item);
+      else this.queue.splice(place, 0, item);
+    }
     this.pump();
   }
 
@@ -124,9 +144,17 @@ export class News {
 
   /** Focus moved: the screen reader says where (the element's name, its role, the regions it
    * left and entered) before any news, so news waits that long, and its time is counted from
-   * when it can really start. Why nothing is given again here: the page moves focus itself
-   * (a hand emptied or dealt) just as the news about it goes out, which is then still said. */
-  focusMoved(element) {
+   * when it can really start. `byPage`: the page moved it, no key (see below). */
+  focusMoved(element, byPage = false) {
+    // why given again when the page moved focus itself (a hand emptied or dealt): the screen
+    // reader's words for the focus cut the sentence being said, and no key of the player's
+    // did ("You went out with ..." was lost at a new round). Why not one given within the
+    // lead: the screen reader had not begun it, and says it after the focus's words (Orca,
+    // "You went out ..." and the emptied hand in the same moment): given again, it was twice
+    const current = this.current;
+    if (byPage && current && performance.now() - current.at >= PACE.lead * 1000) {
+      this.putBack(true);
+    }
     const name =
       element.getAttribute("aria-label") || element.textContent || element.value || "";
     // and its description, which Orca says after the name
@@ -157,10 +185,10 @@ export class News {
   /** The news sentence cut off by a key goes back to the head of the queue, once: why once:
    * every key cuts the screen reader off, and a sentence given again after each of them (a
    * player browsing the hand) held the queue, and the game, 20 to 70 s behind (Orca, Firefox). */
-  putBack() {
+  putBack(byPage = false) {
     const current = this.current;
     if (!current || current.region !== "log" || performance.now() >= current.unsure) return;
-    if (current.again || current.stale) {
+    if (current.stale || (current.again && !byPage)) {
       // why recorded: it is left to the history, heard in part (the Orca test's check reads it)
       if (current.entry) current.entry.left = true;
       return;
@@ -241,7 +269,8 @@ export class News {
     let entry = item.entry;
     if (entry) entry.last = now;
     else {
-      entry = { region: item.region, text: item.text, at: now };
+      // born: when its news (the first, for joined parts) reached the channel, for the lag
+      entry = { region: item.region, text: item.text, at: now, born: item.born ?? now };
       const record = (window.__announcements ??= []);
       record.push(entry);
       if (record.length > 5000) record.shift();

@@ -1,0 +1,69 @@
+"""The rule the Orca test holds the page to (tests/support/sr_checks.py, issue 25): a sentence
+cut off by the player's own key counts as heard once Orca began it; one cut by the page itself
+(its own focus move, a hand dealt) must be given again and heard whole. No screen reader here:
+the check itself, on a made-up hearing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orca_support import Utterance
+from sr_checks import Key, check_hearing
+
+ORIGIN = 1_000_000.0  # the page's clock origin, epoch seconds
+WENT_OUT = "You went out with a book of 10s, discarding the 9 of diamonds."
+
+
+class Heard:
+    """What a desk hands check_hearing: the synthesiser's utterances, no focus failures."""
+
+    def __init__(self, utterances: list[Utterance]) -> None:
+        self.utterances = utterances
+
+    def heard(self) -> list[Utterance]:
+        return self.utterances
+
+    def focus_failures(self) -> list[str]:
+        return []
+
+
+def record(left: bool) -> dict[str, Any]:
+    entry = {"region": "log", "text": WENT_OUT, "at": 1000.0, "left": left}
+    return {"origin": ORIGIN * 1000, "said": [entry]}
+
+
+def begun_and_cut() -> Heard:
+    # begun 0.2 s after its release, never ended (cut off), then the hand's focus words
+    return Heard(
+        [Utterance(ORIGIN + 1.2, WENT_OUT, False), Utterance(ORIGIN + 2.0, "Your hand", True)]
+    )
+
+
+def test_a_sentence_cut_by_a_key_once_begun_counts_as_heard() -> None:
+    keys = [Key("Right", ORIGIN + 1.9)]
+    result = check_hearing(begun_and_cut(), record(left=True), keys)  # type: ignore[arg-type]
+    assert result.unspoken == []
+
+
+def test_a_sentence_cut_by_the_page_itself_is_unspoken_unless_heard_whole_later() -> None:
+    # left to the history by the page's record, but no key came while it was said: the page
+    # cut it (a focus move at a new round) and had to give it again
+    result = check_hearing(begun_and_cut(), record(left=True), [])  # type: ignore[arg-type]
+    assert result.unspoken == [f"[log] {WENT_OUT}"]
+    again = begun_and_cut()
+    again.utterances.append(Utterance(ORIGIN + 4.0, WENT_OUT, True))
+    result = check_hearing(again, record(left=False), [])  # type: ignore[arg-type]
+    assert result.unspoken == []
+
+
+def test_a_key_cut_counts_from_the_first_release_orca_began() -> None:
+    """chromium CI: "You went out ..." begun at its first release, given again, then cut by
+    End: begun and cut by a key, so heard (the rule), though its last release was later."""
+    said = {"region": "log", "text": WENT_OUT, "at": 1000.0, "last": 1500.0, "left": True}
+    keys = [Key("End", ORIGIN + 1.9)]
+    heard = begun_and_cut()
+    result = check_hearing(heard, {"origin": ORIGIN * 1000, "said": [said]}, keys)  # type: ignore[arg-type]
+    assert result.unspoken == []
+    # and no key while it was said: unspoken
+    result = check_hearing(heard, {"origin": ORIGIN * 1000, "said": [said]}, [])  # type: ignore[arg-type]
+    assert result.unspoken == [f"[log] {WENT_OUT}"]
