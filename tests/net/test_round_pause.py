@@ -41,6 +41,9 @@ def test_a_new_rounds_first_computer_move_waits_longer_and_the_others_do_not() -
     assert table.round_untouched and pacing._delay(room) == 0.5 * 8  # the next deal
     # computers that do not wait (the tests' and benchmarks' --bot-delay 0) do not wait here
     assert _pacing(Limits(bot_delay=0.0))._delay(room) == 0.0
+    # a slow pace waits 8 s at most, or one move's time if that is longer
+    assert _pacing(Limits(bot_delay=1.5))._delay(room) == 8.0
+    assert _pacing(Limits(bot_delay=12.0))._delay(room) == 12.0
 
 
 def test_a_finished_game_has_no_round_to_wait_for() -> None:

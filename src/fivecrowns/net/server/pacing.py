@@ -102,9 +102,10 @@ class Pacing:
 
     def _delay(self, room: Room) -> float:
         """How long the computer player due at ``room`` waits before its move."""
-        delay = self._limits.bot_delay
+        limits = self._limits
+        delay = limits.bot_delay
         if room.table.round_untouched:
-            return delay * self._limits.round_pause_moves
+            return min(delay * limits.round_pause_moves, max(delay, limits.round_pause_most))
         return delay
 
     # --- dropped connections and stand-ins ------------------------------------------------
