@@ -367,6 +367,15 @@ class Table:
     def is_over(self) -> bool:
         return self.game is not None and self.game.is_over
 
+    @property
+    def round_untouched(self) -> bool:
+        """Nobody has drawn yet in the round being played (it was just dealt)."""
+        game = self.game
+        if game is None or game.is_over:
+            return False
+        moves = (DrewFromStock, TookDiscard)
+        return not any(isinstance(event, moves) for event in game.round_events)
+
     def seat_of(self, player_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.kind is SeatKind.HUMAN and seat.player_id == player_id:
