@@ -130,3 +130,12 @@ def test_cards_sort_by_rank_then_suit_with_jokers_last() -> None:
     assert format_cards(sorted(cards)) == "3st 3sp 10h Kd jk"
     with pytest.raises(ValueError):
         Card(Rank.THREE, None)
+
+
+def test_card_tokens_are_each_cards_token_in_order() -> None:
+    from fivecrowns.core.cards import card_tokens, new_deck
+
+    deck = new_deck(2)
+    assert card_tokens(deck) == [card.token for card in deck]
+    assert card_tokens(reversed(deck)) == [card.token for card in reversed(deck)]
+    assert card_tokens(()) == []

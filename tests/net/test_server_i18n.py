@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from fivecrowns import i18n
 from fivecrowns.core.cards import Rank
 from fivecrowns.core.moves import DrewFromStock
@@ -265,3 +267,49 @@ def test_the_server_words_its_sentences_in_the_new_language(server: ServerProces
         await client.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("spoken", ["en", "es"])
+def test_the_fan_out_words_each_frame_in_its_connections_language_whatever_is_spoken(
+    spoken: str,
+) -> None:
+    """The fan-out words a frame without a block of its own when the connection's language is
+    the one spoken already (the mover's; issue 29): every other connection still hears its
+    own, and the language spoken after a switch is the one used, never an earlier one."""
+    from fivecrowns.net.server.rooms import LocalFanout, Room
+
+    table = Table(3, creator_name="Ana", creator_id="p1")
+    table.add_bot("easy")
+    table.sit("Ben", "p2")
+    room = Room("t1", table, None, False)
+    ana, ben, eva = _Conn("es"), _Conn("en"), _Conn(spoken)
+    room.conns = {0: {ana}, 2: {ben}, None: {eva}}  # type: ignore[dict-item]
+    before = table.seq
+    with i18n.speaking(spoken):
+        table.start(seed=5)
+        entries = table.log[before:]
+        LocalFanout().publish(room, entries)
+    ana.language, ben.language = "en", "es"  # both switch (set_language) mid-game
+    before = table.seq
+    with i18n.speaking(spoken):
+        assert table.game is not None
+        seat = table.game.current_player
+        if table.bot_due() is not None:
+            table.step_bot()
+        else:
+            move = table.game.legal_moves(seat)[0]
+            table.act({0: "p1", 2: "p2"}[seat], move, table.seq)
+        later = table.log[before:]
+        LocalFanout().publish(room, later)
+    assert later
+    heard = {ana: (0, ["es"] * len(entries) + ["en"] * len(later))}
+    heard[ben] = (2, ["en"] * len(entries) + ["es"] * len(later))
+    heard[eva] = (None, [spoken] * (len(entries) + len(later)))
+    for conn, (viewer, languages) in heard.items():
+        expected = []
+        for entry, language in zip(entries + later, languages, strict=True):
+            with i18n.speaking(language):
+                expected.append(table.frame(entry, viewer)["text"])
+        assert [json.loads(raw)["text"] for raw in conn.sent] == expected
+    assert json.loads(ana.sent[0])["text"] == "Empieza la partida."
+    assert json.loads(ben.sent[0])["text"] == "The game starts."

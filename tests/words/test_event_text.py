@@ -1,6 +1,7 @@
 """A game event's sentence for a table's frame (words/table.py event_text) is what local play
 says for it (describe_events), for every event of whole games, every viewer and language; the
-server words the turn events straight from turn_summary (issue 29), and this keeps them one."""
+server words the turn events straight from lone_turn_sentence (issue 29), and this keeps them
+one."""
 
 from __future__ import annotations
 

@@ -48,6 +48,7 @@ __all__ = [
     "card_a",
     "card_from_code",
     "card_the",
+    "card_tokens",
     "cards_per_deck",
     "format_cards",
     "is_wild",
@@ -330,6 +331,12 @@ def card_from_code(code: int) -> Card:
     return _BY_CODE[code]
 
 
+def card_tokens(cards: Iterable[Card]) -> list[str]:
+    """Each card's :attr:`Card.token`, in order. why: the game server lists every seat's hand
+    for every move, and the property's call per card was most of that (issue 29)."""
+    return [card._token for card in cards]
+
+
 def card_the(card: Card, wild_rank: Rank | None = None) -> str:
     """The card's name with the definite article: "the 7 of hearts", "the joker"
     ("el 7 de copas", "la sota de estrellas", "el comodín"); with the round's wild rank,
@@ -404,7 +411,12 @@ def wild_rank_for_round(round_number: int) -> Rank:
     """
     if not 1 <= round_number <= 11:
         raise ValueError(f"There is no round {round_number}: rounds are 1 to 11.")
-    return Rank(round_number + 2)
+    # why a table: ``Rank(n)`` is an enum look-up in Python, and the game asks for the wild
+    # rank many times a move (the server's views, checks and words; issue 29)
+    return _WILD_BY_ROUND[round_number]
+
+
+_WILD_BY_ROUND = {number: Rank(number + 2) for number in range(1, 12)}
 
 
 def is_wild(card: Card, wild_rank: Rank) -> bool:
@@ -510,6 +522,9 @@ _SUIT_WORDS.update(
     }
 )
 
+#: Every card by its exact token (``7h``, ``Qsp``, ``jk``): what programs send, the game
+#: server's every move (why: the parse below was 2% of its handling of a move, issue 29).
+_BY_TOKEN = {card.token: card for card in new_deck(1)}
 _JOKER_WORDS = {"jk", "joker", "jokers", "jkr", "comodín", "comodin", "comodines"}
 _SHORT_RE = re.compile(r"^(10|[3-9]|[jqk])(st|sp|h|c|d)$")
 _SHORT_PARTS_RE = re.compile(r"^(\d+|[a-z])([a-z]*)$")
@@ -553,6 +568,9 @@ def parse_card(text: str) -> Card:
     >>> parse_card("sota de estrellas").token, parse_card("Comodín").token
     ('Jst', 'jk')
     """
+    known = _BY_TOKEN.get(text)
+    if known is not None:
+        return known
     original = text
     cleaned = " ".join(text.strip().lower().split())
     if not cleaned:

@@ -108,10 +108,16 @@ def _encode(value: Any) -> Any:
     if isinstance(value, Meld):
         return meld_to_json(value)
     if isinstance(value, PlayerResult):
-        return {f.name: _encode(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, tuple | list):
+        return {name: _encode(getattr(value, name)) for name in _RESULT_FIELDS}
+    if isinstance(value, _SEQUENCES):
         return [_encode(item) for item in value]
     return value
+
+
+# why made once: ``tuple | list`` in isinstance built a new union for every value encoded, and
+# ``fields`` a new tuple for every result, in every event the game server sends (issue 29)
+_SEQUENCES = (tuple, list)
+_RESULT_FIELDS = tuple(f.name for f in fields(PlayerResult))
 
 
 #: Each event class's field names, in order (why: ``dataclasses.fields`` made them afresh for

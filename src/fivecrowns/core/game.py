@@ -42,8 +42,10 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from fivecrowns.core.cards import (
+    JOKER,
     Card,
     Rank,
+    card_from_code,
     cards_per_deck,
     new_deck,
     points,
@@ -421,13 +423,9 @@ class Game:
             raise IllegalMoveError(
                 _("It is {name}'s turn, not yours.").format(name=self.players[self.current_player])
             )
-        handler = {
-            Phase.DRAW: self._in_draw,
-            Phase.DISCARD: self._in_discard,
-            Phase.LAST_DRAW: self._in_last_draw,
-            Phase.LAST_LAY_DOWN: self._in_last_lay_down,
-            Phase.LAST_DISCARD: self._in_last_discard,
-        }[self.phase]
+        # why by name from a table made once: a dict of five bound methods made for every move
+        # was part of the move's own cost on the game server (issue 29)
+        handler: Callable[[int, Move], _Effect] = getattr(self, _PHASE_HANDLERS[self.phase])
         return handler(player, move)
 
     # --- one handler per phase ---------------------------------------------------
@@ -716,6 +714,14 @@ class Game:
 
 
 _MOVE_CLASSES = (DrawFromStock, TakeDiscard, Discard, GoOut, LayDown)
+#: The method that checks a move in each phase a move can be played in (see Game._prepare).
+_PHASE_HANDLERS = {
+    Phase.DRAW: "_in_draw",
+    Phase.DISCARD: "_in_discard",
+    Phase.LAST_DRAW: "_in_last_draw",
+    Phase.LAST_LAY_DOWN: "_in_last_lay_down",
+    Phase.LAST_DISCARD: "_in_last_discard",
+}
 _CARD_CODE = attrgetter("code")  # the order of Card's own comparisons
 
 
@@ -727,23 +733,34 @@ def legal_moves_for(
     phase: Phase, hand: Sequence[Card], wild_rank: Rank, forbidden: Card | None = None
 ) -> list[Move]:
     """The legal moves in ``phase`` for a player holding ``hand`` (one per distinct card)."""
-    distinct = sorted(set(hand), key=_CARD_CODE)  # why the key: fewer calls than comparing Cards
-    if forbidden is not None and hand.count(forbidden) == 1:
-        distinct.remove(forbidden)
-    moves: list[Move]
-    if phase in (Phase.DRAW, Phase.LAST_DRAW):
+    if phase in (Phase.DRAW, Phase.LAST_DRAW):  # why first: no card is needed to draw
         return [DrawFromStock(), TakeDiscard()]
+    # why by code (one per card, in card order): a Card's hash and equality are Python calls,
+    # and a set and a count of the hand by them were half of this in every mover's snapshot
+    codes = list(map(_CARD_CODE, hand))
+    distinct = sorted(set(codes))
+    if forbidden is not None and codes.count(forbidden.code) == 1:
+        distinct.remove(forbidden.code)
+    moves: list[Move]
     if phase is Phase.DISCARD:
-        moves = [Discard(card) for card in distinct]
+        moves = [_DISCARDS[code] for code in distinct]
         allowed = set(distinct)
-        moves += [GoOut(card) for card in going_out_discards(hand, wild_rank) if card in allowed]
+        going_out = going_out_discards(hand, wild_rank)
+        moves += [_GO_OUTS[card.code] for card in going_out if card.code in allowed]
         return moves
     if phase is Phase.LAST_LAY_DOWN:
         moves = [LayDown(), LayDown(())]
-        return moves + [Discard(card) for card in distinct]
+        return moves + [_DISCARDS[code] for code in distinct]
     if phase is Phase.LAST_DISCARD:
-        return [Discard(card) for card in distinct]
+        return [_DISCARDS[code] for code in distinct]
     return []
+
+
+#: A discard and a going out of each card, by its code (why: a move is frozen, so one serves
+#: every hand; making each afresh was a quarter of the legal moves in every mover's snapshot
+#: on the game server, issue 29).
+_DISCARDS = tuple(Discard(card_from_code(code)) for code in range(JOKER.code + 1))
+_GO_OUTS = tuple(GoOut(card_from_code(code)) for code in range(JOKER.code + 1))
 
 
 def arrange_deck(

@@ -1,4 +1,4 @@
-# One file (~750 lines): one table's seats, log and bots keep their invariants only together.
+# One file (~860 lines): one table's seats, log and bots keep their invariants only together.
 """One authoritative table: a game, its seats, its bots and its event log.
 
 A :class:`Table` is synchronous and knows nothing of networks (STYLE practice
@@ -36,10 +36,11 @@ from typing import Any
 
 from fivecrowns.ai.base import Player
 from fivecrowns.ai.loader import LEVELS, RETIRED_LEVELS, load_bot
-from fivecrowns.core.cards import Card, Rank
+from fivecrowns.core.cards import Card, Rank, card_tokens
 from fivecrowns.core.codec import event_to_json, move_from_json, move_to_json
 from fivecrowns.core.errors import FiveCrownsError, IllegalMoveError
 from fivecrowns.core.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from fivecrowns.core.melds.solver import Meld
 from fivecrowns.core.moves import (
     Discarded,
     DrewFromStock,
@@ -190,14 +191,53 @@ def view_to_json(view: PublicView) -> dict[str, Any]:
     return data
 
 
-def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
+class _ViewParts:
+    """The public view's parts that change a few times a round at most (the melds laid down,
+    the round scores), as JSON, kept from one public view to the next (see
+    :meth:`Table.shared_snapshot`, whose views are encoded and never changed).
+
+    why: rebuilding every meld's JSON for every move was a twentieth of the game server's CPU
+    at full speed (issue 29). Each part is made again when its value differs: ``==`` on the
+    game's tuples is an identity check for each unchanged meld or score, and equal values give
+    the same JSON, so no part is older than the game."""
+
+    __slots__ = ("_melds", "_melds_json", "_scores", "_scores_json")
+
+    def __init__(self) -> None:
+        self._melds: tuple[tuple[Meld, ...], ...] | None = None
+        self._melds_json: list[list[dict[str, Any]]] = []
+        self._scores: tuple[tuple[int, ...], ...] | None = None
+        self._scores_json: list[list[int]] = []
+
+    def laid_down(self, game: Game) -> list[list[dict[str, Any]]]:
+        melds = tuple(game.laid_down)
+        if melds != self._melds:
+            self._melds, self._melds_json = melds, _melds_json(melds)
+        return self._melds_json
+
+    def round_scores(self, game: Game) -> list[list[int]]:
+        scores = tuple(game.round_scores)
+        if scores != self._scores:
+            self._scores, self._scores_json = scores, [list(each) for each in scores]
+        return self._scores_json
+
+
+def _melds_json(laid_down: Sequence[Sequence[Meld]]) -> list[list[dict[str, Any]]]:
+    return [
+        [{"kind": m.kind.name.lower(), "cards": card_tokens(m.cards)} for m in melds]
+        for melds in laid_down
+    ]
+
+
+def _view_json(game: Game, seat: int | None, parts: _ViewParts | None = None) -> dict[str, Any]:
     """``view_to_json(player_view(game, seat))`` (``public_view`` for ``None``), built directly.
 
     why: a view also holds the round's events and pile history, redacted for its viewer, which
     the JSON leaves out; building them for every snapshot was the server's main cost. The same
     fields are read as in :func:`fivecrowns.core.views.player_view`, and tests/table/test_table.py
     checks that both give the same JSON at every step of whole games, for every seat and a
-    spectator.
+    spectator. With ``parts``, the melds and scores may be those of an earlier view (see
+    :class:`_ViewParts`): the JSON is the same, but shared, never to be changed.
     """
     over = game.is_over
     top = game.top_discard
@@ -212,20 +252,21 @@ def _view_json(game: Game, seat: int | None) -> dict[str, Any]:
         "top_discard": top.token if top else None,
         "discard_count": len(game.discard_pile),
         "stock_count": len(game.stock),
-        "round_scores": [list(scores) for scores in game.round_scores],
+        "round_scores": (
+            [list(scores) for scores in game.round_scores]
+            if parts is None
+            else parts.round_scores(game)
+        ),
         "totals": list(game.totals),
         "went_out": game.went_out,
         "last_turns_left": list(game.last_turns),
-        "laid_down": [
-            [{"kind": m.kind.name.lower(), "cards": [c.token for c in m.cards]} for m in melds]
-            for melds in game.laid_down
-        ],
+        "laid_down": _melds_json(game.laid_down) if parts is None else parts.laid_down(game),
         "game_over": over,
         "winners": list(game.winners) if over else [],
         "decks_in_play": game.decks_in_play,
     }
     if seat is not None:
-        data["hand"] = [card.token for card in game.hands[seat]]
+        data["hand"] = card_tokens(game.hands[seat])
     return data
 
 
@@ -259,6 +300,7 @@ class Table:
         # shared_snapshot)
         self._public: tuple[int, Game | None, list[dict[str, Any]], dict[str, Any] | None]
         self._public = (-1, None, [], None)
+        self._view_parts = _ViewParts()  # the public view's melds and scores (see _ViewParts)
         #: The last computer move's explanation and its seat (local play's why-key says it).
         self.explanation: tuple[int, str] | None = None
         # why: inputs accepted under earlier rules (names, chat) replay as they were accepted
@@ -324,6 +366,15 @@ class Table:
     @property
     def is_over(self) -> bool:
         return self.game is not None and self.game.is_over
+
+    @property
+    def round_untouched(self) -> bool:
+        """Nobody has drawn yet in the round being played (it was just dealt)."""
+        game = self.game
+        if game is None or game.is_over:
+            return False
+        moves = (DrewFromStock, TookDiscard)
+        return not any(isinstance(event, moves) for event in game.round_events)
 
     def seat_of(self, player_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -583,10 +634,10 @@ class Table:
         # seq), and a new game replaces the game
         if seq != self.seq or game is not self.game:
             seats = [s.to_json() for s in self.seats]
-            view = None if self.game is None else _view_json(self.game, None)
+            view = None if self.game is None else _view_json(self.game, None, self._view_parts)
             self._public = (self.seq, self.game, seats, view)
         if view is not None and seat is not None and self.game is not None:
-            view = {**view, "hand": [card.token for card in self.game.hands[seat]]}
+            view = {**view, "hand": card_tokens(self.game.hands[seat])}
         return {
             "seq": self.seq,
             "seat": seat,
@@ -605,7 +656,13 @@ class Table:
         if seat is not None and not 0 <= seat < len(self.seats):
             raise ValueError(f"There is no seat {seat}.")
         game = self.game
-        hand = None if game is None or seat is None else [c.token for c in game.hands[seat]]
+        if game is None or seat is None:
+            return None, []
+        hand = card_tokens(game.hands[seat])
+        # why not self.legal for the others: only the player to move has a legal move, and
+        # asking for each seat's was a tenth of the snapshots' cost (issue 29)
+        if seat != game.current_player or game.is_over:
+            return hand, []
         return hand, self.legal(seat)
 
     def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
@@ -636,7 +693,7 @@ class Table:
             hand = entry.dealt[viewer]
             # why: a client reads the deal in its own hand's order (the web page sorts it);
             # only this seat's own cards, in this seat's own frame class
-            data["hand"] = [card.token for card in hand]
+            data["hand"] = card_tokens(hand)
         text = words.event_text(event, self.names(), viewer, entry.wild or Rank.THREE, hand)
         return {"seq": entry.seq, "kind": entry.kind, "data": data, "text": text}
 

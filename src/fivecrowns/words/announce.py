@@ -28,7 +28,7 @@ from fivecrowns.core.moves import (
     TookDiscard,
     WentOut,
 )
-from fivecrowns.i18n import N_, join_list, ngettext, pgettext
+from fivecrowns.i18n import N_, current_language, join_list, ngettext, pgettext
 from fivecrowns.i18n import gettext as _
 from fivecrowns.words.cues import EVENT_CUES, event_cue
 from fivecrowns.words.lists import name_numbers, seats_lowest_first
@@ -38,6 +38,7 @@ __all__ = [
     "card_list",
     "describe_events",
     "game_result",
+    "lone_turn_sentence",
     "melds_words",
     "round_detail",
     "round_result",
@@ -68,7 +69,23 @@ def card_list(cards: Sequence[Card], wild: Rank | None) -> str:
 
 
 def melds_words(melds: Sequence[Meld], wild: Rank) -> str:
-    return join_list([meld.describe(wild) for meld in melds])
+    """ "a run of 3 to 5 of stars and a set of 7s" (the melds in the current language)."""
+    global _last_melds
+    language = current_language()
+    last = _last_melds
+    if last is not None and last[0] is melds and last[1] is wild and last[2] == language:
+        return last[3]
+    said = join_list([meld.describe(wild) for meld in melds])
+    if isinstance(melds, tuple):  # why only a tuple: a list could change and keep its identity
+        _last_melds = (melds, wild, language, said)
+    return said
+
+
+#: The melds worded last: (melds, wild rank, language, words). why: the game server words a
+#: going out or a lay-down for its player and then for everyone else, the same melds in the
+#: same language, and wording melds was a good part of its wording (issue 29); a melds tuple
+#: and its melds never change, and the language is part of the key.
+_last_melds: tuple[tuple[Meld, ...], Rank, str, str] | None = None
 
 
 #: Who dealt and who plays first, at full verbosity.
@@ -217,6 +234,35 @@ def turn_summary(
 
 
 _TURN_EVENTS = (DrewFromStock, TookDiscard, LaidDown, Discarded)
+
+
+def lone_turn_sentence(
+    event: DrewFromStock | TookDiscard | Discarded | LaidDown,
+    names: Sequence[str],
+    you: int | None,
+    wild: Rank,
+) -> str:
+    """``turn_summary([event], names, you, wild, "normal")``: one turn event said alone.
+
+    why made directly for a draw, a take and a discard: the game server words every event
+    alone, about three a move, and the general summary's search of its list was a good part
+    of that (issue 29); tests/words/test_event_text.py checks it says what local play says."""
+    mine = event.player == you
+    name = names[event.player]
+    if isinstance(event, Discarded):
+        key, card, discard = ("", "", True), "", card_the(event.card, wild)
+    elif isinstance(event, TookDiscard):
+        key, card, discard = ("took", "", False), card_the(event.card, wild), ""
+    elif isinstance(event, DrewFromStock):
+        if event.card is not None and mine:
+            key, card, discard = ("card", "", False), card_the(event.card, wild), ""
+        else:
+            key, card, discard = ("stock", "", False), "", ""
+    else:
+        return turn_summary([event], names, you, wild, "normal")
+    template = (_YOUR_TURN if mine else _THEIR_TURN)[key]
+    return _(template).format(name=name, card=card, melds="", discard=discard)
+
 
 #: The result of a round, result first; the melds and leftovers follow only at full verbosity.
 ROUND_OVER = N_("Round {round} over. {name} went out. {scores}. Totals: {totals}.")
@@ -387,7 +433,7 @@ def describe_events(
             turn.clear()
 
     for event in events:
-        if isinstance(event, DrewFromStock | TookDiscard | Discarded | LaidDown):
+        if isinstance(event, _TURN_EVENTS):
             if turn and turn[0].player != event.player:  # type: ignore[union-attr]
                 flush()
             turn.append(event)

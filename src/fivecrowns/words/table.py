@@ -23,7 +23,7 @@ from fivecrowns.core.moves import (
 )
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
-from fivecrowns.words.announce import describe_events, turn_summary
+from fivecrowns.words.announce import describe_events, lone_turn_sentence
 
 __all__ = ["already_started", "away_words", "dropped_text", "event_text", "table_event_text"]
 
@@ -120,6 +120,11 @@ def table_event_text(kind: str, data: dict[str, Any], viewer: int | None) -> str
     return _(template).format(number=number, **values)
 
 
+#: Events said by :func:`turn_summary` when alone (a tuple made once: ``A | B`` in isinstance
+#: builds a new union at every call, and the server words about three events per move).
+_TURN_EVENTS = (DrewFromStock, TookDiscard, Discarded, LaidDown)
+
+
 def event_text(
     event: Event, names: Sequence[str], viewer: int | None, wild: Rank, hand: Sequence[Card]
 ) -> str:
@@ -130,9 +135,9 @@ def event_text(
         return _(THEIR_TURN).format(name=names[event.player])
     if isinstance(event, LastTurnStarted) and event.player != viewer:
         return _(THEIR_TURN).format(name=names[event.player])
-    if isinstance(event, DrewFromStock | TookDiscard | Discarded | LaidDown):
+    if isinstance(event, _TURN_EVENTS):
         # why straight to the sentence: describe_events says a lone turn event with this one
         # sentence (and a sound the server does not send); most events are these (issue 29)
-        return turn_summary([event], names, viewer, wild, "normal")
+        return lone_turn_sentence(event, names, viewer, wild)
     said = describe_events([event], names, viewer, wild, "normal", hand_at_start=hand)
     return " ".join(announcement.text for announcement in said)

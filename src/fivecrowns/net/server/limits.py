@@ -50,6 +50,13 @@ class Limits:
     # players all left is closed after the grace
     away: float = 1800.0  # seconds a table with no one connected keeps seats of dropped players
     bot_delay: float = 0.8  # seconds a computer player waits before each move
+    # why: a round's end is the most there is to hear (the last turns, the scores, the new deal
+    # and hand, about 30 s of speech) or read, and computer players moving on at once put a
+    # screen-reader player's news 30 s behind the game; so a new round's first computer move
+    # waits this many moves' time (6.4 s at 0.8 s a move; none when computers do not wait),
+    # but no longer than round_pause_most (or one move's time, if that is longer)
+    round_pause_moves: float = 8.0
+    round_pause_most: float = 8.0
     # why per table as well as per connection: 57 connections at one table made 484 chat lines
     # a second, every one spoken to its screen-reader players
     chat_rate: float = 1.0  # chat lines a second from one connection, on average

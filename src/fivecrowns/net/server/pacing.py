@@ -80,7 +80,7 @@ class Pacing:
         for _step in range(100_000):
             if room.table.bot_due() is None or room.id not in self._rooms:
                 return
-            await asyncio.sleep(self._limits.bot_delay)
+            await asyncio.sleep(self._delay(room))
             turn = room.table.bot_turn()
             if turn is None:
                 continue
@@ -99,6 +99,14 @@ class Pacing:
             entries = room.table.entries_since(before)
             if entries:
                 self._publish(room, entries)
+
+    def _delay(self, room: Room) -> float:
+        """How long the computer player due at ``room`` waits before its move."""
+        limits = self._limits
+        delay = limits.bot_delay
+        if room.table.round_untouched:
+            return min(delay * limits.round_pause_moves, max(delay, limits.round_pause_most))
+        return delay
 
     # --- dropped connections and stand-ins ------------------------------------------------
 

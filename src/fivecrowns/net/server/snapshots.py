@@ -19,14 +19,30 @@ from fivecrowns.table import Table
 
 __all__ = ["SnapshotFrames"]
 
-# Stand-ins for a seat's own values in the shared snapshot's encoding, split out again; a
-# real value can hold none of them (a NUL in a name is refused), and if one ever did, the
-# count of pieces would be wrong and every seat's snapshot is encoded whole (see __init__)
-_SEAT = "\x00seat\x00"
-_VIEW = "\x00view\x00"
-_LEGAL = "\x00legal\x00"
 _json = msgspec.json.Encoder()
 _HAND = b',"hand":'
+_OWN = ("seat", "view", "legal")  # the fields that differ from seat to seat, in this order
+
+
+def _layout() -> tuple[list[str], list[bytes]]:
+    """The snapshot's fields in the order they are encoded, and the bytes around them: a
+    snapshot is ``pieces[0] + field 0 + pieces[1] + ... + field n + pieces[n + 1]``, its
+    fields each encoded alone. Read once from an encoding with a stand-in for every field
+    (a struct is not checked when made), so the layout follows the protocol's Snapshot."""
+    names = list(Snapshot.__struct_fields__)
+    marks: dict[str, Any] = {name: f"\x00{name}\x00" for name in names}
+    rest = encode(Snapshot(**marks))
+    pieces = []
+    for name in names:
+        before, rest = rest.split(_json.encode(marks[name]))  # each once, in order
+        pieces.append(before)
+    pieces.append(rest)
+    return names, pieces
+
+
+_NAMES, _PIECES = _layout()
+if [name for name in _NAMES if name in _OWN] != list(_OWN):  # why: __init__ splices them so
+    raise RuntimeError("a snapshot's seat, view and legal moves are not in that order")
 
 
 class SnapshotFrames:
@@ -34,33 +50,38 @@ class SnapshotFrames:
     for one fan-out and then dropped, so a frame is never older than the table."""
 
     def __init__(self, room_id: str, table: Table, watchers: list[str]) -> None:
-        self._room_id = room_id
         self._table = table
-        self._watchers = watchers
-        shared = table.shared_snapshot(None)
+        shared: dict[str, Any] = {
+            **table.shared_snapshot(None),
+            "table": room_id,
+            "watchers": watchers,
+        }
         self._view = b"null" if shared["view"] is None else _json.encode(shared["view"])
-        marked: dict[str, Any] = {**shared, "seat": _SEAT, "view": _VIEW, "legal": _LEGAL}
-        template = encode(Snapshot(table=room_id, watchers=watchers, **marked))
-        self._pieces: tuple[bytes, bytes, bytes, bytes] | None = None
-        head, *rest = template.split(_json.encode(_SEAT))
-        if len(rest) == 1:
-            middle, *rest = rest[0].split(_json.encode(_VIEW))
-            if len(rest) == 1:
-                between, *rest = rest[0].split(_json.encode(_LEGAL))
-                if len(rest) == 1:
-                    self._pieces = (head, middle, between, rest[0])
+        # why: a seat's hand goes in last, before the view's closing brace (see frame)
+        self._view_open = None if shared["view"] is None else self._view[:-1]
+        # why each field alone: encoding the shared snapshot whole with stand-ins and cutting
+        # it up again cost a third of each fan-out's snapshots (issue 29)
+        parts: list[list[bytes]] = [[]]
+        for name, piece in zip(_NAMES, _PIECES, strict=False):
+            parts[-1].append(piece)
+            if name in _OWN:
+                parts.append([])
+            else:
+                parts[-1].append(_json.encode(shared[name]))
+        parts[-1].append(_PIECES[-1])
+        head, middle, between, tail = (b"".join(part) for part in parts)
+        self._pieces = (head, middle, between, tail)
 
     def frame(self, seat: int | None) -> bytes:
         """``seat``'s snapshot frame."""
-        pieces = self._pieces
-        if pieces is None:  # a stand-in in a real value: encode it whole
-            snapshot = self._table.shared_snapshot(seat)
-            return encode(Snapshot(table=self._room_id, watchers=self._watchers, **snapshot))
         hand, legal = self._table.own_parts(seat)
-        view = self._view
-        if hand is not None and view != b"null":  # why last: shared_snapshot adds it last
-            view = b"".join((view[:-1], _HAND, _json.encode(hand), b"}"))
-        head, middle, between, tail = pieces
+        head, middle, between, tail = self._pieces
+        seat_json, legal_json = _json.encode(seat), _json.encode(legal)
+        view_open = self._view_open
+        if hand is None or view_open is None:
+            return b"".join((head, seat_json, middle, self._view, between, legal_json, tail))
+        # why last: shared_snapshot adds the hand last
+        hand_json = _json.encode(hand)
         return b"".join(
-            (head, _json.encode(seat), middle, view, between, _json.encode(legal), tail)
+            (head, seat_json, middle, view_open, _HAND, hand_json, b"}", between, legal_json, tail)
         )
