@@ -9,9 +9,13 @@ Each round measures, in turn (so the machine's load falls on both alike):
 - ``1 process, SQLite``: ``fivecrowns serve --data DIR`` as bench_server.py starts it;
 - ``2 processes, PostgreSQL + Redis``: two ``fivecrowns serve --store postgresql://...
   --bus redis://...`` on one port (SO_REUSEPORT) and one new database; the first owns the
-  tables, the second passes the connections the kernel hands it on to the first;
+  tables, the second hands each connection the kernel gives it to the first, the socket
+  itself (net/server/handoff.py: both are on this machine);
 - ``2 processes, SQLite + Redis``: the same on the data folder's SQLite file, shared (what
-  passing connections on costs, without PostgreSQL's part).
+  two processes cost, without PostgreSQL's part);
+- ``2 processes, PostgreSQL + Redis, bytes passed on``: the first again, with handing off
+  turned off (``FIVECROWNS_HANDOFF=0``): the second passes each connection's bytes on
+  (splice.py), as it does when the owner is on another machine.
 
 The clients are bench_server.py's (``--tables`` tables of 4 WebSocket clients, full speed
 unless ``--think``), connecting to the one address, so about half of them reach the owner
@@ -46,6 +50,7 @@ from redis_server import RedisServer, free_port
 SQLITE = "1 process, SQLite"
 CLUSTER = "2 processes, PostgreSQL + Redis"
 SQLITE_CLUSTER = "2 processes, SQLite + Redis"
+SPLICED = "2 processes, PostgreSQL + Redis, bytes passed on"
 
 
 def _options(tables: int) -> list[str]:
@@ -89,10 +94,14 @@ def one_sqlite(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
 
 
 def one_cluster(
-    args: argparse.Namespace, folder: Path, postgres: Postgres | None, redis: RedisServer
+    args: argparse.Namespace,
+    folder: Path,
+    postgres: Postgres | None,
+    redis: RedisServer,
+    environment: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Two processes on PostgreSQL (a new database) and Redis; on their shared data folder's
-    SQLite file and Redis if ``postgres`` is None."""
+    SQLite file and Redis if ``postgres`` is None; ``environment`` added to theirs."""
     port = free_port()
     store = [] if postgres is None else ["--store", postgres.database()]
     command = [
@@ -102,8 +111,18 @@ def one_cluster(
     # why one folder without PostgreSQL: the SQLite file in it is what they share
     folders = (folder, folder) if postgres is None else (folder / "one", folder / "two")
     with (
-        serving([], command=[*command, "--data", str(folders[0])], keep_errors=False) as one,
-        serving([], command=[*command, "--data", str(folders[1])], keep_errors=False) as two,
+        serving(
+            [],
+            command=[*command, "--data", str(folders[0])],
+            environment=environment,
+            keep_errors=False,
+        ) as one,
+        serving(
+            [],
+            command=[*command, "--data", str(folders[1])],
+            environment=environment,
+            keep_errors=False,
+        ) as two,
     ):
         assert redis.proc is not None
         services = [redis.proc.pid]
@@ -142,7 +161,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    results: dict[str, list[dict[str, Any]]] = {SQLITE: [], CLUSTER: [], SQLITE_CLUSTER: []}
+    results: dict[str, list[dict[str, Any]]] = {
+        SQLITE: [],
+        CLUSTER: [],
+        SQLITE_CLUSTER: [],
+        SPLICED: [],
+    }
     header = (
         f"bench_distribution.py, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         f"commit {commit()}, load {os.getloadavg()[0]:.1f} at start; "
@@ -159,20 +183,28 @@ def main() -> None:
                 results[SQLITE].append(one_sqlite(args, folder / "sqlite"))
                 results[CLUSTER].append(one_cluster(args, folder / "cluster", postgres, redis))
                 results[SQLITE_CLUSTER].append(one_cluster(args, folder / "shared", None, redis))
+                results[SPLICED].append(
+                    one_cluster(
+                        args, folder / "spliced", postgres, redis, {"FIVECROWNS_HANDOFF": "0"}
+                    )
+                )
         finally:
             redis.stop()
             postgres.stop()
     single = statistics.median(run["server_cpu_ms_per_move"] for run in results[SQLITE])
     double = statistics.median(run["server_cpu_ms_per_move"] for run in results[CLUSTER])
     shared = statistics.median(run["server_cpu_ms_per_move"] for run in results[SQLITE_CLUSTER])
+    spliced = statistics.median(run["server_cpu_ms_per_move"] for run in results[SPLICED])
     lines = [
         header,
         _line(SQLITE, results[SQLITE]),
         _line(CLUSTER, results[CLUSTER]),
         _line(SQLITE_CLUSTER, results[SQLITE_CLUSTER]),
+        _line(SPLICED, results[SPLICED]),
         f"server CPU per move, 2 processes on PostgreSQL and Redis / 1 on SQLite: "
         f"{double / single:.2f}x (target <= 1.3x); 2 on SQLite and Redis / 1 on SQLite: "
-        f"{shared / single:.2f}x",
+        f"{shared / single:.2f}x; 2 on PostgreSQL and Redis, bytes passed on / 1 on SQLite: "
+        f"{spliced / single:.2f}x",
         f"load {os.getloadavg()[0]:.1f} at the end",
     ]
     text = "\n".join(lines) + "\n"

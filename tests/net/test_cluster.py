@@ -77,11 +77,13 @@ def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
 
 
 def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
-    tmp_path: Path, redis_server: RedisServer
+    tmp_path: Path, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each connection a spare passes on holds a socket of its own: past --max-connections it
-    refuses the next one with the full server's sentence, and takes one again once one
-    closes (the owner, which allows many more, is not what refuses)."""
+    """Each connection a spare passes on as bytes (handing off is off, as when the owner is
+    on another machine) holds a socket of its own: past --max-connections it refuses the
+    next one with the full server's sentence, and takes one again once one closes (the
+    owner, which allows many more, is not what refuses)."""
+    monkeypatch.setenv("FIVECROWNS_HANDOFF", "0")
     data = tmp_path / "server"
     options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
     owner = ServerProcess(data, *options).start()

@@ -385,7 +385,12 @@ async def _serve(
     )
     await runner.setup()
     # why reuse_port with --bus: every process of a cluster listens on the one public port
-    site = web.TCPSite(runner, args.host, args.port, backlog=1024, reuse_port=node is not None)
+    # (and hands each connection it accepts to the owner, net/server/handoff.py)
+    site = (
+        web.TCPSite(runner, args.host, args.port, backlog=1024)
+        if node is None
+        else node.public_site(runner, args.host, args.port, backlog=1024)
+    )
     await site.start()
     port = runner.addresses[0][1] if runner.addresses else args.port
     if where is None:

@@ -6,9 +6,10 @@ How it fits together (docs/operations.md, "Several processes"):
 - Every process listens on the same public port (``SO_REUSEPORT``: the kernel hands each new
   connection to one of them) and on a private port of its own.
 - The tables are owned under one :class:`~fivecrowns.net.server.lease.Lease` in Redis, with
-  an epoch. The owner serves every connection itself; the others pass each WebSocket on to
-  the owner's private port as raw bytes (splice.py; the clients and the web page see one
-  server).
+  an epoch. The owner serves every connection itself. The others give each connection they
+  accept to the owner when it runs on the same machine (the socket itself, handoff.py), and
+  otherwise pass each WebSocket on to the owner's private port as raw bytes (splice.py);
+  the clients and the web page see one server.
   The lobby, presence and table list are the owner's, so they are the same from any port.
 - The store is shared (one SQLite file in WAL mode on one machine, :class:`FencedStore`; or
   PostgreSQL on one machine or several, ``--store``,
@@ -39,9 +40,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import socket
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -50,7 +52,8 @@ from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.server.app import FULL_HEADERS, Server, full_response
 from fivecrowns.net.server.cycles import let_go_of_websockets
-from fivecrowns.net.server.lease import DROPS, Lease, Listener, connect
+from fivecrowns.net.server.handoff import Handing, HandingSite, Offer, Receiver, enabled, hand_off
+from fivecrowns.net.server.lease import DROPS, Holder, Lease, Listener, connect
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.proxy import ProxyHeaders
 from fivecrowns.net.server.splice import Owner, Refusal, reach, splice
@@ -160,6 +163,15 @@ class Node:
         # why counted: a connection passed on holds this process's socket and file (and one
         # to the owner), so it counts toward --max-connections here as one served does
         self.forwarded = 0
+        self.handoff = enabled()
+        self.receiver = Receiver(self._adopt)
+        self._public: Callable[[], asyncio.BaseProtocol] | None = None
+        # who held the lease at the last look (the lease's beat looks every ttl / 3), and the
+        # look under way: a crowd of connections is then not a crowd of Redis requests
+        # (redis-py's pool holds 100 connections and refuses the 101st at once)
+        self._holder: Holder | None = None
+        self._holder_seen = float("-inf")
+        self._looking: asyncio.Future[Holder | None] | None = None
 
     # --- the two web applications --------------------------------------------------------
 
@@ -198,13 +210,29 @@ class Node:
             return await self.server.handle_ws(request)
         return _changing_over(request)  # why: the sender's idea of the owner is out of date
 
+    def public_site(
+        self, runner: web.AppRunner, host: str, port: int, backlog: int
+    ) -> web.BaseSite:
+        """The shared public port (``SO_REUSEPORT``), each accepted connection handed off to
+        the owner when it is on this machine, else served by ``runner`` (after setup)."""
+        server = runner.server
+        assert server is not None
+        self._public = server
+
+        def factory() -> asyncio.BaseProtocol:
+            return Handing(server, self._handing)
+
+        return HandingSite(runner, host, port, factory, backlog)
+
     # --- the lease -------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def running(self, address: str) -> AsyncIterator[None]:
         """Take part (the lease's loop, the bus) while inside, serving privately at
         ``address``; give the lease up on the way out."""
-        self.lease.address = address
+        offer = self.receiver.start() if self.handoff and self._public is not None else None
+        # why after a space: the others read the private address, then the offer (lease.py)
+        self.lease.address = address if offer is None else f"{address} {offer}"
         listener = Listener(self.redis, CHANNEL, self._heard)
         self._tasks = [
             asyncio.create_task(self._hold()),
@@ -216,6 +244,7 @@ class Node:
             for task in self._tasks:
                 task.cancel()
             await self._give_up()
+            self.receiver.stop()
             with contextlib.suppress(*DROPS):
                 await self.redis.aclose()
 
@@ -255,7 +284,9 @@ class Node:
     async def _try_to_own(self) -> None:
         # why ask first: a spare would otherwise read the store's fence at every beat while
         # another process holds the lease (the database has nothing to say until it is free)
-        if await self.lease.holder() is not None:
+        holder = await self.lease.holder()
+        self._holder, self._holder_seen = holder, time.monotonic()
+        if holder is not None:
             return
         # why the floor: a Redis restarted without its data counts epochs from 1 again, and the
         # store would refuse those; the next epoch is then past the store's newest
@@ -301,6 +332,66 @@ class Node:
     def _heard(self, message: str) -> None:
         if message == "released":  # why: take over now, not when the lease would expire
             self._wake.set()
+
+    # --- handing off ------------------------------------------------------------------------
+
+    def _handing(self, transport: asyncio.Transport) -> asyncio.Future[bool] | None:
+        """A connection just accepted on the public port: None to serve it here (this process
+        owns the tables, handing off is off, or this process is full: it says so itself),
+        else the handoff under way (True once the owner has it; False to serve it here)."""
+        if self.owner or not self.handoff or self.lost:
+            return None
+        if self.forwarded + len(self.server.connections) >= self.server.limits.max_connections:
+            return None
+        self.forwarded += 1  # why: until handed off, the socket is this process's
+        task = asyncio.get_running_loop().create_task(self._hand(transport))
+        task.add_done_callback(self._handing_done)
+        return task
+
+    def _handing_done(self, _task: asyncio.Task[bool]) -> None:
+        self.forwarded -= 1
+
+    async def _hand(self, transport: asyncio.Transport) -> bool:
+        try:
+            holder = await self._known_holder()
+        except DROPS:
+            return False  # why: served here, it waits for the bus as one passed on does
+        if holder is None or holder.name == self.name:
+            return False
+        offer = Offer.parse(holder.offer)
+        if offer is None or not offer.here():
+            return False  # why: the owner is on another machine; its bytes are passed on
+        return await hand_off(transport, offer)
+
+    async def _known_holder(self) -> Holder | None:
+        """Who holds the lease, as looked at within a third of a lease; one look at a time."""
+        if time.monotonic() - self._holder_seen <= self.ttl / 3:
+            return self._holder
+        if self._looking is None:
+            self._looking = asyncio.ensure_future(self._look())
+        return await asyncio.shield(self._looking)
+
+    async def _look(self) -> Holder | None:
+        try:
+            holder = await self.lease.holder()
+            self._holder, self._holder_seen = holder, time.monotonic()
+            return holder
+        finally:
+            self._looking = None
+
+    async def _adopt(self, client: socket.socket) -> bool:
+        """A socket handed off by a spare: served here as if accepted here, while this
+        process owns the tables."""
+        if not self.owner or self.server.stopping or self._public is None:
+            client.close()
+            return False
+        client.setblocking(False)
+        try:
+            await asyncio.get_running_loop().connect_accepted_socket(self._public, client)
+        except OSError:
+            client.close()  # why: its client sees the connection drop and connects again
+            return True  # why True: nobody else may serve it now
+        return True
 
     # --- forwarding ---------------------------------------------------------------------------
 

@@ -72,23 +72,25 @@ def connect(url: str) -> aioredis.Redis:
 
 @dataclass(frozen=True, slots=True)
 class Holder:
-    """Who holds a lease: its epoch, the holder's name and the address it serves on."""
+    """Who holds a lease: its epoch, the holder's name, the address it serves on and, if it
+    gave one, where on its machine it takes handed-off sockets (handoff.py's ``Offer``)."""
 
     epoch: int
     name: str
     address: str
+    offer: str = ""
 
     @classmethod
     def parse(cls, value: str) -> Holder | None:
-        parts = value.split(" ", 2)
-        if len(parts) != 3 or not parts[0].isdigit():
+        parts = value.split(" ", 3)
+        if len(parts) < 3 or not parts[0].isdigit():
             return None
-        return cls(int(parts[0]), parts[1], parts[2])
+        return cls(int(parts[0]), parts[1], parts[2], parts[3] if len(parts) == 4 else "")
 
 
 class Lease:
-    """The lease ``key`` in ``redis``, taken by ``name`` (serving at ``address``) for ``ttl``
-    seconds at a time."""
+    """The lease ``key`` in ``redis``, taken by ``name`` (serving at ``address``, then after a
+    space what else the others must know of it) for ``ttl`` seconds at a time."""
 
     def __init__(
         self, redis: aioredis.Redis, key: str, name: str, address: str, ttl: float
