@@ -15,7 +15,7 @@ import pytest
 from redis import Redis
 
 from cluster_support import LEASE, Cluster, owner_now
-from fivecrowns.net.server.handoff import Offer, Receiver, boot_id
+from fivecrowns.net.server.handoff import Offer, Receiver, boot_id, hand_off
 from redis_server import RedisServer, redis_server
 from server_support import FAST, Client, ServerProcess, play_until
 
@@ -335,3 +335,45 @@ async def _hand(offer: Offer) -> bool:
     finally:
         for each in (unix, far, near, listener):
             each.close()
+
+
+def test_the_spare_hands_no_socket_to_another_users_process(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Whoever can write the lease names the owner's path: the spare checks that the process
+    there runs as its own user (SO_PEERCRED) before a player's socket goes to it (here its
+    uid is made to differ), and sends nothing otherwise."""
+
+    class Transport:
+        def __init__(self, sock: socket.socket) -> None:
+            self.sock = sock
+
+        def get_extra_info(self, name: str) -> socket.socket | None:
+            return self.sock if name == "socket" else None
+
+    async def scenario() -> None:
+        path = tmp_path / "owner.sock"
+        owner = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        owner.bind(str(path))
+        owner.listen()
+        listener = socket.create_server(("127.0.0.1", 0))
+        near = socket.create_connection(listener.getsockname())
+        far, _address = listener.accept()
+        boot = boot_id()
+        assert boot is not None
+        try:
+            real = os.getuid()
+            with monkeypatch.context() as patch:
+                patch.setattr(os, "getuid", lambda: real + 1)
+                taken = await hand_off(Transport(far), Offer(boot, str(path)))  # type: ignore[arg-type]
+            assert not taken
+            seen, _nothing = owner.accept()
+            with seen:
+                seen.settimeout(5)
+                data, fds, _flags, _where = socket.recv_fds(seen, 1, 1)
+            assert (data, fds) == (b"", [])  # the spare closed without sending a descriptor
+        finally:
+            for sock in (owner, listener, near, far):
+                sock.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 20))

@@ -85,6 +85,17 @@ def test_create_lands_on_start_and_a_guest_on_the_waiting_line(
         )
         line = ben_page.locator("#waiting-text").inner_text()
         assert "Ben" in line and "Ann" in line, line  # who sits where: spoken, not empty
+        # Ben leaves (a guest's page hid Start) and makes a table of his own: Start is shown
+        # as focus lands on it, never a hidden button (focus would fall to the page's body)
+        assert ben_page.locator("#start-button").evaluate("b => b.hidden")
+        ben_page.locator("[data-action=leave]").focus()
+        ben_page.keyboard.press("Enter")
+        ben_page.locator("#leave-yes").focus()
+        ben_page.keyboard.press("Enter")
+        ben_page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
+        ben.create_table(2, ["medium"], keyboard=True)
+        assert ben_page.evaluate(FOCUSED) == "start-button"
+        assert ben_page.locator("#start-button").evaluate("b => !b.hidden")
         assert ann.errors == [] and ben.errors == []
     finally:
         ann_page.close()
@@ -108,7 +119,7 @@ def test_escape_at_the_table_opens_the_keys_list_and_closing_it_opens_nothing(
         page.wait_for_timeout(300)
         assert not page.locator("#help").evaluate("d => d.open")
         rows = page.locator("#help-keys").inner_text()
-        assert "Escape" in rows and "Action menu" in rows
+        assert "Escape" in rows and "Keys list" in rows
         assert ann.errors == []
     finally:
         page.close()

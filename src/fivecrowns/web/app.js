@@ -432,7 +432,11 @@ export class App {
     if (data.seat === null) return $("table-heading");
     if (data.started) return $("hand");
     show($("waiting")); // why now: a hidden button cannot take focus
-    if (data.creator) return $("start-button");
+    if (data.creator) {
+      // why here too: a guest's earlier table hid it (waiting.js shows it at the snapshot)
+      show($("start-button"));
+      return $("start-button");
+    }
     this.landOnWaiting = true;
     return $("table-heading");
   }

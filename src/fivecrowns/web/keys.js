@@ -46,8 +46,9 @@ const ROWS = [
   ]],
   [N_("The game"), [
     ["help", N_("F1 or question mark"), N_("Help"), N_("The list of keys."), []],
-    // why Escape opens this list too: the terminal's Escape menu at the table (app.js key)
-    ["menu", N_("Escape"), N_("Action menu"), N_("A list of everything you can do now."), []],
+    // why Escape opens this list too: the terminal's Escape menu at the table (app.js key);
+    // why not called a menu here: the page's actions are its buttons, this list only says keys
+    ["menu", N_("Escape"), N_("Keys list"), N_("At the table: this list of keys, as F1."), []],
     // why "settings": the terminal's F2; the page's has the sounds only (language is on the page)
     ["settings", "F2", N_("Settings"), N_("Sounds: mute all, the volume of each kind of sound, and a list that plays each sound with what it means."), []],
   ]],

@@ -315,6 +315,8 @@ class Accounts:
         """Hash the password again with today's settings, for an account whose hash an older
         server made (4 lanes): its next log-ins take one thread, not four. Best effort: a busy
         pool or a failed write leaves the old hash, which still verifies."""
+        if self._waiting:  # why: a log-in waiting for a hash goes first; the next one renews
+            return
         try:
             new = await self._in_pool(self._hasher.hash, password)
             self.store.set_password_hash(account.id, account.password_hash, new)

@@ -97,6 +97,14 @@ class Offer:
         return self.boot == boot_id() and Path(self.path).is_socket()
 
 
+def _peer_uid(unix: socket.socket) -> int:
+    """The user the process at the other end of the Unix socket ``unix`` runs as."""
+    _pid, uid, _gid = _CRED.unpack(
+        unix.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
+    )
+    return int(uid)
+
+
 async def hand_off(transport: asyncio.Transport, offer: Offer) -> bool:
     """Give ``transport``'s socket to the owner at ``offer``: True if it took it (the caller
     then closes its copy, which leaves the connection open); False if it did not, or could
@@ -111,6 +119,11 @@ async def hand_off(transport: asyncio.Transport, offer: Offer) -> bool:
     try:
         try:
             await asyncio.wait_for(loop.sock_connect(unix, offer.path), ANSWER_WAIT)
+            # why: whoever can write the lease names the path; a player's socket goes only to
+            # a process of this server's own user
+            if _peer_uid(unix) != os.getuid():
+                log.warning("Did not hand a connection to %s: another user's socket", offer.path)
+                return False
             # why one byte with it: a descriptor travels with data, never alone
             socket.send_fds(unix, [TAKEN], [sock.fileno()])
         except (OSError, TimeoutError):
@@ -153,7 +166,9 @@ class Receiver:
             return None
         # why these: short (a socket's path has at most 107 bytes), the user's own, and
         # systemd's RuntimeDirectory= is seen by another service where a PrivateTmp is not
-        base = os.environ.get("RUNTIME_DIRECTORY") or os.environ.get("XDG_RUNTIME_DIR") or None
+        # (several RuntimeDirectory= make a list joined by colons: the first is taken)
+        runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+        base = runtime or os.environ.get("XDG_RUNTIME_DIR") or None
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             # why mkdtemp: it makes the folder 0700, so no other user can reach the socket
@@ -201,11 +216,9 @@ class Receiver:
     async def _serve(self, peer: socket.socket) -> None:
         with peer:
             try:
-                pid, uid, _gid = _CRED.unpack(
-                    peer.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CRED.size)
-                )
+                uid = _peer_uid(peer)
                 if uid != os.getuid():
-                    log.warning("Refused a handoff from process %d of user %d", pid, uid)
+                    log.warning("Refused a handoff from a process of user %d", uid)
                     return
                 await asyncio.wait_for(_readable(peer), RECEIVE_WAIT)
                 _data, fds, _flags, _address = socket.recv_fds(peer, 1, 1, socket.MSG_CMSG_CLOEXEC)
