@@ -9,6 +9,7 @@ import { Speaker } from "./speech.js";
 import { SoundsDialog } from "./sounds.js";
 import { News, PACE } from "./channel.js";
 import { HIDING, focusAndHide, retire, retiring, show } from "./focus.js";
+import { keepTabStop, moveFocusForHand } from "./emptyhand.js";
 import { KeptDialog } from "./dialog.js";
 import { KEYS } from "./keys.js";
 import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
@@ -698,6 +699,9 @@ export class App {
     const box = $("hand");
     const wild = this.wild();
     this.focus = Math.max(0, Math.min(this.focus, hand.length - 1));
+    // why first: focus leaves a hand being emptied before its cards go (emptyhand.js)
+    const moved = moveFocusForHand(hand.length);
+    if (moved && !hand.length) this.news.focusMoved(moved, true);
     // why in place: the server sends a snapshot after every move at the table; options rebuilt
     // each time would make a screen reader say the focused card again between others' moves
     // why the cards beyond the hand retire, not go at once: the screen reader may still hold
@@ -705,7 +709,12 @@ export class App {
     // one no longer selected: else Orca keeps it as its focus (a list box's selected child)
     for (const option of [...box.children].slice(hand.length)) {
       setAttribute(option, "aria-selected", "false");
-      if (!retiring(option)) retire(option, (gone) => gone.remove());
+      if (!retiring(option)) {
+        retire(option, (gone) => {
+          gone.remove();
+          keepTabStop();
+        });
+      }
     }
     for (const option of [...box.children].slice(0, hand.length)) show(option);
     while (box.childElementCount < hand.length) {
@@ -739,14 +748,15 @@ export class App {
     });
     const had = box.hasAttribute("aria-activedescendant");
     setAttribute(box, "aria-activedescendant", hand.length ? `card-${this.focus}` : null);
-    // why: a hand emptied (you went out) or dealt again moves the screen reader's focus (to
-    // the list, to a card) with no key pressed; it says where, and Orca drops news given
-    // meanwhile: the news waits for those words
+    // why: a hand dealt again moves the screen reader's focus (to a card) with no key
+    // pressed; it says where, and Orca drops news given meanwhile: the news waits for those
+    // words (a hand emptied with focus on it gave focus to its empty list above)
     if (had !== hand.length > 0 && document.activeElement === box) {
       this.news.focusMoved(hand.length ? $(`card-${this.focus}`) : box, true);
     }
     const label = ngettext("Your hand, {count} card", "Your hand, {count} cards", hand.length);
     setAttribute(box, "aria-label", fill(label, { count: hand.length }));
+    keepTabStop();
   }
 
   cell(tag, text, scope) {
@@ -1063,7 +1073,8 @@ export class App {
       this.marked(e);
       return;
     }
-    const inHand = target === $("hand");
+    // why the empty hand's list too: its arrows and Enter say the hand is empty, not nothing
+    const inHand = target === $("hand") || target === $("hand-empty");
     const hand = this.hand();
     // why only in the hand: from the page or the log, Space (the scroll key) or Enter must
     // never discard, nor arrows move the selection unheard; letters stay page-wide

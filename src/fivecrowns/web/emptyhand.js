@@ -1,0 +1,50 @@
+// Your hand emptied while it had focus (you went out): focus moves first, then the cards go.
+// Why: the cards that left stay in the list a few seconds for a screen reader that still holds
+// one as its focus (focus.js: removed at once, Orca in Firefox lost its focus for the rest of
+// the game), and a screen reader counts them: the page said "Your hand, 0 cards." and Orca in
+// Chromium "List with 4 items." (Chromium ignores aria-setsize="0"). So focus goes to a list
+// of its own with no cards, named "Your hand is empty.", before the cards retire: what is said
+// agrees, and a list keeps the screen reader in focus mode, where the page's letter keys
+// (W, S, L...) still reach the page (on a paragraph or a button Orca turns to browse mode and
+// takes letters for itself). Why a paragraph in it: Orca 43 says nothing at all for a list
+// box with no child object (its count of items fails on the first child; an empty hand was
+// silent), and a paragraph is no item, so no count is said: "Your hand is empty. list box."
+// While cards retire the hand is out of the Tab order, so Tab never meets the old count
+// either. The next deal gives focus back to the hand.
+import { retire, retiring, show } from "./focus.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Before the hand's cards change: focus moved off a hand that is emptied (`count` 0) while
+ * it has focus, or back onto it from the empty hand's list when it is dealt again. Returns
+ * the element focus moved to, or null. */
+export function moveFocusForHand(count) {
+  const box = $("hand");
+  const empty = $("hand-empty");
+  if (!count && document.activeElement === box && box.childElementCount) {
+    show(empty);
+    empty.focus();
+    return empty;
+  }
+  if (empty.hidden) return null;
+  const held = document.activeElement === empty;
+  if (count && held) {
+    box.focus();
+    retire(empty); // why retiring, not hidden at once: see focus.js
+    return box;
+  }
+  // it has done its part once focus left it (Tab, leaving the table) or the hand is dealt;
+  // why retire: hidden at once only if it holds no focus, else once focus left it
+  if (!held && !retiring(empty)) retire(empty);
+  return null;
+}
+
+/** After the hand is drawn: out of the Tab order while its retiring cards make it count more
+ * than it holds (an empty hand), in it otherwise. */
+export function keepTabStop() {
+  const box = $("hand");
+  const cards = [...box.children].filter((card) => !card.classList.contains("retiring"));
+  const stale = !cards.length && box.childElementCount > 0;
+  const wanted = stale ? "-1" : "0";
+  if (box.getAttribute("tabindex") !== wanted) box.setAttribute("tabindex", wanted);
+}

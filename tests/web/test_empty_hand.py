@@ -1,0 +1,142 @@
+"""Your hand emptied while it has focus (you went out): focus moves first, to a list of its own
+named "Your hand is empty.", then the cards leave (web/emptyhand.js). Before, the hand kept
+its cards a few seconds for the screen reader (focus.js) and the page said "Your hand, 0
+cards." while Orca in Chromium said "List with 4 items." (Chromium ignores aria-setsize 0).
+Real Chromium, its own accessibility tree; Orca hearing it is test_orca.py's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server_support import ServerProcess
+from web_support import WebPlayer, page_url
+
+pytestmark = [pytest.mark.real]
+
+# the hand as the server sends it after going out (none) and at the next deal (the cards
+# kept here), without playing a whole round to get there
+SET_HAND = """(count) => { const app = window.fivecrowns;
+  window.__dealt ??= app.snapshot.view.hand;
+  const view = {...app.snapshot.view, hand: window.__dealt.slice(0, count)};
+  app.snapshot = {...app.snapshot, view}; app.renderHand(); }"""
+STATE = """() => { const box = document.getElementById('hand');
+  const empty = document.getElementById('hand-empty');
+  return {focused: document.activeElement.id, label: box.getAttribute('aria-label'),
+          cards: box.querySelectorAll('[role=option]').length,
+          tabindex: box.getAttribute('tabindex'),
+          active: box.getAttribute('aria-activedescendant'),
+          empty: !empty ? 'none' : empty.hidden ? 'hidden'
+            : empty.classList.contains('retiring') ? 'retiring' : 'shown'}; }"""
+
+
+def focused_node(page: Any) -> dict[str, Any]:
+    """What a screen reader is told has focus (Chromium's own tree, over CDP): its role, name
+    and the roles of its children, as Orca counts a list's items from them."""
+    session = page.context.new_cdp_session(page)
+    try:
+        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+    by_id = {node["nodeId"]: node for node in nodes}
+    focused = [
+        node
+        for node in nodes
+        if not node.get("ignored")
+        and node["role"]["value"] != "RootWebArea"  # the page itself counts as focused too
+        and any(
+            prop["name"] == "focused" and prop["value"]["value"]
+            for prop in node.get("properties", [])
+        )
+    ]
+    assert len(focused) == 1, focused
+    node = focused[0]
+    children = [by_id[child] for child in node.get("childIds", []) if child in by_id]
+    return {
+        "role": node["role"]["value"],
+        "name": node.get("name", {}).get("value"),
+        "children": [child["role"]["value"] for child in children if not child.get("ignored")],
+    }
+
+
+def test_an_emptied_hand_gives_focus_to_its_empty_list_first_and_back_at_the_deal(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 2, ["medium"])
+        page.wait_for_function(
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+        page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
+        page.locator("#hand").focus()
+        page.evaluate(SET_HAND, 0)  # you went out
+        state = page.evaluate(STATE)
+        # focus left the hand before its cards went, to a list that says the hand is empty;
+        # the hand's cards retire, and Tab cannot reach a list that still counts them
+        assert state == {
+            "focused": "hand-empty",
+            "label": "Your hand, 0 cards",
+            "cards": 3,
+            "tabindex": "-1",
+            "active": None,
+            "empty": "shown",
+        }
+        # what the screen reader is told: no count of cards, and a child object (Orca 43
+        # says nothing at all for a list box with none)
+        assert focused_node(page) == {
+            "role": "listbox",
+            "name": "Your hand is empty.",
+            "children": ["paragraph"],
+        }
+        # its keys are the hand's: an arrow says the hand is empty, a letter is the page's
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            "() => window.__announcements.some(a => a.region === 'answer'"
+            " && a.text === 'Your hand is empty.')",
+            timeout=5_000,
+        )
+        # the cards have gone: the hand, empty, is a Tab stop again
+        page.wait_for_function(
+            "() => !document.querySelector('#hand [role=option]')", timeout=10_000
+        )
+        assert page.evaluate(STATE)["tabindex"] == "0"
+        page.evaluate(SET_HAND, 3)  # the next deal: focus back on the hand, on a card
+        state = page.evaluate(STATE)
+        assert (state["focused"], state["cards"], state["active"], state["tabindex"]) == (
+            "hand",
+            3,
+            "card-0",
+            "0",
+        )
+        assert state["empty"] == "retiring"  # out of sight, still there for the screen reader
+        page.wait_for_function("() => document.getElementById('hand-empty').hidden")
+        assert ann.errors == []
+    finally:
+        page.close()
+
+
+def test_a_hand_emptied_while_focus_is_elsewhere_leaves_focus_there(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 2, ["medium"])
+        page.wait_for_function(
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+        page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
+        page.locator("[data-action=round]").focus()
+        page.evaluate(SET_HAND, 0)
+        state = page.evaluate(STATE)
+        assert (state["focused"], state["empty"], state["tabindex"]) == ("", "hidden", "-1")
+        assert page.evaluate("() => document.activeElement.dataset.action") == "round"
+        page.evaluate(SET_HAND, 3)
+        state = page.evaluate(STATE)
+        assert (state["focused"], state["empty"], state["tabindex"]) == ("", "hidden", "0")
+        assert ann.errors == []
+    finally:
+        page.close()
