@@ -167,3 +167,102 @@ def test_each_log_line_has_a_parent_of_its_own_in_the_accessibility_tree(
         assert len({parent["nodeId"] for parent in parents}) == 3, roles
     finally:
         page.close()
+
+
+# The channel at a pace of its own (`pace`), and a key pressed `after` ms past the expected
+# end of the first sentence it releases; what it gives: the key's lateness and the releases.
+SLACK = """async (pace) => {
+  const { News, PACE } = await import('/web/channel.js');
+  Object.assign(PACE, {lead: 0.1, perWord: 0, minimum: 0.5, slackMs: 2000, shortSlackMs: 400,
+                       ownWordsMs: 3000, repeatWindowMs: 700, afterKeyMs: 200}, pace);
+  const log = document.createElement('div'), answer = document.createElement('div');
+  document.body.append(log, answer);
+  window.__news = new News({log, answer, speaker: {queue() {}, interrupt() {}},
+                            remember: () => {}});
+  window.__announcements = [];
+  // an element focus can move to, named `label`
+  window.__target = (label) => { const card = document.createElement('div');
+    card.setAttribute('aria-label', label); document.body.append(card); return card; };
+}"""
+KEY_AFTER_END = """(after) => new Promise((done) => {
+  const news = window.__news;
+  const wait = (count) => {
+    const current = news.current;
+    if ((!current || current.region !== 'log') && count < 500) {
+      setTimeout(() => wait(count + 1), 10);
+      return;
+    }
+    setTimeout(() => { const late = performance.now() - current.until; news.keyPressed();
+                       setTimeout(() => done(late), 1000); },
+               current.until + after - performance.now());
+  };
+  wait(0);
+})"""
+AGAIN = "() => window.__announcements.map(a => [a.text, a.last !== undefined])"
+
+
+def test_a_key_just_after_a_sentence_on_time_does_not_give_it_again(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Heard twice (issue 25): a key up to 2 s after a sentence's expected end gave it again,
+    though the screen reader had said it whole. With nothing of the screen reader's own before
+    it the sentence began on time, and a key half a second after its end is a new key."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.evaluate(SLACK, {})
+        page.evaluate("() => window.__news.announce('Bot 2 drew from the stock.')")
+        late = page.evaluate(KEY_AFTER_END, 500)
+        assert 450 <= late < 1500, late  # a key past the short slack, inside the long one
+        assert page.evaluate(AGAIN) == [["Bot 2 drew from the stock.", False]]
+    finally:
+        page.close()
+
+
+def test_a_sentence_behind_the_screen_readers_own_words_is_still_given_again(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The screen reader said where focus went first (a dialog closed, the hand dealt): the
+    sentence behind those words began late by an amount the page cannot know, so a key half a
+    second after its expected end may still cut it, and it is given again."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        page.evaluate(SLACK, {})
+        page.evaluate(
+            """(label) => { window.__news.focusMoved(window.__target(label));
+                            window.__news.announce('Bot 2 drew from the stock.'); }""",
+            "Your hand, 4 cards",
+        )
+        late = page.evaluate(KEY_AFTER_END, 500)
+        assert late < 1500, late
+        page.wait_for_timeout(300)
+        assert page.evaluate(AGAIN) == [["Bot 2 drew from the stock.", True]]
+    finally:
+        page.close()
+
+
+def test_a_sentence_given_as_the_page_moves_focus_waits_for_the_focus_words(
+    browser: Any, server: ServerProcess
+) -> None:
+    """A sentence given in the moment the page moved focus itself (a hand emptied or dealt) is
+    said after the focus's words: a key may cut it until its end behind them, so until then
+    it is given again (counted from its own release, the slack ran out before it was said)."""
+    page = browser.new_page()
+    try:
+        page.goto(page_url(server.url))
+        # 0.7 s a sentence of 6 words; the focus's words (4 and 8 more) 1.3 s
+        page.evaluate(SLACK, {"perWord": 0.1})
+        page.evaluate(
+            """(label) => { window.__news.announce('Bot 2 drew from the stock.');
+                            window.__news.focusMoved(window.__target(label), true); }""",
+            "Your hand, 4 cards",
+        )
+        # 2.6 s past its own end: past the long slack from its release, inside it from the
+        # end of the focus's words (0.6 s later)
+        late = page.evaluate(KEY_AFTER_END, 2600)
+        assert late < 3200, late
+        page.wait_for_timeout(300)
+        assert page.evaluate(AGAIN) == [["Bot 2 drew from the stock.", True]]
+    finally:
+        page.close()

@@ -26,10 +26,24 @@ export const PACE = {
   perWord: 0.26,
   minimum: 0.6,
   // how long after its expected end a sentence may still be unsaid, for a key to give it
-  // again; why so long: the screen reader says its own words first (a focus change, leaving
-  // a dialog: "leaving banner, main content, region Your hand...", seconds of them), and a
-  // sentence behind them starts late; a sentence heard again is better than one lost
+  // again, when the screen reader had words of its own to say just before (a focus change,
+  // leaving a dialog: "leaving banner, main content, region Your hand...", seconds of them;
+  // the card an arrow picked): a sentence behind them starts late, by an amount the page
+  // cannot know; a sentence heard again is better than one lost
   slackMs: 2000,
+  // the same when nothing of the screen reader's own came first; why short: a key pressed
+  // within the slack after a sentence really ended gives it again, heard twice (a key 1 to
+  // 2 s after a sentence's end did, issue 25); why 0.4 s is enough: of 58 sentences with no
+  // key before them (Orca 43, Chromium and Firefox, its speech's START and END), the 54 it
+  // began on time ended before their expected end (0.34 s before, the median); the 4 late
+  // ones began 0.8 to 2.2 s late, behind its own words or a late sentence before them
+  // (benchmarks/results/orca.txt)
+  shortSlackMs: 400,
+  // the screen reader's own words ended (as the page expects) this long before a sentence's
+  // release: it gets the long slack; why 3 s: a sentence late behind them makes the next one
+  // late too, by about 0.35 s less each (the pace's margin), and the longest delay heard
+  // behind focus words was under 2 s
+  ownWordsMs: 3000,
   // the same sentence again within this many milliseconds is said once (as PlayPalace)
   repeatWindowMs: 700,
   // news waits this long after the last key, so the key's own reply is heard first
@@ -74,6 +88,8 @@ export class News {
     this.current = null; // {text, region, at, until, item, again, stale}: released, maybe unsaid
     this.lastKeyAt = -Infinity;
     this.busyUntil = 0; // when the screen reader may have said where focus went
+    // when the screen reader's own words (where focus went, a key's echo) may have ended
+    this.ownWordsUntil = -Infinity;
     this.recent = new Map(); // text -> when it was last queued, for the repeat window
     this.timer = null;
     this.toggle = false;
@@ -138,6 +154,7 @@ export class News {
   /** A key reached the page: the screen reader has just stopped speaking. */
   keyPressed() {
     this.lastKeyAt = performance.now();
+    this.ownWordsUntil = Math.max(this.ownWordsUntil, this.lastKeyAt);
     this.putBack();
     this.schedule(PACE.afterKeyMs);
   }
@@ -152,9 +169,8 @@ export class News {
     // lead: the screen reader had not begun it, and says it after the focus's words (Orca,
     // "You went out ..." and the emptied hand in the same moment): given again, it was twice
     const current = this.current;
-    if (byPage && current && performance.now() - current.at >= PACE.lead * 1000) {
-      this.putBack(true);
-    }
+    const given = byPage && current && performance.now() - current.at >= PACE.lead * 1000;
+    if (given) this.putBack(true);
     const name =
       element.getAttribute("aria-label") || element.textContent || element.value || "";
     // and its description, which Orca says after the name
@@ -164,6 +180,12 @@ export class News {
     const words = text.trim().split(/\s+/).slice(0, 60).join(" ");
     // why 8 more words: the role and the landmarks ("leaving banner, main content, region")
     this.busyUntil = performance.now() + speakingTime(`${words} a b c d e f g h`);
+    this.ownWordsUntil = Math.max(this.ownWordsUntil, this.busyUntil);
+    // a sentence not yet begun is said after the focus's words: a key may cut it until then
+    const late = this.current;
+    if (late && late.region === "log" && !given && performance.now() < late.until) {
+      late.unsure = Math.max(late.unsure, this.busyUntil + speakingTime(late.text) + PACE.slackMs);
+    }
     this.schedule(this.busyUntil - performance.now());
   }
 
@@ -276,7 +298,10 @@ export class News {
       if (record.length > 5000) record.shift();
     }
     const until = now + speakingTime(item.text);
-    const unsure = until + PACE.slackMs; // until then a key may have cut it: it is given again
+    // until `unsure` a key may have cut it: it is given again; the long slack only when the
+    // screen reader's own words came just before and may have held it back
+    const behind = now - this.ownWordsUntil < PACE.ownWordsMs;
+    const unsure = until + (behind ? PACE.slackMs : Math.min(PACE.shortSlackMs, PACE.slackMs));
     const again = !!item.again;
     const current = { text: item.text, region: item.region, at: now, until, unsure, entry };
     this.current = { ...current, item, again };
