@@ -4,11 +4,12 @@
 // 0.8 s apart, and three sentences (four with "Bot 2's turn.") take a voice about 8 s; with
 // two computers at the table the news ran 38 s behind the game (Orca, issue 25). Parts still
 // waiting in the channel's queue are joined; a part already given is not said again.
-import { _, N_, fill } from "./i18n.js";
+import { _, N_, fill, language } from "./i18n.js";
 
 // the server's sentence for each part (fivecrowns.words.announce._THEIR_TURN), read back
 // into its values: the joined sentence is a whole template of the catalogue filled with them
-const PART = {
+// (tests/web/test_turns.py checks both tables against the Python catalogue, both languages)
+export const PART = {
   drew_from_stock: [["stock", "", N_("{name} drew from the stock.")]],
   took_discard: [["took", "", N_("{name} took {card}.")]],
   laid_down: [
@@ -19,7 +20,7 @@ const PART = {
 };
 
 // (draw, laid, discarded) -> the whole turn's sentence, the terminal's own templates
-const WHOLE = {
+export const WHOLE = {
   "stock||0": N_("{name} drew from the stock."),
   "stock||1": N_("{name} drew from the stock and discarded {discard}."),
   "stock|melds|0": N_("{name} drew from the stock and laid down {melds}."),
@@ -64,18 +65,23 @@ function readPart(kind, text, name) {
 export function turnPart(kind, player, name, text) {
   if (typeof player !== "number" || !name || !PART[kind]) return null;
   const values = readPart(kind, text, name);
-  return values ? { player, name, ...values } : null;
+  // why the language kept: parts read in two languages (the page's language changed while
+  // one waited) would make one sentence of two languages; such parts are not joined
+  return values ? { player, name, language: language(), ...values } : null;
 }
 
 /** `earlier` and `later` (turnPart) as one part, with its sentence, or null when they are not
- * one turn in order (another player, a second draw, a move after the discard). */
+ * one turn in order (another player, a second draw, a move after the discard) or not read in
+ * the page's language of now. */
 export function joinParts(earlier, later) {
   if (!earlier || !later || earlier.player !== later.player || earlier.discarded) return null;
+  if (earlier.language !== later.language || later.language !== language()) return null;
   if (later.draw && (earlier.draw || earlier.laid)) return null;
   if (later.laid && earlier.laid) return null;
   const part = {
     player: earlier.player,
     name: earlier.name,
+    language: earlier.language,
     draw: earlier.draw || later.draw,
     card: earlier.card ?? later.card,
     laid: earlier.laid || later.laid,
