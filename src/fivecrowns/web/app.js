@@ -700,7 +700,7 @@ export class App {
     const wild = this.wild();
     this.focus = Math.max(0, Math.min(this.focus, hand.length - 1));
     // why first: focus leaves a hand being emptied before its cards go (emptyhand.js)
-    const moved = moveFocusForHand(hand.length);
+    const moved = moveFocusForHand(hand.length, this.news.answerUntil(), () => this.renderHand());
     if (moved && !hand.length) this.news.focusMoved(moved, true);
     // why in place: the server sends a snapshot after every move at the table; options rebuilt
     // each time would make a screen reader say the focused card again between others' moves
@@ -751,7 +751,7 @@ export class App {
     // why: a hand dealt again moves the screen reader's focus (to a card) with no key
     // pressed; it says where, and Orca drops news given meanwhile: the news waits for those
     // words (a hand emptied with focus on it gave focus to its empty list above)
-    if (had !== hand.length > 0 && document.activeElement === box) {
+    if ((had !== hand.length > 0 || moved === box) && document.activeElement === box) {
       this.news.focusMoved(hand.length ? $(`card-${this.focus}`) : box, true);
     }
     const label = ngettext("Your hand, {count} card", "Your hand, {count} cards", hand.length);

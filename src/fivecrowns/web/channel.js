@@ -189,6 +189,11 @@ export class News {
     this.schedule(this.busyUntil - performance.now());
   }
 
+  /** When the answer to the player's last key will have been said (0: none being said). */
+  answerUntil() {
+    return this.current && this.current.region === "answer" ? this.current.until : 0;
+  }
+
   /** The key was a move sent to the server: its news is the key's reply, so it need not wait. */
   replyComing() {
     this.lastKeyAt = -Infinity;

@@ -15,12 +15,18 @@ import { retire, retiring, show } from "./focus.js";
 
 const $ = (id) => document.getElementById(id);
 
+let back = null; // the timer of a move back to the hand that waits (see below)
+
 /** Before the hand's cards change: focus moved off a hand that is emptied (`count` 0) while
  * it has focus, or back onto it from the empty hand's list when it is dealt again. Returns
- * the element focus moved to, or null. */
-export function moveFocusForHand(count) {
+ * the element focus moved to, or null. Why the move back waits until `answered` (when the
+ * answer to the player's last key will have been said, channel.js) and then calls `again`:
+ * a screen reader stops what it says when focus moves, and the answer to an arrow pressed
+ * just before the deal ("Your hand is empty.") was never begun (Orca in Firefox). */
+export function moveFocusForHand(count, answered = 0, again = () => {}) {
   const box = $("hand");
   const empty = $("hand-empty");
+  clearTimeout(back);
   if (!count && document.activeElement === box && box.childElementCount) {
     show(empty);
     empty.focus();
@@ -29,6 +35,11 @@ export function moveFocusForHand(count) {
   if (empty.hidden) return null;
   const held = document.activeElement === empty;
   if (count && held) {
+    const wait = answered - performance.now();
+    if (wait > 0) {
+      back = setTimeout(again, wait);
+      return null;
+    }
     box.focus();
     retire(empty); // why retiring, not hidden at once: see focus.js
     return box;
