@@ -702,6 +702,10 @@ export class App {
     // why first: focus leaves a hand being emptied before its cards go (emptyhand.js)
     const moved = moveFocusForHand(hand.length, this.news.answerUntil(), () => this.renderHand());
     if (moved && !hand.length) this.news.focusMoved(moved, true);
+    // focus still on the empty hand's list while the hand has cards: it goes back once the
+    // answer being said was said; why no card selected until then: Orca in Chromium follows
+    // a list box's selection even without focus, and said the card in the answer's place
+    const parked = hand.length > 0 && document.activeElement === $("hand-empty");
     // why in place: the server sends a snapshot after every move at the table; options rebuilt
     // each time would make a screen reader say the focused card again between others' moves
     // why the cards beyond the hand retire, not go at once: the screen reader may still hold
@@ -733,7 +737,7 @@ export class App {
     }
     hand.forEach((token, index) => {
       const option = box.children[index];
-      setAttribute(option, "aria-selected", index === this.focus ? "true" : "false");
+      setAttribute(option, "aria-selected", index === this.focus && !parked ? "true" : "false");
       // why: a screen reader counts the list's items from its first card's set size (Orca),
       // which the browser counts with the cards still retiring; the label's count is the hand's
       setAttribute(option, "aria-setsize", String(hand.length));
@@ -747,11 +751,11 @@ export class App {
       drawCard(option.firstElementChild, token, wild);
     });
     const had = box.hasAttribute("aria-activedescendant");
-    setAttribute(box, "aria-activedescendant", hand.length ? `card-${this.focus}` : null);
+    setAttribute(box, "aria-activedescendant", hand.length && !parked ? `card-${this.focus}` : null);
     // why: a hand dealt again moves the screen reader's focus (to a card) with no key
     // pressed; it says where, and Orca drops news given meanwhile: the news waits for those
     // words (a hand emptied with focus on it gave focus to its empty list above)
-    if ((had !== hand.length > 0 || moved === box) && document.activeElement === box) {
+    if (had !== (hand.length > 0 && !parked) && document.activeElement === box) {
       this.news.focusMoved(hand.length ? $(`card-${this.focus}`) : box, true);
     }
     const label = ngettext("Your hand, {count} card", "Your hand, {count} cards", hand.length);
