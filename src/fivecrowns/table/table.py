@@ -378,8 +378,7 @@ class Table:
         # why by index, not game.round_events: that copies the round's events on every computer
         # move; a round's first draw comes right after its deal, so this stops at once
         return not any(
-            isinstance(events[index], moves)
-            for index in range(game.round_start_event, len(events))
+            isinstance(events[index], moves) for index in range(game.round_start_event, len(events))
         )
 
     def seat_of(self, player_id: str) -> int | None:
