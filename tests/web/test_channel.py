@@ -215,6 +215,19 @@ def test_a_key_just_after_a_sentence_on_time_does_not_give_it_again(
         late = page.evaluate(KEY_AFTER_END, 500)
         assert 450 <= late < 1500, late  # a key past the short slack, inside the long one
         assert page.evaluate(AGAIN) == [["Bot 2 drew from the stock.", False]]
+        # a key before it (an arrow: its card is said first, the news waits for it) is no
+        # delay the page cannot count either
+        page.evaluate(
+            "() => { window.__news.keyPressed();"
+            " window.__news.announce('Bot 2 discarded the 9 of hearts.'); }"
+        )
+        page.wait_for_function("() => window.__announcements.length === 2")
+        late = page.evaluate(KEY_AFTER_END, 500)
+        assert 450 <= late < 1500, late
+        assert page.evaluate(AGAIN) == [
+            ["Bot 2 drew from the stock.", False],
+            ["Bot 2 discarded the 9 of hearts.", False],
+        ]
     finally:
         page.close()
 
