@@ -43,8 +43,8 @@ export const PACE = {
   shortSlackMs: 400,
   // the screen reader's own words ended (as the page expects) this long before a sentence's
   // release: it gets the long slack; why 3 s: a sentence late behind them makes the next one
-  // late too, by about 0.35 s less each (the pace's margin), and the longest delay heard
-  // behind focus words was under 2 s
+  // late too, by about 0.35 s less each (the pace's margin), and the latest end heard was
+  // 1.7 s after the expected one
   ownWordsMs: 3000,
   // the same sentence again within this many milliseconds is said once (as PlayPalace)
   repeatWindowMs: 700,
