@@ -647,6 +647,12 @@ class Table:
             "legal": self.legal(seat),
         }
 
+    def public_view(self) -> dict[str, Any] | None:
+        """``shared_snapshot(None)["view"]``: the view a spectator gets (None before the start),
+        made afresh, its melds and scores shared (see :meth:`shared_snapshot`)."""
+        game = self.game
+        return None if game is None else _view_json(game, None, self._view_parts)
+
     def seats_json(self) -> list[dict[str, Any]]:
         """Every seat's :meth:`Seat.to_json`, one list kept until the seats change: read it,
         never change it.

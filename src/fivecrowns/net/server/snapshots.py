@@ -152,16 +152,16 @@ class SnapshotFrames:
     ) -> None:
         self._table = table
         self._memory = memory = memory or SnapshotMemory()
-        public = table.shared_snapshot(None)
+        # why not shared_snapshot(None): its parts are read here, without its dict around them
         values = {
-            "seq": public["seq"],
+            "seq": table.seq,
             "table": room_id,
-            "started": public["started"],
-            "seats": public["seats"],
+            "started": table.started,
+            "seats": table.seats_json(),
             "watchers": watchers,
-            "spectator_chat": public["spectator_chat"],
+            "spectator_chat": table.spectators_chat,
         }
-        view = public["view"]
+        view = table.public_view()
         self._view = b"null" if view is None else _json.encode(view)
         # why: a seat's hand goes in last, before the view's closing brace (see frame)
         self._view_open = None if view is None else self._view[:-1]
