@@ -247,7 +247,7 @@ def _view_json(game: Game, seat: int | None, parts: _ViewParts | None = None) ->
         "wild_rank": game.wild_rank.token,
         "dealer": game.dealer,
         "current_player": game.current_player,
-        "phase": game.phase.value,
+        "phase": game.phase._value_,  # why not .value: a Python-level property, each view
         "hand_counts": [len(hand) for hand in game.hands],
         "top_discard": top.token if top else None,
         "discard_count": len(game.discard_pile),
