@@ -161,7 +161,7 @@ def test_a_spectators_behind_is_refused_and_holds_nobody() -> None:
                 await cy.until(lambda m: m["type"] == "seated")
                 await cy.send({"type": "listening", "behind": True})
                 refusal = await cy.until(lambda m: m["type"] == "error")
-                assert refusal["code"] == "not_seated", refusal
+                assert refusal["code"] == "listening_not_seated", refusal
                 assert "watching" in refusal["text"], refusal
                 ended = await ann_ends_her_turn(ann)
                 moves = await computer_turn(ann)

@@ -61,7 +61,7 @@ class Listeners:
         if not conn.listening.take():
             raise TableError("listening_too_often", _(TOO_OFTEN))
         if conn.seat is None:
-            raise TableError("not_seated", _(NOT_SEATED))
+            raise TableError("listening_not_seated", _(NOT_SEATED))
         conn.behind = (room.id, conn.seat) if message.behind else None
         if not message.behind:
             self.wake(room)
