@@ -172,6 +172,26 @@ def test_a_spectators_behind_is_refused_and_holds_nobody() -> None:
     asyncio.run(scenario())
 
 
+def test_a_page_behind_holds_nobody_once_its_connection_is_gone() -> None:
+    async def scenario() -> None:
+        async with ann_and_a_computer() as (ann, url):
+            cy = Client("Cy")  # watches, to see when the computer moves
+            try:
+                await cy.connect(url)
+                await cy.send({"type": "watch", "table": ann.table})
+                await cy.until(lambda m: m["type"] == "seated")
+                await ann.send({"type": "listening", "behind": True})
+                await ann_ends_her_turn(ann)
+                await ann.close()  # her page is gone, still "behind"
+                gone = time.monotonic()
+                await cy.until(computer_move, timeout=MOVE + 10)
+                assert time.monotonic() - gone < DELAY + SLACK, time.monotonic() - gone
+            finally:
+                await cy.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_malformed_or_flooding_listening_is_refused_with_a_sentence_and_changes_nothing() -> None:
     async def scenario() -> None:
         async with ann_and_a_computer() as (ann, _url):

@@ -133,6 +133,7 @@ class Pacing:
     def dropped(self, room: Room, seat: int) -> None:
         """``seat``'s connection dropped: the grace starts, and everyone at the table is told
         at once when a computer will play for them (not 30 silent seconds later)."""
+        self.listeners.wake(room)  # why: a dropped page holds the computers no more
         self.start_grace(room, seat)
         if seat in room.timers:  # why: no grace before the start, after the end, or stopping
             seconds = max(1, math.ceil(self._limits.grace))
