@@ -14,12 +14,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from cluster_support import LEASE, Cluster, owner_now
+from cluster_support import Cluster, owner_and_spare
 from fivecrowns.net.client.websocket import CONNECTED_AGAIN
 from join_support import Player, _play_a_turn
 from pg_support import pg_url_fixture, postgres_fixture
 from redis_server import RedisServer, redis_server
-from server_support import FAST, Client, RecordingLink, ServerProcess, play_until
+from server_support import Client, RecordingLink, play_until
 
 # why: the fixtures, imported for pytest to find
 __all__ = ["pg_url_fixture", "postgres_fixture", "redis_server"]
@@ -38,10 +38,8 @@ def shared_fixture(request: pytest.FixtureRequest) -> tuple[str, ...]:
 def cluster_fixture(
     tmp_path: Path, redis_server: RedisServer, shared: tuple[str, ...]
 ) -> Iterator[Cluster]:
-    cluster = Cluster(tmp_path / "server", redis_server, *shared)
-    yield cluster
-    errors = cluster.stop()
-    assert "Traceback" not in errors, errors
+    with Cluster(tmp_path / "server", redis_server, *shared) as cluster:
+        yield cluster
 
 
 def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
@@ -49,31 +47,23 @@ def test_a_connection_to_a_spare_process_reaches_the_owners_tables(
 ) -> None:
     """The spare passes a WebSocket on to the owner (here each on a port of its own, so that
     the connection surely goes through the spare): one lobby, one table list."""
-    data = tmp_path / "server"
-    options = (*FAST, *shared, "--bus", redis_server.url, "--lease", LEASE)
-    owner = ServerProcess(data, *options).start()
-    owner_now(redis_server.url)
-    spare = ServerProcess(data, *options).start()
+    with owner_and_spare(tmp_path / "server", redis_server, *shared) as (owner, spare):
 
-    async def scenario() -> None:
-        ann, ben = Client("Ann"), Client("Ben")
-        await ann.connect(spare.url)
-        await ann.send({"type": "create_table", "seats": 2, "bots": []})
-        await ann.until(lambda m: m["type"] == "snapshot")
-        await ben.connect(owner.url)
-        listing = await ben.until(lambda m: m["type"] == "tables")
-        assert [table["id"] for table in listing["tables"]] == [ann.table]
-        await ben.send({"type": "join", "table": ann.table})
-        await ben.until(lambda m: m["type"] == "snapshot")
-        await ann.until(lambda m: m["type"] == "event" and m["kind"] == "seat_taken")
-        for client in (ann, ben):
-            await client.close()
+        async def scenario() -> None:
+            ann, ben = Client("Ann"), Client("Ben")
+            await ann.connect(spare.url)
+            await ann.send({"type": "create_table", "seats": 2, "bots": []})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ben.connect(owner.url)
+            listing = await ben.until(lambda m: m["type"] == "tables")
+            assert [table["id"] for table in listing["tables"]] == [ann.table]
+            await ben.send({"type": "join", "table": ann.table})
+            await ben.until(lambda m: m["type"] == "snapshot")
+            await ann.until(lambda m: m["type"] == "event" and m["kind"] == "seat_taken")
+            for client in (ann, ben):
+                await client.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
@@ -84,42 +74,36 @@ def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
     next one with the full server's sentence, and takes one again once one closes (the
     owner, which allows many more, is not what refuses)."""
     monkeypatch.setenv("FIVECROWNS_HANDOFF", "0")
-    data = tmp_path / "server"
-    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
-    owner = ServerProcess(data, *options).start()
-    owner_now(redis_server.url)
-    spare = ServerProcess(data, *options, "--max-connections", "2").start()
+    with owner_and_spare(
+        tmp_path / "server", redis_server, spare_options=("--max-connections", "2")
+    ) as (_owner, spare):
 
-    async def scenario() -> None:
-        ann, ben = Client("Ann"), Client("Ben")
-        await ann.connect(spare.url)
-        await ben.connect(spare.url)
-        async with aiohttp.ClientSession() as session:
-            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-                await session.ws_connect(spare.url)
-            assert refused.value.status == 503
-            async with session.get(spare.url.replace("ws://", "http://")) as answer:
-                assert answer.status == 503
-                assert await answer.text() == "The server is full; try again later.\n"
-        await ben.close()
-        for _attempt in range(100):  # the spare hears of the close within a moment
-            cy = Client("Cy")
-            try:
-                await cy.connect(spare.url)
-                break
-            except aiohttp.WSServerHandshakeError:
-                await cy.close()
-                await asyncio.sleep(0.1)
-        else:
-            raise AssertionError("the spare took no connection again")
-        for client in (ann, cy):
-            await client.close()
+        async def scenario() -> None:
+            ann, ben = Client("Ann"), Client("Ben")
+            await ann.connect(spare.url)
+            await ben.connect(spare.url)
+            async with aiohttp.ClientSession() as session:
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(spare.url)
+                assert refused.value.status == 503
+                async with session.get(spare.url.replace("ws://", "http://")) as answer:
+                    assert answer.status == 503
+                    assert await answer.text() == "The server is full; try again later.\n"
+            await ben.close()
+            for _attempt in range(100):  # the spare hears of the close within a moment
+                cy = Client("Cy")
+                try:
+                    await cy.connect(spare.url)
+                    break
+                except aiohttp.WSServerHandshakeError:
+                    await cy.close()
+                    await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the spare took no connection again")
+            for client in (ann, cy):
+                await client.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_a_full_owner_is_said_to_be_full_through_a_spare_at_once(
@@ -128,27 +112,21 @@ def test_a_full_owner_is_said_to_be_full_through_a_spare_at_once(
     """The owner's "full" and its "changing over" are both HTTP 503: a spare passing a player
     on tells them apart and says "full" at once, instead of waiting for a new owner for two
     leases and then saying the server is changing over."""
-    data = tmp_path / "server"
-    options = (*FAST, "--bus", redis_server.url, "--lease", "3")
-    owner = ServerProcess(data, *options, "--max-connections", "1").start()
-    owner_now(redis_server.url)
-    spare = ServerProcess(data, *options).start()
+    with owner_and_spare(
+        tmp_path / "server", redis_server, lease="3", owner_options=("--max-connections", "1")
+    ) as (owner, spare):
 
-    async def scenario() -> None:
-        ann = await Client("Ann").connect(owner.url)
-        async with aiohttp.ClientSession() as session:
-            started = asyncio.get_running_loop().time()
-            async with session.get(spare.url.replace("ws://", "http://")) as answer:
-                assert answer.status == 503
-                assert await answer.text() == "The server is full; try again later.\n"
-            assert asyncio.get_running_loop().time() - started < 3.0  # not after 2 leases
-        await ann.close()
+        async def scenario() -> None:
+            ann = await Client("Ann").connect(owner.url)
+            async with aiohttp.ClientSession() as session:
+                started = asyncio.get_running_loop().time()
+                async with session.get(spare.url.replace("ws://", "http://")) as answer:
+                    assert answer.status == 503
+                    assert await answer.text() == "The server is full; try again later.\n"
+                assert asyncio.get_running_loop().time() - started < 3.0  # not after 2 leases
+            await ann.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_a_spare_passes_on_more_than_a_hundred_connections_at_once(
@@ -156,26 +134,21 @@ def test_a_spare_passes_on_more_than_a_hundred_connections_at_once(
 ) -> None:
     """aiohttp's client holds at most 100 connections by default; a spare's passed-on
     WebSockets are not bound by it (the 101st waited for ever, until one closed)."""
-    data = tmp_path / "server"
-    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE, "--max-per-address", "0")
-    owner = ServerProcess(data, *options).start()
-    owner_now(redis_server.url)
-    spare = ServerProcess(data, *options).start()
+    with owner_and_spare(tmp_path / "server", redis_server, "--max-per-address", "0") as (
+        _owner,
+        spare,
+    ):
 
-    async def scenario() -> None:
-        clients = [Client(f"P{number}") for number in range(105)]
-        try:
-            for client in clients:
-                await asyncio.wait_for(client.connect(spare.url), 30)
-        finally:
-            for client in clients:
-                await client.close()
+        async def scenario() -> None:
+            clients = [Client(f"P{number}") for number in range(105)]
+            try:
+                for client in clients:
+                    await asyncio.wait_for(client.connect(spare.url), 30)
+            finally:
+                for client in clients:
+                    await client.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_kill_9_of_the_owner_the_game_finishes_on_the_other_process(cluster: Cluster) -> None:

@@ -14,10 +14,10 @@ import aiohttp
 import pytest
 from redis import Redis
 
-from cluster_support import LEASE, Cluster, owner_now
-from fivecrowns.net.server.handoff import Offer, Receiver, boot_id, hand_off
+from cluster_support import Cluster, owner_and_spare
+from fivecrowns.net.server.handoff import Offer, Receiver, boot_id, hand_off, sweep
 from redis_server import RedisServer, redis_server
-from server_support import FAST, Client, ServerProcess, play_until
+from server_support import Client, play_until
 
 # why: the fixture, imported for pytest to find
 __all__ = ["redis_server"]
@@ -61,14 +61,6 @@ def _port(url: str) -> int:
     return int(url.rsplit(":", 1)[1].split("/", 1)[0])
 
 
-def _pair(tmp_path: Path, redis: RedisServer, *extra: str) -> tuple[ServerProcess, ServerProcess]:
-    data = tmp_path / "server"
-    options = (*FAST, "--grace", "30", *extra, "--bus", redis.url, "--lease", LEASE)
-    owner = ServerProcess(data, *options).start()
-    owner_now(redis.url)
-    return owner, ServerProcess(data, *options).start()
-
-
 def test_a_spare_hands_the_clients_own_connection_to_the_owner_and_pumps_nothing(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:
@@ -76,35 +68,31 @@ def test_a_spare_hands_the_clients_own_connection_to_the_owner_and_pumps_nothing
     the client's own address and port); while the client plays, the spare holds no
     connection but its own to Redis: none to the client, none to the owner, so it passes on
     no byte."""
-    owner, spare = _pair(tmp_path, redis_server)
-    assert owner.proc is not None and spare.proc is not None
-    spare_port, redis_port = _port(spare.url), redis_server.port
+    with owner_and_spare(tmp_path / "server", redis_server, "--grace", "30") as (owner, spare):
+        assert owner.proc is not None and spare.proc is not None
+        spare_port, redis_port = _port(spare.url), redis_server.port
 
-    def spare_holds_only_redis() -> bool:
-        assert spare.proc is not None
-        return all(remote == redis_port for _local, remote in _tcp(spare.proc.pid))
+        def spare_holds_only_redis() -> bool:
+            assert spare.proc is not None
+            return all(remote == redis_port for _local, remote in _tcp(spare.proc.pid))
 
-    async def scenario() -> None:
-        ann = await Client("Ann").connect(spare.url)
-        assert ann.ws is not None
-        mine = ann.ws.get_extra_info("sockname")[1]
-        assert (spare_port, mine) in _tcp(owner.proc.pid)  # type: ignore[union-attr]
-        assert spare_holds_only_redis()
-        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
-        await ann.until(lambda m: m["type"] == "snapshot")
-        await ann.send({"type": "start"})
-        await play_until([ann], lambda c: c.seq >= 40, 60)
-        assert spare_holds_only_redis()
-        await play_until([ann], lambda c: c.seq >= 80, 60)
-        assert spare_holds_only_redis()
-        assert ann.errors == []
-        await ann.close()
+        async def scenario() -> None:
+            ann = await Client("Ann").connect(spare.url)
+            assert ann.ws is not None
+            mine = ann.ws.get_extra_info("sockname")[1]
+            assert (spare_port, mine) in _tcp(owner.proc.pid)  # type: ignore[union-attr]
+            assert spare_holds_only_redis()
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ann.send({"type": "start"})
+            await play_until([ann], lambda c: c.seq >= 40, 60)
+            assert spare_holds_only_redis()
+            await play_until([ann], lambda c: c.seq >= 80, 60)
+            assert spare_holds_only_redis()
+            assert ann.errors == []
+            await ann.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_a_crowd_connecting_at_once_is_handed_off_whole(
@@ -114,35 +102,30 @@ def test_a_crowd_connecting_at_once_is_handed_off_whole(
     coming back after a restart): the spare hands off every connection the kernel gives it,
     none is passed on as bytes; and it does not ask Redis who owns once per connection
     (redis-py's pool of 100 refused the rest, which were then passed on as bytes)."""
-    cluster = Cluster(
-        tmp_path / "server", redis_server, "--max-per-address", "0", "--max-connections", "1000"
-    )
-    owner, spare = cluster.first.proc, cluster.second.proc
-    assert owner is not None and spare is not None
-    crowd = 300
+    options = ("--max-per-address", "0", "--max-connections", "1000")
+    with Cluster(tmp_path / "server", redis_server, *options) as cluster:
+        owner, spare = cluster.first.proc, cluster.second.proc
+        assert owner is not None and spare is not None
+        crowd = 300
 
-    async def scenario() -> None:
-        clients = [Client(f"P{number}") for number in range(crowd)]
-        asked = _gets(redis_server)
-        try:
-            await asyncio.wait_for(
-                asyncio.gather(*(client.connect(cluster.url) for client in clients)), 60
-            )
-            asked = _gets(redis_server) - asked
-            held = [ports for ports in _tcp(spare.pid) if ports[1] != redis_server.port]
-            assert not held, f"{len(held)} connections held by the spare"
-            # why a quarter: the spare's lease beats ask three times a second
-            assert asked < crowd / 4, asked
-            assert len([p for p in _tcp(owner.pid) if p[1] != redis_server.port]) == crowd
-        finally:
-            for client in clients:
-                await client.close()
+        async def scenario() -> None:
+            clients = [Client(f"P{number}") for number in range(crowd)]
+            asked = _gets(redis_server)
+            try:
+                await asyncio.wait_for(
+                    asyncio.gather(*(client.connect(cluster.url) for client in clients)), 60
+                )
+                asked = _gets(redis_server) - asked
+                held = [ports for ports in _tcp(spare.pid) if ports[1] != redis_server.port]
+                assert not held, f"{len(held)} connections held by the spare"
+                # why a quarter: the spare's lease beats ask three times a second
+                assert asked < crowd / 4, asked
+                assert len([p for p in _tcp(owner.pid) if p[1] != redis_server.port]) == crowd
+            finally:
+                for client in clients:
+                    await client.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = cluster.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_kill_9_of_the_owner_after_a_handoff_the_client_resumes_on_the_spare(
@@ -151,36 +134,32 @@ def test_kill_9_of_the_owner_after_a_handoff_the_client_resumes_on_the_spare(
     """The owner holding a handed-off connection is killed: the connection drops, the
     client connects again (to the spare's port, as before) with its token and last seq, the
     spare has taken the tables over, and the game goes on with nothing missed or twice."""
-    owner, spare = _pair(tmp_path, redis_server)
-    assert owner.proc is not None
+    with owner_and_spare(tmp_path / "server", redis_server, "--grace", "30") as (owner, spare):
+        assert owner.proc is not None
 
-    async def scenario() -> None:
-        ann = await Client("Ann").connect(spare.url)
-        assert ann.ws is not None
-        mine = ann.ws.get_extra_info("sockname")[1]
-        assert (_port(spare.url), mine) in _tcp(owner.proc.pid)  # type: ignore[union-attr]
-        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
-        await ann.until(lambda m: m["type"] == "snapshot")
-        await ann.send({"type": "start"})
-        await play_until([ann], lambda c: c.seq >= 20 and c.my_turn(), 60)
-        owner.kill9()
-        with pytest.raises(ConnectionError):  # the connection drops with its owner
-            await ann.until(lambda m: False, 10)
-        await ann.close()
-        again = Client("Ann")
-        again.token, again.seq = ann.token, ann.seq
-        await again.connect(spare.url)  # waits while the lease expires
-        snapshot = await again.until(lambda m: m["type"] == "snapshot")
-        assert snapshot["seq"] == ann.seq  # nothing acknowledged lost
-        await play_until([again], lambda c: c.seq >= ann.seq + 10, 60)
-        assert again.errors == []
-        await again.close()
+        async def scenario() -> None:
+            ann = await Client("Ann").connect(spare.url)
+            assert ann.ws is not None
+            mine = ann.ws.get_extra_info("sockname")[1]
+            assert (_port(spare.url), mine) in _tcp(owner.proc.pid)  # type: ignore[union-attr]
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ann.send({"type": "start"})
+            await play_until([ann], lambda c: c.seq >= 20 and c.my_turn(), 60)
+            owner.kill9()
+            with pytest.raises(ConnectionError):  # the connection drops with its owner
+                await ann.until(lambda m: False, 10)
+            await ann.close()
+            again = Client("Ann")
+            again.token, again.seq = ann.token, ann.seq
+            await again.connect(spare.url)  # waits while the lease expires
+            snapshot = await again.until(lambda m: m["type"] == "snapshot")
+            assert snapshot["seq"] == ann.seq  # nothing acknowledged lost
+            await play_until([again], lambda c: c.seq >= ann.seq + 10, 60)
+            assert again.errors == []
+            await again.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_handed_off_connections_count_toward_the_owners_max_connections(
@@ -189,39 +168,36 @@ def test_handed_off_connections_count_toward_the_owners_max_connections(
     """A handed-off connection is the owner's: the spare (--max-connections 2) holds none
     and takes a third, while the owner (--max-connections 3) counts each, and its "full"
     sentence reaches the fourth player, until one of the three leaves."""
-    data = tmp_path / "server"
-    options = (*FAST, "--bus", redis_server.url, "--lease", LEASE)
-    owner = ServerProcess(data, *options, "--max-connections", "3").start()
-    owner_now(redis_server.url)
-    spare = ServerProcess(data, *options, "--max-connections", "2").start()
+    with owner_and_spare(
+        tmp_path / "server",
+        redis_server,
+        owner_options=("--max-connections", "3"),
+        spare_options=("--max-connections", "2"),
+    ) as (_owner, spare):
 
-    async def scenario() -> None:
-        players = [Client(name) for name in ("Ann", "Ben", "Cy")]
-        for player in players:
-            await player.connect(spare.url)
-        async with aiohttp.ClientSession() as session:
-            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-                await session.ws_connect(spare.url)
-            assert refused.value.status == 503
-        await players[2].close()
-        for _attempt in range(100):  # the owner hears of the close within a moment
-            dee = Client("Dee")
-            try:
-                players[2] = await dee.connect(spare.url)
-                break
-            except aiohttp.WSServerHandshakeError:
-                await dee.close()
-                await asyncio.sleep(0.1)
-        else:
-            raise AssertionError("the owner took no connection again")
-        for player in players:
-            await player.close()
+        async def scenario() -> None:
+            players = [Client(name) for name in ("Ann", "Ben", "Cy")]
+            for player in players:
+                await player.connect(spare.url)
+            async with aiohttp.ClientSession() as session:
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(spare.url)
+                assert refused.value.status == 503
+            await players[2].close()
+            for _attempt in range(100):  # the owner hears of the close within a moment
+                dee = Client("Dee")
+                try:
+                    players[2] = await dee.connect(spare.url)
+                    break
+                except aiohttp.WSServerHandshakeError:
+                    await dee.close()
+                    await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the owner took no connection again")
+            for player in players:
+                await player.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_with_handoff_off_the_spare_passes_bytes_on_as_across_machines(
@@ -230,22 +206,18 @@ def test_with_handoff_off_the_spare_passes_bytes_on_as_across_machines(
     """FIVECROWNS_HANDOFF=0: the spare keeps the client's connection and holds one to the
     owner's private port (splice.py), as when the owner is on another machine."""
     monkeypatch.setenv("FIVECROWNS_HANDOFF", "0")
-    owner, spare = _pair(tmp_path, redis_server)
-    assert owner.proc is not None and spare.proc is not None
+    with owner_and_spare(tmp_path / "server", redis_server, "--grace", "30") as (owner, spare):
+        assert owner.proc is not None and spare.proc is not None
 
-    async def scenario() -> None:
-        ann = await Client("Ann").connect(spare.url)
-        assert ann.ws is not None
-        mine = ann.ws.get_extra_info("sockname")[1]
-        assert (_port(spare.url), mine) in _tcp(spare.proc.pid)  # type: ignore[union-attr]
-        assert not any(mine in ports for ports in _tcp(owner.proc.pid))  # type: ignore[union-attr]
-        await ann.close()
+        async def scenario() -> None:
+            ann = await Client("Ann").connect(spare.url)
+            assert ann.ws is not None
+            mine = ann.ws.get_extra_info("sockname")[1]
+            assert (_port(spare.url), mine) in _tcp(spare.proc.pid)  # type: ignore[union-attr]
+            assert not any(mine in ports for ports in _tcp(owner.proc.pid))  # type: ignore[union-attr]
+            await ann.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        errors = owner.stop() + spare.stop()
-    assert "Traceback" not in errors, errors
 
 
 def test_an_owner_that_cannot_make_its_socket_says_so_and_the_spare_passes_bytes_on(
@@ -257,25 +229,21 @@ def test_an_owner_that_cannot_make_its_socket_says_so_and_the_spare_passes_bytes
     runtime = tmp_path / ("r" * 110)
     runtime.mkdir()
     monkeypatch.setenv("RUNTIME_DIRECTORY", str(runtime))
-    owner, spare = _pair(tmp_path, redis_server)
-    assert spare.proc is not None
+    with owner_and_spare(tmp_path / "server", redis_server, "--grace", "30") as (owner, spare):
+        assert spare.proc is not None
 
-    async def scenario() -> None:
-        ann = await Client("Ann").connect(spare.url)
-        assert ann.ws is not None
-        mine = ann.ws.get_extra_info("sockname")[1]
-        assert (_port(spare.url), mine) in _tcp(spare.proc.pid)  # type: ignore[union-attr]
-        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
-        await ann.until(lambda m: m["type"] == "snapshot")
-        await ann.close()
+        async def scenario() -> None:
+            ann = await Client("Ann").connect(spare.url)
+            assert ann.ws is not None
+            mine = ann.ws.get_extra_info("sockname")[1]
+            assert (_port(spare.url), mine) in _tcp(spare.proc.pid)  # type: ignore[union-attr]
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            await ann.close()
 
-    try:
         asyncio.run(scenario())
-    finally:
-        said = owner.stop()
-        errors = said + spare.stop()
+    said = owner.stop()  # stopped already: what it wrote
     assert "Connections will not be handed to this process" in said, said
-    assert "Traceback" not in errors, errors
 
 
 def test_the_owner_takes_no_descriptor_from_another_user_and_its_folder_is_private(
@@ -377,3 +345,60 @@ def test_the_spare_hands_no_socket_to_another_users_process(
                 sock.close()
 
     asyncio.run(asyncio.wait_for(scenario(), 20))
+
+
+def test_a_dead_owners_folder_is_swept_at_start_and_a_live_ones_is_not(tmp_path: Path) -> None:
+    """``kill -9`` leaves an owner's folder and socket file behind: the next process to start
+    removes those whose socket refuses, and leaves a live owner's, a folder with no socket
+    yet (one being made) and anything not named as ours."""
+    dead = tmp_path / "fivecrowns-dead"
+    live = tmp_path / "fivecrowns-live"
+    making = tmp_path / "fivecrowns-making"
+    other = tmp_path / "other-dead"
+    for folder in (dead, live, making, other):
+        folder.mkdir(mode=0o700)
+    listeners = []
+    for folder in (dead, live, other):
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(folder / "handoff.sock"))
+        listener.listen()
+        listeners.append(listener)
+    listeners[0].close()  # the dead owner: its file stays, nobody listens
+    listeners[2].close()
+    try:
+        assert sweep(tmp_path) == 1
+        assert not dead.exists()
+        assert (live / "handoff.sock").is_socket() and making.is_dir()
+        assert (other / "handoff.sock").exists()
+        assert sweep(tmp_path) == 0  # a live owner's socket answers every time
+    finally:
+        listeners[1].close()
+
+
+def test_handoffs_that_cannot_be_taken_are_logged_once_a_minute(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Out of file descriptors, accepting fails every 0.1 s: one warning, not one each time."""
+
+    async def scenario() -> None:
+        async def adopt(client: socket.socket) -> bool:
+            client.close()
+            return True
+
+        async def out_of_files(_sock: socket.socket) -> tuple[socket.socket, object]:
+            raise OSError(24, "Too many open files")
+
+        loop = asyncio.get_running_loop()
+        monkeypatch.setattr(loop, "sock_accept", out_of_files)
+        receiver = Receiver(adopt)
+        assert receiver.start() is not None
+        try:
+            await asyncio.sleep(0.75)  # about 7 failed tries
+        finally:
+            receiver.stop()
+
+    with caplog.at_level("WARNING", logger="fivecrowns.net.server.handoff"):
+        asyncio.run(asyncio.wait_for(scenario(), 20))
+    warnings = [r for r in caplog.records if "Could not take a handoff" in r.getMessage()]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    assert "Too many open files" in warnings[0].getMessage()

@@ -8,6 +8,7 @@ import asyncio
 
 from fivecrowns.i18n import DEFAULT_LANGUAGE
 from fivecrowns.net.server.connection import Connection, Writes, text_frames
+from fivecrowns.net.server.draining import DRAIN_POLL
 from fivecrowns.net.server.limits import Limits
 
 
@@ -48,6 +49,17 @@ class _Socket:
 async def _turns(count: int = 3) -> None:
     for _ in range(count):
         await asyncio.sleep(0)
+
+
+async def _running(saves: bool = True) -> tuple[Connection, _Transport, _Socket]:
+    """A connection on fakes, its writer started and waiting idle; ``saves``: the store's
+    answer to every commit (False: a full disk)."""
+    transport, socket = _Transport(), _Socket()
+    writes = Writes(lambda: saves)
+    conn = Connection(socket, Limits(), lambda: saves, transport, writes)  # type: ignore[arg-type]
+    conn.writer = asyncio.create_task(conn.write_loop())
+    await _turns()
+    return conn, transport, socket
 
 
 def _wake_counter(conn: Connection) -> list[int]:
@@ -104,21 +116,15 @@ def test_each_connection_gets_its_own_frames_in_one_write_after_one_save() -> No
 
 
 def test_a_client_that_does_not_read_holds_its_frames_queued_until_it_has_read() -> None:
-    from fivecrowns.net.server import connection
-
     async def scenario() -> None:
-        transport = _Transport()
-        writes = Writes(lambda: True)
-        conn = Connection(_Socket(), Limits(), lambda: True, transport, writes)  # type: ignore[arg-type]
-        conn.writer = asyncio.create_task(conn.write_loop())
-        await _turns()
+        conn, transport, _socket = await _running()
         transport.unread = 10**6  # what is written now stays unread
         conn.send_raw(b'{"type":"event","seq":1}')
         await _turns()
         assert len(transport.written) == 1 and conn._blocked  # the writer waits for the client
         conn.send_listing(b'{"type":"tables","n":1}')
         conn.send_listing(b'{"type":"tables","n":2}')  # replaces the unsent one meanwhile
-        await asyncio.sleep(3 * connection.DRAIN_POLL)
+        await asyncio.sleep(3 * DRAIN_POLL)
         assert len(transport.written) == 1
         transport.unread = 0
         for _ in range(100):
@@ -135,13 +141,8 @@ def test_a_client_that_does_not_read_holds_its_frames_queued_until_it_has_read()
 
 def test_frames_that_cannot_be_saved_are_never_written_and_the_client_is_told() -> None:
     async def scenario() -> _Socket:
-        transport = _Transport()
-        socket = _Socket()
-        writes = Writes(lambda: False)  # a full disk
-        conn = Connection(socket, Limits(), lambda: False, transport, writes)  # type: ignore[arg-type]
+        conn, transport, socket = await _running(saves=False)  # a full disk
         conn.language = DEFAULT_LANGUAGE
-        conn.writer = asyncio.create_task(conn.write_loop())
-        await _turns()
         conn.send_raw(b'{"type":"event","seq":1}')
         await asyncio.wait_for(conn.writer, 5)  # it says why and ends
         assert transport.written == []
@@ -154,11 +155,7 @@ def test_frames_that_cannot_be_saved_are_never_written_and_the_client_is_told() 
 
 def test_a_closing_socket_gets_nothing_more_and_its_writer_ends() -> None:
     async def scenario() -> None:
-        transport = _Transport()
-        writes = Writes(lambda: True)
-        conn = Connection(_Socket(), Limits(), lambda: True, transport, writes)  # type: ignore[arg-type]
-        conn.writer = asyncio.create_task(conn.write_loop())
-        await _turns()
+        conn, transport, _socket = await _running()
         transport.closing = True
         conn.send_raw(b'{"type":"event","seq":1}')
         await asyncio.wait_for(conn.writer, 5)  # ends by itself, as after its own write
@@ -172,11 +169,7 @@ def test_frames_queued_while_the_writer_is_busy_are_written_by_the_writer() -> N
     is never written twice or out of order."""
 
     async def scenario() -> None:
-        transport = _Transport()
-        writes = Writes(lambda: True)
-        conn = Connection(_Socket(), Limits(), lambda: True, transport, writes)  # type: ignore[arg-type]
-        conn.writer = asyncio.create_task(conn.write_loop())
-        await _turns()
+        conn, transport, _socket = await _running()
         conn.send_raw(b'{"type":"event","seq":1}')  # due at the end of this turn
         conn.send_raw(b'{"type":"event","seq":2}')
         conn._end()  # the writer is woken before the turn ends: it writes both, then ends

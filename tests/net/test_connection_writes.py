@@ -9,6 +9,7 @@ from aiohttp import WSMsgType
 from aiohttp._websocket.writer import WebSocketWriter
 
 from fivecrowns.net.server.connection import Connection, text_frames
+from fivecrowns.net.server.draining import DRAIN_POLL
 from fivecrowns.net.server.limits import Limits
 
 
@@ -102,7 +103,6 @@ def test_a_writer_whose_socket_is_closing_writes_nothing_more() -> None:
 
 
 def test_a_writer_waits_while_the_client_reads_nothing_and_goes_on_once_it_has_read() -> None:
-    from fivecrowns.net.server import connection
 
     class _Slow(_Transport):
         unread = 10**6  # the client has read nothing yet
@@ -122,7 +122,7 @@ def test_a_writer_waits_while_the_client_reads_nothing_and_goes_on_once_it_has_r
         assert conn._blocked and len(transport.written) == 1  # waiting for the client
         conn.send_listing(b'{"type":"tables","n":1}')
         conn.send_listing(b'{"type":"tables","n":2}')  # replaces the unsent one meanwhile
-        await asyncio.sleep(3 * connection.DRAIN_POLL)
+        await asyncio.sleep(3 * DRAIN_POLL)
         assert len(transport.written) == 1
         transport.unread = 0  # it has read everything
         for _ in range(100):

@@ -62,8 +62,10 @@ class ServerProcess:
         self.files = files
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
+        self.stderr_text: str | None = None  # what it wrote, once stopped
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
+        self.stderr_text = None
         where = ["--data", str(self.data)] if self.data is not None else ["--memory"]
         command = [
             sys.executable,
@@ -109,9 +111,12 @@ class ServerProcess:
         self.proc.wait(timeout=10)
 
     def stop(self) -> str:
-        """Stops the server; returns what it wrote to stderr (a traceback would be there)."""
+        """Stops the server; returns what it wrote to stderr (a traceback would be there),
+        the same again when it was stopped already."""
         if self.proc is None:
             return ""
+        if self.stderr_text is not None:
+            return self.stderr_text
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -120,7 +125,8 @@ class ServerProcess:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
         assert self.proc.stderr is not None
-        return self.proc.stderr.read()
+        self.stderr_text = self.proc.stderr.read()
+        return self.stderr_text
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

@@ -374,7 +374,12 @@ class Table:
         if game is None or game.is_over:
             return False
         moves = (DrewFromStock, TookDiscard)
-        return not any(isinstance(event, moves) for event in game.round_events)
+        events = game.events
+        # why by index, not game.round_events: that copies the round's events on every computer
+        # move; a round's first draw comes right after its deal, so this stops at once
+        return not any(
+            isinstance(events[index], moves) for index in range(game.round_start_event, len(events))
+        )
 
     def seat_of(self, player_id: str) -> int | None:
         for index, seat in enumerate(self.seats):

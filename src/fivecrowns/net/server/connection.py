@@ -25,6 +25,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from fivecrowns.i18n import DEFAULT_LANGUAGE, N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import Error, Tables, encode
+from fivecrowns.net.server.draining import drained
 from fivecrowns.net.server.limits import Bucket, Limits
 
 if TYPE_CHECKING:  # why: a room holds its connections, so this module is below rooms.py
@@ -54,10 +55,6 @@ STOP_WAIT = 2.0  # seconds a stopping server waits for the last frames and the c
 CLOSE_WAIT = 5.0
 #: Batches of frames one connection's writer writes at most (years of a busy connection).
 WRITES = 1_000_000_000
-#: Seconds between two looks at a client's unread bytes while it reads nothing, and the looks
-#: at most (ten minutes) before it is dropped as too far behind.
-DRAIN_POLL = 0.05
-DRAIN_POLLS = 12_000
 CANNOT_SAVE = N_(
     "The server cannot save moves now; its disk may be full. This connection closes; "
     "connect again in a minute."
@@ -325,16 +322,12 @@ class Connection:
         assert transport is not None
         low, _high = transport.get_write_buffer_limits()
         try:
-            for _poll in range(DRAIN_POLLS):
-                await asyncio.sleep(DRAIN_POLL)
-                if transport.is_closing():
-                    return False
-                if transport.get_write_buffer_size() <= low:
-                    return True
+            read = await drained(transport, low)
         finally:
             self._blocked = False
-        self.close(WSCloseCode.TRY_AGAIN_LATER, BEHIND_REASON)  # why: minutes without reading
-        return False
+        if read is None:
+            self.close(WSCloseCode.TRY_AGAIN_LATER, BEHIND_REASON)  # why: minutes without reading
+        return bool(read)
 
     def write_due(self, saved: bool) -> None:
         """``Writes``' part: write what is queued now, in one write, if the writer still waits

@@ -29,6 +29,7 @@ import shutil
 import socket
 import struct
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,7 @@ __all__ = [
     "boot_id",
     "enabled",
     "hand_off",
+    "sweep",
 ]
 
 log = logging.getLogger(__name__)
@@ -56,6 +58,9 @@ ANSWER_WAIT = 5.0  # seconds a spare waits for the owner's answer before droppin
 RECEIVE_WAIT = 5.0  # seconds the owner waits for a spare's descriptor after it connects
 BACKLOG = 1024  # why: a spare may hand over hundreds at once (a crowd reconnecting)
 _CRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
+PREFIX, SOCKET_NAME = "fivecrowns-", "handoff.sock"
+SWEEP_MOST = 1000  # folders looked at, at most, when a process starts
+WARN_EVERY = 60.0  # seconds between two warnings that handoffs cannot be taken
 
 
 def enabled() -> bool:
@@ -157,7 +162,7 @@ class Receiver:
         boot = boot_id()
         if boot is None or self.folder is None:
             return None
-        return Offer(boot, str(self.folder / "handoff.sock"))
+        return Offer(boot, str(self.folder / SOCKET_NAME))
 
     def start(self) -> Offer | None:
         """Listen; the offer to write in the lease, or None if this machine cannot (then
@@ -169,10 +174,11 @@ class Receiver:
         # (several RuntimeDirectory= make a list joined by colons: the first is taken)
         runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
         base = runtime or os.environ.get("XDG_RUNTIME_DIR") or None
+        sweep(Path(base or tempfile.gettempdir()))
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             # why mkdtemp: it makes the folder 0700, so no other user can reach the socket
-            self.folder = Path(tempfile.mkdtemp(prefix="fivecrowns-", dir=base))
+            self.folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=base))
             offer = self.offer
             assert offer is not None
             listener.bind(offer.path)
@@ -202,11 +208,17 @@ class Receiver:
     async def _accept(self) -> None:
         loop = asyncio.get_running_loop()
         assert self._listener is not None
+        failed, warned = 0, float("-inf")
         for _peer in range(10**12):  # why bounded: every loop is; this one by a count
             try:
                 peer, _address = await loop.sock_accept(self._listener)
             except OSError as error:  # why: out of files a moment; the next try may work
-                log.warning("Could not take a handoff: %s", error)
+                failed += 1
+                # why once a minute: out of files, this fails every 0.1 s, and a line each
+                # time would fill the log while changing nothing
+                if time.monotonic() - warned >= WARN_EVERY:
+                    log.warning("Could not take a handoff (%d times): %s", failed, error)
+                    failed, warned = 0, time.monotonic()
                 await asyncio.sleep(0.1)
                 continue
             task = asyncio.create_task(self._serve(peer))
@@ -239,6 +251,39 @@ class Receiver:
                 taken = await self.adopt(client)
             with contextlib.suppress(OSError):
                 peer.send(TAKEN if taken else NOT_TAKEN)
+
+
+def sweep(base: Path) -> int:
+    """Remove the handoff folders in ``base`` that a process of this user left behind when it
+    died (``kill -9`` leaves its folder and socket file): those whose socket refuses a
+    connection. A live owner's socket answers, and a folder without a socket may be one being
+    made, so both stay. How many were removed."""
+    removed = 0
+    try:
+        folders = sorted(base.glob(f"{PREFIX}*"))[:SWEEP_MOST]
+    except OSError:
+        return 0
+    for folder in folders:
+        path = folder / SOCKET_NAME
+        try:
+            if folder.is_symlink() or folder.stat().st_uid != os.getuid() or not path.is_socket():
+                continue
+        except OSError:
+            continue
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        probe.setblocking(False)  # why: a live owner with a full backlog must not hold us
+        try:
+            probe.connect(str(path))
+        except ConnectionRefusedError:  # why only this: nobody listens there any more
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+        except OSError:
+            pass  # a full backlog (alive) or anything unsure: left alone
+        finally:
+            probe.close()
+    if removed:
+        log.info("Removed %d handoff folder(s) left by processes that died", removed)
+    return removed
 
 
 async def _readable(sock: socket.socket) -> None:

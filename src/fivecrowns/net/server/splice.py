@@ -29,13 +29,13 @@ from typing import Any
 from aiohttp import web
 from yarl import URL
 
+from fivecrowns.net.server.draining import drained
+
 __all__ = ["HandshakeError", "Owner", "Refusal", "reach", "splice"]
 
 #: RFC 6455's GUID: the accept key is base64(SHA-1(key + GUID)).
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 MAX_HEAD = 16384  # bytes of the owner's answer head at most (its headers are few)
-DRAIN_POLL = 0.05  # seconds between two looks at a client's unread bytes
-DRAIN_POLLS = 12_000  # looks at most (ten minutes), as the owner's connection waits
 
 
 class HandshakeError(ConnectionError):
@@ -151,16 +151,12 @@ class Owner(asyncio.Protocol):
         assert self.transport is not None and self.client is not None
         self.transport.pause_reading()
         try:
-            for _poll in range(DRAIN_POLLS):
-                await asyncio.sleep(DRAIN_POLL)
-                if self.client.is_closing():
-                    return
-                if self.client.get_write_buffer_size() <= low:
-                    if not self.transport.is_closing():
-                        self.transport.resume_reading()
-                    return
-            self.client.close()
-            self.close()
+            read = await drained(self.client, low)
+            if read is None:
+                self.client.close()
+                self.close()
+            elif read and not self.transport.is_closing():
+                self.transport.resume_reading()
         finally:
             self._drain = None
 
