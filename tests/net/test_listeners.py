@@ -14,12 +14,16 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
 from fivecrowns.net.server.app import Server, make_app
+from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Limits
+from fivecrowns.net.server.listeners import behind
+from fivecrowns.net.server.rooms import Room, attach, detach
+from fivecrowns.table import Table
 from server_support import LOOPBACK, Client
 
 DELAY = 0.2  # seconds a computer waits before each move here
@@ -243,3 +247,26 @@ def test_computers_that_do_not_wait_never_wait_for_a_listener() -> None:
             assert not ann.errors, ann.errors
 
     asyncio.run(scenario())
+
+
+def test_who_is_behind_is_a_live_seated_connection_at_the_table_and_seat_it_said_it_at() -> None:
+    room = Room("t1", Table(2, creator_name="Ann", creator_id="p-ann"), None, False)
+    conn = Connection(cast(Any, None), Limits())  # no socket: only its place and its word
+    attach(conn, room, 0)
+    assert not behind(room)
+    conn.behind = ("t1", 0)
+    assert behind(room)
+    conn.closed = True  # its connection is ending
+    assert not behind(room)
+    conn.closed = False
+    conn.behind = ("t2", 0)  # said at another table
+    assert not behind(room)
+    conn.behind = ("t1", 0)
+    detach(conn)  # left the table (or dropped): what it said is forgotten
+    assert conn.behind is None
+    attach(conn, room, 0)  # back in the same seat before the start: holds nobody
+    assert not behind(room)
+    detach(conn)
+    attach(conn, room, None)  # watching
+    conn.behind = ("t1", 0)
+    assert not behind(room)

@@ -8,6 +8,8 @@ is behind, that table's computer players hold their next move, up to a cap a mov
 (``--bot-delay 0``). The server stays the only authority: a page saying "behind" forever
 slows each computer move by the cap only; humans' moves never wait. Nothing else is told to
 anyone: the message carries no cards, and other seats see only that the computers took longer.
+Why no "waiting for Ann's screen reader" for them: it would tell strangers who uses a screen
+reader, and the table shows no waiting line during a game; a wait is a few seconds at most.
 """
 
 from __future__ import annotations
