@@ -5,8 +5,10 @@
 // Only edges, never a message per sentence: {"type": "listening", "behind": true|false}. Only a
 // seated player's page says it, only on a live socket; a spectator's page, and a page whose
 // news goes out at once (nothing queued), say nothing.
-// Why the built-in voice reports through here too: it is fed by the same queue (channel.js
-// releases each sentence to it at a screen reader's pace), so its own backlog is one sentence.
+// Why the built-in voice reports through here too, and its own queue (speech.js) is not asked:
+// it is fed from the same queue (channel.js releases each sentence to it at a screen reader's
+// pace, about 240 words a minute), so with a voice at least that fast its own backlog is one
+// sentence; a slower voice's backlog is not told (the browser says no more than "pending").
 
 // why at most one message every 300 ms (the latest state after the pause): the server takes
 // 5 a second (Limits.listening_rate) and refuses more with a sentence; a queue that fills and
