@@ -43,3 +43,17 @@ def test_legal_moves_are_every_accepted_move_once_in_card_order(
         )
         game.apply(seat, random_move(game, rng, 0.8))
     assert game.is_over and steps > 50
+
+
+def test_the_moves_made_once_come_in_a_list_of_their_own_each_time() -> None:
+    """A draw's and a last lay-down's moves are made once (frozen, shared by every table, so
+    the server keeps each one's JSON): each call still hands out a list of its own, so a
+    caller changing it changes no later answer."""
+    game = Game(["Ann", "Ben"], seed=5)
+    seat = game.current_player
+    first = game.legal_moves(seat)
+    assert first == [DrawFromStock(), TakeDiscard()]
+    first.clear()
+    again = game.legal_moves(seat)
+    assert again == [DrawFromStock(), TakeDiscard()]
+    assert again[0] is game.legal_moves(seat)[0]  # the very same move object

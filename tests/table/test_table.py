@@ -225,6 +225,41 @@ def test_shared_snapshots_equal_fresh_ones_at_every_step_and_change_nothing_shar
         table.shared_snapshot(4)
 
 
+def test_the_kept_seats_follow_every_change_of_a_seat() -> None:
+    """seats_json is kept until a seat changes: after each way a table changes a seat (and a
+    table adopted around a game), it is what the seats are now, and so are the names the
+    events are worded with."""
+    table = Table(4, creator_name="Ann", creator_id="p-ann")
+
+    def check(step: str) -> None:
+        assert table.seats_json() == [seat.to_json() for seat in table.seats], step
+        assert table.shared_snapshot(None)["seats"] == table.snapshot(None)["seats"], step
+
+    check("made")
+    changes = [
+        ("sit", lambda: table.sit("Ben", "p-ben")),
+        ("add_bot", lambda: table.add_bot("easy")),
+        ("remove_bot", lambda: table.remove_bot(2)),
+        ("add_bot again", lambda: table.add_bot("medium", 2)),
+        ("sit last", lambda: table.sit("Cy", "p-cy")),
+        ("start", lambda: table.start(seed=5)),
+        ("dropped", lambda: table.dropped(1, 30)),
+        ("stand_in", lambda: table.stand_in(1)),
+        ("hand_back", lambda: table.hand_back(1)),
+        ("leave", lambda: table.leave("p-cy")),
+    ]
+    for step, change in changes:
+        table.seats_json()  # kept now
+        change()
+        check(step)
+    game = table.game
+    assert game is not None
+    adopted = Table.adopt(game, [("Zed", None), ("Yu", "easy"), ("Xi", "easy"), ("Wu", None)], {})
+    assert adopted.seats_json() == [seat.to_json() for seat in adopted.seats]
+    first = adopted.frame(adopted.log[-1], None)["text"]  # the turn of one of the four
+    assert any(name in first for name in ("Zed", "Yu", "Xi", "Wu")), first
+
+
 def test_viewers_of_one_frame_class_get_the_same_frame_and_classes_differ_only_there() -> None:
     """The fan-out words each entry once per class (Table.frame_class): that is only right
     if every viewer of a class would get the very same frame."""

@@ -101,6 +101,8 @@ def meld_from_json(data: Any) -> Meld:
 
 
 def _encode(value: Any) -> Any:
+    if type(value) in _PLAIN:  # why first: most of an event's values (issue 29)
+        return value
     if isinstance(value, Card):
         return value.token
     if isinstance(value, Rank):
@@ -117,6 +119,8 @@ def _encode(value: Any) -> Any:
 # why made once: ``tuple | list`` in isinstance built a new union for every value encoded, and
 # ``fields`` a new tuple for every result, in every event the game server sends (issue 29)
 _SEQUENCES = (tuple, list)
+#: Values that are their own JSON (exactly these types: a subclass, an enum, goes on).
+_PLAIN = frozenset((int, str, bool, float, type(None)))
 _RESULT_FIELDS = tuple(f.name for f in fields(PlayerResult))
 
 

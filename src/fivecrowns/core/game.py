@@ -734,7 +734,7 @@ def legal_moves_for(
 ) -> list[Move]:
     """The legal moves in ``phase`` for a player holding ``hand`` (one per distinct card)."""
     if phase in (Phase.DRAW, Phase.LAST_DRAW):  # why first: no card is needed to draw
-        return [DrawFromStock(), TakeDiscard()]
+        return list(_DRAWS)
     # why by code (one per card, in card order): a Card's hash and equality are Python calls,
     # and a set and a count of the hand by them were half of this in every mover's snapshot
     codes = list(map(_CARD_CODE, hand))
@@ -749,8 +749,7 @@ def legal_moves_for(
         moves += [_GO_OUTS[card.code] for card in going_out if card.code in allowed]
         return moves
     if phase is Phase.LAST_LAY_DOWN:
-        moves = [LayDown(), LayDown(())]
-        return moves + [_DISCARDS[code] for code in distinct]
+        return [*_LAY_DOWNS, *[_DISCARDS[code] for code in distinct]]
     if phase is Phase.LAST_DISCARD:
         return [_DISCARDS[code] for code in distinct]
     return []
@@ -761,6 +760,10 @@ def legal_moves_for(
 #: on the game server, issue 29).
 _DISCARDS = tuple(Discard(card_from_code(code)) for code in range(JOKER.code + 1))
 _GO_OUTS = tuple(GoOut(card_from_code(code)) for code in range(JOKER.code + 1))
+#: The draws, and a last turn's two lay-downs (the best arrangement, nothing), made once too
+#: (why: half of all snapshots are a mover's before a draw; a frozen move serves every table).
+_DRAWS = (DrawFromStock(), TakeDiscard())
+_LAY_DOWNS = (LayDown(), LayDown(()))
 
 
 def arrange_deck(

@@ -247,7 +247,7 @@ def _view_json(game: Game, seat: int | None, parts: _ViewParts | None = None) ->
         "wild_rank": game.wild_rank.token,
         "dealer": game.dealer,
         "current_player": game.current_player,
-        "phase": game.phase.value,
+        "phase": game.phase._value_,  # why not .value: a Python-level property, each view
         "hand_counts": [len(hand) for hand in game.hands],
         "top_discard": top.token if top else None,
         "discard_count": len(game.discard_pile),
@@ -296,10 +296,9 @@ class Table:
         self._record = record
         self._bots: dict[int, Player] = {}
         self._last_event: tuple[Event, dict[str, Any]] | None = None  # see _event_data
-        # the seats and public view as of one seq, shared by every seat's snapshot (see
-        # shared_snapshot)
-        self._public: tuple[int, Game | None, list[dict[str, Any]], dict[str, Any] | None]
-        self._public = (-1, None, [], None)
+        # the seats as JSON, and their names, until they change (see seats_json)
+        self._seats_json: list[dict[str, Any]] | None = None
+        self._names: tuple[str, ...] | None = None
         self._view_parts = _ViewParts()  # the public view's melds and scores (see _ViewParts)
         #: The last computer move's explanation and its seat (local play's why-key says it).
         self.explanation: tuple[int, str] | None = None
@@ -332,6 +331,8 @@ class Table:
         ]
         table.log = []
         table.inputs = []
+        # why: the seats were just replaced without a table event
+        table._seats_json = table._names = None
         table._bots = dict(bots)
         table.game = game
         first = next((e for e in game.events if isinstance(e, RoundStarted)), None)
@@ -625,24 +626,23 @@ class Table:
         return data
 
     def shared_snapshot(self, seat: int | None) -> dict[str, Any]:
-        """:meth:`snapshot` whose seats and view (all but the hand) are made once per log
-        entry and shared by every seat's snapshot: read it and encode it at once, never change
-        it (the game server's fan-out; tests/table/test_table.py checks it equals
-        :meth:`snapshot` at every step of whole games).
+        """:meth:`snapshot` whose seats (:meth:`seats_json`) and view's melds and scores (see
+        :class:`_ViewParts`) are kept until they change and shared by every snapshot: read it
+        and encode it at once, never change it (the game server's fan-out;
+        tests/table/test_table.py checks it equals :meth:`snapshot` at every step of whole
+        games).
 
-        why: after every change each seat gets a snapshot; making the same public view for
-        each of them was most of the server's CPU per move (issue 29)."""
+        why: after every change each seat gets a snapshot; making the same parts for each of
+        them was most of the server's CPU per move (issue 29). why the view itself is not kept
+        (it was, until the next entry): the fan-out makes it once (net/server/snapshots.py),
+        and each table holding its view's dozen lists until its next move put them in the young
+        garbage collections of a busy server: about 14 us of collection per move with them
+        kept, 9 without (benchmarks/bench_server.py --gc-log, 100 tables at full speed)."""
         if seat is not None and not 0 <= seat < len(self.seats):
             raise ValueError(f"There is no seat {seat}.")
-        seq, game, seats, view = self._public
-        # why the seq and the game: every change of seats or game adds a log entry (a new
-        # seq), and a new game replaces the game
-        if seq != self.seq or game is not self.game:
-            seats = [s.to_json() for s in self.seats]
-            view = None if self.game is None else _view_json(self.game, None, self._view_parts)
-            self._public = (self.seq, self.game, seats, view)
-        if view is not None and seat is not None and self.game is not None:
-            view = {**view, "hand": card_tokens(self.game.hands[seat])}
+        seats = self.seats_json()
+        game = self.game
+        view = None if game is None else _view_json(game, seat, self._view_parts)
         return {
             "seq": self.seq,
             "seat": seat,
@@ -653,22 +653,42 @@ class Table:
             "legal": self.legal(seat),
         }
 
-    def own_parts(self, seat: int | None) -> tuple[list[str] | None, list[dict[str, Any]]]:
-        """What only ``seat``'s snapshot holds: its hand's cards (None: no game yet, or a
-        spectator) and its legal moves. ``shared_snapshot(seat)`` is ``shared_snapshot(None)``
-        with these as its view's ``hand`` (added last) and its ``legal``, and ``seat``
+    def public_view(self) -> dict[str, Any] | None:
+        """``shared_snapshot(None)["view"]``: the view a spectator gets (None before the start),
+        made afresh, its melds and scores shared (see :meth:`shared_snapshot`)."""
+        game = self.game
+        return None if game is None else _view_json(game, None, self._view_parts)
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        """Every seat's :meth:`Seat.to_json`, one list kept until the seats change: read it,
+        never change it.
+
+        why kept: a move changes no seat, and making the list again for every move's snapshots
+        cost about 1% of the game server's CPU (issue 29). Every change of a seat adds a table
+        event (:meth:`_table_event` drops the list), and :meth:`adopt` drops it too; a test
+        changes each seat a way a table can (tests/table/test_table.py)."""
+        seats = self._seats_json
+        if seats is None:
+            seats = self._seats_json = [seat.to_json() for seat in self.seats]
+        return seats
+
+    def own_parts(self, seat: int | None) -> tuple[list[Card] | None, list[Move]]:
+        """What only ``seat``'s snapshot holds: its hand (None: no game yet, or a spectator;
+        the game's own list: read it at once, never change it) and its legal moves.
+        ``shared_snapshot(seat)`` is ``shared_snapshot(None)`` with the hand's tokens as its
+        view's ``hand`` (added last), the moves' JSON as its ``legal``, and ``seat``
         (tests/net/test_snapshot_frames.py checks it; the server's fan-out splices them)."""
         if seat is not None and not 0 <= seat < len(self.seats):
             raise ValueError(f"There is no seat {seat}.")
         game = self.game
         if game is None or seat is None:
             return None, []
-        hand = card_tokens(game.hands[seat])
+        hand = game.hands[seat]
         # why not self.legal for the others: only the player to move has a legal move, and
         # asking for each seat's was a tenth of the snapshots' cost (issue 29)
-        if seat != game.current_player or game.is_over:
+        if seat != game.current_player or game.is_over or self.seats[seat].standin:
             return hand, []
-        return hand, self.legal(seat)
+        return hand, game.legal_moves(seat)
 
     def frame_class(self, entry: Entry, viewer: int | None) -> Hashable:
         """Viewers of one class get the same :meth:`frame` of ``entry`` in one language, so a
@@ -699,7 +719,10 @@ class Table:
             # why: a client reads the deal in its own hand's order (the web page sorts it);
             # only this seat's own cards, in this seat's own frame class
             data["hand"] = card_tokens(hand)
-        text = words.event_text(event, self.names(), viewer, entry.wild or Rank.THREE, hand)
+        names = self._names
+        if names is None:  # why kept: a fan-out words a few frames a move (see seats_json)
+            names = self._names = tuple(seat.name for seat in self.seats)
+        text = words.event_text(event, names, viewer, entry.wild or Rank.THREE, hand)
         return {"seq": entry.seq, "kind": entry.kind, "data": data, "text": text}
 
     def _event_data(self, event: Event) -> dict[str, Any]:
@@ -795,6 +818,7 @@ class Table:
             self._game_seq = self.seq
 
     def _table_event(self, kind: str, **data: Any) -> None:
+        self._seats_json = self._names = None  # why: a seat may have changed (see seats_json)
         self._append(Entry(self.seq + 1, kind, data=data))
 
     def _append(self, entry: Entry) -> None:

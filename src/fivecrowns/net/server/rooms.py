@@ -17,7 +17,7 @@ from fivecrowns.i18n import current_language, speaking
 from fivecrowns.net.protocol import EventFrame, Snapshot, encode
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Bucket, Limits
-from fivecrowns.net.server.snapshots import SnapshotFrames
+from fivecrowns.net.server.snapshots import SnapshotFrames, SnapshotMemory
 from fivecrowns.table import Entry, Table
 
 __all__ = [
@@ -68,6 +68,8 @@ class Room:
     chat: Bucket = field(default_factory=lambda: table_chat(Limits()))
     guests: bool = True  # False: only players logged in to an account sit here
     rated: bool = False  # its account holders' games move their ratings (net/server/ratings.py)
+    # why: a move changes few parts of the snapshots; the others are not encoded again
+    snapshots: SnapshotMemory = field(default_factory=SnapshotMemory)
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
@@ -205,7 +207,7 @@ def send_everyone_a_snapshot(room: Room) -> None:
     """Each seat's and spectator's own snapshot, to everyone at the table: after a change,
     or when a spectator came or went (every page shows who is watching)."""
     # why once: the watchers and the shared part are the same for every seat
-    frames = SnapshotFrames(room.id, room.table, room.watchers())
+    frames = SnapshotFrames(room.id, room.table, room.watchers(), room.snapshots)
     for seat, conns in room.conns.items():
         if conns:
             frame = frames.frame(seat)  # why once: all of a seat's connections
