@@ -68,6 +68,7 @@ __all__ = [
     "Leave",
     "Left",
     "ListTables",
+    "Listening",
     "LogIn",
     "LogOut",
     "LoggedOut",
@@ -389,6 +390,17 @@ class ReadGame(_Message, tag="game"):
     id: Annotated[str, msgspec.Meta(min_length=1, max_length=48)]
 
 
+# --- computer players wait for a listener (issue 25; docs/protocol.md "Listening") ---------
+
+
+class Listening(_Message, tag="listening"):
+    """A seated player's page: its queue of news to be said starts waiting (``behind``) or
+    is empty again (edges only, never a message per sentence). While a seated player's page is
+    behind, the server holds its table's computer players, up to a cap."""
+
+    behind: bool
+
+
 ClientMessage = (
     Hello
     | SignUp
@@ -424,6 +436,7 @@ ClientMessage = (
     | ReadLeaderboard
     | ReadGames
     | ReadGame
+    | Listening
 )
 
 # --- server to client ------------------------------------------------------------

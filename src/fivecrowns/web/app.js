@@ -8,6 +8,7 @@ import { parseToken, sortKey, spokenName, wildRankToken } from "./cards.js";
 import { Speaker } from "./speech.js";
 import { SoundsDialog } from "./sounds.js";
 import { News, PACE } from "./channel.js";
+import { Listening } from "./listening.js";
 import { HIDING, focusAndHide, retire, retiring, show } from "./focus.js";
 import { keepTabStop, moveFocusForHand } from "./emptyhand.js";
 import { KeptDialog } from "./dialog.js";
@@ -124,12 +125,18 @@ export class App {
   }
 
   async start() {
+    // the server holds the computers while this seated page's news is behind (issue 25)
+    this.listening = new Listening(
+      () => this.seat !== null && this.ws && this.ws.readyState === WebSocket.OPEN,
+      (message) => this.send(message),
+    );
     this.news = new News({
       log: $("log"),
       answer: $("answer"),
       speaker: this.speaker,
       remember: (text) => this.remember(text),
       amend: (old, text) => this.amend(old, text),
+      onBehind: (behind) => this.listening.set(behind),
     });
     await load(chosenLanguage());
     translatePage();
@@ -292,6 +299,9 @@ export class App {
         this.answer(data.text);
         break;
       case "error":
+        // why silent: the page sent "listening" by itself (listening.js), not the player, and
+        // a refusal of it (a seat just left, too often) changes nothing they need to hear
+        if (data.code.startsWith("listening_")) return;
         if (data.code === "replaced") {
           this.replaced = true;
           $("connection").textContent = _(T.replaced);
@@ -346,6 +356,7 @@ export class App {
   }
 
   toLobby() {
+    this.listening.forget(); // why first: the news dropped below holds no table now
     // why: the table's news still queued is no longer news here (it stays in the history)
     if (this.table !== null) this.news.dropTable(this.table);
     this.seat = null;
@@ -401,6 +412,7 @@ export class App {
     this.seat = data.seat;
     this.table = data.table;
     this.creator = data.creator;
+    this.listening.seatedAgain(); // a new seat or socket: a page still behind says so again
     if (data.seat === null) forgetSeat();
     else keepSeat(this.token, this.name, data.table);
     show($("table"));

@@ -79,13 +79,17 @@ export class News {
    * @param {object} parts.speaker     the built-in voice (speech.js), used when it is on
    * @param {(text: string) => void} parts.remember  the page's message history (comma, period)
    * @param {(old: string, text: string) => void} [parts.amend]  its newest `old` becomes `text`
+   * @param {(behind: boolean) => void} [parts.onBehind]  news starts (true) or stops (false)
+   *   waiting in the queue: edges only (listening.js tells the server)
    */
-  constructor({ log, answer, speaker, remember, amend = () => {} }) {
+  constructor({ log, answer, speaker, remember, amend = () => {}, onBehind = () => {} }) {
     this.regions = { log, answer };
     for (let count = 0; count < AHEAD; count += 1) log.append(slot()); // see release
     this.speaker = speaker;
     this.remember = remember;
     this.amend = amend;
+    this.onBehind = onBehind;
+    this.behind = false; // news waits in the queue (told to onBehind at each change)
     this.queue = []; // {text, region, key, table} waiting to be released, oldest first
     this.current = null; // {text, region, at, until, item, again, stale}: released, maybe unsaid
     this.lastKeyAt = -Infinity;
@@ -223,6 +227,7 @@ export class News {
     }
     this.current = null;
     this.queue.unshift({ ...current.item, again: true, entry: current.entry });
+    this.edge();
   }
 
   /** Queued news that `gone` picks is dropped; the sentence being said is not given again. */
@@ -231,6 +236,17 @@ export class News {
     if (this.current && this.current.region === "log" && gone(this.current.item)) {
       this.current.stale = true;
     }
+    this.edge();
+  }
+
+  /** Tell onBehind when news starts or stops waiting. Why waiting, not the sentence being
+   * said: computers that wait until the last sentence is over, not only given, would add a
+   * pause of their own after every move; news that waits is what falls behind the game. */
+  edge() {
+    const behind = this.queue.length > 0;
+    if (behind === this.behind) return;
+    this.behind = behind;
+    this.onBehind(behind);
   }
 
   pump() {
@@ -244,10 +260,11 @@ export class News {
       );
       if (now < free) {
         this.schedule(free - now);
-        return;
+        break;
       }
       this.release(this.queue.shift());
     }
+    this.edge();
   }
 
   schedule(ms) {

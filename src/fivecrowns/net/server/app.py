@@ -51,6 +51,7 @@ from fivecrowns.net.protocol import (
     Join,
     Kick,
     Leave,
+    Listening,
     ListTables,
     LogIn,
     LogOut,
@@ -391,6 +392,8 @@ class Server:
             self.ratings.game(conn, message)
         elif isinstance(message, Kick):
             self.friends.moved(self.friends.kick(conn, player, message))
+        elif isinstance(message, Listening):  # a seated page's news is behind (issue 25)
+            self.pacing.listeners.heard(conn, room_of(conn), message)
         else:
             self._friend_message(conn, message)
 

@@ -107,6 +107,10 @@ class Connection:
         self._limits = limits
         self.chat = Bucket(limits.chat_rate, limits.chat_burst)  # chat lines it may send
         self.resend = Bucket(limits.resend_rate, limits.resend_burst)  # events sent again
+        self.listening = Bucket(limits.listening_rate, limits.listening_burst)  # its edges
+        # the table and seat where its page last said its news is behind (None: caught up);
+        # why the table and seat: a flag left from another table or seat holds nobody here
+        self.behind: tuple[str, int] | None = None
         self.closed = False
         self._closing: asyncio.Future[None] | None = None
         self.writer: asyncio.Task[None] | None = None  # the write loop, while the socket lives

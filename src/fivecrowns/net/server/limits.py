@@ -57,6 +57,17 @@ class Limits:
     # but no longer than round_pause_most (or one move's time, if that is longer)
     round_pause_moves: float = 8.0
     round_pause_most: float = 8.0
+    # computer players wait for a listener who is behind (issue 25, net/server/listeners.py):
+    # why these caps: a computer's move is one sentence of about 2 to 4 s of speech, and a turn
+    # (a draw, perhaps a lay-down, a discard) is said in about 8 s; so a computer's move waits at
+    # most listen_move seconds, and its whole turn listen_turn, for a seated player's page that
+    # says its news is behind: a page saying "behind" forever slows the table, never stops it
+    listen_move: float = 4.0
+    listen_turn: float = 8.0
+    # why 5 a second: a page says only when its queue starts and stops waiting, and paces that
+    # itself (3 a second at most, web/listening.js); edges faster than this are refused
+    listening_rate: float = 5.0  # "listening" messages a second from one connection
+    listening_burst: int = 20
     # why per table as well as per connection: 57 connections at one table made 484 chat lines
     # a second, every one spoken to its screen-reader players
     chat_rate: float = 1.0  # chat lines a second from one connection, on average

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from fivecrowns.net.server.limits import Limits
+from fivecrowns.net.server.listeners import Listeners
 from fivecrowns.net.server.rooms import Room, Rooms
 from fivecrowns.table import Entry, SeatKind
 
@@ -46,6 +47,8 @@ class Pacing:
         self._publish = publish
         self._close = close
         self._stopping = False
+        # seated players' pages whose news is behind hold the computers (issue 25)
+        self.listeners = Listeners(limits.listen_move, limits.listen_turn)
 
     def change(self, room: Room, command: Callable[[], T]) -> T:
         """Run one table command; send its new entries to everyone there; pace the bots.
@@ -76,11 +79,20 @@ class Pacing:
         room.bot_task = asyncio.ensure_future(self._run_bots(room))
 
     async def _run_bots(self, room: Room) -> None:
+        turn_of: tuple[int, int] | None = None  # the computer's turn (round, seat) waited in
+        waited = 0.0  # seconds it waited for listeners
         # why bounded: a game has at most a few thousand moves; the loop ends when no bot is due
         for _step in range(100_000):
             if room.table.bot_due() is None or room.id not in self._rooms:
                 return
             await asyncio.sleep(self._delay(room))
+            game, seat = room.table.game, room.table.bot_due()
+            # why not at --bot-delay 0: computers that do not wait (tests, benchmarks) never do
+            if self._limits.bot_delay > 0 and game is not None and seat is not None:
+                if turn_of != (game.round, seat):
+                    turn_of, waited = (game.round, seat), 0.0
+                most = min(self._limits.listen_move, self._limits.listen_turn - waited)
+                waited += await self.listeners.wait(room, most)
             turn = room.table.bot_turn()
             if turn is None:
                 continue
@@ -121,6 +133,7 @@ class Pacing:
     def dropped(self, room: Room, seat: int) -> None:
         """``seat``'s connection dropped: the grace starts, and everyone at the table is told
         at once when a computer will play for them (not 30 silent seconds later)."""
+        self.listeners.wake(room)  # why: a dropped page holds the computers no more
         self.start_grace(room, seat)
         if seat in room.timers:  # why: no grace before the start, after the end, or stopping
             seconds = max(1, math.ceil(self._limits.grace))

@@ -137,6 +137,7 @@ def detach(conn: Connection) -> None:
             conns.discard(conn)
     conn.room = None
     conn.seat = None
+    conn.behind = None  # why: its page's news of this table holds no table it sits at later
 
 
 def muted_chat(conn: Connection, kind: str, data: dict[str, Any]) -> bool:
