@@ -254,7 +254,16 @@ def test_the_kept_seats_follow_every_change_of_a_seat() -> None:
         check(step)
     game = table.game
     assert game is not None
-    adopted = Table.adopt(game, [("Zed", None), ("Yu", "easy"), ("Xi", "easy"), ("Wu", None)], {})
+
+    class Eager(Table):
+        """A table that reads its seats as soon as it is made: adopt replaces them after."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.seats_json()
+
+    seats = [("Zed", None), ("Yu", "easy"), ("Xi", "easy"), ("Wu", None)]
+    adopted = Eager.adopt(game, seats, {})
     assert adopted.seats_json() == [seat.to_json() for seat in adopted.seats]
     first = adopted.frame(adopted.log[-1], None)["text"]  # the turn of one of the four
     assert any(name in first for name in ("Zed", "Yu", "Xi", "Wu")), first

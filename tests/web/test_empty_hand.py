@@ -149,3 +149,33 @@ def test_a_hand_emptied_while_focus_is_elsewhere_leaves_focus_there(
         assert ann.errors == []
     finally:
         page.close()
+
+
+def test_a_key_while_focus_waits_on_the_empty_list_brings_it_back_to_the_dealt_hand(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Focus waits on the empty hand's list after a deal until the answer to the last key was
+    said; a key pressed meanwhile has cut that answer already, so focus goes back to the hand
+    at once and the key is answered there (before, an arrow moved an unpicked card unheard,
+    focus left on the empty list)."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 2, ["medium"])
+        page.wait_for_function(
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+        page.locator("#hand").focus()
+        page.evaluate(SET_HAND, 0)  # you went out
+        page.evaluate("() => { window.fivecrowns.timing.pace.minimum = 60; }")
+        page.keyboard.press("ArrowLeft")  # "Your hand is empty.", said for a long time here
+        page.evaluate(SET_HAND, 3)  # the next deal, while that answer is still being said
+        assert page.evaluate(STATE)["focused"] == "hand-empty"
+        page.keyboard.press("ArrowRight")
+        state = page.evaluate(STATE)
+        # a screen reader says the card that focus and the pick are on (the list's own way)
+        assert (state["focused"], state["active"]) == ("hand", "card-1"), state
+        assert page.evaluate("() => document.getElementById('card-1').ariaSelected") == "true"
+        assert ann.errors == []
+    finally:
+        page.close()

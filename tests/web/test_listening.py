@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
 import pytest
@@ -102,5 +103,69 @@ def test_a_page_whose_news_goes_out_at_once_says_nothing(
         page.wait_for_timeout(500)
         assert len(page.evaluate("() => window.__announcements")) > 4
         assert sent == [], sent
+    finally:
+        page.close()
+
+
+def test_a_reconnected_page_says_nothing_of_its_news_until_it_is_seated_again(
+    browser: Any, server: ServerProcess
+) -> None:
+    """After a dropped socket the page still knows its old seat, but the server does not know
+    the new socket's yet: a ``listening`` sent before ``seated`` was refused (``hello_first``
+    or ``no_table``). Here the new socket's ``seated`` is held back while the page's queue
+    changes: it says nothing until it is seated, then what its queue is now."""
+    page = browser.new_page()
+    sockets: list[list[tuple[str, str]]] = []  # per socket: ("sent" | "got", type), in order
+    held: list[tuple[Any, str]] = []
+    holding = [False]
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        log: list[tuple[str, str]] = []
+        sockets.append(log)
+
+        def from_page(message: Any) -> None:
+            log.append(("sent", json.loads(str(message)).get("type", "")))
+            upstream.send(message)
+
+        def from_server(message: Any) -> None:
+            kind = json.loads(str(message)).get("type", "")
+            if holding[0] and (kind == "seated" or held):  # it and all after it, in order
+                held.append((ws, str(message)))
+                return
+            log.append(("got", kind))
+            ws.send(message)
+
+        ws.on_message(from_page)
+        upstream.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 2, ["easy"])
+        ann.wait_turn()
+        holding[0] = True
+        page.evaluate("() => window.fivecrowns.ws.close()")  # the connection drops
+        for _look in range(100):  # the page connects again within a few seconds
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the page did not connect again"
+        # the page's news starts waiting (or stops) while its new seat is not yet known
+        page.evaluate("() => { const l = window.fivecrowns.listening; l.set(!l.told); }")
+        page.wait_for_timeout(700)  # more than the page's pacing of these messages
+        assert ("sent", "listening") not in sockets[-1], sockets[-1]
+        holding[0] = False
+        for ws, message in held:
+            sockets[-1].append(("got", json.loads(message).get("type", "")))
+            ws.send(message)
+        for _look in range(50):
+            if ("sent", "listening") in sockets[-1]:
+                break
+            page.wait_for_timeout(100)
+        new = sockets[-1]
+        assert ("sent", "listening") in new, new  # told once seated: its queue's state now
+        assert new.index(("sent", "listening")) > new.index(("got", "seated")), new
+        assert ("got", "error") not in new, new
     finally:
         page.close()

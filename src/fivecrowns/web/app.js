@@ -127,7 +127,9 @@ export class App {
   async start() {
     // the server holds the computers while this seated page's news is behind (issue 25)
     this.listening = new Listening(
-      () => this.seat !== null && this.ws && this.ws.readyState === WebSocket.OPEN,
+      // why seatedHere, not only this.seat: after a dropped socket the old seat is still
+      // known until the server seats the page again, and a message before that is refused
+      () => this.seatedHere && this.seat !== null && this.ws?.readyState === WebSocket.OPEN,
       (message) => this.send(message),
     );
     this.news = new News({
@@ -222,7 +224,10 @@ export class App {
       this.receive(data);
     });
     ws.addEventListener("close", () => {
-      if (this.ws !== ws || this.leaving) return;
+      if (this.ws !== ws) return;
+      this.seatedHere = false; // the next socket is seated afresh (welcome, then seated)
+      this.listening.dropped();
+      if (this.leaving) return;
       // why no reconnect: the other tab holding this token would be replaced in turn, forever
       if (this.replaced) {
         $("connection").textContent = _(T.replaced);
@@ -300,7 +305,8 @@ export class App {
         break;
       case "error":
         // why silent: the page sent "listening" by itself (listening.js), not the player, and
-        // a refusal of it (a seat just left, too often) changes nothing they need to hear
+        // a refusal of it (a seat just left, too often, a watcher) changes nothing they need
+        // to hear
         if (data.code.startsWith("listening_")) return;
         if (data.code === "replaced") {
           this.replaced = true;
@@ -357,6 +363,7 @@ export class App {
 
   toLobby() {
     this.listening.forget(); // why first: the news dropped below holds no table now
+    this.seatedHere = false;
     // why: the table's news still queued is no longer news here (it stays in the history)
     if (this.table !== null) this.news.dropTable(this.table);
     this.seat = null;
@@ -412,6 +419,7 @@ export class App {
     this.seat = data.seat;
     this.table = data.table;
     this.creator = data.creator;
+    this.seatedHere = data.seat !== null;
     this.listening.seatedAgain(); // a new seat or socket: a page still behind says so again
     if (data.seat === null) forgetSeat();
     else keepSeat(this.token, this.name, data.table);
@@ -1092,6 +1100,12 @@ export class App {
     // why the empty hand's list too: its arrows and Enter say the hand is empty, not nothing
     const inHand = target === $("hand") || target === $("hand-empty");
     const hand = this.hand();
+    if (target === $("hand-empty") && hand.length) {
+      // why at once: focus waited there for the answer to a key (emptyhand.js), and this key
+      // has cut that answer already; on the dealt hand the key is answered as on any hand
+      moveFocusForHand(hand.length);
+      this.renderHand();
+    }
     // why only in the hand: from the page or the log, Space (the scroll key) or Enter must
     // never discard, nor arrows move the selection unheard; letters stay page-wide
     if (inHand) {

@@ -42,6 +42,14 @@ export class Listening {
     this.flush();
   }
 
+  /** The socket dropped: the next one's server knows nothing of this page; the queue's
+   * state is kept, to be told once the page is seated again (seatedAgain). */
+  dropped() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.told = false;
+  }
+
   /** The page left the table: nothing is said for it any more. */
   forget() {
     clearTimeout(this.timer);

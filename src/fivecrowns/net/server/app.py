@@ -393,7 +393,7 @@ class Server:
         elif isinstance(message, Kick):
             self.friends.moved(self.friends.kick(conn, player, message))
         elif isinstance(message, Listening):  # a seated page's news is behind (issue 25)
-            self.pacing.listeners.heard(conn, room_of(conn), message)
+            self.pacing.listeners.heard(conn, conn.room, message)
         else:
             self._friend_message(conn, message)
 

@@ -60,6 +60,7 @@ BACKLOG = 1024  # why: a spare may hand over hundreds at once (a crowd reconnect
 _CRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
 PREFIX, SOCKET_NAME = "fivecrowns-", "handoff.sock"
 SWEEP_MOST = 1000  # folders looked at, at most, when a process starts
+SWEEP_AGE = 60.0  # seconds: a younger socket is never swept (its owner may be starting)
 WARN_EVERY = 60.0  # seconds between two warnings that handoffs cannot be taken
 
 
@@ -221,6 +222,9 @@ class Receiver:
                     failed, warned = 0, time.monotonic()
                 await asyncio.sleep(0.1)
                 continue
+            if failed:  # why: failures held back since the last warning are told, once
+                log.warning("Could not take %d handoff(s) before this one", failed)
+                failed = 0
             task = asyncio.create_task(self._serve(peer))
             self._serving.add(task)
             task.add_done_callback(self._serving.discard)
@@ -256,8 +260,8 @@ class Receiver:
 def sweep(base: Path) -> int:
     """Remove the handoff folders in ``base`` that a process of this user left behind when it
     died (``kill -9`` leaves its folder and socket file): those whose socket refuses a
-    connection. A live owner's socket answers, and a folder without a socket may be one being
-    made, so both stay. How many were removed."""
+    connection and is over a minute old. A live owner's socket answers, and a folder without
+    a socket or with a new one may be one being made, so those stay. How many were removed."""
     removed = 0
     try:
         folders = sorted(base.glob(f"{PREFIX}*"))[:SWEEP_MOST]
@@ -267,6 +271,10 @@ def sweep(base: Path) -> int:
         path = folder / SOCKET_NAME
         try:
             if folder.is_symlink() or folder.stat().st_uid != os.getuid() or not path.is_socket():
+                continue
+            # why an age: a process starting now binds its socket a moment before it listens,
+            # and in that moment its socket refuses too
+            if time.time() - path.stat().st_mtime < SWEEP_AGE:
                 continue
         except OSError:
             continue

@@ -35,6 +35,9 @@ LOOKS = 10_000  # looks at most in one wait (far more than a cap's worth)
 TOO_OFTEN = N_(
     "Your page said too often whether its news is behind; the server ignores it for a moment."
 )
+NO_TABLE = N_(
+    "Only a seated player's page can make the computer players wait; you are at no table."
+)
 NOT_SEATED = N_("Only a seated player's page can make the computer players wait; you are watching.")
 
 
@@ -57,11 +60,15 @@ class Listeners:
         self.listen_turn = listen_turn
         self._waits: dict[str, asyncio.Event] = {}  # the tables whose computer waits now
 
-    def heard(self, conn: Connection, room: Room, message: Listening) -> None:
-        """The page of ``conn``, at ``room``, says its news starts or stops waiting; a refusal
-        (a ``TableError``) says why and changes nothing."""
+    def heard(self, conn: Connection, room: Room | None, message: Listening) -> None:
+        """The page of ``conn``, at ``room`` (None: in the lobby), says its news starts or
+        stops waiting; a refusal (a ``TableError``) says why and changes nothing. Why codes
+        of their own: the page sends these by itself and says none of their refusals, so
+        one that crossed the player's Leave is not heard as their mistake."""
         if not conn.listening.take():
             raise TableError("listening_too_often", _(TOO_OFTEN))
+        if room is None:
+            raise TableError("listening_no_table", _(NO_TABLE))
         if conn.seat is None:
             raise TableError("listening_not_seated", _(NOT_SEATED))
         conn.behind = (room.id, conn.seat) if message.behind else None
