@@ -42,6 +42,7 @@ the computer plays, arrows and information keys (W, P, C, N, F, Home, End).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import resource
@@ -63,7 +64,7 @@ SEED = "8167234455913"  # the browser tests' seed
 SERVER = ("--bot-delay", "1.5", "--rate", "200", "--seed", SEED, "--grace", "600")
 ASKED = {"w", "p", "c", "n"}
 MEASURES = ("unspoken", "twice", "silent", "lost_focus", "total", "delivery", "local", "asked")
-MEASURES += ("orca",)
+MEASURES += ("orca", "unwaited", "unreached")
 
 
 def page_parts(record: dict[str, Any], keys: list[Key]) -> dict[str, Any]:
@@ -100,6 +101,54 @@ def page_parts(record: dict[str, Any], keys: list[Key]) -> dict[str, Any]:
     return parts
 
 
+def key_detail(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> list[str]:
+    """Per key (why a key met silence): when it was pressed, where the page's focus was (its
+    record), what the page gave and what the synthesiser began until the next key (4 s at
+    most), and Orca's focus failures in that time."""
+    origin = record["origin"] / 1000
+    given = [
+        (origin + e.get("last", e["at"]) / 1000, e["region"], e["text"]) for e in record["said"]
+    ]
+    handled = [
+        (origin + k["at"] / 1000, f"{k['key']} on {k.get('focus', '?')}") for k in record["keys"]
+    ]
+    heard = desk.heard()
+    failures = desk.focus_failures()
+    lines = []
+    for index, key in enumerate(keys):
+        end = keys[index + 1].at if index + 1 < len(keys) else key.at + 4
+        end = min(end, max(key.at, key.sent) + 4)
+        clock = time.strftime("%H:%M:%S", time.localtime(key.at)) + f"{key.at % 1:.2f}"[1:]
+        seen = [f for at, f in handled if key.at - 0.05 <= at < end]
+        lines.append(
+            f"{index} {key.name} at {clock} (sent +{max(0.0, key.sent - key.at):.2f} s, next +"
+            f"{end - key.at:.2f} s; page's key: {seen[0] if seen else 'none'})"
+        )
+        lines += [
+            f"    page +{at - key.at:.2f} [{region}] {text}"
+            for at, region, text in given
+            if key.at - 1 <= at < end
+        ]
+        lines += [
+            f"    said +{u.at - key.at:.2f} {'' if u.whole else 'CUT '}{u.text!r}"
+            for u in heard
+            if key.at - 1 <= u.at < end
+        ]
+        until = time.strftime("%H:%M:%S", time.localtime(end)) + f"{end % 1:.2f}"[1:]
+        lines += [f"    orca {failure}" for failure in failures if clock <= failure < until]
+    return lines
+
+
+def key_of_line(detail: list[str]) -> list[int]:
+    """The key index each line of key_detail belongs to."""
+    index, owners = -1, []
+    for line in detail:
+        if not line.startswith(" "):
+            index = int(line.split(" ", 1)[0])
+        owners.append(index)
+    return owners
+
+
 def one_run(browser: str, gate: bool, keep: Path | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-orca-") as folder:
         place = Path(tempfile.mkdtemp(prefix=f"{browser}-", dir=keep)) if keep else Path(folder)
@@ -115,6 +164,10 @@ def one_run(browser: str, gate: bool, keep: Path | None) -> dict[str, Any]:
             errors = desk.stop()
         wall = time.perf_counter() - started
         result = check_hearing(desk, record, keys)
+        detail = key_detail(desk, record, keys)
+        if keep:
+            (place / "keys.txt").write_text("\n".join(detail) + "\n")
+            (place / "record.json").write_text(json.dumps(record))
     parts = page_parts(record, keys)
     done_at = parts["done_at"]
     totals = [seconds * 1000 for _, seconds in result.latencies]
@@ -129,7 +182,13 @@ def one_run(browser: str, gate: bool, keep: Path | None) -> dict[str, Any]:
         )
         if first is not None:
             orca.append((first.at - done_at[index]) * 1000)
+    silent_at = {int(text.rsplit(" ", 1)[1]) for text in result.silent + result.unreached}
     return {
+        "detail": [
+            line
+            for line, index in zip(detail, key_of_line(detail), strict=True)
+            if index in silent_at
+        ],
         "browser": browser,
         "rhythm": "gated" if gate else "steady",
         "meant": len(result.meant),
@@ -138,6 +197,8 @@ def one_run(browser: str, gate: bool, keep: Path | None) -> dict[str, Any]:
         "twice": result.twice,
         "silent": result.silent,
         "lost_focus": result.lost_focus,
+        "unwaited": result.unwaited,
+        "unreached": result.unreached,
         "total": totals,
         "delivery": parts["delivery"],
         "local": parts["local"],
@@ -185,12 +246,17 @@ def main() -> None:
                 f"{sum(run['keys'] for run in runs)} keys, wall {walls} s",
                 f"unspoken {len(joined['unspoken'])}, heard twice {len(joined['twice'])}, "
                 f"keys met by silence {len(joined['silent'])}, "
-                f"focus changes Orca lost {len(joined['lost_focus'])}"
+                f"focus changes Orca lost {len(joined['lost_focus'])}, "
+                f"keys the page never got {len(joined['unreached'])}, "
+                f"keys not waited for (the next within 1 s) {len(joined['unwaited'])}"
                 + (", a traceback in the server" if any(r["traceback"] for r in runs) else ""),
                 *(f"  unspoken: {text}" for text in joined["unspoken"]),
                 *(f"  twice: {text}" for text in joined["twice"]),
                 *(f"  silent: {text}" for text in joined["silent"]),
+                *(f"    {line}" for run in runs for line in run["detail"]),
                 *(f"  lost focus: {text}" for text in joined["lost_focus"]),
+                *(f"  never got: {text}" for text in joined["unreached"]),
+                *(f"  not waited for: {text}" for text in joined["unwaited"]),
                 f"key -> speech start: {figures(joined['total'])}",
                 "  the browser's delivery (key event -> the page's first handler): "
                 + figures(joined["delivery"]),

@@ -7,7 +7,10 @@
   never begun (the next key may cut an answer short: the player chose to);
 - twice: table news heard whole more often than the page said it;
 - silent: a key after which nothing was said before the next key (or within 4 seconds of
-  its being sent);
+  its being sent); a key followed by the next one within WAITED seconds is not judged (the
+  player did not wait for its answer: "unwaited");
+- unreached: a key the page should have had and never got (the screen reader took it as its
+  own command: in browse mode "c" is Orca's next combo box, Right its caret move);
 - lost_focus: focus changes Orca failed on (its log says "Could not process"); why it matters:
   Orca 43 in Firefox fails so when the element it held as focus left the page before it heard
   that focus moved, and then on every later focus change: no card or button is said again.
@@ -31,6 +34,9 @@ QUIET_KEYS = {"x"}
 CARD = re.compile(r", \d+ of \d+$")
 ECHO = re.compile(r"^\S+( \S+)? $")  # Orca's key echo ("return ", "left shift ")
 REPLY_WINDOW = 4.0
+#: a key followed by another within this many seconds is not judged silent: the player did not
+#: wait for its answer (why 1 s: Orca's own part of an answer is 0.3 s, its p95 under 1.1 s)
+WAITED = 1.0
 
 
 @dataclass
@@ -38,6 +44,7 @@ class Key:
     name: str
     at: float  # epoch seconds, when xdotool was asked to press it
     sent: float = 0.0  # epoch seconds, when xdotool had sent it (0: at)
+    page: bool = False  # the page must get it (its own key, with focus where the page put it)
 
 
 @dataclass
@@ -62,13 +69,15 @@ class Hearing:
     twice: list[str] = field(default_factory=list)
     silent: list[str] = field(default_factory=list)
     lost_focus: list[str] = field(default_factory=list)
+    unwaited: list[str] = field(default_factory=list)
+    unreached: list[str] = field(default_factory=list)
     latencies: list[tuple[str, float]] = field(default_factory=list)  # key, s to speech start
 
     def describe(self) -> str:
         lines = ["meant:", *(f"  [{m.region}] {m.text}" for m in self.meant), "heard:"]
         lines += [f"  {'  ' if u.whole else 'CUT'} {u.text}" for u in self.heard]
         lines += [f"unspoken: {self.unspoken}", f"twice: {self.twice}", f"silent: {self.silent}"]
-        lines += [f"lost focus: {self.lost_focus}"]
+        lines += [f"lost focus: {self.lost_focus}", f"unreached: {self.unreached}"]
         return "\n".join(lines)
 
 
@@ -155,16 +164,33 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
         end = min(end, max(key.at, key.sent) + REPLY_WINDOW)
         reply = next((u for u in starts if key.at <= u.at < end), None)
         if reply is None:
-            if key.name not in QUIET_KEYS:
+            following = keys[index + 1].at if index + 1 < len(keys) else key.at + 60
+            if following - max(key.at, key.sent) < WAITED:
+                result.unwaited.append(f"{key.name} at {index}")
+            elif key.name not in QUIET_KEYS:
                 result.silent.append(f"{key.name} at {index}")
         else:
             result.latencies.append((key.name, reply.at - key.at))
     result.lost_focus = desk.focus_failures()
+    # the page's keys reached the page (its own record of each key it handled)
+    handled = [origin + entry["at"] / 1000 for entry in record["keys"]]
+    for index, key in enumerate(keys):
+        if not key.page:
+            continue
+        end = keys[index + 1].at if index + 1 < len(keys) else key.at + REPLY_WINDOW
+        if not any(key.at - 0.05 <= at < max(end, key.sent + 0.5) for at in handled):
+            result.unreached.append(f"{key.name} at {index}")
     return result
 
 
 #: keys pressed while the computer plays: moves in the hand and questions that never use a turn
 WHILE_THEY_PLAY = ["Right", "Left", "w", "End", "p", "Home", "c", "Right", "n", "f"]
+#: keys pressed right after Start at a player's steady rhythm (``steady_start``), whatever is
+#: being said: "c" first, Orca's own "next combo box" in browse mode (on the Start button it
+#: went to the retiring lobby's Seats box, and Orca's focus died with the lobby), Right its
+#: caret move (it took focus from the hand); each must reach the page and be answered
+AFTER_START = ["c", "Right", "w", "c", "p"]
+STEADY = 1.3  # seconds between a player's steady keys
 STATE = """(() => {
   const app = window.fivecrowns, snap = app && app.snapshot;
   const legal = snap ? snap.legal.map(m => m.move) : [];
@@ -177,16 +203,25 @@ STATE = """(() => {
 })()"""
 
 
-def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: bool = True) -> None:
+def play_a_round(
+    desk: OrcaDesk,
+    keys: list[Key],
+    gate: bool = True,
+    strict: bool = True,
+    steady_start: bool = False,
+) -> None:
     """From the name field to the end of round 1 against a computer player, by keys only,
-    then the Leave question opened and refused.
+    then the Leave question opened and refused. With ``steady_start``, AFTER_START's keys come
+    right after Start at a steady rhythm, whatever is being said, and must reach the page.
 
     ``strict`` checks where focus lands (off: any page can be measured, today's main too).
     With ``gate`` each key waits for a quiet moment, when its effect on speech is sure (see
     OrcaDesk.clear_moment); without, keys come on a steady rhythm, as a player's might, also
     in the middle of sentences (giving a cut sentence again: test_channel.py checks that logic)."""
 
-    def press(name: str, wait: float, needed: bool = True) -> None:
+    def press(
+        name: str, wait: float, needed: bool = True, steady: bool = False, page: bool = False
+    ) -> None:
         # why a key while the computer plays may be left out: with no sure moment (silence, or
         # the middle of the page's own sentence) it would land where no one can know what the
         # player heard (see OrcaDesk.clear_moment)
@@ -194,13 +229,14 @@ def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: boo
         # half a minute of news (each line paced, and waiting while focus moves are said); a
         # key pressed before it all went out lands where the page cannot know what was heard,
         # and it gives the sentence again (heard twice)
-        sure = not gate or desk.clear_moment(limit=90 if needed else 8, mid_sentence=not needed)
+        gated = gate and not steady
+        sure = not gated or desk.clear_moment(limit=90 if needed else 8, mid_sentence=not needed)
         if not sure and not needed:
             return
         assert sure, f"no quiet moment for the key {name} in 90 s: the page's news never ended"
         at = desk.key(name)
-        keys.append(Key(name, at, desk.key_sent))
-        if gate:  # the key's reply begun (or its time up): the page has done what it does
+        keys.append(Key(name, at, desk.key_sent, page=steady or page))
+        if gated:  # the key's reply begun (or its time up): the page has done what it does
             wait_reply(desk, at)
         else:
             time.sleep(wait)  # a player's steady rhythm, on purpose
@@ -225,6 +261,9 @@ def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: boo
     desk.tab_to("start-button", "shift+Tab")
     press("Return", 0)
     desk.wait_page("!!window.fivecrowns.snapshot && window.fivecrowns.snapshot.started", 20)
+    if steady_start:
+        for name in AFTER_START:  # the first at once: the page shows the game started
+            press(name, STEADY, steady=True)
     # Start: its button is gone, the hand has focus
     assert not strict or desk.wait_active("hand") == "hand"
     helped = False
@@ -250,7 +289,7 @@ def play_a_round(desk: OrcaDesk, keys: list[Key], gate: bool = True, strict: boo
                 press("Return", 1.0)
                 discarded += 1
             continue
-        press(WHILE_THEY_PLAY[turn % len(WHILE_THEY_PLAY)], 1.3, needed=False)
+        press(WHILE_THEY_PLAY[turn % len(WHILE_THEY_PLAY)], STEADY, needed=False, page=True)
         turn += 1
     else:
         raise AssertionError("round 1 did not end in 4 minutes")

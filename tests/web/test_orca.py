@@ -3,7 +3,10 @@
 Each browser gets its own desk: Xvfb, D-Bus, AT-SPI, Speech Dispatcher (whose voice writes what
 it is given), game server, browser and Orca (tests/support/orca_support.py). Keys go in through
 the X server as a player's would, and what the page meant to say is compared with what Orca
-spoke: every sentence in order and once, no key met with silence, no focus change lost; the
+spoke: every sentence in order and once, no key met with silence, no focus change lost, and
+every key of the page's reached the page (none taken by Orca as its own command); keys come
+gated (each when its effect on speech is sure), except a few right after Start, at a player's
+steady rhythm whatever is being said (sr_checks.AFTER_START); the
 Keys dialog (F1) and the Leave question (both kept dialogs, web/dialog.js) said, and the page
 heard after each closed.
 
@@ -36,7 +39,7 @@ def hear_a_round(which: str, folder: Path) -> list[str]:
     keys: list[Key] = []
     try:
         desk.start()
-        play_a_round(desk, keys)
+        play_a_round(desk, keys, steady_start=True)
         record = page_record(desk)
         desk.wait_said()  # the last sentence reaches its end
     finally:
@@ -50,6 +53,7 @@ def hear_a_round(which: str, folder: Path) -> list[str]:
         "sentences heard twice" if result.twice else "",
         "keys met by silence" if result.silent else "",
         "focus changes Orca lost" if result.lost_focus else "",
+        "keys the page never got" if result.unreached else "",
         "" if any(text.startswith("Keys dialog") for text in heard) else "F1 not said",
         "" if any(text.startswith("Left and Right move") for text in heard) else "no hand help",
         "" if any(LEAVE_QUESTION in text for text in heard) else "the Leave question not said",

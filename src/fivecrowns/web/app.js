@@ -9,8 +9,8 @@ import { Speaker } from "./speech.js";
 import { SoundsDialog } from "./sounds.js";
 import { News, PACE } from "./channel.js";
 import { Listening } from "./listening.js";
-import { HIDING, focusAndHide, retire, retiring, show } from "./focus.js";
-import { keepTabStop, moveFocusForHand } from "./emptyhand.js";
+import { HIDING, focusAndHide, inRetiring, retire, retiring, show } from "./focus.js";
+import { dealRefused, emptyWords, keepTabStop, moveFocusForHand, waitForDeal } from "./emptyhand.js";
 import { KeptDialog } from "./dialog.js";
 import { KEYS } from "./keys.js";
 import { _, N_, chosenLanguage, fill, joinList, language, load, ngettext, remember } from "./i18n.js";
@@ -119,6 +119,7 @@ export class App {
     this.resultShown = false; // the Results area shows a round end this page heard
     this.replaced = false; // another tab took this seat: no reconnecting
     this.landOnWaiting = false; // the first snapshot moves focus to the waiting line (landing)
+    this.startAsked = false; // Start sent, no answer yet (focus waits on the empty hand: waitForDeal)
     this.keyStart = null; // the key being handled, and when the page began on it
     // why reachable: the tests without a screen reader set these to 0 (no pacing, no pause)
     this.timing = { pace: PACE, hiding: HIDING };
@@ -315,6 +316,9 @@ export class App {
           return;
         }
         if (data.code === "table_gone") forgetSeat();
+        // Start refused (the server's first answer to it): focus waited for a deal that does not come
+        if (this.startAsked) dealRefused();
+        this.startAsked = false;
         if (data.code === "table_gone" || (data.code === "too_many_spectators" && this.table)) {
           // why: the server put us in the lobby (the watched table closed while we were away);
           // the frozen table must not stay on screen
@@ -664,6 +668,7 @@ export class App {
     const snap = this.snapshot;
     const view = snap.view;
     const waiting = !snap.started;
+    if (snap.started) this.startAsked = false;
     // why: Start hides its own button; focus goes to the hand before, never to the page
     if (waiting) show($("waiting"));
     else if (!$("waiting").hidden) {
@@ -850,6 +855,11 @@ export class App {
         return;
       case "start":
         this.send({ type: "start" });
+        // why at once, before the deal: see waitForDeal (a key on the Start button was Orca's)
+        if (this.seat !== null && this.snapshot && !this.snapshot.started) {
+          waitForDeal();
+          this.startAsked = true;
+        }
         return;
       case "older":
       case "newer":
@@ -942,7 +952,7 @@ export class App {
   move(index, edge) {
     const hand = this.hand();
     if (!hand.length) {
-      this.answer(_(T.noHand), false);
+      this.answer(emptyWords(), false); // "Your hand is empty.", or before the deal, waiting for it
       return;
     }
     let edgeTemplate = null;
@@ -1064,7 +1074,22 @@ export class App {
       },
       true,
     );
-    document.addEventListener("focusin", (e) => this.news.focusMoved(e.target));
+    document.addEventListener("focusin", (e) => {
+      // why: focus put from nowhere (no element had it: the screen reader's own move) in a
+      // part that is leaving (out of sight) would fall with it (Orca in Firefox, after its own
+      // caret move had taken focus from the hand, gave it to the retiring Start button); it
+      // goes where the page would put it, and is said there. Why not when it came from an
+      // element: the page itself may keep focus in a retiring part (focus.js waits for it)
+      const fromNowhere = !e.relatedTarget;
+      if (fromNowhere && inRetiring(e.target) && !document.querySelector("dialog[open]:not(.retiring)")) {
+        const target = this.viewTarget();
+        if (!inRetiring(target)) {
+          target.focus();
+          return;
+        }
+      }
+      this.news.focusMoved(e.target);
+    });
     document.addEventListener("keydown", (e) => this.key(e));
     this.fillHelp();
   }
@@ -1142,7 +1167,8 @@ export class App {
   marked(e) {
     const start = this.keyStart && this.keyStart.event === e ? this.keyStart.at : e.timeStamp;
     const times = (window.__keyTimes ??= []);
-    times.push({ key: e.key, at: e.timeStamp, start, done: performance.now() });
+    const focus = document.activeElement ? document.activeElement.id || document.activeElement.tagName : "";
+    times.push({ key: e.key, at: e.timeStamp, start, done: performance.now(), focus });
     if (times.length > 5000) times.shift();
   }
 

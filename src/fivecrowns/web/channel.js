@@ -161,6 +161,11 @@ export class News {
   keyPressed() {
     this.lastKeyAt = performance.now();
     this.putBack();
+    // why: the key stopped the screen reader, so a sentence it cut (left to the history, or
+    // given again later) is no longer being said, and holds back nothing; before, the news of
+    // your own discard waited for the end of a sentence Enter had cut, and Enter met silence
+    // (Orca, Chromium, keys a player's steady 1.3 s apart; benchmarks/results/orca.txt, web6)
+    if (this.current) this.current.until = Math.min(this.current.until, this.lastKeyAt);
     this.schedule(PACE.afterKeyMs);
   }
 

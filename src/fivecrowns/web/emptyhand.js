@@ -12,8 +12,50 @@
 // While cards retire the hand is out of the Tab order, so Tab never meets the old count
 // either. The next deal gives focus back to the hand.
 import { retire, retiring, show } from "./focus.js";
+import { _, N_ } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
+
+const WORDS = {
+  empty: N_("Your hand is empty."),
+  waiting: N_("Your hand: waiting for the deal."),
+};
+
+/** The empty hand's list says `text` (its name and its paragraph, read in browse mode). */
+function name(empty, text) {
+  empty.setAttribute("aria-label", text);
+  empty.firstElementChild.textContent = text;
+}
+
+/** What the empty hand's list says now (the answer to an arrow on it). */
+export function emptyWords() {
+  const empty = $("hand-empty");
+  return empty.hidden ? _(WORDS.empty) : empty.getAttribute("aria-label");
+}
+
+/** Start was pressed: focus goes at once to the empty hand's list, "Your hand: waiting for
+ * the deal.", and stays there until the deal gives it to the hand (moveFocusForHand). Why
+ * not on the Start button until the deal: on a button Orca is in browse mode, and a key
+ * pressed before it followed the page's focus to the dealt hand was its own: Right moved its
+ * caret to the Players heading (Firefox then took focus from the hand), "c" went to the
+ * lobby's Seats box, and its focus died with the lobby (benchmarks/results/orca.txt, web6).
+ * A list box puts Orca in focus mode, where the page's keys reach the page. */
+export function waitForDeal() {
+  const empty = $("hand-empty");
+  name(empty, _(WORDS.waiting));
+  show(empty);
+  empty.focus();
+  return empty;
+}
+
+/** Start was refused: focus goes back to the Start button (when it is shown). */
+export function dealRefused() {
+  const empty = $("hand-empty");
+  if (document.activeElement !== empty || $("start-button").hidden) return null;
+  $("start-button").focus();
+  retire(empty, undefined, true);
+  return $("start-button");
+}
 
 let back = null; // the timer of a move back to the hand that waits (see below)
 
@@ -28,6 +70,7 @@ export function moveFocusForHand(count, answered = 0, again = () => {}) {
   const empty = $("hand-empty");
   clearTimeout(back);
   if (!count && document.activeElement === box && box.childElementCount) {
+    name(empty, _(WORDS.empty));
     show(empty);
     empty.focus();
     return empty;

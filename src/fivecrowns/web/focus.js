@@ -13,6 +13,55 @@
 // by then and Orca fell silent for the rest of the round (benchmarks/results/orca.txt)
 export const HIDING = { afterMs: 10000 };
 const pending = new Map(); // element -> timer
+const pruned = new Map(); // retiring element -> its parts hidden from the screen reader at once
+// the element that last lost focus, and when (see heldLately)
+let lastLeft = { element: null, at: -Infinity };
+document.addEventListener(
+  "focusout",
+  (e) => {
+    lastLeft = { element: e.target, at: performance.now() };
+  },
+  true,
+);
+
+/** True when focus is in `element`, or left it less than HIDING.afterMs ago. Why: a screen
+ * reader running behind may not yet have followed focus out of it (after Start, Orca in
+ * Firefox still held the Start button while the page had focused the hand). */
+function heldLately(element) {
+  if (element.contains(document.activeElement)) return true;
+  return !!lastLeft.element && element.contains(lastLeft.element) && performance.now() - lastLeft.at < HIDING.afterMs;
+}
+
+/** True when `node` is in a part that is retiring (out of sight, soon out of the tree). */
+export function inRetiring(node) {
+  for (const element of pending.keys()) if (element.contains(node)) return true;
+  return false;
+}
+
+// why everything but the way to the element that held focus leaves the screen reader at once
+// (aria-hidden): a screen reader in browse mode moves by itself (Orca's "c", next combo box,
+// wrapped to the retiring lobby's Seats box), and an object it went to that then leaves the
+// tree killed its focus: Orca 43 in Firefox said no focus change again (benchmarks/results/
+// orca.txt, web6). Only the element it may still hold as its focus stays for HIDING.afterMs.
+function prune(element, kept) {
+  if (!kept || kept === element || !element.contains(kept)) return;
+  const parts = [];
+  // why its labels stay: its name comes from them (a hidden label names nothing in Chromium)
+  const labels = [...(kept.labels ?? [])];
+  for (let on = kept; on !== element; on = on.parentElement) {
+    for (const sibling of on.parentElement.children) {
+      if (sibling === on || sibling.hasAttribute("aria-hidden") || labels.includes(sibling)) continue;
+      sibling.setAttribute("aria-hidden", "true");
+      parts.push(sibling);
+    }
+  }
+  pruned.set(element, parts);
+}
+
+function unprune(element) {
+  for (const part of pruned.get(element) ?? []) part.removeAttribute("aria-hidden");
+  pruned.delete(element);
+}
 const untabbed = new Map(); // element -> {parts: [[part, its own tabindex or null]], watch}
 // what Tab can reach (a retiring part's are taken out of the Tab order)
 const TABBABLE = "a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]";
@@ -74,6 +123,7 @@ function dropCaret(element) {
 export function show(element) {
   clearTimeout(pending.get(element));
   pending.delete(element);
+  unprune(element);
   backInTabOrder(element);
   element.classList.remove("retiring");
   element.hidden = false;
@@ -92,6 +142,7 @@ export function retire(element, done = (e) => { e.hidden = true; }, now = false)
   clearTimeout(pending.get(element));
   pending.delete(element);
   dropCaret(element);
+  unprune(element);
   if (now || HIDING.afterMs <= 0) {
     backInTabOrder(element);
     element.classList.remove("retiring");
@@ -100,6 +151,8 @@ export function retire(element, done = (e) => { e.hidden = true; }, now = false)
   }
   element.classList.add("retiring");
   outOfTabOrder(element);
+  const active = document.activeElement;
+  prune(element, element.contains(active) ? active : heldLately(element) ? lastLeft.element : null);
   const leave = () => {
     // why not while it holds focus (the page put it there, or a click before it retired):
     // focus would fall to the page, and the screen reader with it; it goes once focus left
@@ -108,6 +161,7 @@ export function retire(element, done = (e) => { e.hidden = true; }, now = false)
       return;
     }
     pending.delete(element);
+    unprune(element);
     backInTabOrder(element);
     element.classList.remove("retiring");
     done(element);
@@ -120,7 +174,7 @@ export function retire(element, done = (e) => { e.hidden = true; }, now = false)
  * after the screen reader had time to follow the focus (see retire).
  */
 export function focusAndHide(target, element) {
-  const held = element.contains(document.activeElement);
+  const held = heldLately(element);
   if (target) target.focus();
   if (!held && retiring(element)) return; // already leaving: its time runs on
   retire(element, undefined, !held);
