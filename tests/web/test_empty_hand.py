@@ -179,3 +179,83 @@ def test_a_key_while_focus_waits_on_the_empty_list_brings_it_back_to_the_dealt_h
         assert ann.errors == []
     finally:
         page.close()
+
+
+# every focus move, in order: the focused element's id and, for a list box, its name
+FOCUS_LOG = """() => { window.__focusLog = [];
+  document.addEventListener('focusin', (e) => window.__focusLog.push(
+    [e.target.id, e.target.getAttribute('aria-label')]), true); }"""
+
+
+def test_start_gives_focus_at_once_to_a_list_waiting_for_the_deal_then_to_the_hand(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Heard with Orca (web6): on the Start button a screen reader is in browse mode, and a key
+    pressed before it followed focus to the dealt hand was its own ("c", next combo box, went
+    to the retiring lobby; Right moved its caret, and Firefox took focus from the hand). So
+    Start moves focus at once, before the server's answer, to a list box (focus mode)."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        ann.create_table(2, ["medium"])
+        page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
+        page.evaluate(FOCUS_LOG)
+        page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
+        page.locator("#start-button").focus()
+        # the page's own record of focus when its Start handler has run (before the answer)
+        page.evaluate(
+            "() => document.getElementById('start-button').addEventListener('click', () =>"
+            " { window.__afterStart = [document.activeElement.id,"
+            " document.getElementById('hand-empty').getAttribute('aria-label'),"
+            " document.getElementById('hand-empty').textContent.trim()]; })"
+        )
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => window.__afterStart") == [
+            "hand-empty",
+            "Your hand: waiting for the deal.",
+            "Your hand: waiting for the deal.",
+        ]
+        page.wait_for_function("() => document.activeElement.id === 'hand'", timeout=10_000)
+        log = page.evaluate("() => window.__focusLog")
+        # (the hand's name is brought up to date in the same moment, after its focus)
+        assert [entry[0] for entry in log[:2]] == ["hand-empty", "hand"], log
+        assert log[0][1] == "Your hand: waiting for the deal."
+        # the Start button left focus: it retires (kept for a screen reader behind), and of
+        # its panel only the way to it stays in the screen reader's reach
+        state = page.evaluate(
+            "() => ({hidden: document.getElementById('waiting').hidden,"
+            " retiring: document.getElementById('waiting').classList.contains('retiring'),"
+            " text: document.getElementById('waiting-text').getAttribute('aria-hidden')})"
+        )
+        assert state == {"hidden": False, "retiring": True, "text": "true"}, state
+        assert ann.errors == []
+    finally:
+        page.close()
+
+
+def test_a_refused_start_gives_focus_back_to_the_start_button(
+    browser: Any, server: ServerProcess
+) -> None:
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        ann.create_table(2, [""])  # seat 2 waits for a person: the server refuses to start
+        page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)
+        page.locator("#start-button").focus()
+        page.evaluate(FOCUS_LOG)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.activeElement.id === 'start-button' && window.__focusLog.length >= 2",
+            timeout=10_000,
+        )
+        # focus waited for the deal, and came back to Start when the server refused it
+        log = page.evaluate("() => window.__focusLog.map(entry => entry[0])")
+        assert log == ["hand-empty", "start-button"], log
+        page.wait_for_function(
+            "() => window.__announcements.some(a => a.region === 'answer')", timeout=5_000
+        )
+        assert page.evaluate("() => document.getElementById('hand-empty').hidden") is True
+    finally:
+        page.close()
