@@ -119,6 +119,7 @@ export class App {
     this.resultShown = false; // the Results area shows a round end this page heard
     this.replaced = false; // another tab took this seat: no reconnecting
     this.landOnWaiting = false; // the first snapshot moves focus to the waiting line (landing)
+    this.helpGiven = null; // the hand's help as given to the channel, until the next key
     this.startAsked = false; // Start sent, no answer yet (focus waits on the empty hand: waitForDeal)
     this.keyStart = null; // the key being handled, and when the page began on it
     // why reachable: the tests without a screen reader set these to 0 (no pacing, no pause)
@@ -1050,6 +1051,7 @@ export class App {
       if (this.handHelpSaid || this.seat === null) return;
       this.handHelpSaid = true;
       this.answer($("hand-help").textContent, false);
+      this.helpGiven = this.news.current;
       // why no description after: a screen reader says it when the list itself takes focus
       // (Orca did, on going out), which was the help a second time; it stays on screen
       $("hand").removeAttribute("aria-describedby");
@@ -1070,6 +1072,12 @@ export class App {
       "keydown",
       (e) => {
         this.keyStart = { event: e, at: performance.now() }; // why: the benchmark (see marked)
+        // why: the hand's help cut by a key before the screen reader could begin it (its own
+        // words for the hand, the page's estimate, come first) was never heard: it is said the
+        // next time the hand gets focus (Orca, a key 1.3 s after the deal's focus, web6)
+        const help = this.helpGiven;
+        this.helpGiven = null;
+        if (help && this.news.current === help && performance.now() < this.news.busyUntil) this.handHelpSaid = false;
         this.news.keyPressed();
       },
       true,
