@@ -191,12 +191,12 @@ WHILE_THEY_PLAY = ["Right", "Left", "w", "End", "p", "Home", "c", "Right", "n", 
 #: caret move (it took focus from the hand); each must reach the page and be answered
 AFTER_START = ["c", "Right", "w", "c", "p"]
 STEADY = 1.3  # seconds between a player's steady keys
-# why AFTER_START's first key at once after Return on Start (once Orca has handled what it was
-# given, at most AFTER_START_WAIT s; xdotool takes 0.2 to 0.3 s more), before the deal is on
-# the page: on main the page moved focus at the deal, 0.36 s after Return, and Orca followed
-# it 0.58 s after Return (Firefox, load 0.8): a key before then was Orca's own, on the Start
-# button; now focus moves at Return, and Orca followed it 0.10 s after
-AFTER_START_WAIT = 1.0
+# why AFTER_START's first key at once after Return on Start (xdotool takes 0.2 to 0.3 s to
+# send it), before the deal is on the page: on main the page moved focus at the deal, 0.36 s
+# after Return, and Orca followed it 0.58 s after Return (Firefox, load 0.8): a key before
+# then was Orca's own, on the Start button; now focus moves at Return, and Orca followed it
+# 0.10 s after. Why not once Orca caught up: on main it waited out the deal's flood of events
+# (1 s), and then the key found the hand
 STATE = """(() => {
   const app = window.fivecrowns, snap = app && app.snapshot;
   const legal = snap ? snap.legal.map(m => m.move) : [];
@@ -267,9 +267,6 @@ def play_a_round(
     desk.tab_to("start-button", "shift+Tab")
     press("Return", 0)
     if steady_start:
-        deadline = time.monotonic() + AFTER_START_WAIT
-        while desk.orca_behind() > 0 and time.monotonic() < deadline:
-            time.sleep(0.02)
         for name in AFTER_START:
             press(name, STEADY, steady=True)
     desk.wait_page("!!window.fivecrowns.snapshot && window.fivecrowns.snapshot.started", 20)
