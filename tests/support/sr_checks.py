@@ -191,22 +191,13 @@ WHILE_THEY_PLAY = ["Right", "Left", "w", "End", "p", "Home", "c", "Right", "n", 
 #: caret move (it took focus from the hand); each must reach the page and be answered
 AFTER_START = ["c", "Right", "w", "c", "p"]
 STEADY = 1.3  # seconds between a player's steady keys
-# why AFTER_START's first key at once after Return on Start (xdotool takes 0.2 to 0.3 s to
-# send it), before the deal is on the page: on main the page moved focus at the deal, 0.36 s
-# after Return, and Orca followed it 0.58 s after Return (Firefox, load 0.8): a key before
-# then was Orca's own, on the Start button; now focus moves at Return, and Orca followed it
-# 0.10 s after. Why not once Orca caught up: on main it waited out the deal's flood of events
-# (1 s), and then the key found the hand
-STATE = """(() => {
-  const app = window.fivecrowns, snap = app && app.snapshot;
-  const legal = snap ? snap.legal.map(m => m.move) : [];
-  return {
-    mine: !!snap && legal.length > 0 && snap.seq === app.seq,
-    legal,
-    scored: app ? app.events.some(e => e.kind === 'round_scored') : false,
-    waiting: app && app.news ? app.news.queue.length : 0,
-  };
-})()"""
+# why AFTER_START's first key 0.3 s after Return on Start, before the deal has moved focus
+# on main: there the page moved focus at the deal, 0.36 s after Return, and Orca followed it
+# 0.58 s after Return (Firefox, load 0.8): a key before then was Orca's own, on the Start button
+# ("c" went to the waiting panel's Level box, Right moved its caret, focus left the hand); now
+# focus moves at Return, and Orca followed it 0.10 s after. Why not sooner: a key 0.06 s after
+# Return comes before Orca can follow any focus change (a player's keys are not that quick)
+AFTER_START_DELAY = 0.3
 
 
 def play_a_round(
@@ -268,13 +259,15 @@ def play_a_round(
     if steady_start:  # Return in a quiet moment, then no wait for its reply
         assert desk.clear_moment(limit=90), "no quiet moment for Start in 90 s"
         keys.append(Key("Return", desk.key("Return"), desk.key_sent))
+        time.sleep(AFTER_START_DELAY)
         for name in AFTER_START:
             press(name, STEADY, steady=True)
     else:
         press("Return", 0)
     desk.wait_page("!!window.fivecrowns.snapshot && window.fivecrowns.snapshot.started", 20)
     # Start: its button is gone, the hand has focus
-    assert not strict or desk.wait_active("hand") == "hand"
+    found = desk.wait_active("hand")
+    assert not strict or found == "hand", f"after Start focus is on {found}, not the hand"
     helped = False
     turn = 0
     discarded = 0  # why not out at once: the computer then plays whole turns, keys pressed
