@@ -198,6 +198,16 @@ STEADY = 1.3  # seconds between a player's steady keys
 # focus moves at Return, and Orca followed it 0.10 s after. Why not sooner: a key 0.06 s after
 # Return comes before Orca can follow any focus change (a player's keys are not that quick)
 AFTER_START_DELAY = 0.3
+STATE = """(() => {
+  const app = window.fivecrowns, snap = app && app.snapshot;
+  const legal = snap ? snap.legal.map(m => m.move) : [];
+  return {
+    mine: !!snap && legal.length > 0 && snap.seq === app.seq,
+    legal,
+    scored: app ? app.events.some(e => e.kind === 'round_scored') : false,
+    waiting: app && app.news ? app.news.queue.length : 0,
+  };
+})()"""
 
 
 def play_a_round(
