@@ -173,7 +173,7 @@ def check_hearing(desk: OrcaDesk, record: dict[str, Any], keys: list[Key]) -> He
             result.latencies.append((key.name, reply.at - key.at))
     result.lost_focus = desk.focus_failures()
     # the page's keys reached the page (its own record of each key it handled)
-    handled = [origin + entry["at"] / 1000 for entry in record["keys"]]
+    handled = [origin + entry["at"] / 1000 for entry in record.get("keys", [])]
     for index, key in enumerate(keys):
         if not key.page:
             continue

@@ -67,3 +67,25 @@ def test_a_key_cut_counts_from_the_first_release_orca_began() -> None:
     # and no key while it was said: unspoken
     result = check_hearing(heard, {"origin": ORIGIN * 1000, "said": [said]}, [])  # type: ignore[arg-type]
     assert result.unspoken == [f"[log] {WENT_OUT}"]
+
+
+def test_a_key_the_page_never_got_is_found_and_a_key_not_waited_for_is_not_silent() -> None:
+    """web6: on the Start button Orca took C as its own (next combo box) and spoke, so no
+    silence showed it; the page's own record of its keys does. And a key followed by the next
+    within a second was not waited for: not judged silent."""
+    heard = Heard(
+        [Utterance(ORIGIN + 1.4, "Wrapping to top.", True), Utterance(ORIGIN + 5.0, "7.", True)]
+    )
+    keys = [
+        Key("Return", ORIGIN + 0.8, page=False),  # the next key 0.3 s later: not waited for
+        Key("c", ORIGIN + 1.1, page=True),  # spoken to, but by Orca: never reached the page
+        Key("Right", ORIGIN + 4.8, page=True),  # reached the page (its record below)
+    ]
+    said = {"region": "log", "text": WENT_OUT, "at": 0.0}
+    handled = [{"key": "ArrowRight", "at": 4810.0, "done": 4812.0}]
+    result = check_hearing(
+        heard,  # type: ignore[arg-type]
+        {"origin": ORIGIN * 1000, "said": [said], "keys": handled},
+        keys,
+    )
+    assert (result.silent, result.unwaited, result.unreached) == ([], ["Return at 0"], ["c at 1"])
