@@ -34,6 +34,12 @@ the computer plays, arrows and information keys (W, P, C, N, F, Home, End).
   browser's accessibility events, Orca and Speech Dispatcher.
 - lost focus: focus changes Orca failed on (its log's "Could not process"): after one, Orca 43
   in Firefox says no focus change again.
+- never got: a key of the page's (arrows and letters while the computer plays) that the page
+  never had (Orca took it as its own command, in browse mode); not waited for: a key followed
+  by the next within 1 s, not judged silent (tests/support/sr_checks.py).
+- per key (why one met silence): with --keep, each desk's folder has keys.txt (each key, where
+  the page had it, what the page gave and what was said until the next key) beside Orca's own
+  log; the report lists the silent and never-got keys' detail.
 - CPU: the benchmark's own process, and apart, the desk's processes it started and waited for
   (Xvfb, D-Bus, Speech Dispatcher, the server, the browser, Orca: RUSAGE_CHILDREN), beside
   the wall time. The machine is shared: wall times include waiting for a core.
