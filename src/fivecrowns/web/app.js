@@ -179,7 +179,18 @@ export class App {
 
   /** The reply to the player's key (an information key, a refusal): said at once. */
   answer(text, remember = true) {
+    this.helpCut();
     this.news.answer(text, remember);
+  }
+
+  /** Why: the hand's help cut (by a key, or by another answer in its place) before the screen
+   * reader could begin it (its own words for the hand, the page's estimate, come first) was
+   * never heard: it is said the next time the hand gets focus (Orca, a key 1.3 s after the
+   * deal's focus, or the answer to a key pressed before the deal, web6). */
+  helpCut() {
+    const help = this.helpGiven;
+    this.helpGiven = null;
+    if (help && this.news.current === help && performance.now() < this.news.busyUntil) this.handHelpSaid = false;
   }
 
   remember(text) {
@@ -1079,12 +1090,7 @@ export class App {
       "keydown",
       (e) => {
         this.keyStart = { event: e, at: performance.now() }; // why: the benchmark (see marked)
-        // why: the hand's help cut by a key before the screen reader could begin it (its own
-        // words for the hand, the page's estimate, come first) was never heard: it is said the
-        // next time the hand gets focus (Orca, a key 1.3 s after the deal's focus, web6)
-        const help = this.helpGiven;
-        this.helpGiven = null;
-        if (help && this.news.current === help && performance.now() < this.news.busyUntil) this.handHelpSaid = false;
+        this.helpCut(); // a key cuts what is being said
         this.news.keyPressed();
       },
       true,
