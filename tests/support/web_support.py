@@ -140,6 +140,14 @@ class WebPlayer:
         self.start(keyboard=keyboard)
         return table
 
+    def dealt(self, name: str, others: Sequence[str] = ("medium",)) -> None:
+        """Connect as ``name`` at a new table of 1 + ``others`` seats, start it, and wait for
+        round 1's three cards in the hand."""
+        self.create_and_start(name, 1 + len(others), others)
+        self.page.wait_for_function(
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+
     def _press(self, button: Any, keyboard: bool) -> None:
         if keyboard:
             button.focus()
@@ -267,6 +275,16 @@ def record_speech(page: Any) -> None:
           speechSynthesis.cancel = () => window.__spoken.push(['cancel']);
         })()"""
     )
+
+
+def ax_nodes(page: Any) -> list[dict[str, Any]]:
+    """Chromium's own accessibility tree of the page (over CDP), every node."""
+    session = page.context.new_cdp_session(page)
+    try:
+        nodes: list[dict[str, Any]] = session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+    return nodes
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import WebPlayer, page_url
+from web_support import WebPlayer, ax_nodes, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -34,11 +34,7 @@ STATE = """() => { const box = document.getElementById('hand');
 def focused_node(page: Any) -> dict[str, Any]:
     """What a screen reader is told has focus (Chromium's own tree, over CDP): its role, name
     and the roles of its children, as Orca counts a list's items from them."""
-    session = page.context.new_cdp_session(page)
-    try:
-        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
-    finally:
-        session.detach()
+    nodes = ax_nodes(page)
     by_id = {node["nodeId"]: node for node in nodes}
     focused = [
         node
@@ -66,10 +62,7 @@ def test_an_emptied_hand_gives_focus_to_its_empty_list_first_and_back_at_the_dea
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.create_and_start("Ann", 2, ["medium"])
-        page.wait_for_function(
-            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
-        )
+        ann.dealt("Ann")
         page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
         page.locator("#hand").focus()
         page.evaluate(SET_HAND, 0)  # you went out
@@ -133,10 +126,7 @@ def test_a_hand_emptied_while_focus_is_elsewhere_leaves_focus_there(
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.create_and_start("Ann", 2, ["medium"])
-        page.wait_for_function(
-            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
-        )
+        ann.dealt("Ann")
         page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
         page.locator("[data-action=round]").focus()
         page.evaluate(SET_HAND, 0)
@@ -161,10 +151,7 @@ def test_a_key_while_focus_waits_on_the_empty_list_brings_it_back_to_the_dealt_h
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.create_and_start("Ann", 2, ["medium"])
-        page.wait_for_function(
-            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
-        )
+        ann.dealt("Ann")
         page.locator("#hand").focus()
         page.evaluate(SET_HAND, 0)  # you went out
         page.evaluate("() => { window.fivecrowns.timing.pace.minimum = 60; }")
