@@ -277,6 +277,26 @@ def record_speech(page: Any) -> None:
     )
 
 
+#: (for page.evaluate) what overlaps or leaves the screen on the page, in words
+LAYOUT = (Path(__file__).parent / "web_layout.js").read_text(encoding="utf-8")
+#: A laptop, a phone, and the laptop at 200% zoom (half the CSS pixels each way).
+SIZES = {"1280x900": (1280, 900), "phone": (375, 740), "zoom200": (640, 450)}
+# Each element wholly in the viewport and the topmost thing at its middle (no sticky panel,
+# dialog or other part over it); why the middle: a pointer or a finger goes there.
+#: (for page.evaluate with a list of selectors) what is out of sight or covered, in words
+UNCOVERED = """(selectors) => selectors.flatMap((selector) => {
+  const element = document.querySelector(selector);
+  if (!element) return [`${selector}: not on the page`];
+  const r = element.getBoundingClientRect();
+  if (!r.width || !r.height) return [`${selector}: not shown`];
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1)
+    return [`${selector}: out of sight (${r.top}..${r.bottom} of ${innerHeight})`];
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top && (top === element || element.contains(top)) ? []
+    : [`${selector}: covered by ${top ? `${top.tagName}#${top.id}.${top.className}` : 'nothing'}`];
+})"""
+
+
 def ax_nodes(page: Any) -> list[dict[str, Any]]:
     """Chromium's own accessibility tree of the page (over CDP), every node."""
     session = page.context.new_cdp_session(page)
