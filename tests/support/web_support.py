@@ -297,6 +297,19 @@ UNCOVERED = """(selectors) => selectors.flatMap((selector) => {
 })"""
 
 
+def ask_last_moves(page: Any) -> str:
+    """Press L on the hand and return the answer it brought (not an older one)."""
+    count = "() => (window.__announcements || []).filter(a => a.region === 'answer').length"
+    before = page.evaluate(count)
+    page.locator("#hand").focus()
+    page.keyboard.press("l")
+    page.wait_for_function(f"() => ({count})() > {before}", timeout=10_000)
+    said = page.evaluate(
+        "() => window.__announcements.filter(a => a.region === 'answer').map(a => a.text)"
+    )
+    return str(said[-1]).replace("\u00a0", "")
+
+
 def ax_nodes(page: Any) -> list[dict[str, Any]]:
     """Chromium's own accessibility tree of the page (over CDP), every node."""
     session = page.context.new_cdp_session(page)

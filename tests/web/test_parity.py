@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import WebPlayer, axe_violations, page_url
+from web_support import WebPlayer, ask_last_moves, axe_violations, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -208,19 +208,6 @@ def test_seats_marked_left_and_the_terminal_s_turn_words(
     finally:
         page.close()
         other.close()
-
-
-def ask_last_moves(page: Any) -> str:
-    """Press L on the hand and return the answer it brought (not an older one)."""
-    count = "() => (window.__announcements || []).filter(a => a.region === 'answer').length"
-    before = page.evaluate(count)
-    page.locator("#hand").focus()
-    page.keyboard.press("l")
-    page.wait_for_function(f"() => ({count})() > {before}", timeout=10_000)
-    said = page.evaluate(
-        "() => window.__announcements.filter(a => a.region === 'answer').map(a => a.text)"
-    )
-    return str(said[-1]).replace("\u00a0", "")
 
 
 def test_last_moves_are_the_seat_s_own_and_survive_a_reload(

@@ -15,7 +15,7 @@ import pytest
 
 from fivecrowns.net.client.retry import RECONNECT
 from server_support import ServerProcess
-from web_support import SEED, WebPlayer, page_url
+from web_support import SEED, WebPlayer, ask_last_moves, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -62,6 +62,9 @@ def test_a_closed_tab_s_seat_is_taken_back_by_a_new_page(
         assert sorted(again.evaluate("() => window.fivecrowns.snapshot.view.hand")) == hand
         assert again.locator("#hand [role=option]").count() == len(hand)
         assert state["legal"], "the seat's moves, not a spectator's"
+        # L: this page heard nothing from before it came, and says so (not "Nothing has
+        # happened since your last turn.": the computer moved since)
+        assert ask_last_moves(again) == "Nothing has happened since this page came to the table."
         before = state["seq"]
         assert back.play_one(go_out=False)  # and the seat plays on
         assert back.state()["seq"] > before
@@ -77,6 +80,13 @@ def test_a_closed_tab_s_seat_is_taken_back_by_a_new_page(
         own = ("You drew ", "You took ", "You discarded ")
         news = [text for text in said if not text.startswith(own)]
         assert news[0] == f"You sit in seat 1 at table {table}.", said[:3]
+        # once your turn ended here, L tells the moves since, as on any page
+        back.wait_turn()
+        assert back.play_one(go_out=False)  # the discard after the draw above
+        back.wait_turn()
+        since = ask_last_moves(again)
+        assert not since.startswith(("Since this page", "Nothing has happened")), since
+        assert "discarded" in since or "went out" in since, since
         assert ann.errors == [] and back.errors == []
         # the token is never shown on the page
         token = again.evaluate("() => window.fivecrowns.token")
