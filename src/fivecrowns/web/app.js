@@ -778,7 +778,7 @@ export class App {
         "aria-label",
         say(T.cardOption, { card: spokenName(token, wild), place: index + 1, count: hand.length }),
       );
-      option.dataset.token = token;
+      setAttribute(option, "data-token", token); // why not dataset: a write of the same value is a change too
       drawCard(option.firstElementChild, token, wild);
     });
     const had = box.hasAttribute("aria-activedescendant");
