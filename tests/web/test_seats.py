@@ -152,3 +152,45 @@ def test_the_page_retries_as_the_terminal_with_one_spoken_line(
         page.close()
         if second is not None:
             assert "Traceback" not in second.stop()
+
+
+def test_a_dropped_seat_is_marked_beside_its_name_until_it_is_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Ben's tab closes mid-game: after the grace, Ann's page says beside his name that his
+    connection dropped and a computer plays until he is back, as the terminal says it; his
+    new tab takes the seat back and the words go."""
+    server = ServerProcess(
+        tmp_path, "--bot-delay", "0", "--rate", "1000", "--seed", SEED, "--grace", "1"
+    ).start()
+    ann_context, ben_context = browser.new_context(), browser.new_context()
+    try:
+        page, other = ann_context.new_page(), ben_context.new_page()
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        table = ann.create_table(2, [""], keyboard=True)
+        ben = WebPlayer(other, page_url(server.url))
+        ben.connect("Ben")
+        other.get_by_role("button", name=f"Join table {table}").click()
+        other.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        ann.start(keyboard=True)
+        page.wait_for_function(  # dealt
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+        marked = "Ben (connection dropped; a computer player plays until they are back)"
+        players = "() => document.getElementById('players').textContent"
+        assert marked not in page.evaluate(players)
+        other.close()  # his tab closes
+        page.wait_for_function(f"() => ({players})().includes({marked!r})", timeout=15_000)
+        back = ben_context.new_page()  # his browser opens the page again: the seat is his
+        WebPlayer(back, page_url(server.url))
+        back.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.wait_for_function(
+            f"() => !({players})().includes('connection dropped') && ({players})().includes('Ben')",
+            timeout=15_000,
+        )
+        assert ann.errors == []
+    finally:
+        ann_context.close()
+        ben_context.close()
+        assert "Traceback" not in server.stop()
