@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import WebPlayer, ask_last_moves, axe_violations, page_url
+from web_support import (
+    LAYOUT,
+    SIZES,
+    UNCOVERED,
+    WebPlayer,
+    ask_last_moves,
+    axe_violations,
+    page_url,
+)
 
 pytestmark = [pytest.mark.real]
 
@@ -59,6 +67,21 @@ def test_the_creator_adds_and_removes_computer_players_and_is_told_how_to_start(
         press_on(page, "#add-bot")
         wait_logged(page, "Bot 2 joined in seat 2")
         page.wait_for_selector("#bot-seats button", timeout=10_000)
+        # the waiting panel with its controls, seen true at each size and in forced colours
+        # (issue 25 item 6): each control in sight and uncovered once scrolled to
+        controls = ["#bot-level", "#add-bot", "#bot-seats button", "#start-button"]
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            for control in controls:  # reached by Tab, as a keyboard player does
+                page.evaluate("() => window.scrollTo(0, 0)")
+                page.locator(control).focus()
+                assert page.evaluate(UNCOVERED, [control]) == [], (size, control)
+            assert page.evaluate(LAYOUT) == [], size
+            page.emulate_media(forced_colors="active")
+            assert axe_violations(page) == [], (size, "forced colours")
+            page.emulate_media(forced_colors="none")
+        page.set_viewport_size({"width": 1280, "height": 720})
         remove = page.get_by_role("button", name="Remove Bot 2 from seat 2")
         assert "Bot 2 (computer, easy)" in page.locator("#players").inner_text()
         remove.focus()
