@@ -238,7 +238,7 @@ def keys_of_the_terminal(web: WebPlayer) -> None:
     # by rank from the start, as the terminal: O goes to suit, then back to rank
     assert answered(page, "o") == "Sorted by suit."
     assert answered(page, "o") == "Sorted by rank."
-    # a move the game refuses: the game's own sentence, as the answer to the key (the polite status region)
+    # a move the game refuses: the game's own sentence, as the answer to the key (status)
     page.keyboard.press("d")
     page.wait_for_function(
         "() => document.getElementById('answer').textContent.includes('already drawn')",
