@@ -409,3 +409,41 @@ def test_who_is_watching_is_a_line_beside_the_players_the_a_key_and_a_button(
         for tab in (page, ben_page, cy_page):
             if not tab.is_closed():
                 tab.close()
+
+
+def test_a_new_table_after_leaving_holds_nothing_of_the_one_left(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Ann plays a round at one table, leaves it and starts another: the Results say no round
+    has ended, nothing says it is her last turn, and L tells none of the first table's moves
+    (Bot 3 plays only at the first table, so any word of it would be the first table's)."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 3, ["easy", "easy"])
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and ann.state()["round"] < 2:
+            if not ann.play_one():
+                page.wait_for_timeout(20)
+        assert ann.state()["round"] >= 2
+        first = logged(page)
+        assert any(line.startswith("Bot 3 ") for line in first), first[-10:]
+        assert page.locator("#result").inner_text() != "No round has ended yet."
+        page.locator("[data-action=leave]").focus()
+        page.keyboard.press("Enter")
+        page.locator("#leave-yes").click()
+        page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
+        assert page.locator("#result").inner_text() == "No round has ended yet."
+        ann.create_table(2, ["easy"], keyboard=True)
+        ann.start(keyboard=True)
+        ann.wait_turn()
+        assert page.locator("#result").inner_text() == "No round has ended yet."
+        shown = page.evaluate("() => document.body.innerText").replace(
+            page.locator("#log").inner_text(), ""
+        )
+        assert "your last turn" not in shown
+        told = ask_last_moves(page)
+        assert "Bot 3" not in told, told
+        assert ann.errors == []
+    finally:
+        page.close()
