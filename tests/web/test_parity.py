@@ -310,6 +310,19 @@ def test_the_creator_starts_a_new_game_after_game_over(browser: Any, server: Ser
             .startswith("The game is over. Press New game (N) for a new game")
         )
         assert page.locator("#result").inner_text().count("Game over") == 1
+        # the after-game panel seen true at each size and in forced colours (issue 25 item 6)
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.locator("#new-game-button").focus()
+            covered = page.evaluate(UNCOVERED, ["#new-game-button"])
+            assert covered == [], size
+            assert page.evaluate(LAYOUT) == [], size
+            page.emulate_media(forced_colors="active")
+            assert axe_violations(page) == [], (size, "forced colours")
+            page.emulate_media(forced_colors="none")
+        page.set_viewport_size({"width": 1280, "height": 720})
         page.locator("#hand").focus()
         page.keyboard.press("n")
         wait_logged(page, "A new game starts, with the same players.")
