@@ -19,7 +19,7 @@ from fivecrowns.net.client.websocket import CONNECTED_AGAIN
 from join_support import Player, _play_a_turn
 from pg_support import pg_url_fixture, postgres_fixture
 from redis_server import RedisServer, redis_server
-from server_support import Client, RecordingLink, play_until
+from server_support import Client, RecordingLink, play_until, wait_until_connected
 
 # why: the fixtures, imported for pytest to find
 __all__ = ["pg_url_fixture", "postgres_fixture", "redis_server"]
@@ -90,16 +90,8 @@ def test_a_spare_counts_the_connections_it_passes_on_toward_max_connections(
                     assert answer.status == 503
                     assert await answer.text() == "The server is full; try again later.\n"
             await ben.close()
-            for _attempt in range(100):  # the spare hears of the close within a moment
-                cy = Client("Cy")
-                try:
-                    await cy.connect(spare.url)
-                    break
-                except aiohttp.WSServerHandshakeError:
-                    await cy.close()
-                    await asyncio.sleep(0.1)
-            else:
-                raise AssertionError("the spare took no connection again")
+            # the spare hears of the close within a moment
+            cy = await wait_until_connected(Client("Cy"), spare.url, attempts=100)
             for client in (ann, cy):
                 await client.close()
 

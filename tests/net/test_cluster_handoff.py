@@ -18,7 +18,7 @@ from redis import Redis
 from cluster_support import Cluster, owner_and_spare
 from fivecrowns.net.server.handoff import Offer, Receiver, boot_id, hand_off, sweep
 from redis_server import RedisServer, redis_server
-from server_support import Client, play_until
+from server_support import Client, play_until, wait_until_connected
 
 # why: the fixture, imported for pytest to find
 __all__ = ["redis_server"]
@@ -185,16 +185,8 @@ def test_handed_off_connections_count_toward_the_owners_max_connections(
                     await session.ws_connect(spare.url)
                 assert refused.value.status == 503
             await players[2].close()
-            for _attempt in range(100):  # the owner hears of the close within a moment
-                dee = Client("Dee")
-                try:
-                    players[2] = await dee.connect(spare.url)
-                    break
-                except aiohttp.WSServerHandshakeError:
-                    await dee.close()
-                    await asyncio.sleep(0.1)
-            else:
-                raise AssertionError("the owner took no connection again")
+            # the owner hears of the close within a moment
+            players[2] = await wait_until_connected(Client("Dee"), spare.url, attempts=100)
             for player in players:
                 await player.close()
 

@@ -572,12 +572,13 @@ async def wait_until(test: Callable[[], bool], timeout: float) -> None:
 FAST = ("--bot-delay", "0", "--rate", "1000")
 
 
-async def wait_until_connected(client: Client, url: str) -> None:
-    """Connect ``client``, trying again while the server has not yet seen a close (bounded)."""
-    for _ in range(50):
+async def wait_until_connected(client: Client, url: str, attempts: int = 50) -> Client:
+    """Connect ``client``, trying again every 0.1 s while the server (or a spare in front of
+    its owner) has not yet heard of a close: ``attempts`` tries at most."""
+    for _ in range(attempts):
         try:
             await client.connect(url)
-            return
+            return client
         except aiohttp.WSServerHandshakeError:
             if client.session is not None:
                 await client.session.close()

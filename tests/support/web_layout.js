@@ -5,7 +5,9 @@
     '.card, button, h1, h2, h3, label, #players li span, .pile p, .log p, .round-line, th, td'
   )].filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'
     && !e.closest('[hidden]') && !e.closest('dialog:not([open])')
-    && !e.classList.contains('visually-hidden'));
+    && !e.classList.contains('visually-hidden')
+    // a retiring part is clipped out of sight (style.css .retiring), though its children keep a size
+    && !e.closest('.retiring'));
   const problems = [];
   const boxes = picked.map(e => [e, e.getBoundingClientRect()]);
   for (const [e, r] of boxes) {

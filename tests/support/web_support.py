@@ -140,6 +140,14 @@ class WebPlayer:
         self.start(keyboard=keyboard)
         return table
 
+    def dealt(self, name: str, others: Sequence[str] = ("medium",)) -> None:
+        """Connect as ``name`` at a new table of 1 + ``others`` seats, start it, and wait for
+        round 1's three cards in the hand."""
+        self.create_and_start(name, 1 + len(others), others)
+        self.page.wait_for_function(
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+
     def _press(self, button: Any, keyboard: bool) -> None:
         if keyboard:
             button.focus()
@@ -267,6 +275,49 @@ def record_speech(page: Any) -> None:
           speechSynthesis.cancel = () => window.__spoken.push(['cancel']);
         })()"""
     )
+
+
+#: (for page.evaluate) what overlaps or leaves the screen on the page, in words
+LAYOUT = (Path(__file__).parent / "web_layout.js").read_text(encoding="utf-8")
+#: A laptop, a phone, and the laptop at 200% zoom (half the CSS pixels each way).
+SIZES = {"1280x900": (1280, 900), "phone": (375, 740), "zoom200": (640, 450)}
+# Each element wholly in the viewport and the topmost thing at its middle (no sticky panel,
+# dialog or other part over it); why the middle: a pointer or a finger goes there.
+#: (for page.evaluate with a list of selectors) what is out of sight or covered, in words
+UNCOVERED = """(selectors) => selectors.flatMap((selector) => {
+  const element = document.querySelector(selector);
+  if (!element) return [`${selector}: not on the page`];
+  const r = element.getBoundingClientRect();
+  if (!r.width || !r.height) return [`${selector}: not shown`];
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1)
+    return [`${selector}: out of sight (${r.top}..${r.bottom} of ${innerHeight})`];
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top && (top === element || element.contains(top)) ? []
+    : [`${selector}: covered by ${top ? `${top.tagName}#${top.id}.${top.className}` : 'nothing'}`];
+})"""
+
+
+def ask_last_moves(page: Any) -> str:
+    """Press L on the hand and return the answer it brought (not an older one)."""
+    count = "() => (window.__announcements || []).filter(a => a.region === 'answer').length"
+    before = page.evaluate(count)
+    page.locator("#hand").focus()
+    page.keyboard.press("l")
+    page.wait_for_function(f"() => ({count})() > {before}", timeout=10_000)
+    said = page.evaluate(
+        "() => window.__announcements.filter(a => a.region === 'answer').map(a => a.text)"
+    )
+    return str(said[-1]).replace("\u00a0", "")
+
+
+def ax_nodes(page: Any) -> list[dict[str, Any]]:
+    """Chromium's own accessibility tree of the page (over CDP), every node."""
+    session = page.context.new_cdp_session(page)
+    try:
+        nodes: list[dict[str, Any]] = session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+    return nodes
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:

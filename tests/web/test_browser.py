@@ -238,7 +238,7 @@ def keys_of_the_terminal(web: WebPlayer) -> None:
     # by rank from the start, as the terminal: O goes to suit, then back to rank
     assert answered(page, "o") == "Sorted by suit."
     assert answered(page, "o") == "Sorted by rank."
-    # a move the game refuses: the game's own sentence, in the assertive region
+    # a move the game refuses: the game's own sentence, as the answer to the key (status)
     page.keyboard.press("d")
     page.wait_for_function(
         "() => document.getElementById('answer').textContent.includes('already drawn')",
@@ -604,7 +604,7 @@ def test_an_invite_code_typed_in_lower_case_with_spaces_joins(
 
 
 def test_a_stopping_server_is_news_without_the_refusal_sound(browser: Any) -> None:
-    """The server's stopping notice is said (assertive region) with no earcon: no earcon
+    """The server's stopping notice is said as news (the log) with no earcon: no earcon
     fits it, and the refusal's would say the player made a mistake. A refusal keeps it."""
     server = ServerProcess(None, "--bot-delay", "0").start()
     page = browser.new_page()

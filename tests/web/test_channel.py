@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import page_url
+from web_support import ax_nodes, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -136,11 +136,7 @@ def test_each_log_line_has_a_parent_of_its_own_in_the_accessibility_tree(
         )
         assert slots[:3] == [[1, "yes"]] * 3, slots
         assert [count for count, _ in slots[3:]] == [0, 0, 0], slots  # slots ahead
-        session = page.context.new_cdp_session(page)
-        try:
-            nodes = session.send("Accessibility.getFullAXTree")["nodes"]
-        finally:
-            session.detach()
+        nodes = ax_nodes(page)
         by_id = {node["nodeId"]: node for node in nodes}
 
         def shown_parent(node: dict[str, Any]) -> dict[str, Any]:

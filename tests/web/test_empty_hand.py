@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import WebPlayer, page_url
+from web_support import (
+    LAYOUT,
+    SIZES,
+    UNCOVERED,
+    WebPlayer,
+    ax_nodes,
+    axe_violations,
+    page_url,
+)
 
 pytestmark = [pytest.mark.real]
 
@@ -34,11 +42,7 @@ STATE = """() => { const box = document.getElementById('hand');
 def focused_node(page: Any) -> dict[str, Any]:
     """What a screen reader is told has focus (Chromium's own tree, over CDP): its role, name
     and the roles of its children, as Orca counts a list's items from them."""
-    session = page.context.new_cdp_session(page)
-    try:
-        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
-    finally:
-        session.detach()
+    nodes = ax_nodes(page)
     by_id = {node["nodeId"]: node for node in nodes}
     focused = [
         node
@@ -66,10 +70,7 @@ def test_an_emptied_hand_gives_focus_to_its_empty_list_first_and_back_at_the_dea
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.create_and_start("Ann", 2, ["medium"])
-        page.wait_for_function(
-            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
-        )
+        ann.dealt("Ann")
         page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
         page.locator("#hand").focus()
         page.evaluate(SET_HAND, 0)  # you went out
@@ -85,12 +86,18 @@ def test_an_emptied_hand_gives_focus_to_its_empty_list_first_and_back_at_the_dea
             "empty": "shown",
         }
         # what the screen reader is told: no count of cards, and a child object (Orca 43
-        # says nothing at all for a list box with none)
+        # says nothing at all for a list box with none), an option no one can pick (a list
+        # box holds options only)
         assert focused_node(page) == {
             "role": "listbox",
             "name": "Your hand is empty.",
-            "children": ["paragraph"],
+            "children": ["option"],
         }
+        option = page.evaluate(
+            "() => { const o = document.querySelector('#hand-empty [role=option]');"
+            " return [o.textContent, o.ariaDisabled, o.ariaSelected]; }"
+        )
+        assert option == ["Your hand is empty.", "true", "false"]
         # its keys are the hand's: an arrow says the hand is empty, a letter is the page's
         page.keyboard.press("ArrowRight")
         page.wait_for_function(
@@ -133,10 +140,7 @@ def test_a_hand_emptied_while_focus_is_elsewhere_leaves_focus_there(
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.create_and_start("Ann", 2, ["medium"])
-        page.wait_for_function(
-            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
-        )
+        ann.dealt("Ann")
         page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 3000; }")
         page.locator("[data-action=round]").focus()
         page.evaluate(SET_HAND, 0)
@@ -161,10 +165,7 @@ def test_a_key_while_focus_waits_on_the_empty_list_brings_it_back_to_the_dealt_h
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.create_and_start("Ann", 2, ["medium"])
-        page.wait_for_function(
-            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
-        )
+        ann.dealt("Ann")
         page.locator("#hand").focus()
         page.evaluate(SET_HAND, 0)  # you went out
         page.evaluate("() => { window.fivecrowns.timing.pace.minimum = 60; }")
@@ -258,4 +259,37 @@ def test_a_refused_start_gives_focus_back_to_the_start_button(
         )
         assert page.evaluate("() => document.getElementById('hand-empty').hidden") is True
     finally:
+        page.close()
+
+
+def test_the_empty_hand_is_in_sight_and_clear_at_each_size_and_in_forced_colours(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Issue 25 item 6 for the empty hand's own list: on screen and uncovered at 1280x900, on
+    a phone and at 200% zoom, and nothing for axe, in forced colours too."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.dealt("Ann")
+        page.evaluate("() => { window.fivecrowns.timing.hiding.afterMs = 60_000; }")
+        page.locator("#hand").focus()
+        page.evaluate(SET_HAND, 0)  # you went out
+        assert page.evaluate(STATE)["empty"] == "shown"
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            # looking at the hand, as test_table's layout check: wholly in sight, not under
+            # the messages' panel, nothing overlapping
+            page.evaluate(
+                "() => document.getElementById('hand-empty').scrollIntoView({block: 'center'})"
+            )
+            assert page.evaluate(UNCOVERED, ["#hand-empty"]) == [], size
+            assert page.evaluate(LAYOUT) == [], size
+            assert axe_violations(page) == [], size
+            page.emulate_media(forced_colors="active")
+            assert axe_violations(page) == [], (size, "forced colours")
+            page.emulate_media(forced_colors="none")
+        assert ann.errors == []
+    finally:
+        page.emulate_media(forced_colors="none")
         page.close()

@@ -10,32 +10,15 @@ the table itself at the same sizes).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from server_support import ServerProcess
-from web_support import WebPlayer, axe_violations, page_url
+from web_support import LAYOUT, SIZES, UNCOVERED, WebPlayer, axe_violations, page_url
 
 pytestmark = [pytest.mark.real]
 
-LAYOUT = (Path(__file__).parents[1] / "support" / "web_layout.js").read_text(encoding="utf-8")
-#: A laptop, a phone, and the laptop at 200% zoom (half the CSS pixels each way).
-SIZES = {"1280x900": (1280, 900), "phone": (375, 740), "zoom200": (640, 450)}
-# Each element wholly in the viewport and the topmost thing at its middle (no sticky panel,
-# dialog or other part over it); why the middle: a pointer or a finger goes there.
-UNCOVERED = """(selectors) => selectors.flatMap((selector) => {
-  const element = document.querySelector(selector);
-  if (!element) return [`${selector}: not on the page`];
-  const r = element.getBoundingClientRect();
-  if (!r.width || !r.height) return [`${selector}: not shown`];
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1)
-    return [`${selector}: out of sight (${r.top}..${r.bottom} of ${innerHeight})`];
-  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return top && (top === element || element.contains(top)) ? []
-    : [`${selector}: covered by ${top ? `${top.tagName}#${top.id}.${top.className}` : 'nothing'}`];
-})"""
 NEWEST_LINE = """() => {
   const log = document.getElementById("log");
   const lines = log.querySelectorAll('p');

@@ -276,10 +276,7 @@ def test_the_hands_label_and_its_items_agree_and_its_help_is_said_once(
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
-        ann.create_and_start("Ann", 2, ["medium"])
-        page.wait_for_function(
-            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
-        )
+        ann.dealt("Ann")
         page.locator("#table-heading").focus()
         page.locator("#hand").focus()
         help_text = page.locator("#hand-help").inner_text()

@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import WebPlayer, axe_violations, page_url
+from web_support import (
+    LAYOUT,
+    SIZES,
+    UNCOVERED,
+    WebPlayer,
+    ask_last_moves,
+    axe_violations,
+    page_url,
+)
 
 pytestmark = [pytest.mark.real]
 
@@ -59,6 +67,21 @@ def test_the_creator_adds_and_removes_computer_players_and_is_told_how_to_start(
         press_on(page, "#add-bot")
         wait_logged(page, "Bot 2 joined in seat 2")
         page.wait_for_selector("#bot-seats button", timeout=10_000)
+        # the waiting panel with its controls, seen true at each size and in forced colours
+        # (issue 25 item 6): each control in sight and uncovered once scrolled to
+        controls = ["#bot-level", "#add-bot", "#bot-seats button", "#start-button"]
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            for control in controls:  # reached by Tab, as a keyboard player does
+                page.evaluate("() => window.scrollTo(0, 0)")
+                page.locator(control).focus()
+                assert page.evaluate(UNCOVERED, [control]) == [], (size, control)
+            assert page.evaluate(LAYOUT) == [], size
+            page.emulate_media(forced_colors="active")
+            assert axe_violations(page) == [], (size, "forced colours")
+            page.emulate_media(forced_colors="none")
+        page.set_viewport_size({"width": 1280, "height": 720})
         remove = page.get_by_role("button", name="Remove Bot 2 from seat 2")
         assert "Bot 2 (computer, easy)" in page.locator("#players").inner_text()
         remove.focus()
@@ -210,19 +233,6 @@ def test_seats_marked_left_and_the_terminal_s_turn_words(
         other.close()
 
 
-def ask_last_moves(page: Any) -> str:
-    """Press L on the hand and return the answer it brought (not an older one)."""
-    count = "() => (window.__announcements || []).filter(a => a.region === 'answer').length"
-    before = page.evaluate(count)
-    page.locator("#hand").focus()
-    page.keyboard.press("l")
-    page.wait_for_function(f"() => ({count})() > {before}", timeout=10_000)
-    said = page.evaluate(
-        "() => window.__announcements.filter(a => a.region === 'answer').map(a => a.text)"
-    )
-    return str(said[-1]).replace("\u00a0", "")
-
-
 def test_last_moves_are_the_seat_s_own_and_survive_a_reload(
     browser: Any, server: ServerProcess
 ) -> None:
@@ -300,6 +310,19 @@ def test_the_creator_starts_a_new_game_after_game_over(browser: Any, server: Ser
             .startswith("The game is over. Press New game (N) for a new game")
         )
         assert page.locator("#result").inner_text().count("Game over") == 1
+        # the after-game panel seen true at each size and in forced colours (issue 25 item 6)
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.locator("#new-game-button").focus()
+            covered = page.evaluate(UNCOVERED, ["#new-game-button"])
+            assert covered == [], size
+            assert page.evaluate(LAYOUT) == [], size
+            page.emulate_media(forced_colors="active")
+            assert axe_violations(page) == [], (size, "forced colours")
+            page.emulate_media(forced_colors="none")
+        page.set_viewport_size({"width": 1280, "height": 720})
         page.locator("#hand").focus()
         page.keyboard.press("n")
         wait_logged(page, "A new game starts, with the same players.")
@@ -399,3 +422,41 @@ def test_who_is_watching_is_a_line_beside_the_players_the_a_key_and_a_button(
         for tab in (page, ben_page, cy_page):
             if not tab.is_closed():
                 tab.close()
+
+
+def test_a_new_table_after_leaving_holds_nothing_of_the_one_left(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Ann plays a round at one table, leaves it and starts another: the Results say no round
+    has ended, nothing says it is her last turn, and L tells none of the first table's moves
+    (Bot 3 plays only at the first table, so any word of it would be the first table's)."""
+    page = browser.new_page()
+    try:
+        ann = WebPlayer(page, page_url(server.url))
+        ann.create_and_start("Ann", 3, ["easy", "easy"])
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and ann.state()["round"] < 2:
+            if not ann.play_one():
+                page.wait_for_timeout(20)
+        assert ann.state()["round"] >= 2
+        first = logged(page)
+        assert any(line.startswith("Bot 3 ") for line in first), first[-10:]
+        assert page.locator("#result").inner_text() != "No round has ended yet."
+        page.locator("[data-action=leave]").focus()
+        page.keyboard.press("Enter")
+        page.locator("#leave-yes").click()
+        page.wait_for_selector("#lobby:not([hidden])", timeout=10_000)
+        assert page.locator("#result").inner_text() == "No round has ended yet."
+        ann.create_table(2, ["easy"], keyboard=True)
+        ann.start(keyboard=True)
+        ann.wait_turn()
+        assert page.locator("#result").inner_text() == "No round has ended yet."
+        shown = page.evaluate("() => document.body.innerText").replace(
+            page.locator("#log").inner_text(), ""
+        )
+        assert "your last turn" not in shown
+        told = ask_last_moves(page)
+        assert "Bot 3" not in told, told
+        assert ann.errors == []
+    finally:
+        page.close()

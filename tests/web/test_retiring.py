@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from server_support import ServerProcess
-from web_support import WebPlayer, page_url
+from web_support import WebPlayer, ax_nodes, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -50,11 +50,7 @@ def ready_page(browser: Any, server: ServerProcess) -> Iterator[Any]:
 
 def in_tree(page: Any, name: str) -> bool:
     """Whether the accessibility tree (Chromium's own, over CDP) has a node of that name."""
-    session = page.context.new_cdp_session(page)
-    try:
-        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
-    finally:
-        session.detach()
+    nodes = ax_nodes(page)
     return any(
         not node.get("ignored") and node.get("name", {}).get("value") == name for node in nodes
     )

@@ -15,7 +15,7 @@ import pytest
 
 from fivecrowns.net.client.retry import RECONNECT
 from server_support import ServerProcess
-from web_support import SEED, WebPlayer, page_url
+from web_support import SEED, WebPlayer, ask_last_moves, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -62,6 +62,9 @@ def test_a_closed_tab_s_seat_is_taken_back_by_a_new_page(
         assert sorted(again.evaluate("() => window.fivecrowns.snapshot.view.hand")) == hand
         assert again.locator("#hand [role=option]").count() == len(hand)
         assert state["legal"], "the seat's moves, not a spectator's"
+        # L: this page heard nothing from before it came, and says so (not "Nothing has
+        # happened since your last turn.": the computer moved since)
+        assert ask_last_moves(again) == "Nothing has happened since this page came to the table."
         before = state["seq"]
         assert back.play_one(go_out=False)  # and the seat plays on
         assert back.state()["seq"] > before
@@ -77,6 +80,13 @@ def test_a_closed_tab_s_seat_is_taken_back_by_a_new_page(
         own = ("You drew ", "You took ", "You discarded ")
         news = [text for text in said if not text.startswith(own)]
         assert news[0] == f"You sit in seat 1 at table {table}.", said[:3]
+        # once your turn ended here, L tells the moves since, as on any page
+        back.wait_turn()
+        assert back.play_one(go_out=False)  # the discard after the draw above
+        back.wait_turn()
+        since = ask_last_moves(again)
+        assert not since.startswith(("Since this page", "Nothing has happened")), since
+        assert "discarded" in since or "went out" in since, since
         assert ann.errors == [] and back.errors == []
         # the token is never shown on the page
         token = again.evaluate("() => window.fivecrowns.token")
@@ -142,3 +152,45 @@ def test_the_page_retries_as_the_terminal_with_one_spoken_line(
         page.close()
         if second is not None:
             assert "Traceback" not in second.stop()
+
+
+def test_a_dropped_seat_is_marked_beside_its_name_until_it_is_back(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Ben's tab closes mid-game: after the grace, Ann's page says beside his name that his
+    connection dropped and a computer plays until he is back, as the terminal says it; his
+    new tab takes the seat back and the words go."""
+    server = ServerProcess(
+        tmp_path, "--bot-delay", "0", "--rate", "1000", "--seed", SEED, "--grace", "1"
+    ).start()
+    ann_context, ben_context = browser.new_context(), browser.new_context()
+    try:
+        page, other = ann_context.new_page(), ben_context.new_page()
+        ann = WebPlayer(page, page_url(server.url))
+        ann.connect("Ann")
+        table = ann.create_table(2, [""], keyboard=True)
+        ben = WebPlayer(other, page_url(server.url))
+        ben.connect("Ben")
+        other.get_by_role("button", name=f"Join table {table}").click()
+        other.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        ann.start(keyboard=True)
+        page.wait_for_function(  # dealt
+            "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
+        )
+        marked = "Ben (connection dropped; a computer player plays until they are back)"
+        players = "() => document.getElementById('players').textContent"
+        assert marked not in page.evaluate(players)
+        other.close()  # his tab closes
+        page.wait_for_function(f"() => ({players})().includes({marked!r})", timeout=15_000)
+        back = ben_context.new_page()  # his browser opens the page again: the seat is his
+        WebPlayer(back, page_url(server.url))
+        back.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        page.wait_for_function(
+            f"() => !({players})().includes('connection dropped') && ({players})().includes('Ben')",
+            timeout=15_000,
+        )
+        assert ann.errors == []
+    finally:
+        ann_context.close()
+        ben_context.close()
+        assert "Traceback" not in server.stop()

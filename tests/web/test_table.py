@@ -32,15 +32,12 @@ from server_support import (
     replayed,
     snapshots_by_seq,
 )
-from web_support import SEED, WebPlayer, axe_violations, page_url
+from web_support import LAYOUT, SEED, SIZES, WebPlayer, axe_violations, page_url
 
 pytestmark = [pytest.mark.real]
 
 SUPPORT = Path(__file__).parents[1] / "support"
 RECORDER = (SUPPORT / "web_table.js").read_text(encoding="utf-8")
-LAYOUT = (SUPPORT / "web_layout.js").read_text(encoding="utf-8")
-#: A laptop, a phone, and the laptop at 200% zoom (half the CSS pixels each way).
-SIZES = {"1280x900": (1280, 900), "phone": (375, 740), "zoom200": (640, 450)}
 IN_SIGHT = """() => {
   const inside = (element) => {
     const r = element.getBoundingClientRect();

@@ -55,6 +55,11 @@ const T = {
   sortedRank: N_("Sorted by rank."),
   sortedSuit: N_("Sorted by suit."),
   noNews: N_("Nothing has happened since your last turn."),
+  // why two of their own: a page opened in a game under way (a closed tab's seat taken back,
+  // or watching) has heard nothing from before it came, so "since your last turn" is untrue
+  noNewsHere: N_("Nothing has happened since this page came to the table."),
+  // TRANSLATORS: {moves} is one or more whole sentences, each a move
+  newsHere: N_("Since this page came to the table: {moves}"),
   historyPlace: N_("{text} {place} of {count}."),
   noMessages: N_("No messages yet."),
   firstMessage: N_("First message: {text}"),
@@ -114,6 +119,7 @@ export class App {
     this.messages = []; // every announced sentence, for comma and period
     this.place = -1; // where comma and period are in this.messages (-1: newest)
     this.events = []; // {seq, kind, text, player}
+    this.cameMidGame = false; // came to a game under way with no record of it (lastMoves)
     this.attempts = 0;
     this.droppedAt = 0; // when the connection dropped (performance.now()), while reconnecting
     this.retry = null; // the pending reconnection's timer, if any
@@ -312,6 +318,7 @@ export class App {
       case "snapshot":
         this.snapshot = data;
         this.seq = Math.max(this.seq, data.seq);
+        if (this.cameMidGame === null) this.cameMidGame = Boolean(data.view && data.view.round);
         this.render();
         break;
       case "event":
@@ -396,6 +403,7 @@ export class App {
     this.chat.clear();
     // why: L, the last turn's line and the results belong to the table left
     this.events = [];
+    this.cameMidGame = false;
     this.top = undefined;
     this.dealtWild = undefined;
     this.fullTold = false;
@@ -460,6 +468,9 @@ export class App {
     // why: a reloaded page tells L from the events this tab heard at this seat, and never
     // the previous table's
     this.events = restore(data.table, data.seat);
+    // whether this page came to a game under way with no record of it: known at the first
+    // snapshot (null until then), false with a record kept by this tab
+    this.cameMidGame = this.events.length ? false : null;
     this.log(text, { table: data.table });
   }
 
@@ -788,7 +799,7 @@ export class App {
         "aria-label",
         say(T.cardOption, { card: spokenName(token, wild), place: index + 1, count: hand.length }),
       );
-      option.dataset.token = token;
+      setAttribute(option, "data-token", token); // why not dataset: a write of the same value is a change too
       drawCard(option.firstElementChild, token, wild);
     });
     const had = box.hasAttribute("aria-activedescendant");
@@ -921,7 +932,7 @@ export class App {
     // turn L tells the others' moves since your previous one; a spectator has no turn, so
     // its news starts at the round's deal
     const seated = this.seat !== null && this.seat >= 0;
-    let start = 0;
+    let start = -1;
     for (let i = this.events.length - 1; i >= 0; i -= 1) {
       const e = this.events[i];
       const ownTurnEnded = (e.kind === "discarded" || e.kind === "went_out") && e.player === this.seat;
@@ -934,12 +945,16 @@ export class App {
         break;
       }
     }
+    // the page's record begins after your last turn (or the round's deal) began
+    const partial = start < 0 && this.cameMidGame === true;
+    start = Math.max(start, 0);
     // why not turn_started: "Ben's turn." is no move (the terminal's L leaves it out too)
     const texts = this.events
       .slice(start)
       .filter((e) => e.text && e.player !== this.seat && GAME_KINDS.has(e.kind))
       .filter((e) => e.kind !== "turn_started")
       .map((e) => e.text);
+    if (partial) return texts.length ? say(T.newsHere, { moves: texts.join(" ") }) : _(T.noNewsHere);
     return texts.length ? texts.join(" ") : _(T.noNews);
   }
 

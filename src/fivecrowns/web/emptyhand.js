@@ -6,9 +6,10 @@
 // of its own with no cards, named "Your hand is empty.", before the cards retire: what is said
 // agrees, and a list keeps the screen reader in focus mode, where the page's letter keys
 // (W, S, L...) still reach the page (on a paragraph or a button Orca turns to browse mode and
-// takes letters for itself). Why a paragraph in it: Orca 43 says nothing at all for a list
-// box with no child object (its count of items fails on the first child; an empty hand was
-// silent), and a paragraph is no item, so no count is said: "Your hand is empty. list box."
+// takes letters for itself). Why one disabled option in it, "Your hand is empty.": Orca 43
+// says nothing at all for a list box with no child object (its count of items fails on the
+// first child; an empty hand was silent), and a list box may hold only options (axe's
+// aria-required-children; a paragraph there was one); disabled, it is no card to pick.
 // While cards retire the hand is out of the Tab order, so Tab never meets the old count
 // either. The next deal gives focus back to the hand.
 import { retire, retiring, show } from "./focus.js";

@@ -42,7 +42,7 @@ export const PAGE = [
   ["#hand-heading", null, N_("Your hand")],
   ["#watch-heading", null, N_("Information")],
   ["#hand-empty", "aria-label", N_("Your hand is empty.")],
-  ["#hand-empty p", null, N_("Your hand is empty.")],
+  ["#hand-empty [role=option]", null, N_("Your hand is empty.")],
   ["#hand-help", null, N_("Left and Right move; Enter discards; D draws, T takes the discard, G goes out. F1 lists every key.")],
   [".moves:not(.info)", "aria-label", N_("Moves")],
   ["[data-action=draw]", null, N_("Draw (D)")],
