@@ -60,9 +60,10 @@ log = logging.getLogger(__name__)
 #: A young collection after this many new tracked objects (CPython's default is 700), and a
 #: middle one after this many young ones (default 10): a middle collection still comes after
 #: about as many objects (12,000 against 7,000). why: the server's young and middle
-#: collections took 9-11 us of CPU per move at 700 and 10, 6 at these, at 100 full-speed
-#: tables (bench_server.py --gc-log, 3 runs each; 10,000 and 2 saved no more and paused
-#: up to 67 ms; benchmarks/results/server-2026-11-27-perf6.txt).
+#: collections took 9-12 us of CPU per move at 700 and 10, 6-9 at these, at 100 full-speed
+#: tables (bench_server.py --gc-log; 10,000 and 2 saved no more and paused up to 67 ms;
+#: benchmarks/results/server-2026-11-27-perf6.txt). Each collection is bigger: the longest
+#: young and middle ones took up to 24 and 38 ms on a loaded machine, against 6 and 8.
 YOUNG = 3000
 MIDDLE = 4
 #: Middle-generation collections between two full ones, as CPython's default schedule.
