@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.net.server.collector import BACKSTOP, DUE_AFTER, QuietCollector
+from fivecrowns.net.server.collector import BACKSTOP, DUE_AFTER, MIDDLE, YOUNG, QuietCollector
 
 
 @pytest.fixture(name="clean_gc")
@@ -34,10 +34,31 @@ def test_start_freezes_what_lives_and_stop_gives_everything_back(clean_gc: None)
     collector = QuietCollector()
     collector.start()
     assert gc.get_freeze_count() > 1000  # the modules loaded so far
-    assert gc.get_threshold() == (before[0], before[1], BACKSTOP)
+    assert gc.get_threshold() == (YOUNG, MIDDLE, BACKSTOP)
     collector.stop()
     assert gc.get_freeze_count() == 0
     assert gc.get_threshold() == before
+
+
+def test_young_collections_wait_for_more_new_objects_than_cpythons_700(clean_gc: None) -> None:
+    collector = QuietCollector()
+    collector.start()
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.collect(0)  # why: the count starts from nothing
+    gc.callbacks.append(note)
+    try:
+        kept = [[index] for index in range(2000)]  # what a few hundred moves leave alive
+        assert not seen, f"a collection of generation {seen} ran after {len(kept)} objects"
+        kept += [[index] for index in range(YOUNG)]
+        assert seen[:1] == [0]  # and one does run, later
+    finally:
+        gc.callbacks.remove(note)
+        collector.stop()
 
 
 def test_survivors_are_frozen_when_a_full_collection_would_have_been_due(clean_gc: None) -> None:

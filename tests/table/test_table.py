@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 import pytest
 
 from fivecrowns import i18n
@@ -223,6 +224,35 @@ def test_shared_snapshots_equal_fresh_ones_at_every_step_and_change_nothing_shar
     assert table.shared_snapshot(2) == table.snapshot(2)
     with pytest.raises(ValueError):
         table.shared_snapshot(4)
+
+
+def test_the_public_views_kept_bytes_are_the_view_encoded_whole_at_every_step() -> None:
+    """public_view_json (its round's fields and its scores, melds and end kept between moves)
+    is byte for byte the public view encoded whole, at every step of two whole games: every
+    deal, lay-down, going out, last turn, score and the end (and no hand: it is the public
+    view)."""
+    table = _table()
+    ids = {0: "p-ann", 1: "p-ben"}
+    assert table.public_view_json() == b"null"  # before the start
+    for seed in (37, 53):
+        if seed == 37:
+            table.start(seed=seed)
+        else:
+            table.new_game(seed=seed)  # a new game: new players' tuple, round 1 again
+        steps = 0
+        for steps in range(20_000):  # bounded: a game has a few hundred moves
+            view = table.public_view()
+            assert view is not None and "hand" not in view
+            assert table.public_view_json() == msgspec.json.encode(view), (seed, steps)
+            if table.is_over:
+                break
+            if table.bot_due() is not None:
+                table.step_bot()
+            else:
+                game = table.game
+                assert game is not None
+                _play_human(table, ids[game.current_player])
+        assert table.is_over and steps > 300
 
 
 def test_the_kept_seats_follow_every_change_of_a_seat() -> None:

@@ -34,6 +34,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from fivecrowns.ai.base import Player
 from fivecrowns.ai.loader import LEVELS, RETIRED_LEVELS, load_bot
 from fivecrowns.core.cards import Card, Rank, card_tokens
@@ -201,13 +203,91 @@ class _ViewParts:
     game's tuples is an identity check for each unchanged meld or score, and equal values give
     the same JSON, so no part is older than the game."""
 
-    __slots__ = ("_melds", "_melds_json", "_scores", "_scores_json")
+    __slots__ = ("_head", "_melds", "_melds_json", "_scores", "_scores_json", "_tail")
 
     def __init__(self) -> None:
         self._melds: tuple[tuple[Meld, ...], ...] | None = None
         self._melds_json: list[list[dict[str, Any]]] = []
         self._scores: tuple[tuple[int, ...], ...] | None = None
         self._scores_json: list[list[int]] = []
+        # the encoded view's first fields (the round's) and last ones (scores, melds, the end),
+        # each with what it was made from (see view_json)
+        self._head: tuple[tuple[str, ...], int, int, bytes] | None = None
+        self._tail: tuple[Any, ...] | None = None
+
+    def view_json(self, game: Game) -> bytes:
+        """``_view_json(game, None, self)`` as the protocol encodes it (msgspec's JSON, the
+        keys in that order), from the bytes of its slower parts kept.
+
+        why: the public view was made as a dict and encoded whole for every move's snapshots,
+        though a move changes only its middle (whose turn, the phase, the hand counts and the
+        piles); the round's fields and the scores, melds and end are encoded again only when
+        what they are made from differs (tests/table/test_table.py checks every step of whole
+        games against the dict encoded whole)."""
+        encode = _encode_json
+        players, rnd, dealer = game.players, game.round, game.dealer
+        head = self._head
+        if head is None or head[0] is not players or head[1] != rnd or head[2] != dealer:
+            data = b"".join(
+                (
+                    b'{"players":',
+                    encode(players),
+                    b',"round":',
+                    encode(rnd),
+                    b',"wild_rank":',
+                    encode(game.wild_rank.token),
+                    b',"dealer":',
+                    encode(dealer),
+                )
+            )
+            head = self._head = (players, rnd, dealer, data)
+        top = game.top_discard
+        # why f-strings: ints are their own JSON (msgspec writes them so too), and the phase
+        # and the top card are strings of their own kept JSON (_string_json)
+        middle = (
+            f',"current_player":{_int_json(game.current_player)}'
+            f',"phase":{_string_json(game.phase._value_)}'
+            f',"hand_counts":[{",".join([str(len(hand)) for hand in game.hands])}]'
+            f',"top_discard":{"null" if top is None else _string_json(top.token)}'
+            f',"discard_count":{len(game.discard_pile)},"stock_count":{len(game.stock)}'
+        ).encode()
+        scores, melds = self.round_scores(game), self.laid_down(game)
+        over, went_out, decks = game.is_over, game.went_out, game.decks_in_play
+        tail = self._tail
+        if (
+            tail is None
+            or tail[0] is not scores
+            or tail[1] is not melds
+            or tail[2] != game.totals
+            or tail[3] != went_out
+            or tail[4] != game.last_turns
+            or tail[5] is not over
+            or tail[6] != decks
+        ):
+            totals, last_turns = list(game.totals), list(game.last_turns)
+            data = b"".join(
+                (
+                    b',"round_scores":',
+                    encode(scores),
+                    b',"totals":',
+                    encode(totals),
+                    b',"went_out":',
+                    encode(went_out),
+                    b',"last_turns_left":',
+                    encode(last_turns),
+                    b',"laid_down":',
+                    encode(melds),
+                    b',"game_over":',
+                    encode(over),
+                    b',"winners":',
+                    encode(list(game.winners) if over else []),
+                    b',"decks_in_play":',
+                    encode(decks),
+                    b"}",
+                )
+            )
+            tail = self._tail = (scores, melds, totals, went_out, last_turns, over, decks, data)
+        return b"".join((head[3], middle, tail[7]))
 
     def laid_down(self, game: Game) -> list[list[dict[str, Any]]]:
         melds = tuple(game.laid_down)
@@ -227,6 +307,25 @@ def _melds_json(laid_down: Sequence[Sequence[Meld]]) -> list[list[dict[str, Any]
         [{"kind": m.kind.name.lower(), "cards": card_tokens(m.cards)} for m in melds]
         for melds in laid_down
     ]
+
+
+_encode_json = msgspec.json.Encoder().encode
+#: Strings' JSON (a phase's name, a card's token), made once each. why: a view's middle is made
+#: for every move; the strings are few (a phase each, a card each) and never change.
+_STRINGS_JSON: dict[str, str] = {}
+
+
+def _string_json(text: str) -> str:
+    known = _STRINGS_JSON.get(text)
+    if known is None:
+        if len(_STRINGS_JSON) > 1024:  # why: bounded, should anything make new strings
+            _STRINGS_JSON.clear()
+        known = _STRINGS_JSON[text] = _encode_json(text).decode()
+    return known
+
+
+def _int_json(value: int | None) -> str:
+    return "null" if value is None else str(int(value))
 
 
 def _view_json(game: Game, seat: int | None, parts: _ViewParts | None = None) -> dict[str, Any]:
@@ -658,6 +757,12 @@ class Table:
         made afresh, its melds and scores shared (see :meth:`shared_snapshot`)."""
         game = self.game
         return None if game is None else _view_json(game, None, self._view_parts)
+
+    def public_view_json(self) -> bytes:
+        """:meth:`public_view` as the protocol encodes it (``null`` before the start), its
+        slower parts' bytes kept from the table's earlier views (see ``_ViewParts.view_json``)."""
+        game = self.game
+        return b"null" if game is None else self._view_parts.view_json(game)
 
     def seats_json(self) -> list[dict[str, Any]]:
         """Every seat's :meth:`Seat.to_json`, one list kept until the seats change: read it,

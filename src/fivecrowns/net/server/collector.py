@@ -11,6 +11,10 @@ counting frees it the moment the server lets go of it, frozen or not.
 :class:`QuietCollector` therefore
 
 - freezes everything alive at start-up (:func:`gc.freeze`: modules, recovered tables);
+- runs young collections less often than CPython's default (``YOUNG``, ``MIDDLE``): most of a
+  move's objects are freed by reference counting within the move, and what a collection
+  scans is what outlived the moves since the last one, so scanning after every 3,000 new
+  objects instead of 700 lets more of them die first;
 - turns CPython's own full collections into a rare backstop (``BACKSTOP``);
 - once a second, when CPython would have run a full collection by its usual schedule, runs a
   middle-generation one (it scans only the objects made since the last, a few milliseconds)
@@ -46,11 +50,22 @@ __all__ = [
     "DEEP_GROWTH",
     "DUE_AFTER",
     "GC_LOG_VARIABLE",
+    "MIDDLE",
+    "YOUNG",
     "QuietCollector",
 ]
 
 log = logging.getLogger(__name__)
 
+#: A young collection after this many new tracked objects (CPython's default is 700), and a
+#: middle one after this many young ones (default 10): a middle collection still comes after
+#: about as many objects (12,000 against 7,000). why: the server's young and middle
+#: collections took 9-12 us of CPU per move at 700 and 10, 6-9 at these, at 100 full-speed
+#: tables (bench_server.py --gc-log; 10,000 and 2 saved no more and paused up to 67 ms;
+#: benchmarks/results/server-2026-11-27-perf6.txt). Each collection is bigger: the longest
+#: young and middle ones took up to 24 and 38 ms on a loaded machine, against 6 and 8.
+YOUNG = 3000
+MIDDLE = 4
 #: Middle-generation collections between two full ones, as CPython's default schedule.
 DUE_AFTER = 10
 #: CPython's own full collections only after this many middle ones, i.e. never in practice
@@ -110,8 +125,7 @@ class QuietCollector:
         self._frozen_after_deep = gc.get_freeze_count()
         self._middle_count = gc.get_count()[2]
         self._deep_at = time.monotonic()
-        young, middle, _ = self._saved
-        gc.set_threshold(young, middle, BACKSTOP)
+        gc.set_threshold(YOUNG, MIDDLE, BACKSTOP)
 
     def tick(self) -> str | None:
         """One pass: ``"deep"`` after a full collection, ``"promote"`` after a middle one and

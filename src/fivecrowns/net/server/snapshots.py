@@ -73,6 +73,11 @@ def _groups() -> list[tuple[tuple[str, ...], tuple[bytes, ...]]]:
 _GROUPS = _groups()
 if len(_GROUPS) != len(_OWN) + 1:  # why: SnapshotFrames splices them in this order
     raise RuntimeError("a snapshot's seat, view and legal moves are not in that order")
+#: The shared fields in each group, as SnapshotMemory.shared takes them.
+_SHARED = (("seq", "table"), ("started", "seats"), (), ("watchers", "spectator_chat"))
+if tuple(fields for fields, _around in _GROUPS) != _SHARED:  # why: shared() names them
+    raise RuntimeError("a snapshot's shared fields are not those SnapshotMemory.shared makes")
+_HEAD = _GROUPS[0][1]
 _SEAT_JSON = {seat: _json.encode(seat) for seat in (None, *range(16))}
 
 #: Each legal move's JSON by the move's id; the move is kept with it, so the id is not reused
@@ -104,11 +109,47 @@ class SnapshotMemory:
     groups of fields (seats, watchers, settings, the table's id) and each seat's hand. Kept by
     the table's room for as long as the table; a part is used only while its source is equal."""
 
-    __slots__ = ("_groups", "_hands")
+    __slots__ = ("_groups", "_hands", "_table")
 
     def __init__(self) -> None:
         self._groups: list[tuple[tuple[Any, ...], bytes] | None] = [None] * len(_GROUPS)
-        self._hands: dict[int, tuple[tuple[Card, ...], bytes]] = {}
+        self._hands: dict[int, tuple[list[Card], bytes]] = {}
+        self._table: tuple[str, bytes] | None = None  # the table's id and its JSON
+
+    def shared(
+        self,
+        seq: int,
+        table: str,
+        started: bool,
+        seats: list[dict[str, Any]],
+        watchers: list[str],
+        spectator_chat: bool,
+    ) -> tuple[bytes, bytes, bytes, bytes]:
+        """The bytes of the four shared groups: :meth:`group` of each with these values.
+
+        why not group(): the seq changes with every move, so the first group is made at once
+        (only the table's JSON kept), and the others are compared without a dict of the
+        values and a tuple for each group, which were a good part of a fan-out's garbage."""
+        known = self._table
+        if known is None or known[0] != table:
+            known = self._table = (table, _json.encode(table))
+        head = b"".join((_HEAD[0], _json.encode(seq), _HEAD[1], known[1], _HEAD[2]))
+        groups = self._groups
+        middle = groups[1]
+        # why "is" for the seats: the table keeps one list until a seat changes (seats_json)
+        if middle is None or middle[0][1] is not seats or middle[0][0] is not started:
+            middle_bytes = self.group(1, {"started": started, "seats": seats})
+        else:
+            middle_bytes = middle[1]
+        tail = groups[3]
+        if tail is None or tail[0][1] is not spectator_chat or tail[0][0] != watchers:
+            values = {"watchers": watchers, "spectator_chat": spectator_chat}
+            tail_bytes = self.group(3, values)
+        else:
+            tail_bytes = tail[1]
+        between = groups[2]
+        between_bytes = self.group(2, {}) if between is None else between[1]
+        return head, middle_bytes, between_bytes, tail_bytes
 
     def group(self, index: int, values: dict[str, Any]) -> bytes:
         """The bytes of shared group ``index`` for these field values."""
@@ -127,12 +168,13 @@ class SnapshotMemory:
 
     def hand(self, seat: int, cards: Sequence[Card]) -> bytes:
         """``seat``'s cards as the JSON list of their tokens."""
-        key = tuple(cards)
         known = self._hands.get(seat)
         # why compare the cards: only the mover's hand changes in a move (the others' are
-        # the very same cards, so the comparison is one identity check per card)
-        if known is not None and known[0] == key:
+        # the very same cards, so the comparison is one identity check per card); why a list
+        # kept, not a tuple: comparing it with the game's list makes no copy for each seat
+        if known is not None and known[0] == cards:
             return known[1]
+        key = list(cards)
         data = _json.encode(card_tokens(key))
         self._hands[seat] = (key, data)
         return data
@@ -153,19 +195,17 @@ class SnapshotFrames:
         self._table = table
         self._memory = memory = memory or SnapshotMemory()
         # why not shared_snapshot(None): its parts are read here, without its dict around them
-        values = {
-            "seq": table.seq,
-            "table": room_id,
-            "started": table.started,
-            "seats": table.seats_json(),
-            "watchers": watchers,
-            "spectator_chat": table.spectators_chat,
-        }
-        view = table.public_view()
-        self._view = b"null" if view is None else _json.encode(view)
+        self._pieces = memory.shared(
+            table.seq,
+            room_id,
+            table.started,
+            table.seats_json(),
+            watchers,
+            table.spectators_chat,
+        )
+        self._view = view = table.public_view_json()
         # why: a seat's hand goes in last, before the view's closing brace (see frame)
-        self._view_open = None if view is None else self._view[:-1]
-        self._pieces = tuple(memory.group(index, values) for index in range(len(_GROUPS)))
+        self._view_open = None if view == b"null" else view[:-1]
 
     def frame(self, seat: int | None) -> bytes:
         """``seat``'s snapshot frame."""
