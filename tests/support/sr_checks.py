@@ -228,7 +228,7 @@ def play_a_round(
 
     def press(
         name: str, wait: float, needed: bool = True, steady: bool = False, page: bool = False
-    ) -> None:
+    ) -> bool:
         # why a key while the computer plays may be left out: with no sure moment (silence, or
         # the middle of the page's own sentence) it would land where no one can know what the
         # player heard (see OrcaDesk.clear_moment)
@@ -239,7 +239,7 @@ def play_a_round(
         gated = gate and not steady
         sure = not gated or desk.clear_moment(limit=90 if needed else 8, mid_sentence=not needed)
         if not sure and not needed:
-            return
+            return False
         assert sure, f"no quiet moment for the key {name} in 90 s: the page's news never ended"
         at = desk.key(name)
         keys.append(Key(name, at, desk.key_sent, page=steady or page))
@@ -247,6 +247,7 @@ def play_a_round(
             wait_reply(desk, at)
         else:
             time.sleep(wait)  # a player's steady rhythm, on purpose
+        return True
 
     # why the name put in, not typed: Orca in Firefox can still be in browse mode for a moment
     # after Tab reaches the field, and there it takes letters as its own commands; typing is
@@ -280,6 +281,7 @@ def play_a_round(
     assert not strict or found == "hand", f"after Start focus is on {found}, not the hand"
     helped = False
     turn = 0
+    pressed_while_they_play = 0
     discarded = 0  # why not out at once: the computer then plays whole turns, keys pressed
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -301,11 +303,17 @@ def play_a_round(
                 press("Return", 1.0)
                 discarded += 1
             continue
-        press(WHILE_THEY_PLAY[turn % len(WHILE_THEY_PLAY)], STEADY, needed=False, page=True)
+        if press(WHILE_THEY_PLAY[turn % len(WHILE_THEY_PLAY)], STEADY, needed=False, page=True):
+            pressed_while_they_play += 1
         turn += 1
     else:
         raise AssertionError("round 1 did not end in 4 minutes")
     assert helped, "the Keys dialog was never opened"
+    # why asserted: each such key may be left out (above), and a round with none of them
+    # would not test keys pressed while the computer moves (issue 25 item 5)
+    assert not strict or pressed_while_they_play >= 1, (
+        f"{pressed_while_they_play} keys pressed while the computer played (1 at least)"
+    )
     # the end of the round, said whole: the page's queue empties, then the voice stops
     desk.wait_page("!window.fivecrowns.news || window.fivecrowns.news.queue.length === 0", 90)
     # Leave, asked and not taken (a kept dialog, web/dialog.js): the question heard, Escape

@@ -22,7 +22,7 @@ const WORDS = {
   waiting: N_("Your hand: waiting for the deal."),
 };
 
-/** The empty hand's list says `text` (its name and its paragraph, read in browse mode). */
+/** The empty hand's list says `text` (its name and its one option, read in browse mode). */
 function name(empty, text) {
   empty.setAttribute("aria-label", text);
   empty.firstElementChild.textContent = text;
