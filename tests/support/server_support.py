@@ -132,6 +132,11 @@ class ServerProcess:
         return self.proc is not None and self.proc.poll() is None
 
 
+#: A fixture's way to start a server of a test's own (tests/web/conftest.py's ``serve``):
+#: extra options, then ``data=`` (its folder, ``None``: in memory) and ``port=``.
+Serve = Callable[..., ServerProcess]
+
+
 def run_against(
     server: ServerProcess,
     scenario: Callable[[], Coroutine[Any, Any, None]],

@@ -126,6 +126,12 @@ class WebPlayer:
         page.wait_for_selector("#table:not([hidden])", timeout=10_000)
         return str(page.evaluate("() => window.fivecrowns.table"))
 
+    def join(self, table: str) -> None:
+        """Sit at ``table`` from the lobby with a click on its Join button; returns once the
+        page shows the table."""
+        self.page.get_by_role("button", name=f"Join table {table}").click()
+        self.page.wait_for_selector("#table:not([hidden])", timeout=10_000)
+
     def start(self, *, keyboard: bool = False) -> None:
         """Start the game at the table this page made, once its Start button shows."""
         self.page.wait_for_selector("#start-button:not([hidden])", timeout=10_000)

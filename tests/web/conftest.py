@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server_support import ServerProcess
+from server_support import Serve, ServerProcess
 from web_support import SEED, launch
 
 
@@ -18,12 +19,33 @@ def browser_fixture() -> Iterator[Any]:
     yield from launch()
 
 
+#: What a test's own server is started with unless it says otherwise: the fixed seed, no pause
+#: before computer moves, and room for a test's quick keys.
+FAST = ("--bot-delay", "0", "--rate", "200", "--seed", SEED)
+
+
+@pytest.fixture(name="serve")
+def serve_fixture() -> Iterator[Serve]:
+    """Starts a server of the test's own (``data``: its folder, ``None``: in memory; ``port``:
+    a given one, to start again where a stopped one was) with ``FAST`` unless the arguments
+    say otherwise (a later option wins); each is stopped after the test, and must not have
+    written a traceback."""
+    started: list[ServerProcess] = []
+
+    def serve(*extra: str, data: Path | None = None, port: int | None = None) -> ServerProcess:
+        args = (*FAST, *extra)
+        process = ServerProcess(data, *args, port=port or 0)
+        started.append(process.start())
+        return process
+
+    yield serve
+    # why all before asserting: one server's traceback must not leave the others running
+    errors = [process.stop() for process in started]
+    for error in errors:
+        assert "Traceback" not in error, error
+
+
 @pytest.fixture(name="server")
-def server_fixture() -> Iterator[ServerProcess]:
+def server_fixture(serve: Serve) -> ServerProcess:
     """A server with the fixed seed, no pause before computer moves and a long grace."""
-    process = ServerProcess(
-        None, "--bot-delay", "0", "--rate", "200", "--seed", SEED, "--grace", "600"
-    ).start()
-    yield process
-    errors = process.stop()
-    assert "Traceback" not in errors, errors
+    return serve("--grace", "600")

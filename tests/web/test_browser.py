@@ -289,8 +289,7 @@ def test_mixed_table_whole_game_by_keyboard_and_a_terminal(
         sighted = browser.new_page(viewport={"width": 1366, "height": 768})
         cy = WebPlayer(sighted, page_url(server.url))
         cy.connect("Cy")
-        sighted.get_by_role("button", name=f"Join table {table}").click()
-        sighted.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        cy.join(table)
         page.wait_for_function(
             "() => document.getElementById('log').textContent.includes('Cy sat down')",
             timeout=20_000,

@@ -8,13 +8,12 @@ in a real Chromium against a real ``fivecrowns serve`` whose computer player tak
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from server_support import ServerProcess
-from web_support import SEED, WebPlayer, page_url
+from server_support import Serve, ServerProcess
+from web_support import WebPlayer, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -48,11 +47,9 @@ SEEN = """() => {
 
 
 @pytest.fixture(name="paced")
-def paced_fixture() -> Iterator[ServerProcess]:
+def paced_fixture(serve: Serve) -> ServerProcess:
     """A server whose computer player waits 0.6 s before each move, as a player hears it."""
-    process = ServerProcess(None, "--bot-delay", "0.6", "--seed", SEED, "--rate", "200").start()
-    yield process
-    process.stop()
+    return serve("--bot-delay", "0.6")
 
 
 def test_others_moves_change_nothing_in_your_hand(browser: Any, paced: ServerProcess) -> None:

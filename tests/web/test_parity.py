@@ -187,8 +187,7 @@ def test_seats_marked_left_and_the_terminal_s_turn_words(
         table = ann.create_table(3, [""], keyboard=True)
         ben = WebPlayer(other, page_url(server.url))
         ben.connect("Ben")
-        other.get_by_role("button", name=f"Join table {table}").click()
-        other.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        ben.join(table)
         wait_logged(page, "Ben sat down")
         ann.start(keyboard=True)
         # Ben leaves during the game: confirmed, and his seat says a computer plays for him
@@ -248,8 +247,7 @@ def test_last_moves_are_the_seat_s_own_and_survive_a_reload(
         for name, tab in (("Ben", other), ("Cy", third)):
             player = WebPlayer(tab, page_url(server.url))
             player.connect(name)
-            tab.get_by_role("button", name=f"Join table {table}").click()
-            tab.wait_for_selector("#table:not([hidden])", timeout=10_000)
+            player.join(table)
             others.append(player)
         other.keyboard.press("/")
         other.keyboard.type("good luck")

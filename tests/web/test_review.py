@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 
 from fivecrowns.table.info import review
-from server_support import ServerProcess, replayed
-from web_support import SEED, WebPlayer, page_url, record_speech
+from server_support import Serve, replayed
+from web_support import WebPlayer, page_url, record_speech
 
 pytestmark = [pytest.mark.real]
 
 
 def test_shift_r_after_a_round_shows_and_speaks_the_servers_review(
-    browser: Any, tmp_path: Path
+    browser: Any, serve: Serve, tmp_path: Path
 ) -> None:
     data = tmp_path / "server"
-    server = ServerProcess(data, "--bot-delay", "0", "--rate", "200", "--seed", SEED).start()
+    server = serve(data=data)
     page = browser.new_page()
     try:
         record_speech(page)
@@ -56,5 +56,3 @@ def test_shift_r_after_a_round_shows_and_speaks_the_servers_review(
         assert web.errors == []
     finally:
         page.close()
-        errors = server.stop()
-        assert "Traceback" not in errors, errors

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from fivecrowns.net.client.retry import RECONNECT
-from server_support import ServerProcess
-from web_support import SEED, WebPlayer, ask_last_moves, page_url
+from server_support import Serve, ServerProcess
+from web_support import WebPlayer, ask_last_moves, page_url
 
 pytestmark = [pytest.mark.real]
 
@@ -115,19 +115,18 @@ def test_leaving_forgets_the_seat(context: Any, server: ServerProcess) -> None:
 
 
 def test_the_page_retries_as_the_terminal_with_one_spoken_line(
-    context: Any, tmp_path: Path
+    context: Any, serve: Serve, tmp_path: Path
 ) -> None:
-    extra = ("--bot-delay", "0", "--rate", "1000", "--seed", SEED, "--grace", "600")
-    first = ServerProcess(tmp_path, *extra).start()
+    extra = ("--rate", "1000", "--grace", "600")
+    first = serve(*extra, data=tmp_path)
     port = int(first.url.rsplit(":", 1)[1].split("/")[0])
     page = context.new_page()
-    second: ServerProcess | None = None
     try:
         ann = _seated_mid_game(page, first.url)
         assert "Traceback" not in first.stop()
         # the server is away long enough for several tries (0.5 + 1 + 1.5 + 2 s of pauses)
         page.wait_for_function("() => window.fivecrowns.attempts >= 5", timeout=20_000)
-        second = ServerProcess(tmp_path, *extra, port=port).start()
+        serve(*extra, data=tmp_path, port=port)
         page.wait_for_function("() => window.fivecrowns.attempts === 0", timeout=20_000)
         state = ann.wait_turn()
         assert state["legal"] and page.evaluate("() => window.fivecrowns.seat") == 0
@@ -150,19 +149,15 @@ def test_the_page_retries_as_the_terminal_with_one_spoken_line(
         assert policy == [RECONNECT.window, RECONNECT.longest_pause, RECONNECT.attempts, pauses]
     finally:
         page.close()
-        if second is not None:
-            assert "Traceback" not in second.stop()
 
 
 def test_a_dropped_seat_is_marked_beside_its_name_until_it_is_back(
-    browser: Any, tmp_path: Path
+    browser: Any, serve: Serve, tmp_path: Path
 ) -> None:
     """Ben's tab closes mid-game: after the grace, Ann's page says beside his name that his
     connection dropped and a computer plays until he is back, as the terminal says it; his
     new tab takes the seat back and the words go."""
-    server = ServerProcess(
-        tmp_path, "--bot-delay", "0", "--rate", "1000", "--seed", SEED, "--grace", "1"
-    ).start()
+    server = serve("--rate", "1000", "--grace", "1", data=tmp_path)
     ann_context, ben_context = browser.new_context(), browser.new_context()
     try:
         page, other = ann_context.new_page(), ben_context.new_page()
@@ -171,8 +166,7 @@ def test_a_dropped_seat_is_marked_beside_its_name_until_it_is_back(
         table = ann.create_table(2, [""], keyboard=True)
         ben = WebPlayer(other, page_url(server.url))
         ben.connect("Ben")
-        other.get_by_role("button", name=f"Join table {table}").click()
-        other.wait_for_selector("#table:not([hidden])", timeout=10_000)
+        ben.join(table)
         ann.start(keyboard=True)
         page.wait_for_function(  # dealt
             "() => document.querySelectorAll('#hand [role=option]').length === 3", timeout=10_000
@@ -193,4 +187,3 @@ def test_a_dropped_seat_is_marked_beside_its_name_until_it_is_back(
     finally:
         ann_context.close()
         ben_context.close()
-        assert "Traceback" not in server.stop()
