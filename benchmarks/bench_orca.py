@@ -32,6 +32,9 @@ the computer plays, arrows and information keys (W, P, C, N, F, Home, End).
   answer comes from the server, to the answer written in its region (WebSocket round trip on
   loopback included). Orca's part: from the end of the page's work to the START, i.e. the
   browser's accessibility events, Orca and Speech Dispatcher.
+- deal -> Your turn: at round 1 (the player's to start with this seed), from the deal's news
+  reaching the page (its record's ``born``) to the START of the first utterance with "your
+  turn", and the news sentences of more than 8 words said before it (sr_checks.turn_at_deal).
 - lost focus: focus changes Orca failed on (its log's "Could not process"): after one, Orca 43
   in Firefox says no focus change again.
 - never got: a key of the page's (arrows and letters while the computer plays) that the page
@@ -64,7 +67,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from orca_support import OrcaDesk, require_orca  # noqa: E402
-from sr_checks import Key, check_hearing, is_echo, page_record, play_a_round  # noqa: E402
+from sr_checks import (  # noqa: E402
+    TURN_AFTER_WORDS,
+    Key,
+    TurnAtDeal,
+    check_hearing,
+    is_echo,
+    page_record,
+    play_a_round,
+    turn_at_deal,
+)
 
 SEED = "8167234455913"  # the browser tests' seed
 SERVER = ("--bot-delay", "1.5", "--rate", "200", "--seed", SEED, "--grace", "600")
@@ -188,6 +200,7 @@ def one_run(browser: str, gate: bool, keep: Path | None) -> dict[str, Any]:
         )
         if first is not None:
             orca.append((first.at - done_at[index]) * 1000)
+    deal = turn_at_deal(record, heard)
     silent_at = {int(text.rsplit(" ", 1)[1]) for text in result.silent + result.unreached}
     return {
         "detail": [
@@ -212,6 +225,7 @@ def one_run(browser: str, gate: bool, keep: Path | None) -> dict[str, Any]:
         "orca": orca,
         "wall": wall,
         "traceback": "Traceback" in errors,
+        "deal": deal,
     }
 
 
@@ -220,6 +234,17 @@ def figures(values: list[float]) -> str:
         return "-"
     median, p95 = percentile(values, 0.5), percentile(values, 0.95)
     return f"median {median:.0f} ms, p95 {p95:.0f} ms (n={len(values)})"
+
+
+def deal_line(deal: TurnAtDeal | None) -> str:
+    """The round's deal -> "Your turn" said, when the player starts the round."""
+    if deal is None:
+        return "deal -> Your turn: not the player's round to start"
+    said = "never said" if deal.seconds is None else f"speech start {deal.seconds:.1f} s"
+    return (
+        f"deal (its news at the page) -> Your turn: {said}; news longer than "
+        f"{TURN_AFTER_WORDS} words before it: {len(deal.before)} {deal.before}"
+    )
 
 
 def main() -> None:
@@ -271,9 +296,10 @@ def main() -> None:
                 "  the page's own part, information keys (server round trip): "
                 + figures(joined["asked"]),
                 f"  Orca's part (page done -> speech start): {figures(joined['orca'])}",
+                *(deal_line(run["deal"]) for run in runs),
                 "",
             ]
-            print("\n".join(lines[-10:]), flush=True)
+            print("\n".join(lines[-11:]), flush=True)
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     own = cpu.ru_utime - cpu_before.ru_utime + cpu.ru_stime - cpu_before.ru_stime

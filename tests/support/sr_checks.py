@@ -85,7 +85,11 @@ def page_record(desk: OrcaDesk) -> dict[str, Any]:
     """The page's own record of what it announced and of each key, with its clock's origin."""
     record: dict[str, Any] = desk.evaluate(
         "({origin: performance.timeOrigin, said: window.__announcements || [],"
-        " keys: window.__keyTimes || []})"
+        " keys: window.__keyTimes || [], youStart: (a => {"
+        "  const events = a ? a.events : [];"
+        "  const deal = events.findIndex(e => e.kind === 'round_started');"
+        "  const turn = events.slice(deal + 1).find(e => e.kind === 'turn_started');"
+        "  return deal >= 0 && !!turn && turn.player === a.seat; })(window.fivecrowns)})"
     ) or {"origin": 0, "said": [], "keys": []}
     return record
 
@@ -198,6 +202,24 @@ STEADY = 1.3  # seconds between a player's steady keys
 # focus moves at Return, and Orca followed it 0.10 s after. Why not sooner: a key 0.06 s after
 # Return comes before Orca can follow any focus change (a player's keys are not that quick)
 AFTER_START_DELAY = 0.3
+#: how long AFTER_START's first key waits at most for Orca to say where focus went (the empty
+#: hand's list): why wait for it, not a fixed time: a key before Orca has followed the focus is
+#: Orca's own (browse mode on the Start button), and how soon it follows depends on the
+#: machine's load (0.10 s to 0.56 s after Return, web6); its words begun are the sure moment
+FOCUS_SAID = 5.0
+#: keys pressed at a steady rhythm while the computer plays its turn after your first discard
+#: (``steady_burst``), whatever is being said: each arrow's card words (Orca's, 1.25 s) and the
+#: next key 1.3 s after cut the computer's move before Orca could begin it, twice, and main
+#: left it unsaid (Firefox, web6); a move of another player must be heard once the keys stop
+STEADY_BURST = ["Right", "Left", "Right", "Left", "Right", "Left"]
+#: the page is giving another player's move now (its channel's sentence just released)
+OTHER_MOVE = (
+    "(n => !!n && !!n.current && n.current.region === 'log' && !n.current.again"
+    " && performance.now() - n.current.at < 300"
+    " && /^Bot \\d (drew|took|discarded|went out|laid)/.test(n.current.text))"
+    "(window.fivecrowns && window.fivecrowns.news)"
+)
+BURST_WAIT = 15.0  # seconds at most for it (then the keys come anyway)
 STATE = """(() => {
   const app = window.fivecrowns, snap = app && app.snapshot;
   const legal = snap ? snap.legal.map(m => m.move) : [];
@@ -216,10 +238,13 @@ def play_a_round(
     gate: bool = True,
     strict: bool = True,
     steady_start: bool = False,
+    steady_burst: bool = False,
 ) -> None:
     """From the name field to the end of round 1 against a computer player, by keys only,
     then the Leave question opened and refused. With ``steady_start``, AFTER_START's keys come
-    right after Start at a steady rhythm, whatever is being said, and must reach the page.
+    right after Start at a steady rhythm, whatever is being said, and must reach the page;
+    with ``steady_burst``, STEADY_BURST's keys so while the computer plays after your first
+    discard.
 
     ``strict`` checks where focus lands (off: any page can be measured, today's main too).
     With ``gate`` each key waits for a quiet moment, when its effect on speech is sure (see
@@ -269,8 +294,10 @@ def play_a_round(
     desk.tab_to("start-button", "shift+Tab")
     if steady_start:  # Return in a quiet moment, then no wait for its reply
         assert desk.clear_moment(limit=90), "no quiet moment for Start in 90 s"
-        keys.append(Key("Return", desk.key("Return"), desk.key_sent))
-        time.sleep(AFTER_START_DELAY)
+        started = desk.key("Return")
+        keys.append(Key("Return", started, desk.key_sent))
+        time.sleep(AFTER_START_DELAY)  # the least a player takes (see AFTER_START_DELAY)
+        wait_heard(desk, started, "your hand", FOCUS_SAID)
         for name in AFTER_START:
             press(name, STEADY, steady=True)
     else:
@@ -282,6 +309,7 @@ def play_a_round(
     helped = False
     turn = 0
     pressed_while_they_play = 0
+    burst = not steady_burst  # done (or not wanted)
     discarded = 0  # why not out at once: the computer then plays whole turns, keys pressed
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -303,12 +331,21 @@ def play_a_round(
                 press("Return", 1.0)
                 discarded += 1
             continue
+        if not burst and discarded:
+            # the sure moment for it: the computer's move just given to the screen reader
+            wait_page_true(desk, OTHER_MOVE, BURST_WAIT)
+            for name in STEADY_BURST:
+                press(name, STEADY, steady=True)
+            burst = True
+            pressed_while_they_play += len(STEADY_BURST)
+            continue
         if press(WHILE_THEY_PLAY[turn % len(WHILE_THEY_PLAY)], STEADY, needed=False, page=True):
             pressed_while_they_play += 1
         turn += 1
     else:
         raise AssertionError("round 1 did not end in 4 minutes")
     assert helped, "the Keys dialog was never opened"
+    assert burst, "the steady keys were never pressed while the computer played"
     # why asserted: each such key may be left out (above), and a round with none of them
     # would not test keys pressed while the computer moves (issue 25 item 5)
     assert not strict or pressed_while_they_play >= 1, (
@@ -338,6 +375,78 @@ def wait_reply(desk: OrcaDesk, at: float, limit: float = REPLY_WINDOW) -> None:
         time.sleep(0.1)
 
 
+def wait_page_true(desk: OrcaDesk, expression: str, limit: float) -> bool:
+    """Until the page's ``expression`` is true, at most ``limit`` seconds; whether it was."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if desk.evaluate(expression) is True:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def wait_heard(desk: OrcaDesk, at: float, words: str, limit: float) -> bool:
+    """Until an utterance with ``words`` (any case) starts after ``at``, at most ``limit``
+    seconds; whether one did."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if any(u.at >= at and words in u.text.lower() for u in desk.heard()):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+#: at a round you start, no news sentence longer than this many words is said before "Your
+#: turn" (why 8: "Round 1." and the focus's own words may come first; the round and the hand
+#: card by card, 19 words, came first on main, and "Your turn." 15 s after the deal, issue 25)
+TURN_AFTER_WORDS = 8
+YOUR_TURN = re.compile(r"\byour (last )?turn\b", re.IGNORECASE)
+OWN_MOVE = re.compile(r"^You (drew|took|went out)\b")
+
+
+@dataclass
+class TurnAtDeal:
+    """The round's deal, when you play first: how long after its news reached the page "Your
+    turn" began to be said (None: not before your first move), and the news sentences said
+    before it."""
+
+    seconds: float | None
+    before: list[str]
+
+
+def turn_at_deal(record: dict[str, Any], heard: list[Utterance]) -> TurnAtDeal | None:
+    """For the first deal of the page's record when its player plays first (``youStart``, the
+    page's own events); None when another player starts (or no deal was recorded)."""
+    if not record.get("youStart"):
+        return None
+    origin = record["origin"] / 1000
+    said = [e for e in record["said"] if e["region"] == "log"]
+    deal = next((e for e in said if e["text"].startswith("Round ")), None)
+    if deal is None:
+        return None
+    born = origin + deal.get("born", deal["at"]) / 1000
+    # until the player's first move (a "Your turn" still unsaid then was dropped: too late)
+    moved = [
+        origin + e["at"] / 1000
+        for e in said
+        if OWN_MOVE.match(e["text"]) and origin + e["at"] / 1000 > born
+    ]
+    until = min(moved, default=float("inf"))
+    turn = next(
+        (u for u in heard if born - 0.05 <= u.at < until and YOUR_TURN.search(u.text)), None
+    )
+    news = {normalize(e["text"]) for e in said}
+    end = turn.at if turn is not None else until
+    before = [
+        u.text
+        for u in heard
+        if born - 0.05 <= u.at < end
+        and normalize(u.text) in news
+        and len(u.text.split()) > TURN_AFTER_WORDS
+    ]
+    return TurnAtDeal(None if turn is None else turn.at - born, before)
+
+
 def median_p95(values: list[float]) -> tuple[float, float]:
     if not values:
         return (float("nan"), float("nan"))
@@ -351,10 +460,13 @@ __all__ = [
     "Hearing",
     "Key",
     "Meant",
+    "TurnAtDeal",
     "check_hearing",
     "cut_by_key",
     "median_p95",
     "page_record",
     "play_a_round",
+    "turn_at_deal",
+    "wait_heard",
     "wait_reply",
 ]

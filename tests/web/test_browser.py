@@ -665,11 +665,12 @@ def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_p
                 lines = [a["text"] for a in web.said() if a["region"] == "log"]
                 page.close()
                 # the page's own words where the line client has none, or says less: the
-                # creator's tips, and the terminal session's "Your turn. Top discard: …",
+                # creator's tips, the hand's help (after the deal), and the terminal
+                # session's "Your turn. Top discard: …",
                 # "This is your last turn. Top discard: …" and "Bot 2's last turn." where
                 # `join` prints the server's "Your turn.", "This is your last turn." and
                 # "Bot 2's turn."
-                own = ("You made this table", "Every seat is taken")
+                own = ("You made this table", "Every seat is taken", "Left and Right move")
                 lines = [line for line in lines if not line.startswith(own)]
                 lines = [re.sub(r"^Your turn\. Top discard: .+\.$", "Your turn.", t) for t in lines]
                 lines = [
@@ -681,6 +682,18 @@ def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_p
                     for t in lines
                 ]
                 lines = [re.sub(r"^(.+)'s last turn\.$", r"\1's turn.", t) for t in lines]
+                # the page's deal: the round, then your turn when it is yours (no "Your
+                # turn." after it) and not the cards; `join` prints the server's, the hand
+                # card by card, and then "Your turn." (docs/web.md)
+                lines = [
+                    part
+                    for t in lines
+                    for part in (
+                        [re.sub(r"^(Round \d+)\. Your turn\. .*$", r"\1.", t), "Your turn."]
+                        if re.match(r"^Round \d+\. Your turn\. ", t)
+                        else [re.sub(r"^(Round \d+)\. .+ starts\. .*$", r"\1.", t)]
+                    )
+                ]
             else:
                 terminal = Terminal(socket, "Ann", server.url, tmp_path)
                 terminal.wait("No open tables")
@@ -705,7 +718,11 @@ def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_p
             assert "Traceback" not in errors
         # why: the page reads the deal in its hand list's order, `join` as dealt
         lines = [_hand_as_a_set(line) for line in lines]
-        cut = next(i for i, line in enumerate(lines) if line.startswith("Round 2 of 11"))
+        # the deal's round only (the page's own words for the rest, above); "The game
+        # starts." the page drops when the deal follows it in its queue
+        lines = [re.sub(r"^(Round \d+) of 11\. .*$", r"\1.", line) for line in lines]
+        lines = [line for line in lines if line != "The game starts."]
+        cut = next(i for i, line in enumerate(lines) if line == "Round 2.")
         said[who] = [normalize(line.replace("\u00a0", "").strip()) for line in lines[: cut + 1]]
     assert said["web"] == said["terminal"]
     assert any(line.startswith("Round 1 over.") for line in said["web"])

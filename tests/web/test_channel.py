@@ -63,7 +63,7 @@ def test_a_key_gives_the_cut_sentence_again_after_the_reply_to_the_key(
         page.evaluate(SETUP)
         page.evaluate(
             """() => { window.__news.announce('Bot 2 took the 4 of clubs.');
-                       window.__news.announce('Your turn.');
+                       window.__news.announce('Your turn.', {key: 'your-turn'});
                        window.__news.keyPressed();
                        window.__news.answer('Top discard: 7 of clubs.'); }"""
         )

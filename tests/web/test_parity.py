@@ -334,22 +334,45 @@ def test_the_creator_starts_a_new_game_after_game_over(browser: Any, server: Ser
         page.close()
 
 
-def test_the_deal_is_read_in_the_hand_list_s_order(browser: Any, server: ServerProcess) -> None:
+def test_the_deal_says_whose_turn_first_and_not_the_cards(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Issue 25: "Your turn." came up to 20 s after the deal, behind the round and the hand
+    read card by card; the deal now says the turn right after the round, the hand's count
+    (its list holds the cards), and your turn is not said a second time."""
     page = browser.new_page()
     try:
         ann = WebPlayer(page, page_url(server.url))
         ann.create_and_start("Ann", 3, keyboard=True)
-        ann.wait_turn()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#log p')]"
+            ".some(p => p.textContent.startsWith('Round 1.'))",
+            timeout=10_000,
+        )
+        page.wait_for_timeout(500)  # the turn's start, after the deal
         labels = page.locator("#hand [role=option]").evaluate_all(
             "options => options.map(o => o.getAttribute('aria-label'))"
         )
         cards = [re.sub(r", \d+ of \d+$", "", label) for label in labels]
-        listed = f"{', '.join(cards[:-1])} and {cards[-1]}"
-        deal = next(t for t in logged(page) if t.startswith("Round 1 of 11."))
-        assert f"Your hand: {listed}." in deal, (deal, listed)
-        # the server said it as dealt, in another order (else this test would prove nothing)
-        frame = next(f for f in ann.frames if '"round_started"' in f)
-        assert f"Your hand: {listed}." not in frame
+        lines = logged(page)
+        deal = next(t for t in lines if t.startswith("Round 1."))
+        frame = json.loads(next(f for f in ann.frames if '"round_started"' in f))
+        first = frame["data"]["first_player"]
+        seat = int(page.evaluate("() => window.fivecrowns.seat"))
+        if first == seat:
+            assert re.match(
+                r"^Round 1\. Your turn\. Top discard: .+\. 3s are wild\. 3 cards each\.$", deal
+            ), deal
+        else:
+            assert re.match(
+                r"^Round 1\. .+ starts\. Top discard: .+\. 3s are wild\. 3 cards each\.$", deal
+            ), deal
+        # the cards are not read one by one (a card the top discard names may be in the hand:
+        # two decks; the hand's last card is its own)
+        assert "Your hand" not in deal and not deal.endswith(f"{cards[-1]}."), deal
+        if first == seat:  # your turn said once, in the deal
+            assert not any(t.startswith("Your turn.") for t in lines[lines.index(deal) :]), lines
+        assert "The game starts." not in lines[lines.index(deal) :]
         assert ann.errors == []
     finally:
         page.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from orca_support import Utterance
-from sr_checks import Key, check_hearing
+from sr_checks import Key, check_hearing, turn_at_deal
 
 ORIGIN = 1_000_000.0  # the page's clock origin, epoch seconds
 WENT_OUT = "You went out with a book of 10s, discarding the 9 of diamonds."
@@ -89,3 +89,43 @@ def test_a_key_the_page_never_got_is_found_and_a_key_not_waited_for_is_not_silen
         keys,
     )
     assert (result.silent, result.unwaited, result.unreached) == ([], ["Return at 0"], ["c at 1"])
+
+
+def test_the_deal_check_finds_long_news_before_your_turn_and_a_turn_never_said() -> None:
+    """Issue 25 (main 69fa48b, both browsers): the round and the hand card by card (19 words)
+    came before "Your turn. Top discard: ...", 16 to 18 s after the deal; the check finds it,
+    and passes the deal that says your turn first."""
+    old_deal = (
+        "Round 1 of 11. 3s are wild. 3 cards each."
+        " Your hand: 10 of hearts, Jack of spades and joker."
+    )
+    turn = "Your turn. Top discard: 7 of clubs."
+    said = [
+        {"region": "log", "text": old_deal, "at": 1000.0, "born": 1000.0},
+        {"region": "log", "text": turn, "at": 6000.0, "born": 1010.0},
+    ]
+    start = {"origin": ORIGIN * 1000, "said": said, "youStart": True}
+    heard = [
+        Utterance(ORIGIN + 1.5, "region Your hand", True),  # Orca's focus words: not news
+        Utterance(ORIGIN + 3.0, old_deal, True),
+        Utterance(ORIGIN + 17.0, turn, True),
+    ]
+    found = turn_at_deal(start, heard)
+    assert found is not None and found.before == [old_deal]
+    assert found.seconds is not None and round(found.seconds) == 16
+    new_deal = "Round 1. Your turn. Top discard: 7 of clubs. 3s are wild. 3 cards each."
+    said = [{"region": "log", "text": new_deal, "at": 1000.0, "born": 1000.0}]
+    heard = [
+        Utterance(ORIGIN + 1.5, "region Your hand", True),
+        Utterance(ORIGIN + 3.0, new_deal, True),
+    ]
+    found = turn_at_deal({**start, "said": said}, heard)
+    assert found is not None and found.before == [] and found.seconds is not None
+    assert round(found.seconds) == 2
+    # your turn dropped unsaid before your first move: none; another player's round: no check
+    moved = [{"region": "log", "text": old_deal, "at": 1000.0, "born": 1000.0}]
+    moved.append({"region": "log", "text": "You drew the Jack of clubs.", "at": 4000.0})
+    heard = [Utterance(ORIGIN + 3.0, old_deal, True), Utterance(ORIGIN + 9.0, turn, True)]
+    found = turn_at_deal({**start, "said": moved}, heard)
+    assert found is not None and found.seconds is None
+    assert turn_at_deal({**start, "youStart": False}, heard) is None

@@ -22,7 +22,7 @@ import { LeaveDialog } from "./leave.js";
 import { afterGameWords, bindAfterGame, newGameKey, renderAfterGame } from "./aftergame.js";
 import { drawWatchers, watchersWords } from "./watchers.js";
 import { joinParts, turnPart } from "./turns.js";
-import { GAME_KINDS, dealInListOrder, forget, keep, restore, topAfter, turnWords } from "./news.js";
+import { GAME_KINDS, dealInListOrder, dealWords, forget, keep, restore, topAfter, turnWords } from "./news.js";
 import { bindSeats, fillLevels, renderWaiting, waitingNews } from "./waiting.js";
 import { bindRatings, ratedChoice, showRatings } from "./ratings.js";
 import { bindFriends, showFriends } from "./friends.js";
@@ -35,6 +35,10 @@ const $ = (id) => document.getElementById(id);
 /** Milliseconds between Start's focus move and the start sent (see do("start")); why 0.3 s:
  * Orca followed the focus 0.1 s after Return when nothing else changed (Firefox, web6). */
 export const START = { afterFocusMs: 300 };
+/** The hand's first focus this soon after a deal came with the deal: its help follows the
+ * deal's news (why 3 s: the snapshot that gives the hand focus follows the deal's event at
+ * once; a later focus is the player's own). */
+const DEAL_HELP_MS = 3000;
 
 const T = {
   connecting: N_("Connecting as {name}."),
@@ -130,6 +134,7 @@ export class App {
     this.replaced = false; // another tab took this seat: no reconnecting
     this.landOnWaiting = false; // the first snapshot moves focus to the waiting line (landing)
     this.helpGiven = null; // the hand's help as given to the channel, until the next key
+    this.dealtAt = -Infinity; // when the last deal's event came
     this.startAsked = false; // Start sent, no answer yet (focus waits on the empty hand: waitForDeal)
     this.keyStart = null; // the key being handled, and when the page began on it
     // why reachable: the tests without a screen reader set these to 0 (no pacing, no pause)
@@ -506,6 +511,13 @@ export class App {
     if (data.kind === "round_started" && Array.isArray(facts.hand) && this.seat !== null) {
       text = dealInListOrder(text, facts.hand, this.ordered(facts.hand), this.dealtWild ?? this.wild());
     }
+    // why the deal says your turn (dealWords), and the turn's own start then says nothing:
+    // "Your turn." came up to 20 s after the deal, behind the round and the hand (issue 25)
+    const dealt = data.kind === "round_started" ? dealWords(this, facts, this.dealtWild ?? this.wild()) : null;
+    if (dealt) text = dealt;
+    const turnTold = this.turnTold && data.kind === "turn_started" && player === this.seat;
+    if (data.kind === "round_started") this.turnTold = Boolean(dealt) && facts.first_player === this.seat;
+    else if (/^(last_)?turn_started$/.test(data.kind)) this.turnTold = false;
     this.events.push({ seq: data.seq, kind: data.kind, text, player });
     if (this.events.length > 3000) this.events.shift();
     // why only game events: L tells moves, not joins and chat (docs/web.md)
@@ -536,6 +548,10 @@ export class App {
     // says whose turn it was), and the parts of another player's turn still waiting are one
     // sentence (turns.js): the news keeps up with the computers' pace
     if (!mine && data.kind === "turn_started" && typeof player === "number") key = `turn-${player}`;
+    // why: "The game starts." still queued at the deal is not said: "Round 1." says it, and
+    // your turn comes sooner (issue 25)
+    if (data.kind === "game_started") key = "game-starts";
+    if (data.kind === "round_started") this.news.withdraw("game-starts");
     const seats = this.snapshot ? this.snapshot.seats : [];
     const name = typeof player === "number" && seats[player] ? seats[player].name : null;
     const part = mine ? null : turnPart(data.kind, player, name, text);
@@ -547,7 +563,8 @@ export class App {
     // dropped with the others': they go out first (above), so only a move made as you left
     // can wait, and its sentence about a table you no longer sit at is kept in the history
     const table = data.kind === "chat" ? null : this.table;
-    this.log(text, { key, table, part, join: joinParts, first });
+    if (!turnTold) this.log(text, { key, table, part, join: joinParts, first });
+    if (data.kind === "round_started") this.dealtAt = performance.now(); // (the hand's help)
     this.cue(data, facts);
     if (data.kind === "game_over") forgetSeat(); // why: nothing is left to take back
     if (data.kind === "new_game" && this.seat !== null) keepSeat(this.token, this.name, this.table);
@@ -1009,7 +1026,13 @@ export class App {
     else if (same) this.answer(card, false);
     // why: a screen reader reads the card from aria-activedescendant, but the built-in voice
     // (for readers that drop quick updates) hears no live region here, so it says the card itself
-    else this.speaker.interrupt(card);
+    else {
+      this.speaker.interrupt(card);
+      // why: the screen reader says the card now, of its own; news given before it ends waits
+      // behind it, and a steady key (1.3 s) cut it before it began (issue 25): news waits the
+      // card's words out, not a fixed 0.9 s after the key
+      this.news.readerSays(card);
+    }
   }
 
   // --- keys ----------------------------------------------------------------------------------
@@ -1083,6 +1106,13 @@ export class App {
     $("hand").addEventListener("focus", () => {
       if (this.handHelpSaid || this.seat === null) return;
       this.handHelpSaid = true;
+      $("hand").removeAttribute("aria-describedby"); // (see below)
+      // why after the deal's news when the deal gave the hand focus: as an answer, first, the
+      // help (17 words) put the deal, and "Your turn.", 15 s after the deal (Orca, issue 25)
+      if (performance.now() - this.dealtAt < DEAL_HELP_MS) {
+        this.news.announce($("hand-help").textContent, { table: this.table, remember: false });
+        return;
+      }
       this.answer($("hand-help").textContent, false);
       this.helpGiven = this.news.current;
       // why no description after: a screen reader says it when the list itself takes focus

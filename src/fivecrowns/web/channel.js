@@ -4,7 +4,8 @@
 //   - an assertive region makes Orca throw away the polite messages it has queued, so nothing
 //     here is assertive: your turn is news that follows the moves before it;
 //   - every key press stops the screen reader's speech and drops its queue, so a sentence
-//     still being spoken when a key comes is given again, once, when the keys stop;
+//     still being spoken when a key comes is given again when the keys stop: once if the
+//     screen reader had begun it, until it is begun if not (news queued behind it joins it);
 //   - news can stop being true while it waits (a seat empties again, the game starts, the
 //     player leaves the table): such news is withdrawn from the queue, never said late;
 //   - two updates of one region a few milliseconds apart can be read reversed or merged, so
@@ -50,6 +51,18 @@ export const PACE = {
   repeatWindowMs: 700,
   // news waits this long after the last key, so the key's own reply is heard first
   afterKeyMs: 900,
+  // a key this soon after a sentence's release cut it before the screen reader began it:
+  // nothing of it was heard, so it is given again however often that happens (a sentence
+  // begun and cut is given again once). Why 0.6 s: the screen reader's start, release to
+  // speech, was 0.3 s (median) to 0.76 s (p95 with its own words first) (Orca 43, both
+  // browsers); a steady key 1.3 s after the one before cut the news 0.4 s after its release,
+  // behind Orca's words for the picked card, twice, and it was left unsaid (issue 25, web6)
+  beginMs: 600,
+  // while news waits behind such keys, the plain news queued after it goes out with it, as
+  // one line of whole sentences, up to this many words: a player browsing the hand meets one
+  // line when the keys stop, not a minute of them (why no more: a longer line needs a longer
+  // quiet moment to be heard whole)
+  joinWords: 40,
 };
 const KEEP = 60; // lines kept in the log's region (the history keeps every sentence)
 // empty slots kept after the newest line (see release): each is in the page this many lines
@@ -116,17 +129,20 @@ export class News {
     if (last !== undefined && now - last < PACE.repeatWindowMs) return;
     if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value);
     const { key = null, table = null, part = null, join = null, first = false } = options;
+    const { remember = true } = options; // false: help, not news; the history does not keep it
     if (key !== null) this.withdraw(key);
     // why: a sentence that follows one still waiting can join it (another player's draw and
     // discard as one turn, turns.js): fewer sentences, so the news keeps up with the game
     const tail = this.queue[this.queue.length - 1];
-    const joined = part && join && tail && tail.part && !tail.again ? join(tail.part, part) : null;
+    // (not one already given: its record holds the text given)
+    const joinable = tail && tail.part && !tail.again && !tail.entry;
+    const joined = part && join && joinable ? join(tail.part, part) : null;
     if (joined && tail.table === table) {
       this.amend(tail.text, joined.text); // the history holds the whole turn too
       tail.text = joined.text;
       tail.part = joined.part;
     } else {
-      this.remember(text);
+      if (remember) this.remember(text);
       const item = { text, region: "log", key, table, part, born: now, first };
       // why first: the news of your own move is the answer to your key (D answered 16 s late
       // behind a sentence given again and others' moves); in order among themselves
@@ -199,6 +215,13 @@ export class News {
     this.schedule(this.busyUntil - performance.now());
   }
 
+  /** The screen reader says `text` of its own now, with no focus change (the card an arrow
+   * picked, read from aria-activedescendant): news waits until it has been said. */
+  readerSays(text) {
+    this.busyUntil = Math.max(this.busyUntil, performance.now() + speakingTime(text));
+    this.schedule(this.busyUntil - performance.now());
+  }
+
   /** When the answer to the player's last key will have been said (0: none being said). */
   answerUntil() {
     return this.current && this.current.region === "answer" ? this.current.until : 0;
@@ -219,20 +242,50 @@ export class News {
 
   // --- inside ------------------------------------------------------------------------------
 
-  /** The news sentence cut off by a key goes back to the head of the queue, once: why once:
-   * every key cuts the screen reader off, and a sentence given again after each of them (a
-   * player browsing the hand) held the queue, and the game, 20 to 70 s behind (Orca, Firefox). */
+  /** The news sentence cut off by a key goes back to the head of the queue: once if the
+   * screen reader had begun it, every time if not (PACE.beginMs). Why once when begun: every
+   * key cuts the screen reader off, and a sentence begun again after each of them (a player
+   * browsing the hand) was heard in part again and again and held the queue, and the game,
+   * 20 to 70 s behind (Orca, Firefox); one not begun was not heard at all, and a move of
+   * another player must never be lost. Its hold is bounded by joining (release). */
   putBack(byPage = false) {
     const current = this.current;
-    if (!current || current.region !== "log" || performance.now() >= current.unsure) return;
-    if (current.stale || (current.again && !byPage)) {
+    const now = performance.now();
+    if (!current || current.region !== "log" || now >= current.unsure) return;
+    const unbegun = !byPage && now - current.at < PACE.beginMs;
+    if (current.stale || (current.again && !byPage && !unbegun)) {
       // why recorded: it is left to the history, heard in part (the Orca test's check reads it)
       if (current.entry) current.entry.left = true;
       return;
     }
     this.current = null;
-    this.queue.unshift({ ...current.item, again: true, entry: current.entry });
+    // `again`: begun and cut (or cut by the page) once; `held`: cut before it was begun
+    const again = current.again || !unbegun;
+    const held = unbegun || !!current.item.held;
+    this.queue.unshift({ ...current.item, again, held, entry: current.entry });
     this.edge();
+  }
+
+  /** `item`, held by keys, with the plain news queued behind it (no key, not your own move,
+   * the same table) joined on, in order, up to PACE.joinWords words. */
+  joinHeld(item) {
+    if (!item.held || item.region !== "log") return item;
+    let text = item.text;
+    let words = text.split(/\s+/).length;
+    while (this.queue.length) {
+      const next = this.queue[0];
+      const size = next.text.split(/\s+/).length;
+      if (next.key !== null || next.first || next.table !== item.table) break;
+      if (words + size > PACE.joinWords) break;
+      this.queue.shift();
+      text = `${text} ${next.text}`;
+      words += size;
+    }
+    if (text === item.text) return item;
+    // why the record's text too: what the page meant to say is now the joined line
+    if (item.entry) item.entry.text = text;
+    const added = text.slice(item.text.length + 1);
+    return { ...item, text, part: null, added: [...(item.added ?? []), added] };
   }
 
   /** Queued news that `gone` picks is dropped; the sentence being said is not given again. */
@@ -267,7 +320,7 @@ export class News {
         this.schedule(free - now);
         break;
       }
-      this.release(this.queue.shift());
+      this.release(this.joinHeld(this.queue.shift()));
     }
     this.edge();
   }
@@ -312,7 +365,8 @@ export class News {
     }
     if (this.voiceMode) {
       if (item.region === "answer") this.speaker.interrupt(item.text);
-      else if (!item.again) this.speaker.queue(item.text);
+      else if (!item.again && !item.held) this.speaker.queue(item.text);
+      else for (const added of item.added ?? []) this.speaker.queue(added); // joined on (joinHeld)
     }
     // why: the tests and the benchmark read what the page meant to say, and when; a sentence
     // given again after a key cut it off is the same sentence, its last time in `last`

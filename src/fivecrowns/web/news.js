@@ -2,8 +2,8 @@
 // fivecrowns.words.announce): "Ben's last turn." for another player's last turn, and "Your
 // turn. Top discard: …" at yours; and the seat's own record of game events behind L ("what
 // happened since your last turn"), kept for the browser tab so a reload keeps it.
-import { _, N_, fill, joinList } from "./i18n.js";
-import { spokenName } from "./cards.js";
+import { _, N_, fill, joinList, ngettext } from "./i18n.js";
+import { spokenName, wildClause } from "./cards.js";
 
 const W = {
   theirLastTurn: N_("{name}'s last turn."),
@@ -13,6 +13,43 @@ const W = {
   yourLastTurnTop: N_("This is your last turn. Top discard: {card}."),
   yourLastTurnEmpty: N_("This is your last turn. The discard pile is empty."),
 };
+
+/** A seated player's round start, most important first: the round, whose turn (yours: "Your
+ * turn.", and then no sentence of its own for it), the top discard, the wild rank, the count.
+ * Why not the hand card by card (the server's sentence, the terminal's): before "Your turn"
+ * it held that news up to 20 s after the deal (Orca, issue 25); the hand's list holds the
+ * cards, and focus is on it. Null when the event lacks what it needs (the server's then). */
+export function dealWords(app, data, wild) {
+  const { round, first_player: first, turned_up: top, hand_size: count, wild_rank: rank } = data;
+  if (app.seat === null || typeof round !== "number" || typeof first !== "number") return null;
+  if (typeof top !== "string" || typeof count !== "number" || typeof rank !== "string") return null;
+  const clause = wildClause(rank);
+  const values = {
+    round,
+    card: spokenName(top, wild),
+    wild: clause.charAt(0).toUpperCase() + clause.slice(1),
+    count,
+  };
+  if (first === app.seat) {
+    // TRANSLATORS: {wild} is a whole clause such as "3s are wild", its first letter capital
+    const yours = ngettext(
+      "Round {round}. Your turn. Top discard: {card}. {wild}. {count} card each.",
+      "Round {round}. Your turn. Top discard: {card}. {wild}. {count} cards each.",
+      count,
+    );
+    return fill(yours, values);
+  }
+  const seats = app.snapshot ? app.snapshot.seats : [];
+  const name = seats[first] && seats[first].name;
+  if (!name) return null;
+  // TRANSLATORS: {wild} is a whole clause such as "3s are wild", its first letter capital
+  const theirs = ngettext(
+    "Round {round}. {name} starts. Top discard: {card}. {wild}. {count} card each.",
+    "Round {round}. {name} starts. Top discard: {card}. {wild}. {count} cards each.",
+    count,
+  );
+  return fill(theirs, { ...values, name });
+}
 
 /** The game's own events: what L tells (table news such as joins and chat is not a move). */
 export const GAME_KINDS = new Set([
