@@ -52,7 +52,15 @@ from fivecrowns.net.server.store import Store, StoredPlayer, StoredTable
 from fivecrowns.table import SeatKind, Table, TableError
 from fivecrowns.words.text import name_refusal
 
-__all__ = ["INVITE_ALPHABET", "LISTED_TABLES", "Lobby", "Recorder", "new_invite_code", "room_of"]
+__all__ = [
+    "INVITE_ALPHABET",
+    "LISTED_TABLES",
+    "Lobby",
+    "Recorder",
+    "invite_code",
+    "new_invite_code",
+    "room_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +128,9 @@ class Lobby:
         # one the creator banned or blocks, without the lobby knowing of friends
         self.welcomed: Callable[[PlayerRecord], None] = lambda player: None
         self.may_sit: Callable[[Room, PlayerRecord], None] = lambda room, player: None
+        # which tables are this process's: those whose id, as a number, is share[0] modulo
+        # share[1] (``serve --workers``: each worker makes and recovers its own, workers.py)
+        self.share = (0, 1)
 
     def recover(self) -> None:
         """Bring back every unfinished table from the store; set aside any that cannot be
@@ -131,6 +142,8 @@ class Lobby:
         more than that anyway; the others stay in the store as they are, for a start with a
         higher ``--max-tables``."""
         stored_tables, left_out = self.store.load(self.limits.max_tables)
+        if self.share[1] > 1:
+            stored_tables = [table for table in stored_tables if self._mine(table.id)]
         if left_out:
             log.warning(
                 "Unfinished tables not brought back: %d (this server holds at most %d tables, "
@@ -535,7 +548,7 @@ class Lobby:
         if code is not None:
             # why both: a code as typed (any case, any separators), or one made before codes
             # were Crockford's (mixed case, kept by a server that was restarted since)
-            room = self.rooms.by_code.get(_invite_code(code)) or self.rooms.by_code.get(code)
+            room = self.rooms.by_code.get(invite_code(code)) or self.rooms.by_code.get(code)
             if room is None:
                 raise TableError("no_table", _("No table has that invite code."))
             return room
@@ -545,11 +558,22 @@ class Lobby:
         return room
 
     def _new_id(self) -> str:
+        index, count = self.share
         for _attempt in range(100):
-            table_id = secrets.token_hex(4)
+            # why a multiple of count plus index: the id names its worker (workers.py); with
+            # one process this is secrets.token_hex(4), as before
+            table_id = f"{secrets.randbelow(2**32 // count) * count + index:08x}"
             if table_id not in self.rooms:
                 return table_id
         raise TableError("busy", _("Could not find a free table number; try again."))
+
+    def _mine(self, table_id: str) -> bool:
+        """The table ``table_id`` is this process's to serve (:attr:`share`)."""
+        index, count = self.share
+        try:
+            return int(table_id, 16) % count == index
+        except ValueError:  # why: an id from before ids were hex is the first worker's
+            return index == 0
 
 
 def room_of(conn: Connection) -> Room:
@@ -588,11 +612,11 @@ def new_invite_code() -> str:
     return f"{chars[:5]}-{chars[5:]}"
 
 
-def _invite_code(typed: str) -> str:
+def invite_code(typed: str) -> str:
     """``typed`` as a code: in any case, with or without separators (spaces, hyphens, dots),
     O read as 0 and I and L as 1.
 
-    >>> _invite_code(" 7kq2m xw9rd "), _invite_code("7KQ2M.XW9RD"), _invite_code("oil23-45678")
+    >>> invite_code(" 7kq2m xw9rd "), invite_code("7KQ2M.XW9RD"), invite_code("oil23-45678")
     ('7KQ2M-XW9RD', '7KQ2M-XW9RD', '01123-45678')
     """
     chars = "".join(char for char in typed.upper() if char.isascii() and char.isalnum())
@@ -602,7 +626,7 @@ def _invite_code(typed: str) -> str:
 
 def _same_code(typed: str | None, code: str | None) -> bool:
     """``typed`` is the invite code ``code`` (as typed, or a code made before Crockford's)."""
-    return typed is not None and code is not None and code in (typed, _invite_code(typed))
+    return typed is not None and code is not None and code in (typed, invite_code(typed))
 
 
 def _hash(token: str) -> str:

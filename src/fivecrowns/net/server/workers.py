@@ -1,0 +1,805 @@
+"""``fivecrowns serve --workers N``: the tables of one machine served by N worker processes.
+
+The process that accepts the sockets, the *front*, keeps every client's WebSocket, the
+lobby, accounts, presence, the limits and the table list, and relays the traffic of each
+table to the worker that owns it (the design of Lichess's lila-ws in front of its game
+logic, issue 29). Each worker is a child of the front and runs an ordinary
+:class:`~fivecrowns.net.server.app.Server` for its share of the tables: their rooms, tables,
+computer players, pacing, the store writes of their inputs, and their recovery at start.
+The clients see one WebSocket, as before.
+
+- The link between the front and a worker is a Unix socket pair the worker inherits; each
+  message on it is a batch of :mod:`msgspec` MessagePack operations (at most one batch per
+  turn of the event loop and way), with a 4-byte length before it (at most ``LINK_MOST``).
+- Front to worker: a connection arrives at a table (:class:`Arrive`: its id, its player, its
+  language and the create, join or watch it asked), a client message for its table
+  (:class:`Message`, the raw bytes: decoded once, on the worker), a connection gone
+  (:class:`Gone`), stop (:class:`Stop`).
+- Worker to front: frames to send (:class:`Frames`: one encoded frame and the connections
+  that get it, so the fan-out's encoding once per class of viewer is kept), a connection back
+  in the lobby (:class:`Back`), a message that is the front's after all (:class:`Bounce`),
+  a connection to close with a sentence (:class:`Close`), and the worker's tables for the
+  lobby list (:class:`Summary`). A worker commits its store before it sends a batch with
+  frames, so a frame the front writes tells only of moves already saved.
+- On the worker a connection is a :class:`Seat`: a :class:`Connection` whose frames go into
+  the link; the rooms, tables and fan-out are unchanged, and each seat still gets only its
+  own frames (the worker addresses connections, the front only forwards).
+- Which worker: a new table goes to the worker with the fewest; its id is made so that
+  ``int(id, 16) % N`` names that worker (:attr:`Lobby.share`), so a restarted front and its
+  workers find each stored table's worker the same way.
+
+Not done yet (docs/operations.md): several machines, a lease per worker, and a dead worker
+started again (its connections are closed, their clients reconnect to the lobby).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import pickle
+import signal
+import socket
+import struct
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import msgspec
+from aiohttp import web
+
+from fivecrowns.i18n import gettext as _
+from fivecrowns.i18n import speaking
+from fivecrowns.net.protocol import (
+    CreateTable,
+    Error,
+    Join,
+    ProtocolError,
+    TableInfo,
+    Tables,
+    Watch,
+    decode_client,
+    encode,
+)
+from fivecrowns.net.server.app import Server, make_app
+from fivecrowns.net.server.connection import CANNOT_SAVE, Connection
+from fivecrowns.net.server.limits import Limits
+from fivecrowns.net.server.lobby import LISTED_TABLES, Lobby, invite_code
+from fivecrowns.net.server.rooms import PlayerRecord, Room
+from fivecrowns.table import TableError
+
+__all__ = ["Front", "WorkerConfig", "make_front_app", "worker_main"]
+
+log = logging.getLogger(__name__)
+
+LINK_MOST = 64 * 1024 * 1024  # bytes in one batch on a link; more ends the link
+BATCHES = 10**15  # batches one link carries at most (years of a busy server)
+START_WAIT = 120.0  # seconds a worker has to recover its tables and say it is ready
+STOP_WAIT = 10.0  # seconds a stopping worker has to save and end before it is killed
+SUMMARY_EVERY = 1.0  # seconds between a worker's table lists while its tables change
+_LENGTH = struct.Struct("!I")
+
+#: The messages a worker handles for a connection at one of its tables; every other kind
+#: (hello, accounts, the table list, friends, ratings) stays with the front.
+TABLE_KINDS = frozenset(
+    {
+        "act",
+        "chat",
+        "ask",
+        "resume",
+        "leave",
+        "add_bot",
+        "remove_bot",
+        "start",
+        "new_game",
+        "spectator_chat",
+        "mute_chat",
+        "language",
+        "kick",
+        "listening",
+        "create_table",
+        "join",
+        "watch",
+    }
+)
+
+
+# --- the link's operations -------------------------------------------------------------------
+
+
+class Arrive(msgspec.Struct, tag="arrive", array_like=True):
+    conn: int
+    player: str
+    name: str
+    token_hash: str
+    language: str
+    mute: str
+    address: str
+    request: bytes  # the create_table, join or watch, as the client's JSON
+
+
+class Message(msgspec.Struct, tag="message", array_like=True):
+    conn: int
+    raw: bytes  # why bytes only: a msgspec union holds one string-like type
+
+
+class Gone(msgspec.Struct, tag="gone", array_like=True):
+    conn: int
+
+
+class Stop(msgspec.Struct, tag="stop", array_like=True):
+    pass
+
+
+class Frames(msgspec.Struct, tag="frames", array_like=True):
+    frame: bytes
+    conns: list[int]
+
+
+class Back(msgspec.Struct, tag="back", array_like=True):
+    conn: int
+
+
+class Bounce(msgspec.Struct, tag="bounce", array_like=True):
+    conn: int
+    raw: bytes  # why bytes only: a msgspec union holds one string-like type
+
+
+class Close(msgspec.Struct, tag="close", array_like=True):
+    conn: int
+    code: str
+    text: str
+
+
+class Summary(msgspec.Struct, tag="summary", array_like=True):
+    tables: int  # every table the worker holds
+    creates: int  # create_table requests it has handled
+    listed: list[TableInfo]  # its open public tables, as the lobby lists them
+    codes: list[str]  # its private tables' invite codes
+
+
+ToWorker = Arrive | Message | Gone | Stop
+ToFront = Frames | Back | Bounce | Close | Summary
+_to_worker = msgspec.msgpack.Decoder(list[ToWorker])
+_to_front = msgspec.msgpack.Decoder(list[ToFront])
+_encoder = msgspec.msgpack.Encoder()
+
+
+class LinkError(Exception):
+    """The other end of a link broke its rules (a batch too big)."""
+
+
+async def _read_batch(reader: asyncio.StreamReader) -> bytes | None:
+    """The next batch's bytes; None at the end of the link."""
+    try:
+        header = await reader.readexactly(_LENGTH.size)
+        (size,) = _LENGTH.unpack(header)
+        if size > LINK_MOST:
+            raise LinkError(f"a batch of {size} bytes")
+        return await reader.readexactly(size)
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None
+
+
+def _framed(ops: list[Any]) -> bytes:
+    body = _encoder.encode(ops)
+    if len(body) > LINK_MOST:  # why: the other end would end the link; a bug, said loudly
+        raise LinkError(f"a batch of {len(body)} bytes")
+    return _LENGTH.pack(len(body)) + body
+
+
+@dataclass
+class WorkerConfig:
+    """What a worker needs to serve its share: sent pickled, first, on its own link (why
+    pickle: the front starts the worker itself, on a socket pair nobody else holds)."""
+
+    index: int
+    count: int
+    store: str  # the SQLite file's path, or a postgresql:// address
+    limits: Limits
+    history: str | None = None
+    seed: int | None = None
+
+
+# --- the front -----------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class WorkerHandle:
+    """One worker, as the front sees it."""
+
+    index: int
+    proc: subprocess.Popen[bytes] | None = None
+    writer: asyncio.StreamWriter | None = None
+    reader: asyncio.Task[None] | None = None
+    tables: int = 0
+    creates_sent: int = 0
+    creates_seen: int = 0
+    listed: list[TableInfo] = field(default_factory=list)
+    codes: list[str] = field(default_factory=list)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    out: list[Any] = field(default_factory=list)
+
+    def send(self, op: ToWorker) -> None:
+        if not self.out:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.out.append(op)
+
+    def flush(self) -> None:
+        ops, self.out = self.out, []
+        if ops and self.writer is not None and not self.writer.is_closing():
+            self.writer.write(_framed(ops))
+
+    def load(self) -> int:
+        """Its tables, with those asked of it and not yet counted in its last summary."""
+        return self.tables + self.creates_sent - self.creates_seen
+
+
+class FrontLobby(Lobby):
+    """The front's lobby: its table list is the workers' (it holds no tables itself)."""
+
+    workers: list[WorkerHandle]
+
+    def tables(self) -> Tables:
+        infos = [info for worker in getattr(self, "workers", ()) for info in worker.listed]
+        infos.sort(key=lambda info: info.started)  # why stable: waiting tables first, as ever
+        return Tables(infos[:LISTED_TABLES])
+
+
+class _InLobby(Collection[Connection]):
+    """The front's connections in its lobby: those at no worker's table."""
+
+    def __init__(self, front: Front) -> None:
+        self._front = front
+
+    def __iter__(self) -> Iterator[Connection]:
+        at = self._front.at
+        return (conn for conn in self._front.connections if conn not in at)
+
+    def __len__(self) -> int:
+        return sum(1 for _conn in self)
+
+    def __contains__(self, conn: object) -> bool:
+        return conn in self._front.connections and conn not in self._front.at
+
+
+class Front(Server):
+    """The process that keeps the sockets, the lobby and the accounts, and relays each
+    connection's table traffic to the worker that owns the table."""
+
+    lobby_class = FrontLobby
+
+    def __init__(self, *args: Any, workers: int, store_at: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.workers = [WorkerHandle(index) for index in range(workers)]
+        cast(FrontLobby, self.lobby).workers = self.workers
+        self.store_at = store_at
+        self.at: dict[Connection, WorkerHandle] = {}  # connections at a worker's table
+        self._ids: dict[Connection, int] = {}
+        self._by_id: dict[int, Connection] = {}
+        self._next_id = itertools.count(1)
+
+    # --- the workers' lives ---------------------------------------------------------------
+
+    def recover(self) -> None:
+        """Nothing here: each worker brings back its own share of the tables."""
+
+    async def start_workers(self) -> None:
+        for worker in self.workers:
+            here, there = socket.socketpair()
+            config = WorkerConfig(
+                worker.index,
+                len(self.workers),
+                self.store_at,
+                self.limits,
+                None if self.history is None else str(self.history),
+                self.seed,
+            )
+            with there:
+                worker.proc = subprocess.Popen(
+                    [sys.executable, "-m", "fivecrowns.net.server.workers", str(there.fileno())],
+                    pass_fds=(there.fileno(),),
+                )
+            reader, worker.writer = await asyncio.open_unix_connection(sock=here, limit=2**20)
+            configured = pickle.dumps(config)
+            worker.writer.write(_LENGTH.pack(len(configured)) + configured)
+            worker.reader = asyncio.create_task(self._read(worker, reader))
+        waits = [asyncio.create_task(worker.ready.wait()) for worker in self.workers]
+        _done, late = await asyncio.wait(waits, timeout=START_WAIT)
+        for wait in late:
+            wait.cancel()
+        if late:
+            raise RuntimeError(f"{len(late)} worker(s) did not start in {START_WAIT:.0f} s")
+
+    async def stop_workers(self) -> None:
+        for worker in self.workers:
+            worker.send(Stop())
+        for worker in self.workers:
+            proc = worker.proc
+            if proc is None:
+                continue
+            try:
+                await asyncio.to_thread(proc.wait, STOP_WAIT)
+            except subprocess.TimeoutExpired:
+                log.warning("Worker %d did not stop in time; killed", worker.index)
+                proc.kill()
+                await asyncio.to_thread(proc.wait, STOP_WAIT)
+            if worker.reader is not None:
+                worker.reader.cancel()
+            if worker.writer is not None:
+                worker.writer.close()
+
+    async def _read(self, worker: WorkerHandle, reader: asyncio.StreamReader) -> None:
+        for _batch in range(BATCHES):
+            try:
+                body = await _read_batch(reader)
+            except LinkError as error:
+                log.error("Worker %d broke the link: %s", worker.index, error)
+                body = None
+            if body is None:
+                break
+            for op in _to_front.decode(body):
+                try:
+                    self._from_worker(worker, op)
+                except Exception:  # why: one bad operation must not end the front
+                    log.exception("An operation from worker %d could not be handled", worker.index)
+        if not self.stopping:
+            log.error("Worker %d ended; its connections are closed", worker.index)
+            for conn, at in list(self.at.items()):
+                if at is worker:
+                    self.at.pop(conn, None)
+                    with speaking(conn.language):
+                        text = _("The server cannot take this connection now; try again later.")
+                    conn.close_saying(Error("worker_gone", text))
+            worker.listed, worker.codes, worker.tables = [], [], 0
+            self.lobby.dirty = True
+
+    def _from_worker(self, worker: WorkerHandle, op: ToFront) -> None:
+        if isinstance(op, Frames):
+            by_id = self._by_id
+            frame = op.frame
+            for conn_id in op.conns:
+                conn = by_id.get(conn_id)
+                if conn is not None:
+                    conn.send_raw(frame)
+        elif isinstance(op, Back):
+            conn = self._by_id.get(op.conn)
+            if conn is not None and self.at.get(conn) is worker:
+                del self.at[conn]
+        elif isinstance(op, Bounce):
+            conn = self._by_id.get(op.conn)
+            if conn is not None and not conn.closed:
+                self._here(conn, op.raw)
+        elif isinstance(op, Close):
+            conn = self._by_id.get(op.conn)
+            if conn is not None:
+                conn.close_saying(Error(op.code, op.text))
+        else:
+            worker.tables, worker.creates_seen = op.tables, op.creates
+            worker.listed, worker.codes = op.listed, op.codes
+            worker.ready.set()
+            self.lobby.dirty = True
+
+    # --- a client's messages ------------------------------------------------------------------
+
+    def receive(self, conn: Connection, raw: str | bytes) -> None:
+        worker = self.at.get(conn)
+        if worker is None:
+            super().receive(conn, raw)
+            return
+        self.messages += 1
+        if self.stopping or conn.closed:
+            return
+        with speaking(conn.language):
+            if not conn.allow():
+                conn.send(Error("rate_limited", _("Too many messages at once; slow down.")))
+                return
+            if len(raw) > self.limits.max_message:
+                text = _("A message has at most {count} bytes.")
+                conn.send(Error("too_big", text.format(count=self.limits.max_message)))
+                return
+        kind = _kind(raw)
+        if kind in TABLE_KINDS:
+            if kind == "language":  # why both: the front words the lobby's sentences too
+                self._here(conn, raw)
+            data = raw.encode() if isinstance(raw, str) else raw
+            worker.send(Message(self._ids[conn], data))
+        else:
+            self._here(conn, raw)
+
+    def _here(self, conn: Connection, raw: str | bytes) -> None:
+        """Handle ``raw`` in the front, its rate already counted."""
+        with speaking(conn.language):
+            try:
+                message = decode_client(raw)
+            except ProtocolError as error:
+                conn.send(Error("bad_message", str(error)))
+                return
+            self._handle(conn, message)
+
+    def _dispatch(self, conn: Connection, message: Any) -> None:
+        if isinstance(message, (CreateTable, Join, Watch)) and conn.player is not None:
+            self._to_worker(conn, conn.player, message)
+        else:
+            super()._dispatch(conn, message)
+
+    def _to_worker(
+        self, conn: Connection, player: PlayerRecord, message: CreateTable | Join | Watch
+    ) -> None:
+        if conn in self.at:  # why: a message on its way when the worker sent it back
+            raise TableError("at_table", _("You are already at a table; leave it first."))
+        if isinstance(message, CreateTable):
+            if sum(worker.load() for worker in self.workers) >= self.limits.max_tables:
+                text = _("The server has as many tables as it allows.")
+                raise TableError("too_many_tables", text)
+            worker = min(self.workers, key=lambda worker: (worker.load(), worker.index))
+            worker.creates_sent += 1
+        elif message.code is not None:
+            found = self._by_code(message.code)
+            if found is None:
+                raise TableError("no_table", _("No table has that invite code."))
+            worker = found
+        else:
+            found = self._owner(message.table)
+            if found is None:
+                text = _("There is no such table; list the tables to see them.")
+                raise TableError("no_table", text)
+            worker = found
+        conn_id = self._ids.get(conn)
+        if conn_id is None:
+            conn_id = self._ids[conn] = next(self._next_id)
+            self._by_id[conn_id] = conn
+        self.at[conn] = worker
+        worker.send(
+            Arrive(
+                conn_id,
+                player.id,
+                player.name,
+                player.token_hash,
+                conn.language,
+                player.mute,
+                conn.address,
+                encode(message),
+            )
+        )
+
+    def _by_code(self, typed: str) -> WorkerHandle | None:
+        code = invite_code(typed)
+        for worker in self.workers:
+            if code in worker.codes or typed in worker.codes:
+                return worker
+        return None
+
+    def _owner(self, table_id: str | None) -> WorkerHandle | None:
+        """The worker a table id names (None: no id this server makes)."""
+        if table_id is None or len(table_id) != 8:
+            return None
+        try:
+            value = int(table_id, 16)
+        except ValueError:
+            return None
+        return self.workers[value % len(self.workers)]
+
+    def _disconnected(self, conn: Connection) -> None:
+        super()._disconnected(conn)
+        worker = self.at.pop(conn, None)
+        conn_id = self._ids.pop(conn, None)
+        if conn_id is not None:
+            self._by_id.pop(conn_id, None)
+            if worker is not None:
+                worker.send(Gone(conn_id))
+
+    async def lobby_updates(self) -> None:
+        await self.lobby.updates(_InLobby(self))
+
+
+def _kind(raw: str | bytes) -> str | None:
+    """The ``type`` of a client message, read without decoding the rest (None: unreadable)."""
+    try:
+        return _kind_decoder.decode(raw).type
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+
+
+class _Kind(msgspec.Struct):
+    type: str | None = None
+
+
+_kind_decoder = msgspec.json.Decoder(_Kind)
+
+
+def make_front_app(front: Front, sounds: str | None = None) -> web.Application:
+    """The front's application: the server's, with the workers started before it serves and
+    stopped after."""
+    app = make_app(front, sounds)
+
+    async def workers(app: web.Application) -> AsyncIterator[None]:
+        try:
+            await front.start_workers()
+            yield
+        finally:
+            await front.stop_workers()
+
+    # why first: the workers serve the tables before the lobby lists them, and stop last
+    app.cleanup_ctx.insert(0, workers)
+    return app
+
+
+# --- a worker --------------------------------------------------------------------------------
+
+
+class Seat(Connection):
+    """A client's connection as a worker holds it: its frames go into the link to the front."""
+
+    def __init__(self, worker: Worker, conn_id: int, limits: Limits) -> None:
+        self.id = conn_id
+        self._worker = worker
+        self._room: Room | None = None
+        self.gone = False  # the front said the connection ended
+        super().__init__(cast(Any, None), limits)
+
+    @property
+    def room(self) -> Room | None:
+        return self._room
+
+    @room.setter
+    def room(self, room: Room | None) -> None:
+        was, self._room = self._room, room
+        if room is None and was is not None and not self.gone:
+            self._worker.back(self)
+
+    def allow(self) -> bool:
+        return True  # why: the front counted this message against the connection's rate
+
+    def send_raw(self, data: bytes) -> None:
+        if not self.closed:
+            self._worker.frame(self.id, data)
+
+    def send_listing(self, data: bytes) -> None:
+        self.send_raw(data)
+
+    def close(self, code: int = 1000, reason: bytes = b"") -> None:
+        if not self.closed:
+            self.closed = True
+            self._worker.control(Close(self.id, "closed", ""))
+
+    def close_saying(self, message: msgspec.Struct) -> None:
+        if not self.closed:
+            self.closed = True
+            if isinstance(message, Error):
+                self._worker.control(Close(self.id, message.code, message.text))
+            else:
+                self._worker.frame(self.id, encode(message))
+                self._worker.control(Close(self.id, "closed", ""))
+
+
+class Worker:
+    """A worker's side of its link: the front's operations handed to its server, and what its
+    server sends, batched once a turn of the event loop."""
+
+    def __init__(self, server: Server, writer: asyncio.StreamWriter, limits: Limits) -> None:
+        self.server = server
+        self.writer = writer
+        self.limits = limits
+        self.conns: dict[int, Seat] = {}
+        self.creates = 0
+        self.stopped = asyncio.Event()
+        self._groups: list[tuple[bytes, list[int]]] = []
+        self._group_of: dict[int, int] = {}  # id() of a frame -> its group
+        self._last: dict[int, int] = {}  # connection -> the group of its latest frame
+        self._controls: list[ToFront] = []
+        self._due = False
+
+    def _soon(self) -> None:
+        if not self._due:
+            self._due = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def frame(self, conn_id: int, data: bytes) -> None:
+        """``data`` for the connection ``conn_id``; a frame several connections get in one
+        turn (the same bytes object, as the fan-out makes it) goes into the link once."""
+        groups = self._groups
+        index = self._group_of.get(id(data))
+        if index is None or index < self._last.get(conn_id, -1) or groups[index][0] is not data:
+            # why a new group when older than this connection's latest: its frames stay in order
+            index = len(groups)
+            groups.append((data, []))
+            self._group_of[id(data)] = index
+        groups[index][1].append(conn_id)
+        self._last[conn_id] = index
+        self._soon()
+
+    def control(self, op: ToFront) -> None:
+        self._controls.append(op)
+        self._soon()
+
+    def back(self, conn: Seat) -> None:
+        """``conn`` is at no table here any more: the front has it back, in its lobby."""
+        if self.conns.get(conn.id) is conn:
+            del self.conns[conn.id]
+            if conn.player is not None and conn.player.conn is conn:
+                conn.player.conn = None
+            self.control(Back(conn.id))
+
+    def flush(self) -> None:
+        self._due = False
+        groups, self._groups = self._groups, []
+        self._group_of, self._last = {}, {}
+        controls, self._controls = self._controls, []
+        ops: list[ToFront] = []
+        # why saved first: no frame leaves before the moves it tells of are on disk
+        if groups and not self.server._save():
+            told: set[int] = set()
+            for _data, conn_ids in groups:
+                for conn_id in conn_ids:
+                    if conn_id not in told:
+                        told.add(conn_id)
+                        ops.append(self._unsaved(conn_id))
+        else:
+            ops += [Frames(data, conn_ids) for data, conn_ids in groups]
+        ops += controls
+        if self.server.lobby.dirty:
+            ops.append(self.summary())
+        if ops and not self.writer.is_closing():
+            self.writer.write(_framed(ops))
+
+    def _unsaved(self, conn_id: int) -> Close:
+        conn = self.conns.get(conn_id)
+        with speaking(conn.language if conn is not None else "en"):
+            return Close(conn_id, "cannot_save", _(CANNOT_SAVE))
+
+    def summary(self) -> Summary:
+        lobby = self.server.lobby
+        lobby.dirty = False
+        codes = [room.code for room in lobby.rooms.values() if room.code is not None]
+        return Summary(len(lobby.rooms), self.creates, lobby.tables().tables, codes)
+
+    async def summaries(self) -> None:
+        """The table list again when it changed and no batch has carried it."""
+        while True:
+            await asyncio.sleep(SUMMARY_EVERY)
+            if self.server.lobby.dirty:
+                self._soon()
+
+    def handle(self, op: ToWorker) -> None:
+        if isinstance(op, Message):
+            self._message(op)
+        elif isinstance(op, Arrive):
+            self._arrive(op)
+        elif isinstance(op, Gone):
+            conn = self.conns.pop(op.conn, None)
+            if conn is not None:
+                conn.gone = True  # why first: no Back for a connection the front forgot
+                self.server.lobby.disconnected(conn)
+                conn.closed = True
+        else:
+            self.stopped.set()
+
+    def _message(self, op: Message) -> None:
+        conn = self.conns.get(op.conn)
+        if conn is None or conn.room is None:
+            # why: it left this worker's table meanwhile; the front answers it (a join of a
+            # table on another worker, or a sentence saying it is at no table)
+            self.control(Bounce(op.conn, op.raw))
+            return
+        self._handle(conn, op.raw)
+
+    def _handle(self, conn: Seat, raw: bytes) -> None:
+        """What :meth:`Server.receive` does, but the front's part: its rate and size."""
+        server = self.server
+        server.messages += 1
+        if server.stopping or conn.closed:
+            return
+        with speaking(conn.language):
+            try:
+                message = decode_client(raw)
+            except ProtocolError as error:
+                conn.send(Error("bad_message", str(error)))
+                return
+            server._handle(conn, message)
+
+    def _arrive(self, op: Arrive) -> None:
+        lobby = self.server.lobby
+        conn = Seat(self, op.conn, self.limits)
+        conn.language = op.language
+        conn.address = op.address
+        record = lobby.players.get(op.player)
+        if record is None:
+            record = lobby.players[op.player] = PlayerRecord(op.player, op.name, op.token_hash)
+        else:
+            record.name, record.token_hash = op.name, op.token_hash
+        record.mute = op.mute
+        record.conn = conn
+        conn.player = record
+        self.conns[op.conn] = conn
+        if isinstance(decode_client(op.request), CreateTable):
+            self.creates += 1
+        self._handle(conn, op.request)
+        if conn.room is None:  # why: refused (a sentence is on its way); back to the lobby
+            self.back(conn)
+
+
+def _open_worker_store(where: str) -> Any:
+    if where.startswith(("postgresql://", "postgres://")):
+        from fivecrowns.net.server.pgstore import PgStore
+
+        return PgStore(where)
+    from fivecrowns.net.server.store import SqliteStore
+
+    return SqliteStore(Path(where))
+
+
+async def _work(fd: int) -> None:
+    from fivecrowns.net.server.collector import QuietCollector
+
+    sock = socket.socket(fileno=fd)
+    reader, writer = await asyncio.open_unix_connection(sock=sock, limit=2**20)
+    configured = await _read_batch(reader)
+    if configured is None:
+        raise LinkError("the front ended before it said what to serve")
+    config: WorkerConfig = pickle.loads(configured)  # why safe: only our parent holds the link
+    store = _open_worker_store(config.store)
+    server = Server(
+        store,
+        config.limits,
+        history=None if config.history is None else Path(config.history),
+        seed=config.seed,
+    )
+    server.lobby.share = (config.index, config.count)
+    worker = Worker(server, writer, config.limits)
+    server.recover()
+    server.start_bots()
+    server.lobby.dirty = True
+    worker.flush()  # why: the first summary says this worker is ready
+    sweeps = asyncio.create_task(server.sweeps())
+    summaries = asyncio.create_task(worker.summaries())
+    collector = QuietCollector.from_environment()
+    collector.start()
+    collecting = asyncio.create_task(collector.run())
+
+    async def read() -> None:
+        for _batch in range(BATCHES):
+            body = await _read_batch(reader)
+            if body is None:
+                break
+            for op in _to_worker.decode(body):
+                worker.handle(op)
+            if worker.stopped.is_set():
+                return
+
+    try:
+        await read()
+    finally:
+        for task in (sweeps, summaries, collecting):
+            task.cancel()
+        collector.stop()
+        await server.stop()
+        for room in server.rooms.values():
+            server.pacing.halt(room)
+        with contextlib.suppress(Exception):
+            worker.flush()
+            await writer.drain()
+        store.close()
+
+
+def worker_main(argv: list[str]) -> int:
+    """A worker process: ``python -m fivecrowns.net.server.workers FD``."""
+    logging.basicConfig(level=logging.WARNING, format="worker: %(levelname)s %(message)s")
+    # why: Ctrl+C in the terminal reaches the whole group; the front stops its workers itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        asyncio.run(_work(int(argv[0])))
+    except LinkError as error:
+        print(f"worker {os.getpid()}: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(worker_main(sys.argv[1:]))

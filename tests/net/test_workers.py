@@ -1,0 +1,207 @@
+"""``fivecrowns serve --workers 2``: one front process keeps the sockets and the lobby, two
+worker processes own a share of the tables each, and real clients play through the relay
+(net/server/workers.py, docs/operations.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fivecrowns.net.protocol import MAX_MESSAGE_BYTES
+from server_support import (
+    FAST,
+    Client,
+    ServerProcess,
+    check_no_leak,
+    no_leaks,
+    play_until,
+    replayed,
+    run_against,
+)
+
+
+@pytest.fixture(name="front")
+def front_fixture(data: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(data, *FAST, "--grace", "1", "--workers", "2").start()
+    yield process
+    process.stop()
+
+
+def _worker_of(table: str | None) -> int:
+    """The worker a table id names (``int(id, 16) % 2``, as the front finds it)."""
+    assert table is not None
+    return int(table, 16) % 2
+
+
+def _workers(pid: int) -> list[int]:
+    """The worker processes ``pid`` started (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            command = (entry / "cmdline").read_bytes() if int(stat[1]) == pid else b""
+            if b"fivecrowns.net.server.workers" in command:
+                found.append(int(entry.name))
+    return found
+
+
+async def _table(url: str, creator: str, joiner: str) -> tuple[Client, Client]:
+    """``creator`` makes a table of four with two computer players; ``joiner`` sits down."""
+    first, second = Client(creator), Client(joiner)
+    await first.connect(url)
+    await second.connect(url)
+    await first.send({"type": "create_table", "seats": 4, "bots": ["easy", "simple"]})
+    await first.until(lambda m: m["type"] == "snapshot")
+    await second.send({"type": "join", "table": first.table})
+    await second.until(lambda m: m["type"] == "snapshot")
+    return first, second
+
+
+def test_two_tables_on_two_workers_play_and_each_seat_hears_only_its_own(
+    front: ServerProcess, data: Path
+) -> None:
+    """Two tables, one on each worker, play through the front; the lobby lists both; every
+    frame each player received is what their seat may know, checked against the tables as
+    the store keeps them."""
+    assert front.proc is not None
+    assert len(_workers(front.proc.pid)) == 2  # the two workers
+
+    async def scenario() -> None:
+        ann, ben = await _table(front.url, "Ann", "Ben")
+        cy, di = await _table(front.url, "Cy", "Di")
+        assert {_worker_of(ann.table), _worker_of(cy.table)} == {0, 1}  # one on each
+        eve = Client("Eve")
+        await eve.connect(front.url)
+        listing = await eve.until(lambda m: m["type"] == "tables")
+        assert {table["id"] for table in listing["tables"]} == {ann.table, cy.table}
+        await ann.send({"type": "start"})
+        await cy.send({"type": "start"})
+        players = [ann, ben, cy, di]
+        await play_until(players, lambda c: c.seq >= 80)
+        for first, second in ((ann, ben), (cy, di)):
+            assert first.table is not None
+            truth = replayed(data, first.table)
+            assert truth.seq >= 80
+            for client in (first, second):
+                assert client.errors == [], client.errors
+                moves = [e for e in client.events if e["data"].get("player") == client.seat]
+                assert moves, "each player moved"
+                check_no_leak(client, truth, client.seat)
+                no_leaks(client.seat, [json.loads(frame) for frame in client.frames])
+        for client in (*players, eve):
+            await client.close()
+
+    run_against(front, scenario)
+
+
+def test_a_bad_or_too_big_message_at_a_worker_table_gets_its_sentence_and_changes_nothing(
+    front: ServerProcess, data: Path
+) -> None:
+    async def scenario() -> None:
+        ann, ben = await _table(front.url, "Ann", "Ben")
+        await ann.send({"type": "start"})
+        await ann.until(lambda m: m["type"] == "snapshot" and m["view"] is not None)
+        assert ann.table is not None
+        before = replayed(data, ann.table).inputs
+        seq = ann.seq
+        bad: list[tuple[str | dict[str, Any], str]] = [
+            ("{not json", "bad_message"),
+            ({"type": "act", "action": "fly", "args": {}, "seq": seq}, "bad_move"),
+            ({"type": "act", "action": "draw_stock", "args": {}, "extra": 1}, "bad_message"),
+            ({"type": "chat", "text": "x" * (MAX_MESSAGE_BYTES + 10)}, "too_big"),
+            ({"type": "no_such_thing"}, "bad_message"),
+            ({"type": "join", "table": "00000000"}, "at_table"),
+        ]
+        for message, code in bad:
+            ann.errors.clear()
+            await ann.send(message)
+            error = await ann.until(lambda m: m["type"] == "error")
+            assert error["code"] == code or code == "bad_move", (message, error)
+            assert error["text"] and error["text"][0].isupper(), error  # a sentence
+        assert replayed(data, ann.table).inputs == before  # nothing changed
+        assert ann.seq == seq
+        await ann.send({"type": "ask", "what": "round"})
+        answer = await ann.until(lambda m: m["type"] == "answer")  # the table still answers
+        assert answer["text"]
+        for client in (ann, ben):
+            await client.close()
+
+    run_against(front, scenario)
+
+
+def test_leave_and_join_a_table_on_the_other_worker(front: ServerProcess) -> None:
+    """A player leaves a table on one worker, is back in the lobby (where the front answers),
+    and joins a table on the other worker, where they play."""
+
+    async def scenario() -> None:
+        ann, ben = Client("Ann"), Client("Ben")
+        await ann.connect(front.url)
+        await ben.connect(front.url)
+        await ann.send({"type": "create_table", "seats": 2, "bots": []})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        await ben.send({"type": "create_table", "seats": 2, "bots": []})
+        await ben.until(lambda m: m["type"] == "snapshot")
+        assert _worker_of(ann.table) != _worker_of(ben.table)
+        await ann.send({"type": "leave"})
+        await ann.until(lambda m: m["type"] == "left")
+        await ann.send({"type": "list_tables"})
+        listing = await ann.until(lambda m: m["type"] == "tables")
+        assert ben.table in {table["id"] for table in listing["tables"]}
+        await ann.send({"type": "act", "action": "draw_stock", "args": {}, "seq": 0})
+        error = await ann.until(lambda m: m["type"] == "error")
+        assert error["code"] == "no_table", error  # in the lobby now, at no table
+        await ann.send({"type": "join", "table": ben.table})
+        seated = await ann.until(lambda m: m["type"] == "seated")
+        assert seated["table"] == ben.table and seated["seat"] == 1
+        await ben.until(lambda m: m["type"] == "event" and m["kind"] == "seat_taken")
+        await ben.send({"type": "start"})
+        await play_until([ann, ben], lambda c: c.seq >= 30)
+        assert [e for e in ann.events if e["data"].get("player") == 1], "Ann moved there"
+        assert ann.errors == [error], ann.errors
+        for client in (ann, ben):
+            await client.close()
+
+    run_against(front, scenario)
+
+
+def test_workers_cannot_go_with_memory(tmp_path: Path) -> None:
+    process = ServerProcess(None, "--workers", "2")
+    with pytest.raises(AssertionError):
+        process.start()
+    assert "--memory" in process.stop()
+
+
+def test_an_open_table_comes_back_on_its_worker_after_a_restart(data: Path) -> None:
+    """A restarted front starts its workers, and each brings back its own tables: the lobby
+    lists them all again."""
+    first = ServerProcess(data, *FAST, "--workers", "2").start()
+    tables: list[str | None] = []
+
+    async def make() -> None:
+        for name in ("Ann", "Ben", "Cy"):
+            client = Client(name)
+            await client.connect(first.url)
+            await client.send({"type": "create_table", "seats": 3, "bots": ["easy"]})
+            await client.until(lambda m: m["type"] == "snapshot")
+            tables.append(client.table)
+            await client.close()
+
+    run_against(first, make)
+    assert {_worker_of(table) for table in tables} == {0, 1}
+    second = ServerProcess(data, *FAST, "--workers", "2").start()
+
+    async def look() -> None:
+        eve = Client("Eve")
+        await eve.connect(second.url)
+        listing = await eve.until(lambda m: m["type"] == "tables")
+        assert {table["id"] for table in listing["tables"]} == set(tables)
+        await eve.close()
+
+    run_against(second, look)
