@@ -52,12 +52,15 @@ def _workers(pid: int) -> list[int]:
     return found
 
 
-async def _table(url: str, creator: str, joiner: str) -> tuple[Client, Client]:
-    """``creator`` makes a table of four with two computer players; ``joiner`` sits down."""
+async def _table(
+    url: str, creator: str, joiner: str, bots: tuple[str, ...] = ("easy", "simple")
+) -> tuple[Client, Client]:
+    """``creator`` makes a table with ``bots`` and two people; ``joiner`` sits down."""
     first, second = Client(creator), Client(joiner)
     await first.connect(url)
     await second.connect(url)
-    await first.send({"type": "create_table", "seats": 4, "bots": ["easy", "simple"]})
+    seats = 2 + len(bots)
+    await first.send({"type": "create_table", "seats": seats, "bots": list(bots)})
     await first.until(lambda m: m["type"] == "snapshot")
     await second.send({"type": "join", "table": first.table})
     await second.until(lambda m: m["type"] == "snapshot")
@@ -105,7 +108,7 @@ def test_a_bad_or_too_big_message_at_a_worker_table_gets_its_sentence_and_change
     front: ServerProcess, data: Path
 ) -> None:
     async def scenario() -> None:
-        ann, ben = await _table(front.url, "Ann", "Ben")
+        ann, ben = await _table(front.url, "Ann", "Ben", bots=())  # why: only they move
         await ann.send({"type": "start"})
         await ann.until(lambda m: m["type"] == "snapshot" and m["view"] is not None)
         assert ann.table is not None
@@ -171,6 +174,36 @@ def test_leave_and_join_a_table_on_the_other_worker(front: ServerProcess) -> Non
     run_against(front, scenario)
 
 
+def test_a_player_back_with_a_token_takes_their_seat_at_the_worker_again(
+    front: ServerProcess,
+) -> None:
+    """Ben's connection drops; a computer stands in; Ben connects again with his token and
+    last seq: the front sends him on to the worker, where he hears every event he missed,
+    in order, and plays on."""
+
+    async def scenario() -> None:
+        ann, ben = await _table(front.url, "Ann", "Ben")
+        await ann.send({"type": "start"})
+        await play_until([ann, ben], lambda c: c.seq >= 20)
+        await ben.close()
+        await play_until([ann], lambda c: c.seq >= 60)  # a computer plays Ben's seat meanwhile
+        back = Client("Ben")
+        back.token, back.seq = ben.token, ben.seq
+        await back.connect(front.url)
+        seated = await back.until(lambda m: m["type"] in ("seated", "tables"))
+        assert seated["type"] == "seated", seated
+        assert (seated["table"], seated["seat"]) == (ann.table, ben.seat)
+        await back.until(lambda m: m["type"] == "snapshot")
+        assert back.seq >= 60  # every event missed came, in order (Client.recv checks)
+        await play_until([ann, back], lambda c: c.seq >= 100)
+        assert [e for e in back.events if e["data"].get("player") == back.seat]
+        assert back.errors == [] and ann.errors == [], (back.errors, ann.errors)
+        for client in (ann, back):
+            await client.close()
+
+    run_against(front, scenario)
+
+
 def test_workers_cannot_go_with_memory(tmp_path: Path) -> None:
     process = ServerProcess(None, "--workers", "2")
     with pytest.raises(AssertionError):
@@ -183,6 +216,7 @@ def test_an_open_table_comes_back_on_its_worker_after_a_restart(data: Path) -> N
     lists them all again."""
     first = ServerProcess(data, *FAST, "--workers", "2").start()
     tables: list[str | None] = []
+    creators: list[Client] = []
 
     async def make() -> None:
         for name in ("Ann", "Ben", "Cy"):
@@ -191,6 +225,7 @@ def test_an_open_table_comes_back_on_its_worker_after_a_restart(data: Path) -> N
             await client.send({"type": "create_table", "seats": 3, "bots": ["easy"]})
             await client.until(lambda m: m["type"] == "snapshot")
             tables.append(client.table)
+            creators.append(client)
             await client.close()
 
     run_against(first, make)
@@ -203,5 +238,11 @@ def test_an_open_table_comes_back_on_its_worker_after_a_restart(data: Path) -> N
         listing = await eve.until(lambda m: m["type"] == "tables")
         assert {table["id"] for table in listing["tables"]} == set(tables)
         await eve.close()
+        for creator in creators:  # each, back with their token, is seated at their own
+            await creator.connect(second.url)
+            seated = await creator.until(lambda m: m["type"] in ("seated", "tables"))
+            assert seated["type"] == "seated" and seated["seat"] == 0, seated
+            assert seated["table"] == tables[creators.index(creator)]
+            await creator.close()
 
     run_against(second, look)

@@ -241,20 +241,27 @@ class Lobby:
         conn.player = record
         conn.language = message.language  # why here: a refused hello changes nothing
         conn.send(Welcome(PROTOCOL_VERSION, record.id, record.name, token))
-        room = self.rooms.get(record.table_id or "")
-        seat = room.table.seat_of(record.id) if room is not None else None
-        if room is None or seat is None:
-            if record.table_id is not None and room is None:
-                conn.send(Error("table_gone", _(SEAT_GONE)))  # the sweep closed it meanwhile
-            elif room is None and self._set_aside_at.pop(record.id, None) is not None:
-                conn.send(Error("table_gone", _(SEAT_SET_ASIDE)))
-            record.table_id = None
+        seated = self.seat_of(record)
+        if seated is None:
             self._watch_again(conn, record, message)
             return
+        room, seat = seated
+        self.sit_again(conn, record, room, seat, message.last_seq, account is not None)
+
+    def sit_again(
+        self,
+        conn: Connection,
+        record: PlayerRecord,
+        room: Room,
+        seat: int,
+        last_seq: int | None,
+        account: bool,
+    ) -> None:
+        """``record``, back with its token (or its account, on another device), takes its
+        seat again on ``conn``: it hears what it missed, and its seat is handed back."""
         record.watching = None
-        last_seq = message.last_seq
         heard, record.heard = record.heard, None
-        if last_seq is None and account is not None and heard is not None and heard[0] == room.id:
+        if last_seq is None and account and heard is not None and heard[0] == room.id:
             last_seq = heard[1]  # why: another device took the seat; it hears what it missed
         attach(conn, room, seat)
         conn.send(_seated(room, seat, record))
@@ -263,6 +270,28 @@ class Lobby:
         self.pacing.end_grace(room, seat)
         if room.table.seats[seat].standin or room.table.seats[seat].away:
             self.pacing.change(room, lambda: room.table.hand_back(seat))
+
+    def seat_of(self, record: PlayerRecord) -> tuple[Room, int] | None:
+        """The table and seat ``record`` holds here (None: none; it is told if its table was
+        closed or set aside meanwhile, ``record.table_id`` then forgotten)."""
+        if record.table_id is None:  # why: after a restart the store's inputs know the seat
+            record.table_id = self._seated_at.pop(record.id, None)
+        room = self.rooms.get(record.table_id or "")
+        seat = room.table.seat_of(record.id) if room is not None else None
+        if room is not None and seat is not None:
+            return room, seat
+        conn = record.conn
+        if conn is not None:
+            if record.table_id is not None and room is None:
+                conn.send(Error("table_gone", _(SEAT_GONE)))  # the sweep closed it meanwhile
+            elif room is None and self._set_aside_at.pop(record.id, None) is not None:
+                conn.send(Error("table_gone", _(SEAT_SET_ASIDE)))
+        record.table_id = None
+        return None
+
+    def seated_players(self) -> list[str]:
+        """The players the tables brought back at the start hold a seat at, not yet back."""
+        return list(self._seated_at)
 
     def _stored(self, token_hash: str) -> PlayerRecord | None:
         """The player with this token hash as the store keeps them (one who took a seat before

@@ -58,6 +58,7 @@ from fivecrowns.i18n import speaking
 from fivecrowns.net.protocol import (
     CreateTable,
     Error,
+    Hello,
     Join,
     ProtocolError,
     TableInfo,
@@ -120,7 +121,12 @@ class Arrive(msgspec.Struct, tag="arrive", array_like=True):
     language: str
     mute: str
     address: str
-    request: bytes  # the create_table, join or watch, as the client's JSON
+    # the create_table, join or watch, as the client's JSON; empty: a hello with a token or an
+    # account, back to the seat the player holds at this worker (after last_seq)
+    request: bytes
+    last_seq: int | None = None
+    account: bool = False  # logged in to an account (another device may have held the seat)
+    listing: bool = False  # refused, the front is to send the table list (a hello's watch)
 
 
 class Message(msgspec.Struct, tag="message", array_like=True):
@@ -143,6 +149,13 @@ class Frames(msgspec.Struct, tag="frames", array_like=True):
 
 class Back(msgspec.Struct, tag="back", array_like=True):
     conn: int
+    player: str | None = None
+    seated: bool = False  # the player still holds a seat at this worker (dropped, not left)
+    lobby: bool = False  # the front is to send it the table list (a seat not found again)
+
+
+class Sits(msgspec.Struct, tag="sits", array_like=True):
+    players: list[str]  # players who hold a seat at this worker
 
 
 class Bounce(msgspec.Struct, tag="bounce", array_like=True):
@@ -164,7 +177,7 @@ class Summary(msgspec.Struct, tag="summary", array_like=True):
 
 
 ToWorker = Arrive | Message | Gone | Stop
-ToFront = Frames | Back | Bounce | Close | Summary
+ToFront = Frames | Back | Bounce | Close | Summary | Sits
 _to_worker = msgspec.msgpack.Decoder(list[ToWorker])
 _to_front = msgspec.msgpack.Decoder(list[ToFront])
 _encoder = msgspec.msgpack.Encoder()
@@ -241,14 +254,40 @@ class WorkerHandle:
 
 
 class FrontLobby(Lobby):
-    """The front's lobby: its table list is the workers' (it holds no tables itself)."""
+    """The front's lobby: its table list is the workers' (it holds no tables itself), and a
+    player back with a token is sent on to the worker where they hold a seat."""
 
-    workers: list[WorkerHandle]
+    front: Front
+    _account = False
 
     def tables(self) -> Tables:
-        infos = [info for worker in getattr(self, "workers", ()) for info in worker.listed]
+        front = getattr(self, "front", None)
+        workers = () if front is None else front.workers
+        infos = [info for worker in workers for info in worker.listed]
         infos.sort(key=lambda info: info.started)  # why stable: waiting tables first, as ever
         return Tables(infos[:LISTED_TABLES])
+
+    def hello(
+        self, conn: Connection, message: Hello, account: tuple[str, str] | None = None
+    ) -> None:
+        self._account = account is not None
+        super().hello(conn, message, account)
+
+    def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
+        front = self.front
+        worker = front.seats_at.get(record.id)
+        if worker is not None:
+            front.arrive(conn, record, worker, b"", hello.last_seq, self._account)
+        elif hello.watch is not None and conn not in front.at:
+            # why: after a restart only the client remembers what it watched
+            watch = Watch(hello.watch, hello.watch_code)
+            try:
+                front.to_worker(conn, record, watch, listing=True)
+            except TableError as error:
+                conn.send(Error(error.code, str(error)))
+                conn.send(self.tables())
+        else:
+            super()._watch_again(conn, record, hello)
 
 
 class _InLobby(Collection[Connection]):
@@ -277,7 +316,8 @@ class Front(Server):
     def __init__(self, *args: Any, workers: int, store_at: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.workers = [WorkerHandle(index) for index in range(workers)]
-        cast(FrontLobby, self.lobby).workers = self.workers
+        cast(FrontLobby, self.lobby).front = self
+        self.seats_at: dict[str, WorkerHandle] = {}  # players' seats, by the workers' word
         self.store_at = store_at
         self.at: dict[Connection, WorkerHandle] = {}  # connections at a worker's table
         self._ids: dict[Connection, int] = {}
@@ -368,9 +408,16 @@ class Front(Server):
                 if conn is not None:
                     conn.send_raw(frame)
         elif isinstance(op, Back):
+            if not op.seated and op.player is not None and self.seats_at.get(op.player) is worker:
+                del self.seats_at[op.player]
             conn = self._by_id.get(op.conn)
             if conn is not None and self.at.get(conn) is worker:
                 del self.at[conn]
+                if op.lobby:
+                    conn.send(self.lobby.tables())
+        elif isinstance(op, Sits):
+            for player in op.players:
+                self.seats_at[player] = worker
         elif isinstance(op, Bounce):
             conn = self._by_id.get(op.conn)
             if conn is not None and not conn.closed:
@@ -424,13 +471,18 @@ class Front(Server):
 
     def _dispatch(self, conn: Connection, message: Any) -> None:
         if isinstance(message, (CreateTable, Join, Watch)) and conn.player is not None:
-            self._to_worker(conn, conn.player, message)
+            self.to_worker(conn, conn.player, message)
         else:
             super()._dispatch(conn, message)
 
-    def _to_worker(
-        self, conn: Connection, player: PlayerRecord, message: CreateTable | Join | Watch
+    def to_worker(
+        self,
+        conn: Connection,
+        player: PlayerRecord,
+        message: CreateTable | Join | Watch,
+        listing: bool = False,
     ) -> None:
+        """Send ``conn`` to the worker of the table ``message`` asks for (a sentence if none)."""
         if conn in self.at:  # why: a message on its way when the worker sent it back
             raise TableError("at_table", _("You are already at a table; leave it first."))
         if isinstance(message, CreateTable):
@@ -450,6 +502,19 @@ class Front(Server):
                 text = _("There is no such table; list the tables to see them.")
                 raise TableError("no_table", text)
             worker = found
+        self.arrive(conn, player, worker, encode(message), listing=listing)
+
+    def arrive(
+        self,
+        conn: Connection,
+        player: PlayerRecord,
+        worker: WorkerHandle,
+        request: bytes,
+        last_seq: int | None = None,
+        account: bool = False,
+        listing: bool = False,
+    ) -> None:
+        """``conn`` is at ``worker`` from now on, with ``request`` (:class:`Arrive`)."""
         conn_id = self._ids.get(conn)
         if conn_id is None:
             conn_id = self._ids[conn] = next(self._next_id)
@@ -464,7 +529,10 @@ class Front(Server):
                 conn.language,
                 player.mute,
                 conn.address,
-                encode(message),
+                request,
+                last_seq,
+                account,
+                listing,
             )
         )
 
@@ -618,13 +686,16 @@ class Worker:
         self._controls.append(op)
         self._soon()
 
-    def back(self, conn: Seat) -> None:
-        """``conn`` is at no table here any more: the front has it back, in its lobby."""
+    def back(self, conn: Seat, lobby: bool = False) -> None:
+        """``conn`` is at no table here any more: the front has it back, in its lobby
+        (``lobby``: with the table list)."""
         if self.conns.get(conn.id) is conn:
             del self.conns[conn.id]
-            if conn.player is not None and conn.player.conn is conn:
-                conn.player.conn = None
-            self.control(Back(conn.id))
+            player = conn.player
+            if player is not None and player.conn is conn:
+                player.conn = None
+            seated = player is not None and player.table_id is not None
+            self.control(Back(conn.id, None if player is None else player.id, seated, lobby))
 
     def flush(self) -> None:
         self._due = False
@@ -717,11 +788,34 @@ class Worker:
         record.conn = conn
         conn.player = record
         self.conns[op.conn] = conn
-        if isinstance(decode_client(op.request), CreateTable):
+        if not op.request:
+            self._sit_again(conn, record, op)
+            return
+        request = decode_client(op.request)
+        if isinstance(request, CreateTable):
             self.creates += 1
         self._handle(conn, op.request)
         if conn.room is None:  # why: refused (a sentence is on its way); back to the lobby
-            self.back(conn)
+            self.back(conn, lobby=op.listing)
+        elif conn.seat is not None:
+            self.control(Sits([record.id]))
+
+    def _sit_again(self, conn: Seat, record: PlayerRecord, op: Arrive) -> None:
+        """A player back with a token takes the seat they hold here; if they hold none any
+        more, they are sent back to the lobby, with the table list."""
+        lobby = self.server.lobby
+        with speaking(conn.language):
+            found = lobby.seat_of(record)
+            if found is None:
+                self.back(conn, lobby=True)
+                return
+            room, seat = found
+            try:
+                lobby.sit_again(conn, record, room, seat, op.last_seq, op.account)
+            except Exception:  # why: as any message; the log has it, the player a sentence
+                log.exception("A seat could not be taken again")
+                text = _("The server could not do that; it has been logged.")
+                conn.send(Error("internal", text))
 
 
 def _open_worker_store(where: str) -> Any:
@@ -755,6 +849,7 @@ async def _work(fd: int) -> None:
     server.recover()
     server.start_bots()
     server.lobby.dirty = True
+    worker.control(Sits(list(server.lobby.seated_players())))
     worker.flush()  # why: the first summary says this worker is ready
     sweeps = asyncio.create_task(server.sweeps())
     summaries = asyncio.create_task(worker.summaries())
