@@ -5,6 +5,8 @@ worker processes own a share of the tables each, and real clients play through t
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -199,6 +201,62 @@ def test_a_player_back_with_a_token_takes_their_seat_at_the_worker_again(
         assert [e for e in back.events if e["data"].get("player") == back.seat]
         assert back.errors == [] and ann.errors == [], (back.errors, ann.errors)
         for client in (ann, back):
+            await client.close()
+
+    run_against(front, scenario)
+
+
+def _worker_pid(front: ServerProcess, index: int) -> int:
+    """The process of the worker ``index`` (its command line ends with it)."""
+    assert front.proc is not None
+    for pid in _workers(front.proc.pid):
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().rstrip(b"\0").split(b"\0")
+        if arguments[-1] == str(index).encode():
+            return pid
+    raise AssertionError(f"no worker {index}")
+
+
+def test_a_worker_killed_is_started_again_and_its_players_take_their_seats_back(
+    front: ServerProcess, data: Path
+) -> None:
+    """kill -9 of the worker of Ann's table: Ann and Ben are told and their connections
+    close; the front starts the worker again, which brings the table back from the store;
+    Ann and Ben connect again with their tokens and last events, as their programs do, hear
+    what they missed and nothing twice, and play on. Every event they heard is in the store."""
+
+    async def scenario() -> None:
+        ann, ben = await _table(front.url, "Ann", "Ben")
+        other = await _table(front.url, "Cy", "Di")  # why: the other worker's table stays
+        assert _worker_of(other[0].table) != _worker_of(ann.table)
+        await ann.send({"type": "start"})
+        await play_until([ann, ben], lambda c: c.seq >= 30)
+        os.kill(_worker_pid(front, _worker_of(ann.table)), signal.SIGKILL)
+        again = []
+        for client in (ann, ben):
+            error = await client.until(lambda m: m["type"] == "error")
+            assert error["code"] == "server_stopping" and error["text"], error
+            with pytest.raises(ConnectionError):
+                await client.until(lambda m: False, timeout=10)
+            await client.close()
+            back = Client(client.name)
+            back.token, back.seq = client.token, client.seq
+            await back.connect(front.url)
+            seated = await back.until(lambda m: m["type"] in ("seated", "tables"), timeout=30)
+            assert seated["type"] == "seated", seated
+            assert (seated["table"], seated["seat"]) == (ann.table, client.seat)
+            again.append(back)
+        await play_until(again, lambda c: c.seq >= 70)
+        assert ann.table is not None
+        truth = replayed(data, ann.table)
+        for before, back in zip((ann, ben), again, strict=True):
+            assert back.errors == [], back.errors
+            check_no_leak(back, truth, before.seat)  # every event heard is the store's
+            check_no_leak(before, truth, before.seat)
+        eve = Client("Eve")  # the lobby lists both workers' tables again
+        await eve.connect(front.url)
+        listing = await eve.until(lambda m: m["type"] == "tables")
+        assert {table["id"] for table in listing["tables"]} == {ann.table, other[0].table}
+        for client in (*again, *other, eve):
             await client.close()
 
     run_against(front, scenario)

@@ -28,8 +28,10 @@ The clients see one WebSocket, as before.
   ``int(id, 16) % N`` names that worker (:attr:`Lobby.share`), so a restarted front and its
   workers find each stored table's worker the same way.
 
-Not done yet (docs/operations.md): several machines, a lease per worker, and a dead worker
-started again (its connections are closed, their clients reconnect to the lobby).
+A worker that ends by itself is started again, and brings its tables back from the store;
+its connections are closed with a sentence, and the clients connect again to their seats
+with their tokens and last events, as after a restart. Not done yet (docs/operations.md):
+several machines, a lease per worker, keeping a dead worker's connections open meanwhile.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ from typing import Any, cast
 import msgspec
 from aiohttp import web
 
+from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
-from fivecrowns.i18n import speaking
 from fivecrowns.net.protocol import (
     CreateTable,
     Error,
@@ -83,6 +85,11 @@ BATCHES = 10**15  # batches one link carries at most (years of a busy server)
 START_WAIT = 120.0  # seconds a worker has to recover its tables and say it is ready
 STOP_WAIT = 10.0  # seconds a stopping worker has to save and end before it is killed
 SUMMARY_EVERY = 1.0  # seconds between a worker's table lists while its tables change
+RESTARTS = 10  # times a worker that ended by itself is started again
+WAITING_MOST = 100_000  # operations kept for a worker while it is started again
+#: Said to each connection at a worker that ended: its program connects again by itself.
+CHANGING_OVER = N_("The server is changing over to another process; connect again in a moment.")
+REFUSED = N_("The server cannot take this connection now; try again later.")
 _LENGTH = struct.Struct("!I")
 
 #: The messages a worker handles for a connection at one of its tables; every other kind
@@ -237,16 +244,25 @@ class WorkerHandle:
     codes: list[str] = field(default_factory=list)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     out: list[Any] = field(default_factory=list)
+    restarts: int = 0
+    dead: bool = False  # ended, and not started again
 
     def send(self, op: ToWorker) -> None:
-        if not self.out:
+        if self.dead:
+            return
+        if not self.out and self.writer is not None:
             asyncio.get_running_loop().call_soon(self.flush)
+        if len(self.out) >= WAITING_MOST:  # why: a worker being started again holds them
+            return
         self.out.append(op)
 
     def flush(self) -> None:
+        writer = self.writer
+        if writer is None or writer.is_closing():
+            return  # why kept: sent once the worker is started again
         ops, self.out = self.out, []
-        if ops and self.writer is not None and not self.writer.is_closing():
-            self.writer.write(_framed(ops))
+        if ops:
+            writer.write(_framed(ops))
 
     def load(self) -> int:
         """Its tables, with those asked of it and not yet counted in its last summary."""
@@ -323,6 +339,7 @@ class Front(Server):
         self._ids: dict[Connection, int] = {}
         self._by_id: dict[int, Connection] = {}
         self._next_id = itertools.count(1)
+        self._restarting: asyncio.Task[None] | None = None
 
     # --- the workers' lives ---------------------------------------------------------------
 
@@ -331,30 +348,60 @@ class Front(Server):
 
     async def start_workers(self) -> None:
         for worker in self.workers:
-            here, there = socket.socketpair()
-            config = WorkerConfig(
-                worker.index,
-                len(self.workers),
-                self.store_at,
-                self.limits,
-                None if self.history is None else str(self.history),
-                self.seed,
-            )
-            with there:
-                worker.proc = subprocess.Popen(
-                    [sys.executable, "-m", "fivecrowns.net.server.workers", str(there.fileno())],
-                    pass_fds=(there.fileno(),),
-                )
-            reader, worker.writer = await asyncio.open_unix_connection(sock=here, limit=2**20)
-            configured = pickle.dumps(config)
-            worker.writer.write(_LENGTH.pack(len(configured)) + configured)
-            worker.reader = asyncio.create_task(self._read(worker, reader))
+            await self._spawn(worker)
         waits = [asyncio.create_task(worker.ready.wait()) for worker in self.workers]
         _done, late = await asyncio.wait(waits, timeout=START_WAIT)
         for wait in late:
             wait.cancel()
         if late:
             raise RuntimeError(f"{len(late)} worker(s) did not start in {START_WAIT:.0f} s")
+
+    async def _spawn(self, worker: WorkerHandle) -> None:
+        """Start ``worker``'s process, on a new link; it says it is ready with a summary."""
+        here, there = socket.socketpair()
+        config = WorkerConfig(
+            worker.index,
+            len(self.workers),
+            self.store_at,
+            self.limits,
+            None if self.history is None else str(self.history),
+            self.seed,
+        )
+        worker.ready.clear()
+        with there:
+            command = [sys.executable, "-m", "fivecrowns.net.server.workers", str(there.fileno())]
+            # why the index too: it names the worker in ps and top
+            worker.proc = subprocess.Popen(
+                [*command, str(worker.index)], pass_fds=(there.fileno(),)
+            )
+        reader, writer = await asyncio.open_unix_connection(sock=here, limit=2**20)
+        configured = pickle.dumps(config)
+        writer.write(_LENGTH.pack(len(configured)) + configured)
+        worker.writer = writer
+        worker.flush()  # why: what came for it while it was started again
+        worker.reader = asyncio.create_task(self._read(worker, reader))
+
+    async def _start_again(self, worker: WorkerHandle) -> None:
+        """A worker that ended by itself is started again: it brings its tables back from the
+        store, and its players, whose connections were closed, connect again to their seats
+        (their programs do it themselves, with their last event: nothing lost, nothing said
+        twice). At most ``RESTARTS`` times (why: one that dies at every start would spin)."""
+        old = worker.proc
+        if old is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(old.wait, STOP_WAIT)
+        if worker.restarts >= RESTARTS or self.stopping:
+            log.error("Worker %d is not started again; restart the server", worker.index)
+            worker.dead = True
+            worker.out.clear()
+            return
+        worker.restarts += 1
+        log.warning("Worker %d ended; starting it again", worker.index)
+        try:
+            await self._spawn(worker)
+        except Exception:
+            log.exception("Worker %d could not be started again", worker.index)
+            worker.dead = True
 
     async def stop_workers(self) -> None:
         for worker in self.workers:
@@ -388,16 +435,21 @@ class Front(Server):
                     self._from_worker(worker, op)
                 except Exception:  # why: one bad operation must not end the front
                     log.exception("An operation from worker %d could not be handled", worker.index)
+        if worker.writer is not None:
+            worker.writer.close()
+        worker.writer = None  # why: what comes for it meanwhile waits for its next start
         if not self.stopping:
             log.error("Worker %d ended; its connections are closed", worker.index)
             for conn, at in list(self.at.items()):
                 if at is worker:
                     self.at.pop(conn, None)
                     with speaking(conn.language):
-                        text = _("The server cannot take this connection now; try again later.")
-                    conn.close_saying(Error("worker_gone", text))
+                        # why server_stopping: the programs connect again by themselves
+                        conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
             worker.listed, worker.codes, worker.tables = [], [], 0
+            worker.creates_sent = worker.creates_seen = 0
             self.lobby.dirty = True
+            self._restarting = asyncio.create_task(self._start_again(worker))
 
     def _from_worker(self, worker: WorkerHandle, op: ToFront) -> None:
         if isinstance(op, Frames):
@@ -489,7 +541,10 @@ class Front(Server):
             if sum(worker.load() for worker in self.workers) >= self.limits.max_tables:
                 text = _("The server has as many tables as it allows.")
                 raise TableError("too_many_tables", text)
-            worker = min(self.workers, key=lambda worker: (worker.load(), worker.index))
+            alive = [worker for worker in self.workers if not worker.dead]
+            if not alive:
+                raise TableError("refused", _(REFUSED))
+            worker = min(alive, key=lambda worker: (worker.load(), worker.index))
             worker.creates_sent += 1
         elif message.code is not None:
             found = self._by_code(message.code)
@@ -515,6 +570,8 @@ class Front(Server):
         listing: bool = False,
     ) -> None:
         """``conn`` is at ``worker`` from now on, with ``request`` (:class:`Arrive`)."""
+        if worker.dead:
+            raise TableError("refused", _(REFUSED))
         conn_id = self._ids.get(conn)
         if conn_id is None:
             conn_id = self._ids[conn] = next(self._next_id)
@@ -883,7 +940,7 @@ async def _work(fd: int) -> None:
 
 
 def worker_main(argv: list[str]) -> int:
-    """A worker process: ``python -m fivecrowns.net.server.workers FD``."""
+    """A worker process: ``python -m fivecrowns.net.server.workers FD INDEX``."""
     logging.basicConfig(level=logging.WARNING, format="worker: %(levelname)s %(message)s")
     # why: Ctrl+C in the terminal reaches the whole group; the front stops its workers itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
