@@ -206,11 +206,16 @@ async def _read_batch(reader: asyncio.StreamReader) -> bytes | None:
         return None
 
 
-def _framed(ops: list[Any]) -> bytes:
+def _framed(ops: list[Any], depth: int = 0) -> bytes:
+    """``ops`` as batches on a link, each with its length first: one batch, or more if one
+    would pass ``LINK_MOST`` (why: the other end ends a link that sends a bigger one)."""
     body = _encoder.encode(ops)
-    if len(body) > LINK_MOST:  # why: the other end would end the link; a bug, said loudly
-        raise LinkError(f"a batch of {len(body)} bytes")
-    return _LENGTH.pack(len(body)) + body
+    if len(body) <= LINK_MOST:
+        return _LENGTH.pack(len(body)) + body
+    if len(ops) == 1 or depth > 40:  # why: one operation that big is a bug, said loudly
+        raise LinkError(f"an operation of {len(body)} bytes")
+    half = len(ops) // 2
+    return _framed(ops[:half], depth + 1) + _framed(ops[half:], depth + 1)
 
 
 @dataclass
@@ -476,8 +481,12 @@ class Front(Server):
                 self._here(conn, op.raw)
         elif isinstance(op, Close):
             conn = self._by_id.get(op.conn)
-            if conn is not None:
+            if conn is None:
+                pass
+            elif op.text:
                 conn.close_saying(Error(op.code, op.text))
+            else:
+                conn.close()
         else:
             worker.tables, worker.creates_seen = op.tables, op.creates
             worker.listed, worker.codes = op.listed, op.codes
@@ -494,14 +503,16 @@ class Front(Server):
         self.messages += 1
         if self.stopping or conn.closed:
             return
-        with speaking(conn.language):
-            if not conn.allow():
+        # why a language block only for a refusal: nearly every message is a move, passed on
+        if not conn.allow():
+            with speaking(conn.language):
                 conn.send(Error("rate_limited", _("Too many messages at once; slow down.")))
-                return
-            if len(raw) > self.limits.max_message:
+            return
+        if len(raw) > self.limits.max_message:
+            with speaking(conn.language):
                 text = _("A message has at most {count} bytes.")
                 conn.send(Error("too_big", text.format(count=self.limits.max_message)))
-                return
+            return
         kind = _kind(raw)
         if kind in TABLE_KINDS:
             if kind == "language":  # why both: the front words the lobby's sentences too
