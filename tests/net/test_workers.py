@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,10 +14,13 @@ from typing import Any
 
 import pytest
 
+from fivecrowns.net.client.websocket import CONNECTED_AGAIN
 from fivecrowns.net.protocol import MAX_MESSAGE_BYTES
+from join_support import Player, _play_a_turn
 from server_support import (
     FAST,
     Client,
+    RecordingLink,
     ServerProcess,
     check_no_leak,
     no_leaks,
@@ -260,6 +264,46 @@ def test_a_worker_killed_is_started_again_and_its_players_take_their_seats_back(
             await client.close()
 
     run_against(front, scenario)
+
+
+def test_a_terminal_player_and_spectator_play_on_after_their_worker_is_killed(
+    front: ServerProcess,
+) -> None:
+    """The terminal client (``join --keys``, its real link) needs no change behind the
+    front: it plays and watches through it, and when the table's worker is killed it
+    connects again by itself, once; the spectator hears every move after, none twice."""
+    ann: Player | None = None
+    sam: Player | None = None
+    try:
+        ann = Player(front.url, "Ann")
+        ann.wait(r"No open tables")
+        ann.keys("c", "home", "c-m", "down", "c-m", "up", "c-m", "c-m")  # 2 seats, 1 easy
+        ann.wait(r"You sit in seat 1 at table")
+        ann.keys("s")
+        ann.wait(r"New game: Ann and .+ \(easy\)\.")
+        table = ann.link.table
+        watcher = RecordingLink(front.url, "Sam")
+        sam = Player(front.url, "Sam", link=watcher)
+        sam.wait(rf"Table {table}, round 1")
+        sam.keys("w")
+        sam.wait(r"You are watching table")
+        _play_a_turn(ann)
+        os.kill(_worker_pid(front, _worker_of(table)), signal.SIGKILL)
+        ann.wait(r"The connection dropped; connecting again\.")
+        ann.wait(re.escape(CONNECTED_AGAIN), timeout=30)
+        sam.wait(re.escape(CONNECTED_AGAIN), timeout=30)
+        seq = watcher.last_seq()
+        for _turn in range(3):
+            _play_a_turn(ann)
+        assert watcher.wait_for(lambda: watcher.last_seq() > seq, 20)
+        seqs = [int(frame["seq"]) for frame in watcher.frames]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # nothing missed or twice
+        assert ann.said().count(CONNECTED_AGAIN) == 1
+        assert sam.said().count(CONNECTED_AGAIN) == 1
+    finally:
+        for player in (ann, sam):
+            if player is not None:
+                player.close()
 
 
 def test_workers_cannot_go_with_memory(tmp_path: Path) -> None:

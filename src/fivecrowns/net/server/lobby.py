@@ -364,14 +364,14 @@ class Lobby:
             if room is not None and room.private and not _same_code(hello.watch_code, room.code):
                 room = None
         if watched is None:
-            conn.send(self.tables())
+            self.send_tables(conn)
             return
         if room is None or room.spectators() >= self.limits.max_spectators:
             if room is None:
                 conn.send(Error("table_gone", _(TABLE_GONE)))
             else:
                 conn.send(Error("too_many_spectators", _(TOO_MANY_SPECTATORS)))
-            conn.send(self.tables())
+            self.send_tables(conn)
             return
         record.watching = room.id
         attach(conn, room, None)
@@ -380,6 +380,10 @@ class Lobby:
         send_everyone_a_snapshot(room)  # why everyone: each page shows who is watching
 
     # --- the list of tables ------------------------------------------------------------------
+
+    def send_tables(self, conn: Connection) -> None:
+        """The table list, to one back in the lobby (a worker leaves it to the front)."""
+        conn.send(self.tables())
 
     def tables(self) -> Tables:
         """The open public tables, those still waiting for players first, at most

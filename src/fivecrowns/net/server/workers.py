@@ -299,14 +299,13 @@ class FrontLobby(Lobby):
         worker = front.seats_at.get(record.id)
         if worker is not None:
             front.arrive(conn, record, worker, b"", hello.last_seq, self._account)
-        elif hello.watch is not None and conn not in front.at:
-            # why: after a restart only the client remembers what it watched
-            watch = Watch(hello.watch, hello.watch_code)
-            try:
-                front.to_worker(conn, record, watch, listing=True)
-            except TableError as error:
-                conn.send(Error(error.code, str(error)))
-                conn.send(self.tables())
+        elif hello.watch is not None and front.owner(hello.watch) is not None:
+            # why the hello itself: the worker puts the spectator back as one process does,
+            # with the events missed (the client names what it watched: the front knows not)
+            worker = front.owner(hello.watch)
+            assert worker is not None
+            again = msgspec.structs.replace(hello, token=None, access=None)  # why: not needed
+            front.arrive(conn, record, worker, encode(again), hello.last_seq, listing=True)
         else:
             super()._watch_again(conn, record, hello)
 
@@ -563,7 +562,7 @@ class Front(Server):
                 raise TableError("no_table", _("No table has that invite code."))
             worker = found
         else:
-            found = self._owner(message.table)
+            found = self.owner(message.table)
             if found is None:
                 text = _("There is no such table; list the tables to see them.")
                 raise TableError("no_table", text)
@@ -611,7 +610,7 @@ class Front(Server):
                 return worker
         return None
 
-    def _owner(self, table_id: str | None) -> WorkerHandle | None:
+    def owner(self, table_id: str | None) -> WorkerHandle | None:
         """The worker a table id names (None: no id this server makes)."""
         if table_id is None or len(table_id) != 8:
             return None
@@ -667,6 +666,17 @@ def make_front_app(front: Front, sounds: str | None = None) -> web.Application:
 
 
 # --- a worker --------------------------------------------------------------------------------
+
+
+class WorkerLobby(Lobby):
+    """A worker's lobby: the table list a connection back in the lobby gets is the front's."""
+
+    def send_tables(self, conn: Connection) -> None:
+        pass  # why: Back(lobby=True) asks the front for it, which lists every worker's tables
+
+
+class WorkerServer(Server):
+    lobby_class = WorkerLobby
 
 
 class Seat(Connection):
@@ -862,7 +872,11 @@ class Worker:
         request = decode_client(op.request)
         if isinstance(request, CreateTable):
             self.creates += 1
-        self._handle(conn, op.request)
+        if isinstance(request, Hello):  # a spectator back with a token, to the table watched
+            with speaking(conn.language):
+                self.server.lobby._watch_again(conn, record, request)
+        else:
+            self._handle(conn, op.request)
         if conn.room is None:  # why: refused (a sentence is on its way); back to the lobby
             self.back(conn, lobby=op.listing)
         elif conn.seat is not None:
@@ -906,7 +920,7 @@ async def _work(fd: int) -> None:
         raise LinkError("the front ended before it said what to serve")
     config: WorkerConfig = pickle.loads(configured)  # why safe: only our parent holds the link
     store = _open_worker_store(config.store)
-    server = Server(
+    server = WorkerServer(
         store,
         config.limits,
         history=None if config.history is None else Path(config.history),
