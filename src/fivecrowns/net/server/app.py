@@ -144,6 +144,7 @@ class Server:
     table it is for, or to the pacing; every change at a table reaches everyone there."""
 
     lobby_class: type[Lobby] = Lobby  # why: the front of ``serve --workers`` lists theirs
+    friends_class: type[FriendsHere] = FriendsHere  # why: and tells their presence
 
     def __init__(
         self,
@@ -166,7 +167,7 @@ class Server:
             self.rooms, self.store, self.limits, self.pacing, self._recorder
         )
         self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
-        self.friends = FriendsHere(self.store, self.lobby)
+        self.friends = self.friends_class(self.store, self.lobby)
         self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address

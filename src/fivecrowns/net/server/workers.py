@@ -62,6 +62,7 @@ from fivecrowns.net.protocol import (
     Error,
     Hello,
     Join,
+    Presence,
     ProtocolError,
     TableInfo,
     Tables,
@@ -71,6 +72,7 @@ from fivecrowns.net.protocol import (
 )
 from fivecrowns.net.server.app import Server, make_app
 from fivecrowns.net.server.connection import CANNOT_SAVE, Connection
+from fivecrowns.net.server.friends import FriendsHere
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import LISTED_TABLES, Lobby, invite_code
 from fivecrowns.net.server.rooms import PlayerRecord, Room
@@ -161,6 +163,11 @@ class Back(msgspec.Struct, tag="back", array_like=True):
     lobby: bool = False  # the front is to send it the table list (a seat not found again)
 
 
+class Placed(msgspec.Struct, tag="placed", array_like=True):
+    conn: int
+    seated: bool  # at a seat (False: watching)
+
+
 class Sits(msgspec.Struct, tag="sits", array_like=True):
     players: list[str]  # players who hold a seat at this worker
 
@@ -184,7 +191,7 @@ class Summary(msgspec.Struct, tag="summary", array_like=True):
 
 
 ToWorker = Arrive | Message | Gone | Stop
-ToFront = Frames | Back | Bounce | Close | Summary | Sits
+ToFront = Frames | Back | Bounce | Close | Summary | Sits | Placed
 _to_worker = msgspec.msgpack.Decoder(list[ToWorker])
 _to_front = msgspec.msgpack.Decoder(list[ToFront])
 _encoder = msgspec.msgpack.Encoder()
@@ -310,6 +317,22 @@ class FrontLobby(Lobby):
             super()._watch_again(conn, record, hello)
 
 
+class FrontFriends(FriendsHere):
+    """The front's friends: where a player is comes from its workers' word."""
+
+    front: Front
+
+    def presence(self, player: PlayerRecord) -> Presence:
+        front = self.front
+        conn = player.conn
+        if conn is None or conn.closed:
+            return "away" if player.id in front.seats_at else "offline"
+        seated = front.placed.get(conn)
+        if seated is None:
+            return "lobby"
+        return "playing" if seated else "watching"
+
+
 class _InLobby(Collection[Connection]):
     """The front's connections in its lobby: those at no worker's table."""
 
@@ -332,11 +355,14 @@ class Front(Server):
     connection's table traffic to the worker that owns the table."""
 
     lobby_class = FrontLobby
+    friends_class = FrontFriends
 
     def __init__(self, *args: Any, workers: int, store_at: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.workers = [WorkerHandle(index) for index in range(workers)]
         cast(FrontLobby, self.lobby).front = self
+        cast(FrontFriends, self.friends).front = self
+        self.placed: dict[Connection, bool] = {}  # at a worker's table: seated, or watching
         self.seats_at: dict[str, WorkerHandle] = {}  # players' seats, by the workers' word
         self.store_at = store_at
         self.at: dict[Connection, WorkerHandle] = {}  # connections at a worker's table
@@ -471,6 +497,13 @@ class Front(Server):
                 del self.at[conn]
                 if op.lobby:
                     conn.send(self.lobby.tables())
+                if self.placed.pop(conn, None) is not None:
+                    self.friends.moved(conn.player)
+        elif isinstance(op, Placed):
+            conn = self._by_id.get(op.conn)
+            if conn is not None and self.at.get(conn) is worker:
+                self.placed[conn] = op.seated
+                self.friends.moved(conn.player)
         elif isinstance(op, Sits):
             for player in op.players:
                 self.seats_at[player] = worker
@@ -587,6 +620,10 @@ class Front(Server):
             conn_id = self._ids[conn] = next(self._next_id)
             self._by_id[conn_id] = conn
         self.at[conn] = worker
+        if not request:
+            # why at once: a player back to the seat they hold is playing, as with one process,
+            # where the hello (which tells their friends) seats them (the worker's word follows)
+            self.placed[conn] = True
         worker.send(
             Arrive(
                 conn_id,
@@ -621,6 +658,7 @@ class Front(Server):
         return self.workers[value % len(self.workers)]
 
     def _disconnected(self, conn: Connection) -> None:
+        self.placed.pop(conn, None)  # why first: its friends hear it is away, not playing
         super()._disconnected(conn)
         worker = self.at.pop(conn, None)
         conn_id = self._ids.pop(conn, None)
@@ -698,6 +736,8 @@ class Seat(Connection):
         was, self._room = self._room, room
         if room is None and was is not None and not self.gone:
             self._worker.back(self)
+        elif room is not None and was is None:
+            self._worker.placed(self)
 
     def allow(self) -> bool:
         return True  # why: the front counted this message against the connection's rate
@@ -739,6 +779,7 @@ class Worker:
         self._group_of: dict[int, int] = {}  # id() of a frame -> its group
         self._last: dict[int, int] = {}  # connection -> the group of its latest frame
         self._controls: list[ToFront] = []
+        self._placed: list[Seat] = []
         self._due = False
 
     def _soon(self) -> None:
@@ -758,6 +799,12 @@ class Worker:
             self._group_of[id(data)] = index
         groups[index][1].append(conn_id)
         self._last[conn_id] = index
+        self._soon()
+
+    def placed(self, conn: Seat) -> None:
+        """``conn`` sits or watches at a table here now (told the front at the turn's end,
+        when its seat is known)."""
+        self._placed.append(conn)
         self._soon()
 
     def control(self, op: ToFront) -> None:
@@ -780,6 +827,10 @@ class Worker:
         groups, self._groups = self._groups, []
         self._group_of, self._last = {}, {}
         controls, self._controls = self._controls, []
+        placed, self._placed = self._placed, []
+        for conn in placed:
+            if conn.room is not None and self.conns.get(conn.id) is conn:
+                controls.append(Placed(conn.id, conn.seat is not None))
         ops: list[ToFront] = []
         # why saved first: no frame leaves before the moves it tells of are on disk
         if groups and not self.server._save():
