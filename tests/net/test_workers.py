@@ -306,6 +306,57 @@ def test_a_terminal_player_and_spectator_play_on_after_their_worker_is_killed(
                 player.close()
 
 
+def test_a_private_table_is_joined_by_its_code_through_the_front_and_not_listed(
+    front: ServerProcess,
+) -> None:
+    """The front finds a private table's worker by its invite code (as typed: any case,
+    spaces); the lobby does not list it; a code nobody has gets its sentence."""
+
+    async def scenario() -> None:
+        ann, ben, eve = Client("Ann"), Client("Ben"), Client("Eve")
+        for client in (ann, ben, eve):
+            await client.connect(front.url)
+        await ann.send({"type": "create_table", "seats": 2, "bots": [], "private": True})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        assert ann.code is not None
+        await ben.send({"type": "join", "code": "zzzzz-zzzzz"})
+        error = await ben.until(lambda m: m["type"] == "error")
+        assert error["code"] == "no_table" and error["text"] == "No table has that invite code."
+        typed = " ".join(ann.code.lower().split("-"))
+        await ben.send({"type": "join", "code": typed})
+        seated = await ben.until(lambda m: m["type"] == "seated")
+        assert seated["table"] == ann.table and seated["seat"] == 1
+        await eve.send({"type": "list_tables"})
+        listing = await eve.until(lambda m: m["type"] == "tables")
+        assert listing["tables"] == []
+        for client in (ann, ben, eve):
+            await client.close()
+
+    run_against(front, scenario)
+
+
+def test_an_account_at_a_worker_table_must_leave_before_logging_out(
+    front: ServerProcess,
+) -> None:
+    async def scenario() -> None:
+        ann = await Client("Ann").connect(front.url, hello=False)
+        password = "correct horse battery"
+        await ann.send({"type": "sign_up", "v": 1, "name": "Ann", "password": password})
+        await ann.until(lambda m: m["type"] == "welcome")
+        await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+        await ann.until(lambda m: m["type"] == "snapshot")
+        await ann.send({"type": "log_out"})
+        error = await ann.until(lambda m: m["type"] == "error")
+        assert error["code"] == "at_table" and error["text"] == "Leave your table first."
+        await ann.send({"type": "leave"})
+        await ann.until(lambda m: m["type"] == "left")
+        await ann.send({"type": "log_out"})
+        await ann.until(lambda m: m["type"] == "logged_out")
+        await ann.close()
+
+    run_against(front, scenario)
+
+
 def test_workers_cannot_go_with_memory(tmp_path: Path) -> None:
     process = ServerProcess(None, "--workers", "2")
     with pytest.raises(AssertionError):

@@ -59,9 +59,11 @@ from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import (
     CreateTable,
+    DeleteAccount,
     Error,
     Hello,
     Join,
+    LogOut,
     Presence,
     ProtocolError,
     TableInfo,
@@ -70,6 +72,7 @@ from fivecrowns.net.protocol import (
     decode_client,
     encode,
 )
+from fivecrowns.net.server.accounts import LEAVE_FIRST
 from fivecrowns.net.server.app import Server, make_app
 from fivecrowns.net.server.connection import CANNOT_SAVE, Connection
 from fivecrowns.net.server.friends import FriendsHere
@@ -565,10 +568,19 @@ class Front(Server):
             self._handle(conn, message)
 
     def _dispatch(self, conn: Connection, message: Any) -> None:
-        if isinstance(message, (CreateTable, Join, Watch)) and conn.player is not None:
-            self.to_worker(conn, conn.player, message)
-        else:
-            super()._dispatch(conn, message)
+        player = conn.player
+        if isinstance(message, (CreateTable, Join, Watch)) and player is not None:
+            self.to_worker(conn, player, message)
+            return
+        if (
+            isinstance(message, (LogOut, DeleteAccount))
+            and conn in self.at
+            and player is not None
+            and self.accounts._is_account(player.id)
+        ):
+            # why here: the accounts' own check asks conn.room, which only the worker knows
+            raise TableError("at_table", _(LEAVE_FIRST))
+        super()._dispatch(conn, message)
 
     def to_worker(
         self,
