@@ -426,7 +426,7 @@ class Lobby:
         _not_at_table(conn)
         if len(self.rooms) >= self.limits.max_tables:
             raise TableError("too_many_tables", _("The server has as many tables as it allows."))
-        self._within_table_limits(conn, player)
+        self.within_table_limits(conn, player)
         if len(message.bots) >= message.seats:
             raise TableError(
                 "too_many_bots", _("Leave a seat for yourself: fewer computer players.")
@@ -470,18 +470,28 @@ class Lobby:
         send_snapshot(conn, room)
         self.dirty = True
 
-    def _within_table_limits(self, conn: Connection, player: PlayerRecord) -> None:
-        """Refuse a new table past the open tables (with a person seated) one player, or one
-        address, may have."""
-        limits = self.limits
-        # why only tables a person sits at: one everybody left closes after the grace anyway
-        open_rooms = [
+    def open_tables(self) -> list[Room]:
+        """The tables not over that a person sits at (why only those: one everybody left
+        closes after the grace anyway)."""
+        return [
             room
             for room in self.rooms.values()
             if not room.table.is_over
             and any(seat.kind is SeatKind.HUMAN for seat in room.table.seats)
         ]
-        mine = sum(room.table.creator_id == player.id for room in open_rooms)
+
+    def open_tables_of(self, player_id: str, address: str) -> tuple[int, int]:
+        """The open tables (:meth:`open_tables`) ``player_id`` made, and those made from
+        ``address``."""
+        open_rooms = self.open_tables()
+        mine = sum(room.table.creator_id == player_id for room in open_rooms)
+        return mine, sum(room.address == address for room in open_rooms)
+
+    def within_table_limits(self, conn: Connection, player: PlayerRecord) -> None:
+        """Refuse a new table past the open tables (with a person seated) one player, or one
+        address, may have."""
+        limits = self.limits
+        mine, here = self.open_tables_of(player.id, conn.address)
         if mine >= limits.max_tables_per_player:
             text = ngettext(
                 "You already have {count} open table you made, as many as one player may; "
@@ -493,7 +503,6 @@ class Lobby:
             raise TableError("too_many_tables", text.format(count=limits.max_tables_per_player))
         if limits.max_per_address == 0:  # why: behind a proxy every client has its address
             return
-        here = sum(room.address == conn.address for room in open_rooms)
         if here >= limits.max_tables_per_address:
             text = ngettext(
                 "Your address already has {count} open table, as many as one address may; "

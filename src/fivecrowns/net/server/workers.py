@@ -191,6 +191,9 @@ class Summary(msgspec.Struct, tag="summary", array_like=True):
     creates: int  # create_table requests it has handled
     listed: list[TableInfo]  # its open public tables, as the lobby lists them
     codes: list[str]  # its private tables' invite codes
+    # its open tables with a person seated, by who made them and from where (the limits)
+    creators: dict[str, int] = {}
+    addresses: dict[str, int] = {}
 
 
 ToWorker = Arrive | Message | Gone | Stop
@@ -257,6 +260,8 @@ class WorkerHandle:
     creates_seen: int = 0
     listed: list[TableInfo] = field(default_factory=list)
     codes: list[str] = field(default_factory=list)
+    creators: dict[str, int] = field(default_factory=dict)
+    addresses: dict[str, int] = field(default_factory=dict)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     out: list[Any] = field(default_factory=list)
     restarts: int = 0
@@ -297,6 +302,12 @@ class FrontLobby(Lobby):
         infos = [info for worker in workers for info in worker.listed]
         infos.sort(key=lambda info: info.started)  # why stable: waiting tables first, as ever
         return Tables(infos[:LISTED_TABLES])
+
+    def open_tables_of(self, player_id: str, address: str) -> tuple[int, int]:
+        """Summed over the workers, as their last summaries say."""
+        workers = self.front.workers
+        mine = sum(worker.creators.get(player_id, 0) for worker in workers)
+        return mine, sum(worker.addresses.get(address, 0) for worker in workers)
 
     def hello(
         self, conn: Connection, message: Hello, account: tuple[str, str] | None = None
@@ -480,6 +491,7 @@ class Front(Server):
                         # why server_stopping: the programs connect again by themselves
                         conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
             worker.listed, worker.codes, worker.tables = [], [], 0
+            worker.creators, worker.addresses = {}, {}
             worker.creates_sent = worker.creates_seen = 0
             self.lobby.dirty = True
             self._restarting = asyncio.create_task(self._start_again(worker))
@@ -525,6 +537,7 @@ class Front(Server):
         else:
             worker.tables, worker.creates_seen = op.tables, op.creates
             worker.listed, worker.codes = op.listed, op.codes
+            worker.creators, worker.addresses = op.creators, op.addresses
             worker.ready.set()
             self.lobby.dirty = True
 
@@ -596,6 +609,8 @@ class Front(Server):
             if sum(worker.load() for worker in self.workers) >= self.limits.max_tables:
                 text = _("The server has as many tables as it allows.")
                 raise TableError("too_many_tables", text)
+            # why here too: each worker counts only its own tables
+            self.lobby.within_table_limits(conn, player)
             alive = [worker for worker in self.workers if not worker.dead]
             if not alive:
                 raise TableError("refused", _(REFUSED))
@@ -869,7 +884,15 @@ class Worker:
         lobby = self.server.lobby
         lobby.dirty = False
         codes = [room.code for room in lobby.rooms.values() if room.code is not None]
-        return Summary(len(lobby.rooms), self.creates, lobby.tables().tables, codes)
+        creators: dict[str, int] = {}
+        addresses: dict[str, int] = {}
+        for room in lobby.open_tables():
+            creator = room.table.creator_id
+            creators[creator] = creators.get(creator, 0) + 1
+            if room.address is not None:
+                addresses[room.address] = addresses.get(room.address, 0) + 1
+        listed = lobby.tables().tables
+        return Summary(len(lobby.rooms), self.creates, listed, codes, creators, addresses)
 
     async def summaries(self) -> None:
         """The table list again when it changed and no batch has carried it."""
