@@ -158,6 +158,9 @@ def test_leave_and_join_a_table_on_the_other_worker(front: ServerProcess) -> Non
         await ben.send({"type": "create_table", "seats": 2, "bots": []})
         await ben.until(lambda m: m["type"] == "snapshot")
         assert _worker_of(ann.table) != _worker_of(ben.table)
+        await ann.send({"type": "mute_chat", "who": "everyone"})
+        muted = await ann.until(lambda m: m["type"] == "answer")
+        assert muted["text"] == "Chat is silent for you; it still comes, without words."
         await ann.send({"type": "leave"})
         await ann.until(lambda m: m["type"] == "left")
         await ann.send({"type": "list_tables"})
@@ -170,6 +173,9 @@ def test_leave_and_join_a_table_on_the_other_worker(front: ServerProcess) -> Non
         seated = await ann.until(lambda m: m["type"] == "seated")
         assert seated["table"] == ben.table and seated["seat"] == 1
         await ben.until(lambda m: m["type"] == "event" and m["kind"] == "seat_taken")
+        await ben.send({"type": "chat", "text": "Welcome!"})
+        chat = await ann.until(lambda m: m["type"] == "event" and m["kind"] == "chat")
+        assert chat["text"] == ""  # her choice went with her to the other worker's table
         await ben.send({"type": "start"})
         await play_until([ann, ben], lambda c: c.seq >= 30)
         assert [e for e in ann.events if e["data"].get("player") == 1], "Ann moved there"

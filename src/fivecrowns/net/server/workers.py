@@ -64,6 +64,7 @@ from fivecrowns.net.protocol import (
     Hello,
     Join,
     LogOut,
+    MuteChat,
     Presence,
     ProtocolError,
     TableInfo,
@@ -565,10 +566,20 @@ class Front(Server):
         if kind in TABLE_KINDS:
             if kind == "language":  # why both: the front words the lobby's sentences too
                 self._here(conn, raw)
+            elif kind == "mute_chat":  # why: kept for the next table, which may be another's
+                self._keep_mute(conn, raw)
             data = raw.encode() if isinstance(raw, str) else raw
             worker.send(Message(self._ids[conn], data))
         else:
             self._here(conn, raw)
+
+    def _keep_mute(self, conn: Connection, raw: str | bytes) -> None:
+        """The front's copy of a ``mute_chat`` (the worker answers it, and says what is wrong
+        with one that does not fit)."""
+        with contextlib.suppress(ProtocolError):
+            message = decode_client(raw)
+            if isinstance(message, MuteChat) and conn.player is not None:
+                conn.player.mute = message.who
 
     def _here(self, conn: Connection, raw: str | bytes) -> None:
         """Handle ``raw`` in the front, its rate already counted."""
