@@ -17,6 +17,7 @@ import pytest
 from fivecrowns.net.client.websocket import CONNECTED_AGAIN
 from fivecrowns.net.protocol import MAX_MESSAGE_BYTES
 from join_support import Player, _play_a_turn
+from pg_support import pg_url_fixture, postgres_fixture
 from server_support import (
     FAST,
     Client,
@@ -28,6 +29,9 @@ from server_support import (
     replayed,
     run_against,
 )
+
+# why: the fixtures, imported for pytest to find
+__all__ = ["pg_url_fixture", "postgres_fixture"]
 
 
 @pytest.fixture(name="front")
@@ -108,6 +112,43 @@ def test_two_tables_on_two_workers_play_and_each_seat_hears_only_its_own(
             await client.close()
 
     run_against(front, scenario)
+
+
+def test_the_workers_share_a_postgresql_store_and_a_restart_finds_every_table(
+    data: Path, pg_url: str
+) -> None:
+    """On PostgreSQL (``--store``) the workers open the same database: two tables play on
+    two workers, and after a restart each player is seated at their own again."""
+    options = (*FAST, "--workers", "2", "--store", pg_url)
+    first = ServerProcess(data, *options).start()
+    players: list[Client] = []
+
+    async def play() -> None:
+        ann, ben = await _table(first.url, "Ann", "Ben")
+        cy, di = await _table(first.url, "Cy", "Di")
+        assert {_worker_of(ann.table), _worker_of(cy.table)} == {0, 1}
+        await ann.send({"type": "start"})
+        await cy.send({"type": "start"})
+        players.extend((ann, ben, cy, di))
+        await play_until(players, lambda c: c.seq >= 40)
+        for client in players:
+            assert client.errors == [], client.errors
+            await client.close()
+
+    run_against(first, play)
+    second = ServerProcess(data, *options).start()
+
+    async def back() -> None:
+        for before in players:
+            client = Client(before.name)
+            client.token, client.seq = before.token, before.seq
+            await client.connect(second.url)
+            seated = await client.until(lambda m: m["type"] in ("seated", "tables"))
+            assert seated["type"] == "seated", seated
+            assert (seated["table"], seated["seat"]) == (before.table, before.seat)
+            await client.close()
+
+    run_against(second, back)
 
 
 def test_a_bad_or_too_big_message_at_a_worker_table_gets_its_sentence_and_changes_nothing(
