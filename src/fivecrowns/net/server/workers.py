@@ -857,6 +857,8 @@ class Worker:
             player = conn.player
             if player is not None and player.conn is conn:
                 player.conn = None
+                # why: one who left is forgotten here in time, as a dropped one is (bounded)
+                self.server.lobby._forget_if_unseated(player)
             seated = player is not None and player.table_id is not None
             self.control(Back(conn.id, None if player is None else player.id, seated, lobby))
 
