@@ -828,16 +828,19 @@ class Worker:
     def frame(self, conn_id: int, data: bytes) -> None:
         """``data`` for the connection ``conn_id``; a frame several connections get in one
         turn (the same bytes object, as the fan-out makes it) goes into the link once."""
+        # why id(): the groups hold each frame until the flush, so no other takes its id
         groups = self._groups
+        last = self._last
         index = self._group_of.get(id(data))
-        if index is None or index < self._last.get(conn_id, -1) or groups[index][0] is not data:
+        if index is None or index < last.get(conn_id, -1):
             # why a new group when older than this connection's latest: its frames stay in order
             index = len(groups)
             groups.append((data, []))
             self._group_of[id(data)] = index
         groups[index][1].append(conn_id)
-        self._last[conn_id] = index
-        self._soon()
+        last[conn_id] = index
+        if not self._due:
+            self._soon()
 
     def placed(self, conn: Seat) -> None:
         """``conn`` sits or watches at a table here now (told the front at the turn's end,
