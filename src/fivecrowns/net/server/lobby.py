@@ -256,15 +256,19 @@ class Lobby:
         seat: int,
         last_seq: int | None,
         account: bool,
+        seated_frame: bool = True,
     ) -> None:
         """``record``, back with its token (or its account, on another device), takes its
-        seat again on ``conn``: it hears what it missed, and its seat is handed back."""
+        seat again on ``conn``: it hears what it missed, and its seat is handed back
+        (``seated_frame`` False: a connection that never left, put back by the front of
+        ``serve --workers`` after its worker started again, hears no ``seated``)."""
         record.watching = None
         heard, record.heard = record.heard, None
         if last_seq is None and account and heard is not None and heard[0] == room.id:
             last_seq = heard[1]  # why: another device took the seat; it hears what it missed
         attach(conn, room, seat)
-        conn.send(_seated(room, seat, record))
+        if seated_frame:
+            conn.send(_seated(room, seat, record))
         _send_missed(conn, room, last_seq)
         send_snapshot(conn, room)
         self.pacing.end_grace(room, seat)
@@ -351,8 +355,11 @@ class Lobby:
         record.token_hash = "forgotten:" + secrets.token_hex(16)  # why: the column is unique
         self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
 
-    def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
-        """Put a returning spectator back at the table they watched, or in the lobby."""
+    def _watch_again(
+        self, conn: Connection, record: PlayerRecord, hello: Hello, seated_frame: bool = True
+    ) -> None:
+        """Put a returning spectator back at the table they watched, or in the lobby
+        (``seated_frame``: as :meth:`sit_again`'s)."""
         watched = record.watching
         record.watching = None
         room = None if watched is None else self.rooms.get(watched)
@@ -375,7 +382,8 @@ class Lobby:
             return
         record.watching = room.id
         attach(conn, room, None)
-        conn.send(_seated(room, None, record))
+        if seated_frame:
+            conn.send(_seated(room, None, record))
         _send_missed(conn, room, hello.last_seq)
         send_everyone_a_snapshot(room)  # why everyone: each page shows who is watching
 

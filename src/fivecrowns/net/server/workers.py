@@ -16,10 +16,12 @@ The clients see one WebSocket, as before.
   (:class:`Message`, the raw bytes: decoded once, on the worker), a connection gone
   (:class:`Gone`), stop (:class:`Stop`).
 - Worker to front: frames to send (:class:`Frames`: one encoded frame and the connections
-  that get it, so the fan-out's encoding once per class of viewer is kept), a connection back
-  in the lobby (:class:`Back`), a message that is the front's after all (:class:`Bounce`),
-  a connection to close with a sentence (:class:`Close`), and the worker's tables for the
-  lobby list (:class:`Summary`). A worker commits its store before it sends a batch with
+  that get it, so the fan-out's encoding once per class of viewer is kept), a connection
+  at a table (:class:`Placed`) or back in the lobby (:class:`Back`), a message that is the
+  front's after all (:class:`Bounce`), a connection to close with a sentence
+  (:class:`Close`), the players seated there (:class:`Sits`), the worker's tables for the
+  lobby list and the limits (:class:`Summary`), and how many operations it has handled and
+  saved (:class:`Done`). A worker commits its store before it sends a batch with
   frames, so a frame the front writes tells only of moves already saved.
 - On the worker a connection is a :class:`Seat`: a :class:`Connection` whose frames go into
   the link; the rooms, tables and fan-out are unchanged, and each seat still gets only its
@@ -29,9 +31,10 @@ The clients see one WebSocket, as before.
   workers find each stored table's worker the same way.
 
 A worker that ends by itself is started again, and brings its tables back from the store;
-its connections are closed with a sentence, and the clients connect again to their seats
-with their tokens and last events, as after a restart. Not done yet (docs/operations.md):
-several machines, a lease per worker, keeping a dead worker's connections open meanwhile.
+the front puts its connections back where they were (:meth:`Front._put_back`), open all
+along, each after the last event it was sent, and sends again what the worker had not
+said it handled and saved (:class:`Done`). Not done yet (docs/operations.md): several
+machines, a lease per worker, a front of more than one process.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from aiohttp import web
 from fivecrowns.i18n import N_, speaking
 from fivecrowns.i18n import gettext as _
 from fivecrowns.net.protocol import (
+    PROTOCOL_VERSION,
     CreateTable,
     DeleteAccount,
     Error,
@@ -140,6 +144,7 @@ class Arrive(msgspec.Struct, tag="arrive", array_like=True):
     last_seq: int | None = None
     account: bool = False  # logged in to an account (another device may have held the seat)
     listing: bool = False  # refused, the front is to send the table list (a hello's watch)
+    quiet: bool = False  # put back after the worker started again: no ``seated`` frame
 
 
 class Message(msgspec.Struct, tag="message", array_like=True):
@@ -155,9 +160,14 @@ class Stop(msgspec.Struct, tag="stop", array_like=True):
     pass
 
 
+class Done(msgspec.Struct, tag="done", array_like=True):
+    handled: int  # operations from the front handled and saved so far (since it started)
+
+
 class Frames(msgspec.Struct, tag="frames", array_like=True):
     frame: bytes
     conns: list[int]
+    seq: int = -1  # the event's number, if the frame is an event (what each has heard)
 
 
 class Back(msgspec.Struct, tag="back", array_like=True):
@@ -170,6 +180,8 @@ class Back(msgspec.Struct, tag="back", array_like=True):
 class Placed(msgspec.Struct, tag="placed", array_like=True):
     conn: int
     seated: bool  # at a seat (False: watching)
+    table: str
+    code: str | None = None  # a private table's invite code (to watch it again)
 
 
 class Sits(msgspec.Struct, tag="sits", array_like=True):
@@ -198,7 +210,7 @@ class Summary(msgspec.Struct, tag="summary", array_like=True):
 
 
 ToWorker = Arrive | Message | Gone | Stop
-ToFront = Frames | Back | Bounce | Close | Summary | Sits | Placed
+ToFront = Frames | Back | Bounce | Close | Summary | Sits | Placed | Done
 _to_worker = msgspec.msgpack.Decoder(list[ToWorker])
 _to_front = msgspec.msgpack.Decoder(list[ToFront])
 _encoder = msgspec.msgpack.Encoder()
@@ -267,6 +279,10 @@ class WorkerHandle:
     out: list[Any] = field(default_factory=list)
     restarts: int = 0
     dead: bool = False  # ended, and not started again
+    # operations written to it and not yet said handled and saved (:class:`Done`): sent
+    # again, in order, if it dies before it says so
+    unsaid: list[Any] = field(default_factory=list)
+    handled: int = 0
 
     def send(self, op: ToWorker) -> None:
         if self.dead:
@@ -284,6 +300,13 @@ class WorkerHandle:
         ops, self.out = self.out, []
         if ops:
             writer.write(_framed(ops))
+            if len(self.unsaid) < WAITING_MOST:  # why bounded: a worker that never says
+                self.unsaid += ops
+
+    def done(self, handled: int) -> None:
+        """The worker has handled (and saved what they changed) ``handled`` operations."""
+        del self.unsaid[: handled - self.handled]
+        self.handled = handled
 
     def load(self) -> int:
         """Its tables, with those asked of it and not yet counted in its last summary."""
@@ -316,7 +339,9 @@ class FrontLobby(Lobby):
         self._account = account is not None
         super().hello(conn, message, account)
 
-    def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
+    def _watch_again(
+        self, conn: Connection, record: PlayerRecord, hello: Hello, seated_frame: bool = True
+    ) -> None:
         front = self.front
         worker = front.seats_at.get(record.id)
         if worker is not None:
@@ -329,7 +354,7 @@ class FrontLobby(Lobby):
             again = msgspec.structs.replace(hello, token=None, access=None)  # why: not needed
             front.arrive(conn, record, worker, encode(again), hello.last_seq, listing=True)
         else:
-            super()._watch_again(conn, record, hello)
+            super()._watch_again(conn, record, hello, seated_frame)
 
 
 class FrontFriends(FriendsHere):
@@ -378,6 +403,10 @@ class Front(Server):
         cast(FrontLobby, self.lobby).front = self
         cast(FrontFriends, self.friends).front = self
         self.placed: dict[Connection, bool] = {}  # at a worker's table: seated, or watching
+        # where each is (the table and its code) and the last event it was sent: what puts
+        # it back if its worker dies and starts again
+        self._where: dict[Connection, tuple[str, str | None]] = {}
+        self._heard: dict[Connection, int] = {}
         self.seats_at: dict[str, WorkerHandle] = {}  # players' seats, by the workers' word
         self.store_at = store_at
         self.at: dict[Connection, WorkerHandle] = {}  # connections at a worker's table
@@ -413,6 +442,7 @@ class Front(Server):
             self.seed,
         )
         worker.ready.clear()
+        worker.unsaid, worker.handled = [], 0  # why: a new process counts from nothing
         with there:
             command = [sys.executable, "-m", "fivecrowns.net.server.workers", str(there.fileno())]
             # why the index too: it names the worker in ps and top
@@ -428,17 +458,15 @@ class Front(Server):
 
     async def _start_again(self, worker: WorkerHandle) -> None:
         """A worker that ended by itself is started again: it brings its tables back from the
-        store, and its players, whose connections were closed, connect again to their seats
-        (their programs do it themselves, with their last event: nothing lost, nothing said
-        twice). At most ``RESTARTS`` times (why: one that dies at every start would spin)."""
+        store, and its connections are put back where they were (:meth:`_put_back`). At most
+        ``RESTARTS`` times (why: one that dies at every start would spin)."""
         old = worker.proc
         if old is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 await asyncio.to_thread(old.wait, STOP_WAIT)
         if worker.restarts >= RESTARTS or self.stopping:
             log.error("Worker %d is not started again; restart the server", worker.index)
-            worker.dead = True
-            worker.out.clear()
+            self._given_up(worker)
             return
         worker.restarts += 1
         log.warning("Worker %d ended; starting it again", worker.index)
@@ -446,7 +474,18 @@ class Front(Server):
             await self._spawn(worker)
         except Exception:
             log.exception("Worker %d could not be started again", worker.index)
-            worker.dead = True
+            self._given_up(worker)
+
+    def _given_up(self, worker: WorkerHandle) -> None:
+        """``worker`` is not started again: its connections are closed with a sentence."""
+        worker.dead = True
+        worker.out.clear()
+        for conn, at in list(self.at.items()):
+            if at is worker:
+                self.at.pop(conn, None)
+                self.placed.pop(conn, None)
+                with speaking(conn.language):
+                    conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
 
     async def stop_workers(self) -> None:
         for worker in self.workers:
@@ -484,27 +523,78 @@ class Front(Server):
             worker.writer.close()
         worker.writer = None  # why: what comes for it meanwhile waits for its next start
         if not self.stopping:
-            log.error("Worker %d ended; its connections are closed", worker.index)
-            for conn, at in list(self.at.items()):
-                if at is worker:
-                    self.at.pop(conn, None)
-                    with speaking(conn.language):
-                        # why server_stopping: the programs connect again by themselves
-                        conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
+            log.error("Worker %d ended; starting it again", worker.index)
+            # why first in its queue: each of its connections is put back before any message
+            # that comes meanwhile reaches it, then what it may not have handled comes again
+            worker.out = self._put_back(worker) + worker.unsaid + worker.out
             worker.listed, worker.codes, worker.tables = [], [], 0
             worker.creators, worker.addresses = {}, {}
             worker.creates_sent = worker.creates_seen = 0
             self.lobby.dirty = True
             self._restarting = asyncio.create_task(self._start_again(worker))
 
+    def _put_back(self, worker: WorkerHandle) -> list[ToWorker]:
+        """For each connection at ``worker``, which ended: its way back to where it sat or
+        watched once the worker is started again, with every event after the last it was
+        sent (nothing lost, nothing said twice), its connection left open. One whose place
+        is not known yet (it was arriving) is closed with a sentence, and connects again."""
+        ops: list[ToWorker] = []
+        arriving = {op.conn for op in worker.unsaid if isinstance(op, Arrive)}
+        for conn, at in list(self.at.items()):
+            if at is not worker:
+                continue
+            seated, where, player = self.placed.get(conn), self._where.get(conn), conn.player
+            if seated is None and self._ids.get(conn) in arriving:
+                continue  # why: its arrival is sent again
+            if seated is None or where is None or player is None or conn.closed:
+                self.at.pop(conn, None)
+                with speaking(conn.language):
+                    # why server_stopping: the programs connect again by themselves
+                    conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
+                continue
+            heard = self._heard.get(conn)
+            if seated:
+                request = b""
+            else:  # why a hello: the worker puts a spectator back as after a restart
+                table, code = where
+                request = encode(
+                    Hello(
+                        PROTOCOL_VERSION, player.name, last_seq=heard, watch=table, watch_code=code
+                    )
+                )
+            ops.append(
+                Arrive(
+                    self._ids[conn],
+                    player.id,
+                    player.name,
+                    player.token_hash,
+                    conn.language,
+                    player.mute,
+                    conn.address,
+                    request,
+                    heard,
+                    listing=True,
+                    quiet=True,
+                )
+            )
+        return ops
+
     def _from_worker(self, worker: WorkerHandle, op: ToFront) -> None:
         if isinstance(op, Frames):
             by_id = self._by_id
             frame = op.frame
+            if op.seq < 0:
+                for conn_id in op.conns:
+                    conn = by_id.get(conn_id)
+                    if conn is not None:
+                        conn.send_raw(frame)
+                return
+            heard, seq = self._heard, op.seq
             for conn_id in op.conns:
                 conn = by_id.get(conn_id)
                 if conn is not None:
                     conn.send_raw(frame)
+                    heard[conn] = seq
         elif isinstance(op, Back):
             if not op.seated and op.player is not None and self.seats_at.get(op.player) is worker:
                 del self.seats_at[op.player]
@@ -513,13 +603,18 @@ class Front(Server):
                 del self.at[conn]
                 if op.lobby:
                     conn.send(self.lobby.tables())
+                self._where.pop(conn, None)
+                self._heard.pop(conn, None)
                 if self.placed.pop(conn, None) is not None:
                     self.friends.moved(conn.player)
         elif isinstance(op, Placed):
             conn = self._by_id.get(op.conn)
             if conn is not None and self.at.get(conn) is worker:
                 self.placed[conn] = op.seated
+                self._where[conn] = (op.table, op.code)
                 self.friends.moved(conn.player)
+        elif isinstance(op, Done):
+            worker.done(op.handled)
         elif isinstance(op, Sits):
             for player in op.players:
                 self.seats_at[player] = worker
@@ -697,6 +792,8 @@ class Front(Server):
 
     def _disconnected(self, conn: Connection) -> None:
         self.placed.pop(conn, None)  # why first: its friends hear it is away, not playing
+        self._where.pop(conn, None)
+        self._heard.pop(conn, None)
         super()._disconnected(conn)
         worker = self.at.pop(conn, None)
         conn_id = self._ids.pop(conn, None)
@@ -707,6 +804,20 @@ class Front(Server):
 
     async def lobby_updates(self) -> None:
         await self.lobby.updates(_InLobby(self))
+
+
+_EVENT = b'{"type":"event","seq":'
+
+
+def _event_seq(frame: bytes) -> int:
+    """The number of the event ``frame`` tells (-1: not an event), read from its start."""
+    if not frame.startswith(_EVENT):
+        return -1
+    end = frame.find(b",", len(_EVENT), len(_EVENT) + 24)
+    try:
+        return int(frame[len(_EVENT) : end])
+    except ValueError:
+        return -1
 
 
 def _kind(raw: str | bytes) -> str | None:
@@ -819,6 +930,12 @@ class Worker:
         self._controls: list[ToFront] = []
         self._placed: list[Seat] = []
         self._due = False
+        self.handled = 0  # operations from the front handled
+        self._said = 0  # of which the front was told (Done)
+
+    def kick(self) -> None:
+        """Flush at the end of this turn, if nothing else asked for it."""
+        self._soon()
 
     def _soon(self) -> None:
         if not self._due:
@@ -872,11 +989,13 @@ class Worker:
         controls, self._controls = self._controls, []
         placed, self._placed = self._placed, []
         for conn in placed:
-            if conn.room is not None and self.conns.get(conn.id) is conn:
-                controls.append(Placed(conn.id, conn.seat is not None))
+            room = conn.room
+            if room is not None and self.conns.get(conn.id) is conn:
+                controls.append(Placed(conn.id, conn.seat is not None, room.id, room.code))
         ops: list[ToFront] = []
         # why saved first: no frame leaves before the moves it tells of are on disk
-        if groups and not self.server._save():
+        saved = self.server._save()
+        if groups and not saved:
             told: set[int] = set()
             for _data, conn_ids in groups:
                 for conn_id in conn_ids:
@@ -884,10 +1003,14 @@ class Worker:
                         told.add(conn_id)
                         ops.append(self._unsaved(conn_id))
         else:
-            ops += [Frames(data, conn_ids) for data, conn_ids in groups]
+            ops += [Frames(data, conn_ids, _event_seq(data)) for data, conn_ids in groups]
         ops += controls
         if self.server.lobby.dirty:
             ops.append(self.summary())
+        if self.handled != self._said and saved:
+            # why only once saved: the front sends again what a dead worker did not keep
+            ops.append(Done(self.handled))
+            self._said = self.handled
         if ops and not self.writer.is_closing():
             self.writer.write(_framed(ops))
 
@@ -976,7 +1099,7 @@ class Worker:
             self.creates += 1
         if isinstance(request, Hello):  # a spectator back with a token, to the table watched
             with speaking(conn.language):
-                self.server.lobby._watch_again(conn, record, request)
+                self.server.lobby._watch_again(conn, record, request, seated_frame=not op.quiet)
         else:
             self._handle(conn, op.request)
         if conn.room is None:  # why: refused (a sentence is on its way); back to the lobby
@@ -995,7 +1118,9 @@ class Worker:
                 return
             room, seat = found
             try:
-                lobby.sit_again(conn, record, room, seat, op.last_seq, op.account)
+                lobby.sit_again(
+                    conn, record, room, seat, op.last_seq, op.account, seated_frame=not op.quiet
+                )
             except Exception:  # why: as any message; the log has it, the player a sentence
                 log.exception("A seat could not be taken again")
                 text = _("The server could not do that; it has been logged.")
@@ -1046,8 +1171,11 @@ async def _work(fd: int) -> None:
             body = await _read_batch(reader)
             if body is None:
                 break
-            for op in _to_worker.decode(body):
+            ops = _to_worker.decode(body)
+            for op in ops:
                 worker.handle(op)
+            worker.handled += len(ops)
+            worker.kick()  # why: a batch that changed nothing sent still says it was handled
             if worker.stopped.is_set():
                 return
 
