@@ -17,6 +17,9 @@ Each round measures, in turn (so the machine's load falls on both alike):
   turned off (``FIVECROWNS_HANDOFF=0``): the second passes each connection's bytes on
   (splice.py), as it does when the owner is on another machine.
 
+    nice -n 10 .venv/bin/python benchmarks/bench_distribution.py --workers 2 \
+        --out /tmp/workers.txt   # then appended to benchmarks/results/distribution.txt
+
 With ``--workers N`` it measures instead, in turn, only ``1 process, SQLite`` and
 ``front + N workers, SQLite``: ``fivecrowns serve --data DIR --workers N``, one process that
 keeps the sockets and the lobby and relays each table's traffic to the worker process that
