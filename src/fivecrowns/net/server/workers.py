@@ -462,7 +462,10 @@ class Front(Server):
         ``RESTARTS`` times (why: one that dies at every start would spin)."""
         old = worker.proc
         if old is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
+            try:
+                await asyncio.to_thread(old.wait, STOP_WAIT)
+            except subprocess.TimeoutExpired:  # why: its tables must have one writer
+                old.kill()
                 await asyncio.to_thread(old.wait, STOP_WAIT)
         if worker.restarts >= RESTARTS or self.stopping:
             log.error("Worker %d is not started again; restart the server", worker.index)
