@@ -17,6 +17,14 @@ Each round measures, in turn (so the machine's load falls on both alike):
   turned off (``FIVECROWNS_HANDOFF=0``): the second passes each connection's bytes on
   (splice.py), as it does when the owner is on another machine.
 
+    nice -n 10 .venv/bin/python benchmarks/bench_distribution.py --workers 2 \
+        --out /tmp/workers.txt   # then appended to benchmarks/results/distribution.txt
+
+With ``--workers N`` it measures instead, in turn, only ``1 process, SQLite`` and
+``front + N workers, SQLite``: ``fivecrowns serve --data DIR --workers N``, one process that
+keeps the sockets and the lobby and relays each table's traffic to the worker process that
+owns the table (net/server/workers.py); its CPU is the front's and the workers' summed.
+
 The clients are bench_server.py's (``--tables`` tables of 4 WebSocket clients, full speed
 unless ``--think``), connecting to the one address, so about half of them reach the owner
 through the spare. Reported per configuration (median over the rounds): moves per second,
@@ -93,6 +101,28 @@ def one_sqlite(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
         return measure(server.url, server.pid, args.tables, args.seconds, args.think, True, 2)
 
 
+def one_workers(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """``serve --workers N`` on the data folder's SQLite file: the front and its workers."""
+    options = ["--data", str(folder), "--workers", str(args.workers), *_options(args.tables)]
+    with serving(options, keep_errors=False) as server:
+        workers = [
+            pid
+            for pid in _descendants(server.pid)
+            if pid != server.pid and b"net.server.workers" in _command_line(pid)
+        ]
+        assert len(workers) == args.workers, workers
+        return measure(
+            server.url, server.pid, args.tables, args.seconds, args.think, True, 2, also=workers
+        )
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def one_cluster(
     args: argparse.Namespace,
     folder: Path,
@@ -160,7 +190,13 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0, help="seconds before a move (0)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", default=None)
+    parser.add_argument(
+        "--workers", type=int, default=0, help="only 1 process against serve --workers N"
+    )
     args = parser.parse_args()
+    if args.workers:
+        workers_main(args)
+        return
     results: dict[str, list[dict[str, Any]]] = {
         SQLITE: [],
         CLUSTER: [],
@@ -205,6 +241,49 @@ def main() -> None:
         f"{double / single:.2f}x (target <= 1.3x); 2 on SQLite and Redis / 1 on SQLite: "
         f"{shared / single:.2f}x; 2 on PostgreSQL and Redis, bytes passed on / 1 on SQLite: "
         f"{spliced / single:.2f}x",
+        f"load {os.getloadavg()[0]:.1f} at the end",
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    write_report(args.out, text)
+
+
+def workers_main(args: argparse.Namespace) -> None:
+    """1 process against ``serve --workers N``, both on SQLite, alternating."""
+    name = f"front + {args.workers} workers, SQLite"
+    results: dict[str, list[dict[str, Any]]] = {SQLITE: [], name: []}
+    header = (
+        f"bench_distribution.py --workers {args.workers}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit {commit()}, "
+        f"load {os.getloadavg()[0]:.1f} at start; {args.tables} tables of 4 bench_server.py "
+        f"clients, {'full speed' if not args.think else f'{args.think:g} s thinking'}, "
+        f"{args.rounds} rounds alternating"
+    )
+    with tempfile.TemporaryDirectory() as temp:
+        for number in range(args.rounds):
+            folder = Path(temp) / f"round-{number}"
+            results[SQLITE].append(one_sqlite(args, folder / "sqlite"))
+            results[name].append(one_workers(args, folder / "workers"))
+    single = statistics.median(run["server_cpu_ms_per_move"] for run in results[SQLITE])
+    split = statistics.median(run["server_cpu_ms_per_move"] for run in results[name])
+    lines = [header]
+    for key, runs in results.items():
+        cpu = [run["server_cpu_ms_per_move"] for run in runs]
+        moves = [run["moves_per_second"] for run in runs]
+        lines.append(
+            f"{key}: {statistics.median(moves):.0f} moves per second "
+            f"(rounds: {', '.join(f'{value:.0f}' for value in moves)}), action -> event p50 "
+            f"{statistics.median(run['latency_ms']['p50'] for run in runs):.1f} ms, p99 "
+            f"{statistics.median(run['latency_ms']['p99'] for run in runs):.1f} ms; server CPU "
+            f"per move {statistics.median(cpu):.3f} ms (rounds: "
+            f"{', '.join(f'{value:.3f}' for value in cpu)}; "
+            f"{runs[0]['server_processes']} process(es) summed); window "
+            f"{statistics.median(run['window_seconds'] for run in runs):.0f} s; errors "
+            f"{sum(run['errors'] for run in runs)}"
+        )
+    lines += [
+        f"server CPU per move, front + {args.workers} workers / 1 process: "
+        f"{split / single:.2f}x (target <= 1.3x)",
         f"load {os.getloadavg()[0]:.1f} at the end",
     ]
     text = "\n".join(lines) + "\n"

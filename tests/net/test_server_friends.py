@@ -11,6 +11,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from server_support import (
     FAST,
     Client,
@@ -99,10 +101,12 @@ async def _friends(one: Client, other: Client) -> None:
     assert told["what"] == "accepted" and told["text"] == f"{other.name} is your friend now."
 
 
+@pytest.mark.parametrize("workers", [(), ("--workers", "2")], ids=["one", "workers"])
 def test_friends_see_presence_change_and_a_message_sent_while_away_is_told_once(
-    data: Path,
+    data: Path, workers: tuple[str, ...]
 ) -> None:
-    server = ServerProcess(data, *FAST).start()
+    """(Also behind ``serve --workers``: presence comes from the workers' word.)"""
+    server = ServerProcess(data, *FAST, *workers).start()
 
     async def scenario() -> None:
         ann = await _sign_up(server.url, "Ann")

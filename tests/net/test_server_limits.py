@@ -12,6 +12,7 @@ import contextlib
 import socket
 import sys
 import time
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -402,11 +403,15 @@ def test_a_late_accept_retry_after_the_server_closed_is_not_logged(
         loop.close()
 
 
-def test_one_player_and_one_address_make_a_few_tables_not_all_of_them() -> None:
+@pytest.mark.parametrize("workers", [(), ("--workers", "2")], ids=["one", "workers"])
+def test_one_player_and_one_address_make_a_few_tables_not_all_of_them(
+    tmp_path: Path, workers: tuple[str, ...]
+) -> None:
     """One client made the server's 1,000 tables in a second before: now one player has at
     most 3 open tables they made, one address at most 10 (counting the tables someone sits
-    at: one everybody left closes after the grace)."""
-    server = ServerProcess(None, *FAST).start()
+    at: one everybody left closes after the grace). Behind ``serve --workers`` too, summed
+    over the workers."""
+    server = ServerProcess(tmp_path / "server" if workers else None, *FAST, *workers).start()
 
     async def scenario() -> None:
         ann = Client("Ann")

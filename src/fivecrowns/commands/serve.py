@@ -31,6 +31,7 @@ NOT_A_STORE = N_(
 )
 CANNOT_LISTEN = N_("Cannot listen on {host} port {port}: {reason}.")
 NEGATIVE = N_("{option} cannot be negative.")
+MOST_WORKERS = 64  # why a bound: each worker is a process with its own memory
 LEASE_LOST = N_(
     "This server process lost the tables to another process of the cluster, so it stopped; "
     "start it again to wait as a spare."
@@ -218,6 +219,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar=_("COUNT"),
+        help=_(
+            "serve the tables in this many worker processes, a share each, behind this one, "
+            "which keeps the connections and the lobby (default 0: all in this process; "
+            "docs/operations.md)"
+        ),
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -259,6 +271,10 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             print(problem, file=sys.stderr)
             return 2
+    problem = _workers_problem(args)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     if not 0 <= args.port <= 65535:
         print(_("--port must be 0 to 65535, not {port}.").format(port=args.port), file=sys.stderr)
         return 2
@@ -327,6 +343,24 @@ def _bus_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _workers_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--workers`` cannot be used as given, in a sentence; None if it can."""
+    if args.workers == 0:
+        return None
+    if not 1 <= args.workers <= MOST_WORKERS:
+        return _("--workers must be 0 to {most}, not {count}.").format(
+            most=MOST_WORKERS, count=args.workers
+        )
+    if args.memory:
+        return _(
+            "--workers needs the tables on disk, shared by the worker processes: leave out "
+            "--memory."
+        )
+    if args.bus is not None:
+        return _("--workers and --bus cannot go together yet.")
+    return None
+
+
 async def _serve(
     args: argparse.Namespace, store: Any, data: Path | None, where: str | None
 ) -> bool:
@@ -359,13 +393,25 @@ async def _serve(
         rate=args.rate,
         burst=max(40, int(args.rate * 2)),
     )
-    server = Server(
-        store,
-        limits,
-        history=None if data is None else data / "history.jsonl",
-        seed=args.seed,
-        accounts=AccountRules(sign_up=args.sign_up),
-    )
+    history = None if data is None else data / "history.jsonl"
+    rules = AccountRules(sign_up=args.sign_up)
+    server: Any
+    if args.workers:
+        from fivecrowns.net.server.workers import Front, make_front_app
+
+        # why the store's address: each worker opens the same store itself
+        store_at = args.store if args.store is not None else str(where)
+        server = Front(
+            store,
+            limits,
+            history=history,
+            seed=args.seed,
+            accounts=rules,
+            workers=args.workers,
+            store_at=store_at,
+        )
+    else:
+        server = Server(store, limits, history=history, seed=args.seed, accounts=rules)
     # why a short shutdown timeout: the server closes every connection itself when it stops
     # (Server.stop); aiohttp's 60 s wait for handlers is only a last guard.
     # why keepalive_timeout: aiohttp starts it when a connection opens and closes the
@@ -376,8 +422,14 @@ async def _serve(
         from fivecrowns.net.server.cluster import Node
 
         node = Node(server, store, args.bus, args.host, args.lease)
+    if node is not None:
+        app = node.public_app(args.sounds)
+    elif args.workers:
+        app = make_front_app(server, args.sounds)
+    else:
+        app = make_app(server, args.sounds)
     runner = web.AppRunner(
-        make_app(server, args.sounds) if node is None else node.public_app(args.sounds),
+        app,
         handle_signals=False,
         access_log=None,
         shutdown_timeout=3.0,

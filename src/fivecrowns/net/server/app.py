@@ -143,6 +143,9 @@ class Server:
     """One game server: its connections, and each client message handed to the lobby, to the
     table it is for, or to the pacing; every change at a table reaches everyone there."""
 
+    lobby_class: type[Lobby] = Lobby  # why: the front of ``serve --workers`` lists theirs
+    friends_class: type[FriendsHere] = FriendsHere  # why: and tells their presence
+
     def __init__(
         self,
         store: Store | None = None,
@@ -160,9 +163,11 @@ class Server:
         self.seed = seed
         self.rooms = Rooms()
         self.pacing = Pacing(self.rooms, self.limits, self._publish, self._close)
-        self.lobby = Lobby(self.rooms, self.store, self.limits, self.pacing, self._recorder)
+        self.lobby = self.lobby_class(
+            self.rooms, self.store, self.limits, self.pacing, self._recorder
+        )
         self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
-        self.friends = FriendsHere(self.store, self.lobby)
+        self.friends = self.friends_class(self.store, self.lobby)
         self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}  # open WebSockets (and upgrades) by address

@@ -351,14 +351,19 @@ class FriendsHere:
             if friend is not None and self._presence(friend_id) != "offline":
                 self._send_presence(conn, friend)
         self._told.pop(player.id, None)  # why: told again, even if it looks the same
-        self._tell_friends(player, presence_of(player, self.lobby.rooms))
+        self._tell_friends(player, self.presence(player))
+
+    def presence(self, player: PlayerRecord) -> Presence:
+        """Where ``player`` is, in one word (:func:`presence_of`; the front of ``serve
+        --workers`` asks its workers' word instead)."""
+        return presence_of(player, self.lobby.rooms)
 
     def moved(self, player: PlayerRecord | None) -> None:
         """``player`` may be somewhere else now: tell their online friends if so (a dict
         lookup for guests and for anyone whose presence did not change)."""
         if player is None or player.id not in self._told:
             return
-        now = presence_of(player, self.lobby.rooms)
+        now = self.presence(player)
         if now != self._told[player.id]:
             self._tell_friends(player, now)
 
@@ -388,7 +393,7 @@ class FriendsHere:
 
     def _presence(self, account_id: str) -> Presence:
         record = self.lobby.players.get(account_id)
-        return "offline" if record is None else presence_of(record, self.lobby.rooms)
+        return "offline" if record is None else self.presence(record)
 
     def _send_presence(self, conn: Connection, account: Account) -> None:
         state = self._presence(account.id)

@@ -52,7 +52,15 @@ from fivecrowns.net.server.store import Store, StoredPlayer, StoredTable
 from fivecrowns.table import SeatKind, Table, TableError
 from fivecrowns.words.text import name_refusal
 
-__all__ = ["INVITE_ALPHABET", "LISTED_TABLES", "Lobby", "Recorder", "new_invite_code", "room_of"]
+__all__ = [
+    "INVITE_ALPHABET",
+    "LISTED_TABLES",
+    "Lobby",
+    "Recorder",
+    "invite_code",
+    "new_invite_code",
+    "room_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +128,9 @@ class Lobby:
         # one the creator banned or blocks, without the lobby knowing of friends
         self.welcomed: Callable[[PlayerRecord], None] = lambda player: None
         self.may_sit: Callable[[Room, PlayerRecord], None] = lambda room, player: None
+        # which tables are this process's: those whose id, as a number, is share[0] modulo
+        # share[1] (``serve --workers``: each worker makes and recovers its own, workers.py)
+        self.share = (0, 1)
 
     def recover(self) -> None:
         """Bring back every unfinished table from the store; set aside any that cannot be
@@ -131,6 +142,8 @@ class Lobby:
         more than that anyway; the others stay in the store as they are, for a start with a
         higher ``--max-tables``."""
         stored_tables, left_out = self.store.load(self.limits.max_tables)
+        if self.share[1] > 1:
+            stored_tables = [table for table in stored_tables if self._mine(table.id)]
         if left_out:
             log.warning(
                 "Unfinished tables not brought back: %d (this server holds at most %d tables, "
@@ -228,28 +241,61 @@ class Lobby:
         conn.player = record
         conn.language = message.language  # why here: a refused hello changes nothing
         conn.send(Welcome(PROTOCOL_VERSION, record.id, record.name, token))
-        room = self.rooms.get(record.table_id or "")
-        seat = room.table.seat_of(record.id) if room is not None else None
-        if room is None or seat is None:
-            if record.table_id is not None and room is None:
-                conn.send(Error("table_gone", _(SEAT_GONE)))  # the sweep closed it meanwhile
-            elif room is None and self._set_aside_at.pop(record.id, None) is not None:
-                conn.send(Error("table_gone", _(SEAT_SET_ASIDE)))
-            record.table_id = None
+        seated = self.seat_of(record)
+        if seated is None:
             self._watch_again(conn, record, message)
             return
+        room, seat = seated
+        self.sit_again(conn, record, room, seat, message.last_seq, account is not None)
+
+    def sit_again(
+        self,
+        conn: Connection,
+        record: PlayerRecord,
+        room: Room,
+        seat: int,
+        last_seq: int | None,
+        account: bool,
+        seated_frame: bool = True,
+    ) -> None:
+        """``record``, back with its token (or its account, on another device), takes its
+        seat again on ``conn``: it hears what it missed, and its seat is handed back
+        (``seated_frame`` False: a connection that never left, put back by the front of
+        ``serve --workers`` after its worker started again, hears no ``seated``)."""
         record.watching = None
-        last_seq = message.last_seq
         heard, record.heard = record.heard, None
-        if last_seq is None and account is not None and heard is not None and heard[0] == room.id:
+        if last_seq is None and account and heard is not None and heard[0] == room.id:
             last_seq = heard[1]  # why: another device took the seat; it hears what it missed
         attach(conn, room, seat)
-        conn.send(_seated(room, seat, record))
+        if seated_frame:
+            conn.send(_seated(room, seat, record))
         _send_missed(conn, room, last_seq)
         send_snapshot(conn, room)
         self.pacing.end_grace(room, seat)
         if room.table.seats[seat].standin or room.table.seats[seat].away:
             self.pacing.change(room, lambda: room.table.hand_back(seat))
+
+    def seat_of(self, record: PlayerRecord) -> tuple[Room, int] | None:
+        """The table and seat ``record`` holds here (None: none; it is told if its table was
+        closed or set aside meanwhile, ``record.table_id`` then forgotten)."""
+        if record.table_id is None:  # why: after a restart the store's inputs know the seat
+            record.table_id = self._seated_at.pop(record.id, None)
+        room = self.rooms.get(record.table_id or "")
+        seat = room.table.seat_of(record.id) if room is not None else None
+        if room is not None and seat is not None:
+            return room, seat
+        conn = record.conn
+        if conn is not None:
+            if record.table_id is not None and room is None:
+                conn.send(Error("table_gone", _(SEAT_GONE)))  # the sweep closed it meanwhile
+            elif room is None and self._set_aside_at.pop(record.id, None) is not None:
+                conn.send(Error("table_gone", _(SEAT_SET_ASIDE)))
+        record.table_id = None
+        return None
+
+    def seated_players(self) -> list[str]:
+        """The players the tables brought back at the start hold a seat at, not yet back."""
+        return list(self._seated_at)
 
     def _stored(self, token_hash: str) -> PlayerRecord | None:
         """The player with this token hash as the store keeps them (one who took a seat before
@@ -309,8 +355,11 @@ class Lobby:
         record.token_hash = "forgotten:" + secrets.token_hex(16)  # why: the column is unique
         self.store.add_player(StoredPlayer(record.id, record.name, record.token_hash))
 
-    def _watch_again(self, conn: Connection, record: PlayerRecord, hello: Hello) -> None:
-        """Put a returning spectator back at the table they watched, or in the lobby."""
+    def _watch_again(
+        self, conn: Connection, record: PlayerRecord, hello: Hello, seated_frame: bool = True
+    ) -> None:
+        """Put a returning spectator back at the table they watched, or in the lobby
+        (``seated_frame``: as :meth:`sit_again`'s)."""
         watched = record.watching
         record.watching = None
         room = None if watched is None else self.rooms.get(watched)
@@ -322,22 +371,27 @@ class Lobby:
             if room is not None and room.private and not _same_code(hello.watch_code, room.code):
                 room = None
         if watched is None:
-            conn.send(self.tables())
+            self.send_tables(conn)
             return
         if room is None or room.spectators() >= self.limits.max_spectators:
             if room is None:
                 conn.send(Error("table_gone", _(TABLE_GONE)))
             else:
                 conn.send(Error("too_many_spectators", _(TOO_MANY_SPECTATORS)))
-            conn.send(self.tables())
+            self.send_tables(conn)
             return
         record.watching = room.id
         attach(conn, room, None)
-        conn.send(_seated(room, None, record))
+        if seated_frame:
+            conn.send(_seated(room, None, record))
         _send_missed(conn, room, hello.last_seq)
         send_everyone_a_snapshot(room)  # why everyone: each page shows who is watching
 
     # --- the list of tables ------------------------------------------------------------------
+
+    def send_tables(self, conn: Connection) -> None:
+        """The table list, to one back in the lobby (a worker leaves it to the front)."""
+        conn.send(self.tables())
 
     def tables(self) -> Tables:
         """The open public tables, those still waiting for players first, at most
@@ -380,7 +434,7 @@ class Lobby:
         _not_at_table(conn)
         if len(self.rooms) >= self.limits.max_tables:
             raise TableError("too_many_tables", _("The server has as many tables as it allows."))
-        self._within_table_limits(conn, player)
+        self.within_table_limits(conn, player)
         if len(message.bots) >= message.seats:
             raise TableError(
                 "too_many_bots", _("Leave a seat for yourself: fewer computer players.")
@@ -424,18 +478,28 @@ class Lobby:
         send_snapshot(conn, room)
         self.dirty = True
 
-    def _within_table_limits(self, conn: Connection, player: PlayerRecord) -> None:
-        """Refuse a new table past the open tables (with a person seated) one player, or one
-        address, may have."""
-        limits = self.limits
-        # why only tables a person sits at: one everybody left closes after the grace anyway
-        open_rooms = [
+    def open_tables(self) -> list[Room]:
+        """The tables not over that a person sits at (why only those: one everybody left
+        closes after the grace anyway)."""
+        return [
             room
             for room in self.rooms.values()
             if not room.table.is_over
             and any(seat.kind is SeatKind.HUMAN for seat in room.table.seats)
         ]
-        mine = sum(room.table.creator_id == player.id for room in open_rooms)
+
+    def open_tables_of(self, player_id: str, address: str) -> tuple[int, int]:
+        """The open tables (:meth:`open_tables`) ``player_id`` made, and those made from
+        ``address``."""
+        open_rooms = self.open_tables()
+        mine = sum(room.table.creator_id == player_id for room in open_rooms)
+        return mine, sum(room.address == address for room in open_rooms)
+
+    def within_table_limits(self, conn: Connection, player: PlayerRecord) -> None:
+        """Refuse a new table past the open tables (with a person seated) one player, or one
+        address, may have."""
+        limits = self.limits
+        mine, here = self.open_tables_of(player.id, conn.address)
         if mine >= limits.max_tables_per_player:
             text = ngettext(
                 "You already have {count} open table you made, as many as one player may; "
@@ -447,7 +511,6 @@ class Lobby:
             raise TableError("too_many_tables", text.format(count=limits.max_tables_per_player))
         if limits.max_per_address == 0:  # why: behind a proxy every client has its address
             return
-        here = sum(room.address == conn.address for room in open_rooms)
         if here >= limits.max_tables_per_address:
             text = ngettext(
                 "Your address already has {count} open table, as many as one address may; "
@@ -535,7 +598,7 @@ class Lobby:
         if code is not None:
             # why both: a code as typed (any case, any separators), or one made before codes
             # were Crockford's (mixed case, kept by a server that was restarted since)
-            room = self.rooms.by_code.get(_invite_code(code)) or self.rooms.by_code.get(code)
+            room = self.rooms.by_code.get(invite_code(code)) or self.rooms.by_code.get(code)
             if room is None:
                 raise TableError("no_table", _("No table has that invite code."))
             return room
@@ -545,11 +608,22 @@ class Lobby:
         return room
 
     def _new_id(self) -> str:
+        index, count = self.share
         for _attempt in range(100):
-            table_id = secrets.token_hex(4)
+            # why a multiple of count plus index: the id names its worker (workers.py); with
+            # one process this is secrets.token_hex(4), as before
+            table_id = f"{secrets.randbelow(2**32 // count) * count + index:08x}"
             if table_id not in self.rooms:
                 return table_id
         raise TableError("busy", _("Could not find a free table number; try again."))
+
+    def _mine(self, table_id: str) -> bool:
+        """The table ``table_id`` is this process's to serve (:attr:`share`)."""
+        index, count = self.share
+        try:
+            return int(table_id, 16) % count == index
+        except ValueError:  # why: an id from before ids were hex is the first worker's
+            return index == 0
 
 
 def room_of(conn: Connection) -> Room:
@@ -588,11 +662,11 @@ def new_invite_code() -> str:
     return f"{chars[:5]}-{chars[5:]}"
 
 
-def _invite_code(typed: str) -> str:
+def invite_code(typed: str) -> str:
     """``typed`` as a code: in any case, with or without separators (spaces, hyphens, dots),
     O read as 0 and I and L as 1.
 
-    >>> _invite_code(" 7kq2m xw9rd "), _invite_code("7KQ2M.XW9RD"), _invite_code("oil23-45678")
+    >>> invite_code(" 7kq2m xw9rd "), invite_code("7KQ2M.XW9RD"), invite_code("oil23-45678")
     ('7KQ2M-XW9RD', '7KQ2M-XW9RD', '01123-45678')
     """
     chars = "".join(char for char in typed.upper() if char.isascii() and char.isalnum())
@@ -602,7 +676,7 @@ def _invite_code(typed: str) -> str:
 
 def _same_code(typed: str | None, code: str | None) -> bool:
     """``typed`` is the invite code ``code`` (as typed, or a code made before Crockford's)."""
-    return typed is not None and code is not None and code in (typed, _invite_code(typed))
+    return typed is not None and code is not None and code in (typed, invite_code(typed))
 
 
 def _hash(token: str) -> str:
