@@ -93,10 +93,14 @@ _ACTOR_ONLY_EVENTS = (
 #: The computer players a table may seat: names only, looked up here (never a client's module).
 BOT_LEVELS: tuple[str, ...] = LEVELS
 STANDIN_LEVEL = "medium"  # plays for a human whose connection dropped
-#: Log entries a table keeps in memory at least; once it holds twice as many, the oldest are
-#: dropped (why: chat alone would grow a table for ever; a server sends again at most 5,000
-#: events, net/server/resend.py, and the numbers go on, so nobody sees a gap).
-LOG_KEPT = 10_000
+#: Log entries a table keeps in memory at least: as many as a game server ever sends again
+#: (``Limits.resend_burst``, net/server/resend.py; a client further behind gets a snapshot).
+#: Once it holds :data:`LOG_MOST`, the oldest are dropped (why: chat alone would grow a table
+#: for ever, and so did game after game, about 300 bytes an entry; the numbers go on, so
+#: nobody sees a gap). It was 10,000, up to 20,000 kept: about 6 MB a table, never sent.
+LOG_KEPT = 5_000
+#: Log entries a table holds at most (why a quarter more: dropped in a batch now and then).
+LOG_MOST = LOG_KEPT + LOG_KEPT // 4
 #: The inputs a table with a ``record`` still keeps in memory (``Table.inputs``): who sat and
 #: left, and each game's start, which the server's ratings read (net/server/ratings.py). why
 #: not every input: the record (the server's store) keeps them all, and each move's input held
@@ -941,7 +945,7 @@ class Table:
 
     def _append(self, entry: Entry) -> None:
         self.log.append(entry)
-        if len(self.log) > 2 * LOG_KEPT:  # why in a batch: one slice now and then, not each time
+        if len(self.log) > LOG_MOST:  # why in a batch: one slice now and then, not each time
             dropped = len(self.log) - LOG_KEPT
             del self.log[:dropped]
             self._dropped += dropped
