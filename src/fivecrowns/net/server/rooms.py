@@ -249,10 +249,12 @@ class LocalFanout:
                     frame = encoded.get(key)
                     if frame is None:
                         if language == here:
-                            frame = _frame(memory, table, entry, viewer, viewer_class, muted)
+                            frame = _frame(memory, table, entry, viewer, viewer_class, muted, here)
                         else:
                             with speaking(language):
-                                frame = _frame(memory, table, entry, viewer, viewer_class, muted)
+                                frame = _frame(
+                                    memory, table, entry, viewer, viewer_class, muted, language
+                                )
                         encoded[key] = frame
                     conn.send_raw(frame)
 
@@ -264,10 +266,11 @@ def _frame(
     viewer: int | None,
     viewer_class: Hashable,
     muted: bool,
+    language: str,
 ) -> bytes:
-    """``entry``'s frame for ``viewer`` (of ``viewer_class``) in the language spoken now."""
+    """``entry``'s frame for ``viewer`` (of ``viewer_class``) in ``language``, spoken now."""
     if type(viewer_class) is bool:  # why only then: see EventMemory
-        frame = memory.frame(table, entry, viewer, viewer_class, current_language())
+        frame = memory.frame(table, entry, viewer, viewer_class, language)
         if frame is not None:
             return frame
     data = table.frame(entry, viewer)
