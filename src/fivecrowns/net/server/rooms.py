@@ -170,7 +170,7 @@ class EventMemory:
     that player (:meth:`Table.frame_class`) and the language: all such a frame is made of,
     with the seats' names, so every table event (a seat changed) empties the memory.
 
-    why: they are about a third of a game's frames, each worded and encoded once per table,
+    why: they are about two in five of the frames worded, each worded and encoded once per table,
     not once per turn (issue 29). why only these: a frame naming a card, or a round's scores,
     seldom comes twice, and looking it up cost more than it saved; these need no event
     hashed. tests/net/test_snapshot_frames.py checks every frame the fan-out sends in whole
