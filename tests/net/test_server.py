@@ -31,6 +31,7 @@ from server_support import (
     killed_and_restarted,
     play_until,
     replayed,
+    wait_until,
     wait_until_connected,
 )
 
@@ -83,7 +84,10 @@ def test_two_humans_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks
             assert moments <= shots, sorted(moments - shots)[:5]
             chat = [e["text"] for e in client.events if e["kind"] == "chat"]
             assert chat == ["Ben says: Good luck, everyone!", "Cy says: Have fun."]
-        history = (data / "history.jsonl").read_text().splitlines()
+        # why wait: the server writes the record in a thread beside its event loop
+        history_file = data / "history.jsonl"
+        await wait_until(lambda: history_file.exists() and bool(history_file.read_text()), 30)
+        history = history_file.read_text().splitlines()
         assert len(history) == 1
         record = json.loads(history[0])
         assert record["players"] == ["Ann", "Bot 2", "Bot 3", "Ben"]

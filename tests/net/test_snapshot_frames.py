@@ -1,18 +1,24 @@
 """Each seat's snapshot with the shared part encoded once per fan-out (net/server/snapshots.py)
 is byte for byte the snapshot encoded whole, for every seat and a spectator at every step of
 whole games: no seat gets another's cards or moves, and nothing older than the table, also with
-the parts kept from the table's earlier snapshots (SnapshotMemory) and each move's JSON kept."""
+the parts kept from the table's earlier snapshots (SnapshotMemory) and each move's JSON kept.
+So is every event frame the fan-out sends, with the frames kept from earlier turns
+(rooms.EventMemory), in each connection's language."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from fivecrowns import i18n
 from fivecrowns.core.cards import parse_cards
 from fivecrowns.core.codec import move_from_json, move_to_json
 from fivecrowns.core.moves import Discard, DrawFromStock, GoOut, LayDown, Move, TakeDiscard
-from fivecrowns.net.protocol import Snapshot, encode
+from fivecrowns.net.protocol import EventFrame, Snapshot, encode
 from fivecrowns.net.server import snapshots
+from fivecrowns.net.server.connection import Connection
+from fivecrowns.net.server.limits import Limits
+from fivecrowns.net.server.rooms import LocalFanout, PlayerRecord, Room, attach
 from fivecrowns.net.server.snapshots import SnapshotFrames, SnapshotMemory, moves_json
 from fivecrowns.table import Table
 
@@ -147,3 +153,85 @@ def test_moves_json_is_each_moves_json_also_for_moves_made_afresh() -> None:
                 assert legal in _encoded(each), (round_, each)
     assert len(snapshots._MOVES) <= snapshots.MOVES_KEPT
     assert moves_json([]) == b"[]"
+
+
+class _Socket:
+    async def close(self, **_: Any) -> None:
+        pass
+
+
+def _listener(room: Room, seat: int | None, language: str, mute: str = "nobody") -> Connection:
+    conn = Connection(_Socket(), Limits(outgoing_queue=10**6, outgoing_bytes=10**9))  # type: ignore[arg-type]
+    conn.language = language
+    conn.player = PlayerRecord(f"p-{seat}-{language}", "x", "h", mute=mute)
+    attach(conn, room, seat)
+    return conn
+
+
+def test_every_event_frame_the_fan_out_sends_is_the_frame_made_afresh() -> None:
+    """Every connection (each seat in English and Spanish, spectators, one muting spectators)
+    gets, for every entry of two whole games (chat, a dropped seat, a setting, a new game:
+    table events that empty the memory), exactly the frame ``Table.frame`` makes for its seat
+    in its language: the frames kept from earlier turns give no seat another's card, and
+    nothing older than the table."""
+    table = Table(4, creator_name="Ann", creator_id="p-ann")
+    table.sit("Ben", "p-ben")
+    table.add_bot("easy")
+    table.add_bot("medium")
+    room = Room("t-1", table, None, False)
+    conns = [(seat, _listener(room, seat, language)) for seat in (0, 1, 2, 3, None)
+             for language in ("en", "es")]  # fmt: skip
+    conns.append((None, _listener(room, None, "en", mute="spectators")))
+    fanout = LocalFanout()
+    ids = {0: "p-ann", 1: "p-ben"}
+    sent = 0
+
+    def publish(before: int) -> None:
+        nonlocal sent
+        entries = table.entries_since(before)
+        fanout.publish(room, entries)
+        for seat, conn in conns:
+            got = [conn.take() for _ in range(len(conn.queue))]
+            with i18n.speaking(conn.language):
+                wanted = []
+                for entry in entries:
+                    frame = table.frame(entry, seat)
+                    if (
+                        entry.kind == "chat"
+                        and frame["data"].get("seat") is None
+                        and (conn.player is not None and conn.player.mute == "spectators")
+                    ):
+                        frame["text"] = ""
+                    wanted.append(encode(EventFrame(**frame)))
+            assert got == wanted, (table.seq, seat, conn.language)
+            sent += len(got)
+
+    for game, seed in enumerate((41, 42)):
+        before = table.seq
+        if game:
+            table.new_game(seed)
+        else:
+            table.start(seed)
+        publish(before)
+        for step in range(20_000):  # bounded: a game has a few hundred moves
+            if table.is_over:
+                break
+            before = table.seq
+            if step == 40:
+                if table.spectators_chat:  # a spectator's line, muted for one
+                    table.chat(None, "Zoë", "hola")
+                else:
+                    table.chat("p-ben", "Ben", "hola")
+            elif step == 60:
+                table.dropped(1, 30)
+            elif step == 80:
+                table.stand_in(1)
+            elif step == 100:
+                table.hand_back(1)
+            elif step == 120:
+                table.allow_spectator_chat(game == 1)
+            else:
+                _move(table, ids)
+            publish(before)
+        assert table.is_over
+    assert sent > 2 * 300 * len(conns)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import pytest
 
 from fivecrowns.core.codec import move_from_json
+from fivecrowns.net.server.limits import Limits
 from fivecrowns.table import Table, TableError
-from fivecrowns.table.table import LOG_KEPT
+from fivecrowns.table.table import LOG_KEPT, LOG_MOST
 
-LINES = 2 * LOG_KEPT + 5_000
+LINES = 2 * LOG_MOST + 5_000
 
 
 def _chatty_table() -> Table:
@@ -27,7 +28,7 @@ def _chatty_table() -> Table:
 
 def test_a_log_of_chat_keeps_only_its_newest_entries_and_its_numbers_go_on() -> None:
     table = _chatty_table()
-    assert LOG_KEPT <= len(table.log) <= 2 * LOG_KEPT
+    assert LOG_KEPT <= len(table.log) <= LOG_MOST
     newest = table.seq
     assert newest > LINES  # numbered as before: nothing is numbered twice
     assert [entry.seq for entry in table.log] == list(
@@ -54,3 +55,12 @@ def test_the_game_plays_on_and_a_replay_numbers_the_same() -> None:
     again = Table.replay(2, "Ann", "p1", table.inputs)
     assert again.seq == table.seq and again.game_seq == table.game_seq
     assert again.snapshot(0) == table.snapshot(0)
+
+
+def test_a_table_keeps_what_a_server_sends_again_and_little_more() -> None:
+    """Issue 29: a table kept up to 20,000 entries (about 6 MB), four times what the game
+    server ever sends again; it keeps at least that many, and at most a quarter more."""
+    assert Limits().resend_burst <= LOG_KEPT
+    assert LOG_MOST <= LOG_KEPT * 5 // 4
+    table = _chatty_table()
+    assert len(table.log) <= LOG_MOST

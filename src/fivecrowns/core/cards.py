@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from fivecrowns.core.errors import CardParseError
-from fivecrowns.i18n import N_, pgettext
+from fivecrowns.i18n import N_, current_language, pgettext
 from fivecrowns.i18n import gettext as _
 
 __all__ = [
@@ -345,11 +345,23 @@ def card_the(card: Card, wild_rank: Rank | None = None) -> str:
     >>> card_the(parse_card("Qst")), card_the(JOKER), card_the(parse_card("5c"), Rank.FIVE)
     ('the Queen of stars', 'the joker', 'the wild 5 of clubs')
     """
-    if card.rank is None or card.suit is None:
-        return _("the joker")
-    if card.rank == wild_rank:
-        return _(_CARD_NAMES_THE_WILD[card.rank]).format(suit=card.suit.word)
-    return _(_CARD_NAMES_THE[card.rank]).format(suit=card.suit.word)
+    # why kept: the game server words a card for nearly every move (issue 29), and a card's
+    # name is the same every time in one language; a few hundred names at most
+    key = (card._token, card.rank == wild_rank, current_language())
+    said = _CARDS_THE.get(key)
+    if said is None:
+        if card.rank is None or card.suit is None:
+            said = _("the joker")
+        elif card.rank == wild_rank:
+            said = _(_CARD_NAMES_THE_WILD[card.rank]).format(suit=card.suit.word)
+        else:
+            said = _(_CARD_NAMES_THE[card.rank]).format(suit=card.suit.word)
+        _CARDS_THE[key] = said
+    return said
+
+
+#: card_the's names by the card's token, whether it is wild, and the language.
+_CARDS_THE: dict[tuple[str, bool, str], str] = {}
 
 
 def card_a(card: Card) -> str:

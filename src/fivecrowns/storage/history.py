@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import os
 import stat
 import uuid
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fivecrowns import i18n
 from fivecrowns.i18n import N_, ngettext
@@ -25,6 +28,7 @@ from fivecrowns.words.lists import name_numbers
 
 __all__ = [
     "HistoryRead",
+    "HistoryWriter",
     "append_history",
     "append_solitaire_history",
     "describe_history",
@@ -35,6 +39,10 @@ __all__ = [
     "read_history_tail",
     "skipped_words",
 ]
+
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def history_path() -> Path:
@@ -97,6 +105,54 @@ def _append_record(record: dict[str, Any], path: Path | None) -> None:
         handle.write(separator + json.dumps(record) + "\n")
         handle.flush()
         os.fsync(handle.fileno())
+
+
+class HistoryWriter:
+    """A server's history file, written by one worker thread in the order asked: each
+    finished game's record (:meth:`append`) and any other change to the file (:meth:`run`,
+    such as a deleted account's name forgotten).
+
+    why a thread: a record is fsynced (a finished game must survive a crash), and an fsync
+    waits for the disk, milliseconds to seconds on a busy one; on the server's event loop it
+    held every table's moves meanwhile (issue 29). why one: the records keep their order, and
+    a rewrite of the file never races an append. :meth:`close` waits for every write asked
+    for, so none is lost when the server stops. The terminal game appends at once
+    (:func:`append_history`): it has nobody else to keep waiting."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="history")
+
+    def append(self, players: list[str], totals: list[int]) -> Future[None]:
+        """Record a finished game (:func:`append_history`) after every write asked before."""
+        players, totals = list(players), list(totals)  # why: the caller's lists may change
+        return self.run(lambda path: append_history(players, totals, path))
+
+    def run(self, work: Callable[[Path], T]) -> Future[T]:
+        """``work(path)`` after every write asked before; its result, or its error (an
+        ``OSError`` is also logged as a warning: a full disk must not stop a server)."""
+        try:
+            future = self._pool.submit(work, self.path)
+        except RuntimeError:  # why: closed (the server is stopping): written now, not lost
+            future = Future()
+            try:
+                future.set_result(work(self.path))
+            except Exception as error:
+                future.set_exception(error)
+        future.add_done_callback(_told)
+        return future
+
+    def close(self) -> None:
+        """Wait for every write asked for; later ones are made at once, in the caller."""
+        self._pool.shutdown(wait=True)
+
+
+def _told(future: Future[Any]) -> None:
+    error = future.exception()
+    if isinstance(error, OSError):
+        log.warning("The history file could not be written: %s", error)
+    elif error is not None:
+        log.error("The history file could not be written", exc_info=error)
 
 
 def _last_line(path: Path) -> bytes | None:

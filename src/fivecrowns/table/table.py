@@ -13,7 +13,9 @@ transport) calls its methods and sends on what they return. It owns
   numbered from 1 (``seq``), and
 - the inputs: every accepted command, in order. Replaying them
   (:meth:`Table.replay`) rebuilds the same table, log and numbers included;
-  that is what the server stores and how it comes back after a crash.
+  that is what the server stores and how it comes back after a crash. A table
+  whose inputs go to a ``record`` (the server's store) keeps in memory only those
+  that seat and start (:data:`SEATING_OPS`).
 
 Each seat gets only its own view and its events as it may see them
 (:meth:`Table.frame`, :meth:`Table.snapshot`): other hands, the stock order,
@@ -91,10 +93,20 @@ _ACTOR_ONLY_EVENTS = (
 #: The computer players a table may seat: names only, looked up here (never a client's module).
 BOT_LEVELS: tuple[str, ...] = LEVELS
 STANDIN_LEVEL = "medium"  # plays for a human whose connection dropped
-#: Log entries a table keeps in memory at least; once it holds twice as many, the oldest are
-#: dropped (why: chat alone would grow a table for ever; a server sends again at most 5,000
-#: events, net/server/resend.py, and the numbers go on, so nobody sees a gap).
-LOG_KEPT = 10_000
+#: Log entries a table keeps in memory at least: as many as a game server ever sends again
+#: (``Limits.resend_burst``, net/server/resend.py; a client further behind gets a snapshot).
+#: Once it holds :data:`LOG_MOST`, the oldest are dropped (why: chat alone would grow a table
+#: for ever, and so did game after game, about 300 bytes an entry; the numbers go on, so
+#: nobody sees a gap). It was 10,000, up to 20,000 kept: about 6 MB a table, never sent.
+LOG_KEPT = 5_000
+#: Log entries a table holds at most (why a quarter more: dropped in a batch now and then).
+LOG_MOST = LOG_KEPT + LOG_KEPT // 4
+#: The inputs a table with a ``record`` still keeps in memory (``Table.inputs``): who sat and
+#: left, and each game's start, which the server's ratings read (net/server/ratings.py). why
+#: not every input: the record (the server's store) keeps them all, and each move's input held
+#: in memory was about 380 bytes a move, for as long as the table lived (a game of 4 is about
+#: 360 moves, and a table may play game after game).
+SEATING_OPS = frozenset({"sit", "leave", "start", "new_game"})
 
 
 class TableError(FiveCrownsError):
@@ -391,7 +403,9 @@ class Table:
         self.log: list[Entry] = []  # the newest entries; ``seq`` counts the dropped ones too
         self._dropped = 0  # entries dropped from the start of the log (see LOG_KEPT)
         self._game_seq = 0  # the number of the newest game event
+        #: The inputs accepted (see :data:`SEATING_OPS` for a table with a ``record``).
         self.inputs: list[dict[str, Any]] = []
+        self._input_count = 0  # every input accepted, kept or not: the next one's index
         self._record = record
         self._bots: dict[int, Player] = {}
         self._last_event: tuple[Event, dict[str, Any]] | None = None  # see _event_data
@@ -430,6 +444,7 @@ class Table:
         ]
         table.log = []
         table.inputs = []
+        table._input_count = 0
         # why: the seats were just replaced without a table event
         table._seats_json = table._names = None
         table._bots = dict(bots)
@@ -865,6 +880,8 @@ class Table:
             table.apply_input(command)
         table._replaying = False
         table._record = record
+        if record is not None:  # why: the record keeps them all (see SEATING_OPS)
+            table.inputs = [command for command in table.inputs if command["op"] in SEATING_OPS]
         return table
 
     def apply_input(self, command: dict[str, Any]) -> None:
@@ -928,15 +945,21 @@ class Table:
 
     def _append(self, entry: Entry) -> None:
         self.log.append(entry)
-        if len(self.log) > 2 * LOG_KEPT:  # why in a batch: one slice now and then, not each time
+        if len(self.log) > LOG_MOST:  # why in a batch: one slice now and then, not each time
             dropped = len(self.log) - LOG_KEPT
             del self.log[:dropped]
             self._dropped += dropped
 
     def _input(self, command: dict[str, Any]) -> None:
-        self.inputs.append(command)
-        if self._record is not None:
-            self._record(len(self.inputs) - 1, command)
+        index = self._input_count
+        self._input_count = index + 1
+        record = self._record
+        if record is None:
+            self.inputs.append(command)
+            return
+        if command["op"] in SEATING_OPS:
+            self.inputs.append(command)
+        record(index, command)
 
     def _game(self) -> Game:
         if self.game is None:

@@ -32,7 +32,6 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -63,6 +62,7 @@ from fivecrowns.storage.accounts import (
     Status,
     forget_name_in_history,
 )
+from fivecrowns.storage.history import HistoryWriter
 from fivecrowns.table import TableError
 from fivecrowns.words.text import name_key, name_refusal
 
@@ -170,10 +170,10 @@ class Accounts:
         lobby: Lobby,
         rules: AccountRules | None = None,
         clock: Callable[[], float] = time.time,
-        history: Path | None = None,
+        history: HistoryWriter | None = None,
     ) -> None:
         self.store = store
-        self.history = history  # the server's history of finished games
+        self.history = history  # the server's history of finished games, and its writer
         self.lobby = lobby
         self.rules = rules or AccountRules()
         self.clock = clock
@@ -514,8 +514,12 @@ class Accounts:
             raise TableError("at_table", _(LEAVE_FIRST))
         self.store.delete_account(account_id)
         if self.history is not None:
+            name = account.name
+            # why the history's thread: the file is rewritten, off the event loop, and never
+            # while a finished game's record is appended (HistoryWriter)
+            forgotten = self.history.run(lambda path: forget_name_in_history(path, name))
             with contextlib.suppress(OSError):  # why: a full disk must not stop the server
-                forget_name_in_history(self.history, account.name)
+                await asyncio.wrap_future(forgotten)
         self._current.pop(account_id, None)
         record = self.lobby.players.pop(account_id, None)
         if record is not None:

@@ -97,6 +97,7 @@ from fivecrowns.net.server.rooms import (
 )
 from fivecrowns.net.server.store import MemoryStore, Store, StoreError
 from fivecrowns.net.server.web import accepted_language, add_web_routes
+from fivecrowns.storage.history import HistoryWriter
 from fivecrowns.table import Entry, Table, TableError
 from fivecrowns.table.info import answer
 
@@ -158,6 +159,8 @@ class Server:
         self.store: Store = store or MemoryStore()
         self.limits = limits or Limits()
         self.history = history
+        # why a worker thread: each finished game's record is fsynced (HistoryWriter)
+        self.history_writer = None if history is None else HistoryWriter(history)
         self.fanout: Fanout = fanout or LocalFanout()
         # why: ``serve --seed`` deals the same games again (tests, reproducible tournaments)
         self.seed = seed
@@ -166,7 +169,9 @@ class Server:
         self.lobby = self.lobby_class(
             self.rooms, self.store, self.limits, self.pacing, self._recorder
         )
-        self.accounts = Accounts(self.store.accounts, self.lobby, accounts, history=history)
+        self.accounts = Accounts(
+            self.store.accounts, self.lobby, accounts, history=self.history_writer
+        )
         self.friends = self.friends_class(self.store, self.lobby)
         self.ratings = Ratings(self.store.ratings, self.store.accounts, self.lobby)
         self.connections: set[Connection] = set()
@@ -189,6 +194,13 @@ class Server:
 
     def start_bots(self) -> None:
         self.pacing.start()
+
+    def close_workers(self) -> None:
+        """Stop the threads and processes beside the event loop (password hashes, the history
+        file), each once its work asked for is done; after the tables have stopped."""
+        self.accounts.close()
+        if self.history_writer is not None:
+            self.history_writer.close()  # why: every finished game's record is written
 
     # --- the WebSocket endpoint ---------------------------------------------------
 
@@ -487,11 +499,10 @@ class Server:
         game = room.table.game
         assert game is not None
         self.store.finish_table(room.id)
-        if self.history is not None:
-            from fivecrowns.storage.history import append_history
-
-            with contextlib.suppress(OSError):  # why: a full disk must not stop the server
-                append_history(list(game.players), list(game.totals), self.history)
+        if self.history_writer is not None:
+            # why not here: the record's fsync waits for the disk (HistoryWriter); a full
+            # disk is logged there and must not stop the server
+            self.history_writer.append(list(game.players), list(game.totals))
         self.lobby.dirty = True
 
     def _recorder(self, room: Room) -> Recorder:
@@ -620,7 +631,7 @@ def make_app(server: Server, sounds: str | None = None) -> web.Application:
         sweeps.cancel()
         for room in server.rooms.values():
             server.pacing.halt(room)
-        server.accounts.close()
+        server.close_workers()
         server.store.close()
 
     async def stopping(app: web.Application) -> None:

@@ -254,7 +254,7 @@ class Node:
         if self.owner or self.lost:  # why lost too: its computer players must stop as well
             for room in self.server.rooms.values():
                 self.server.pacing.halt(room)
-            self.server.accounts.close()
+            self.server.close_workers()
         self.store.close()
 
     async def _hold(self) -> None:

@@ -310,7 +310,10 @@ class Connection:
     def _send_now(self, transport: asyncio.Transport, frames: list[bytes]) -> None:
         """:meth:`_write_now` once its socket is known to be open."""
         transport.write(text_frames(frames))
-        if transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]:
+        # why the size first: it is 0 after nearly every write (the socket took it all), and
+        # the limits are a tuple made afresh for each call (issue 29, the glue of a move)
+        size = transport.get_write_buffer_size()
+        if size and size > transport.get_write_buffer_limits()[1]:
             # the client is not reading: wait until it has read most of what it was sent (as
             # aiohttp's own send waits), so its frames queue here, where they are bounded
             self._blocked = True

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
+from fivecrowns.core.moves import DrewFromStock, LastTurnStarted, TurnStarted
 from fivecrowns.i18n import current_language, speaking
 from fivecrowns.net.protocol import EventFrame, Snapshot, encode
 from fivecrowns.net.server.connection import Connection
@@ -21,6 +22,7 @@ from fivecrowns.net.server.snapshots import SnapshotFrames, SnapshotMemory
 from fivecrowns.table import Entry, Table
 
 __all__ = [
+    "EventMemory",
     "Fanout",
     "LocalFanout",
     "PlayerRecord",
@@ -70,6 +72,8 @@ class Room:
     rated: bool = False  # its account holders' games move their ratings (net/server/ratings.py)
     # why: a move changes few parts of the snapshots; the others are not encoded again
     snapshots: SnapshotMemory = field(default_factory=SnapshotMemory)
+    # why: most turns' events read as an earlier turn's did (see EventMemory)
+    events: EventMemory = field(default_factory=lambda: EventMemory())
 
     def all_conns(self) -> Iterable[Connection]:
         for conns in self.conns.values():
@@ -158,6 +162,66 @@ class Fanout(Protocol):
     def publish(self, room: Room, entries: list[Entry]) -> None: ...
 
 
+class EventMemory:
+    """One table's frames of the events that read the same turn after turn, each kept without
+    its ``seq``: whose turn it is ("Your turn.", "Ben's turn.", both classes of viewer) and,
+    for everyone but the player, that they drew from the stock or began their last turn
+    ("Ben drew from the stock."). Keyed by the event's kind, its player, whether the viewer is
+    that player (:meth:`Table.frame_class`) and the language: all such a frame is made of,
+    with the seats' names, so every table event (a seat changed) empties the memory.
+
+    why: they are about two in five of the frames worded, each worded and encoded once per table,
+    not once per turn (issue 29). why only these: a frame naming a card, or a round's scores,
+    seldom comes twice, and looking it up cost more than it saved; these need no event
+    hashed. tests/net/test_snapshot_frames.py checks every frame the fan-out sends in whole
+    games against the frame made afresh, for every seat and a spectator, in two languages."""
+
+    __slots__ = ("_frames",)
+
+    def __init__(self) -> None:
+        self._frames: dict[tuple[str, int, bool, str], bytes] = {}
+
+    def forget(self) -> None:
+        self._frames.clear()
+
+    def frame(
+        self, table: Table, entry: Entry, viewer: int | None, made_it: bool, language: str
+    ) -> bytes | None:
+        """``encode(EventFrame(**table.frame(entry, viewer)))`` (``language`` spoken now) if
+        it is one of these events (``made_it``: its frame class), else None."""
+        event = entry.event
+        kind = type(event)
+        if kind is TurnStarted:
+            player = cast("TurnStarted", event).player
+        elif made_it or (kind is not DrewFromStock and kind is not LastTurnStarted):
+            return None
+        else:  # why the player only: redacted, another's draw names no card
+            player = cast("DrewFromStock | LastTurnStarted", event).player
+        key = (entry.kind, player, made_it, language)
+        frames = self._frames
+        rest = frames.get(key)
+        seq = b"%d" % entry.seq
+        if rest is not None:
+            return b"".join((_EVENT_HEAD, seq, rest))
+        whole = encode(EventFrame(**table.frame(entry, viewer)))
+        head = _EVENT_HEAD + seq
+        if whole.startswith(head):  # why check: the layout is msgspec's (see _EVENT_HEAD)
+            frames[key] = whole[len(head) :]
+        return whole
+
+
+def _event_head() -> bytes:
+    """How every event frame begins, up to its seq's digits: read from an encoded frame, so it
+    follows the protocol's EventFrame (EventMemory checks each frame it keeps begins so)."""
+    before, seq, _rest = encode(EventFrame(seq=0, kind="", data={}, text="")).partition(b'"seq":')
+    if not seq:
+        raise RuntimeError("an event frame has no seq")
+    return before + seq
+
+
+_EVENT_HEAD = _event_head()
+
+
 class LocalFanout:
     """Everyone is connected to this process."""
 
@@ -167,7 +231,10 @@ class LocalFanout:
         # why: a frame in the language already spoken (the mover's, mostly everyone's) needs no
         # block of its own; entering one for each frame worded was about 1% of the server's CPU
         here = current_language()
+        memory = room.events
         for entry in entries:
+            if entry.event is None:
+                memory.forget()  # why: a table event may have changed a seat, and its name
             chat = entry.kind == "chat"  # why: only a chat line can be muted (muted_chat)
             # why per class and language: most events read the same for every seat but the one
             # who made them, so each is worded and encoded once per (class, language) at the
@@ -177,18 +244,39 @@ class LocalFanout:
                 viewer_class = table.frame_class(entry, viewer)
                 for conn in conns:
                     muted = chat and muted_chat(conn, entry.kind, entry.data)
-                    key = (viewer_class, conn.language, muted)
+                    language = conn.language
+                    key = (viewer_class, language, muted)
                     frame = encoded.get(key)
                     if frame is None:
-                        if conn.language == here:
-                            data = table.frame(entry, viewer)
+                        if language == here:
+                            frame = _frame(memory, table, entry, viewer, viewer_class, muted, here)
                         else:
-                            with speaking(conn.language):
-                                data = table.frame(entry, viewer)
-                        if muted:
-                            data["text"] = ""
-                        frame = encoded[key] = encode(EventFrame(**data))
+                            with speaking(language):
+                                frame = _frame(
+                                    memory, table, entry, viewer, viewer_class, muted, language
+                                )
+                        encoded[key] = frame
                     conn.send_raw(frame)
+
+
+def _frame(
+    memory: EventMemory,
+    table: Table,
+    entry: Entry,
+    viewer: int | None,
+    viewer_class: Hashable,
+    muted: bool,
+    language: str,
+) -> bytes:
+    """``entry``'s frame for ``viewer`` (of ``viewer_class``) in ``language``, spoken now."""
+    if type(viewer_class) is bool:  # why only then: see EventMemory
+        frame = memory.frame(table, entry, viewer, viewer_class, language)
+        if frame is not None:
+            return frame
+    data = table.frame(entry, viewer)
+    if muted:
+        data["text"] = ""
+    return encode(EventFrame(**data))
 
 
 def send_snapshots(room: Room, entries: list[Entry]) -> None:

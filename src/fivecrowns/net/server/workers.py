@@ -1194,6 +1194,7 @@ async def _work(fd: int) -> None:
         with contextlib.suppress(Exception):
             worker.flush()
             await writer.drain()
+        server.close_workers()  # why: the history's thread writes every finished game first
         store.close()
 
 
