@@ -160,12 +160,11 @@ def test_your_own_move_is_said_before_a_sentence_given_again_and_others_news(
         )
         page.wait_for_function("() => window.__news.queue.length === 0", timeout=10_000)
         page.wait_for_timeout(200)
-        assert page.evaluate(ORDER) == [
-            "Bot 2 took the 4 of clubs.",
-            "You drew the 7 of hearts.",
-            "Bot 2 took the 4 of clubs.",
-            "Bot 3 drew from the stock.",
-        ]
+        # D cut the first before it could be begun: it is given again after your own move,
+        # with the news behind it joined on (channel.js joinHeld); its record holds the
+        # joined line, the text given its last time
+        given_again = "Bot 2 took the 4 of clubs. Bot 3 drew from the stock."
+        assert page.evaluate(ORDER) == [given_again, "You drew the 7 of hearts.", given_again]
     finally:
         page.close()
 
@@ -244,8 +243,8 @@ def test_chat_said_to_you_is_still_said_after_you_left_the_table(
         )
         page.locator("[data-action=leave]").click()
         page.locator("#leave-yes").click()
-        page.wait_for_function(
-            "() => window.__announcements.some(a => a.text === 'Ben says: good luck.')",
+        page.wait_for_function(  # why ||: nothing may have been said yet (the deal's news waits)
+            "() => (window.__announcements || []).some(a => a.text === 'Ben says: good luck.')",
             timeout=10_000,
         )
         said = page.evaluate("() => window.__announcements.map(a => a.text)")

@@ -1,3 +1,4 @@
+# One file (~1,220 lines): both ends of the front-worker link share its messages, changed together.
 """``fivecrowns serve --workers N``: the tables of one machine served by N worker processes.
 
 The process that accepts the sockets, the *front*, keeps every client's WebSocket, the
