@@ -40,7 +40,13 @@ def test_a_stale_owner_never_writes_again_even_an_index_nobody_wrote(pg_url: str
     with pytest.raises(FencedOutError):
         old.flush()
     assert _inputs(pg_url) == [("t1", 0, '{"op":"sit","player":"p1"}')]
-    old.flush()  # the refused inputs were dropped: nothing is tried again
+    # once refused, refused again, even with nothing new to write: a flush that succeeded
+    # would let the server send the frames of the moves the refused one held
+    with pytest.raises(FencedOutError):
+        old.flush()
+    old.append_input("t2", 1, {"op": "chat", "text": "later"})
+    with pytest.raises(FencedOutError):
+        old.flush()
     new.append_input("t1", 1, {"op": "chat", "text": "mine"})
     new.flush()
     tables, _ = PgStore(pg_url).load()

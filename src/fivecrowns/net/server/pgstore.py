@@ -300,6 +300,17 @@ class FencedPgStore(PgStore):
         super().__init__(url)
         self.fence_name = fence
         self.epoch = 0  # why 0: no lease's epoch is 0, so an owner not yet claimed writes nothing
+        # why kept: a later flush with nothing new would succeed, and the server would then send
+        # the frames of the moves the refused flush held; once refused, every flush is refused
+        self.fenced_out = False
+
+    def flush(self) -> None:
+        """As :meth:`PgStore.flush`; :class:`FencedOutError` once any flush was refused (the
+        inputs kept meanwhile are dropped: they can never be this owner's)."""
+        if self.fenced_out:
+            self._pending = []
+            raise FencedOutError(f"epoch {self.epoch} is no longer the newest")
+        super().flush()
 
     def fence(self) -> int:
         """The newest epoch any owner has written (0: none yet)."""
@@ -327,6 +338,7 @@ class FencedPgStore(PgStore):
         if cursor.rowcount != 1:
             raise FencedOutError(f"epoch {epoch} is not newer than the database's")
         self.epoch = epoch
+        self.fenced_out = False
         self._pending = []  # why: nothing kept before the claim is this owner's
 
     def _insert(self, rows: list[tuple[str, int, str]]) -> tuple[str, list[Any]]:
@@ -345,6 +357,7 @@ class FencedPgStore(PgStore):
             return
         # why drop them: a newer owner has the tables; these inputs are no longer this one's
         self._pending = []
+        self.fenced_out = True
         raise FencedOutError(f"epoch {self.epoch} is no longer the newest")
 
     def close(self) -> None:
