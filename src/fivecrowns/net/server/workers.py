@@ -33,8 +33,10 @@ The clients see one WebSocket, as before.
 A worker that ends by itself is started again, and brings its tables back from the store;
 the front puts its connections back where they were (:meth:`Front._put_back`), open all
 along, each after the last event it was sent, and sends again what the worker had not
-said it handled and saved (:class:`Done`). Not done yet (docs/operations.md): several
-machines, a lease per worker, a front of more than one process.
+said it handled and saved (:class:`Done`). With ``--shares-bus`` the shares are served
+instead by worker processes on any machine, each under its own lease, linked over TCP
+(:mod:`fivecrowns.net.server.shares`). Not done yet (docs/operations.md): a front of more than
+one process.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ import sys
 from collections.abc import AsyncIterator, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 from aiohttp import web
@@ -85,6 +87,9 @@ from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import LISTED_TABLES, Lobby, invite_code
 from fivecrowns.net.server.rooms import PlayerRecord, Room
 from fivecrowns.table import TableError
+
+if TYPE_CHECKING:
+    from fivecrowns.net.server.shares import RemoteShares
 
 __all__ = ["Front", "WorkerConfig", "make_front_app", "worker_main"]
 
@@ -283,6 +288,8 @@ class WorkerHandle:
     # again, in order, if it dies before it says so
     unsaid: list[Any] = field(default_factory=list)
     handled: int = 0
+    epoch: int = 0  # a share worker's (shares.py): the epoch of its lease the link is to
+    watch: asyncio.Task[None] | None = None  # a share worker's: drops the link when it changes
 
     def send(self, op: ToWorker) -> None:
         if self.dead:
@@ -397,8 +404,18 @@ class Front(Server):
     lobby_class = FrontLobby
     friends_class = FrontFriends
 
-    def __init__(self, *args: Any, workers: int, store_at: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        workers: int,
+        store_at: str,
+        remote: RemoteShares | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        # why: the shares' workers on other machines, found in Redis (None: this one's children)
+        self.remote = remote
+        self._linking: set[asyncio.Task[None]] = set()
         self.workers = [WorkerHandle(index) for index in range(workers)]
         cast(FrontLobby, self.lobby).front = self
         cast(FrontFriends, self.friends).front = self
@@ -422,13 +439,35 @@ class Front(Server):
 
     async def start_workers(self) -> None:
         for worker in self.workers:
-            await self._spawn(worker)
+            if self.remote is None:
+                await self._spawn(worker)
+            else:  # why tasks: each share's worker may come at its own time
+                self._start_linking(worker)
         waits = [asyncio.create_task(worker.ready.wait()) for worker in self.workers]
         _done, late = await asyncio.wait(waits, timeout=START_WAIT)
         for wait in late:
             wait.cancel()
         if late:
             raise RuntimeError(f"{len(late)} worker(s) did not start in {START_WAIT:.0f} s")
+
+    def _start_linking(self, worker: WorkerHandle) -> None:
+        task = asyncio.create_task(self._link(worker))
+        self._linking.add(task)
+        task.add_done_callback(self._linking.discard)
+
+    async def _link(self, worker: WorkerHandle) -> None:
+        """Link to the worker that holds ``worker``'s share (shares.py), with a newer epoch
+        than the last; it says it is ready with a summary, as a child does."""
+        remote = self.remote
+        assert remote is not None
+        worker.ready.clear()
+        worker.unsaid, worker.handled = [], 0  # why: a new process counts from nothing
+        reader, writer, worker.epoch = await remote.link(worker.index, worker.epoch)
+        log.warning("Share %d linked at epoch %d", worker.index, worker.epoch)
+        worker.writer = writer
+        worker.flush()  # why: what came for it while it was away
+        worker.reader = asyncio.create_task(self._read(worker, reader))
+        worker.watch = asyncio.create_task(remote.watch(worker.index, worker.epoch, writer))
 
     async def _spawn(self, worker: WorkerHandle) -> None:
         """Start ``worker``'s process, on a new link; it says it is ready with a summary."""
@@ -491,8 +530,13 @@ class Front(Server):
                     conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
 
     async def stop_workers(self) -> None:
+        for task in list(self._linking):
+            task.cancel()
         for worker in self.workers:
             worker.send(Stop())
+        if self.remote is not None:
+            await self._unlink()
+            return
         for worker in self.workers:
             proc = worker.proc
             if proc is None:
@@ -507,6 +551,23 @@ class Front(Server):
                 worker.reader.cancel()
             if worker.writer is not None:
                 worker.writer.close()
+
+    async def _unlink(self) -> None:
+        """Say stop to each share's worker, and close the links (the workers save, give up
+        their leases and wait for the next front)."""
+        for worker in self.workers:
+            worker.flush()
+            if worker.watch is not None:
+                worker.watch.cancel()
+            writer = worker.writer
+            if writer is not None:
+                with contextlib.suppress(ConnectionError):
+                    await writer.drain()
+                writer.close()
+            if worker.reader is not None:
+                worker.reader.cancel()
+        assert self.remote is not None
+        await self.remote.close()
 
     async def _read(self, worker: WorkerHandle, reader: asyncio.StreamReader) -> None:
         for _batch in range(BATCHES):
@@ -524,6 +585,8 @@ class Front(Server):
                     log.exception("An operation from worker %d could not be handled", worker.index)
         if worker.writer is not None:
             worker.writer.close()
+        if worker.watch is not None:
+            worker.watch.cancel()
         worker.writer = None  # why: what comes for it meanwhile waits for its next start
         if not self.stopping:
             log.error("Worker %d ended; starting it again", worker.index)
@@ -534,7 +597,11 @@ class Front(Server):
             worker.creators, worker.addresses = {}, {}
             worker.creates_sent = worker.creates_seen = 0
             self.lobby.dirty = True
-            self._restarting = asyncio.create_task(self._start_again(worker))
+            if self.remote is not None:
+                # why not counted as restarts: another machine's worker takes the share
+                self._start_linking(worker)
+            else:
+                self._restarting = asyncio.create_task(self._start_again(worker))
 
     def _put_back(self, worker: WorkerHandle) -> list[ToWorker]:
         """For each connection at ``worker``, which ended: its way back to where it sat or
