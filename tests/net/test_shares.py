@@ -30,9 +30,10 @@ from fivecrowns.net.server.workers import (
     _read_batch,
     _to_front,
 )
+from fivecrowns.table import Table
 from pg_support import pg_url_fixture, postgres_fixture
 from redis_server import RedisServer, redis_server
-from server_support import FAST, Client, ServerProcess, play_until, run_against
+from server_support import FAST, Client, ServerProcess, check_no_leak, play_until, run_against
 
 # why: the fixtures, imported for pytest to find
 __all__ = ["pg_url_fixture", "postgres_fixture", "redis_server"]
@@ -95,6 +96,23 @@ def _holder(redis: RedisServer, index: int) -> tuple[int, int] | None:
         return None
     epoch, name, _address = reply.split(" ", 2)
     return int(epoch), int(name.rsplit("/", 1)[1])
+
+
+def _replayed(url: str, table_id: str) -> Table:
+    """The table as PostgreSQL keeps it, rebuilt from its inputs: the ground truth."""
+    with psycopg.connect(url) as db:
+        row = db.execute(
+            "SELECT seats, creator_id, creator_name FROM tables WHERE id = %s", (table_id,)
+        ).fetchone()
+        assert row is not None
+        inputs = [
+            json.loads(text)
+            for (text,) in db.execute(
+                "SELECT command FROM inputs WHERE table_id = %s ORDER BY idx", (table_id,)
+            ).fetchall()
+        ]
+    seats, creator_id, creator_name = row
+    return Table.replay(seats, creator_name, creator_id, inputs)
 
 
 def _wait_for_holders(redis: RedisServer, count: int) -> dict[int, tuple[int, int]]:
@@ -187,11 +205,9 @@ def test_a_killed_share_worker_is_replaced_by_the_spare_and_the_players_play_on(
             assert client.errors == [], client.errors
             later = [json.loads(frame) for frame in client.frames[marks[client.name] :]]
             assert not [f for f in later if f["type"] in ("seated", "error", "tables")], later
-        with psycopg.connect(pg_url) as db:  # every event Ann heard is a saved input's
-            (saved,) = db.execute(
-                "SELECT count(*) FROM inputs WHERE table_id = %s", (ann.table,)
-            ).fetchone() or (0,)
-        assert saved > 0
+        # every event each heard is the table's as PostgreSQL keeps it, and only its seat's
+        for client, table in ((ann, ann.table), (ben, ann.table), (cy, cy.table), (di, cy.table)):
+            check_no_leak(client, _replayed(pg_url, table), client.seat)
         for client in (ann, ben, cy, di):
             await client.close()
 

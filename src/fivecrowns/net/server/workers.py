@@ -589,7 +589,10 @@ class Front(Server):
             worker.watch.cancel()
         worker.writer = None  # why: what comes for it meanwhile waits for its next start
         if not self.stopping:
-            log.error("Worker %d ended; starting it again", worker.index)
+            if self.remote is None:
+                log.error("Worker %d ended; starting it again", worker.index)
+            else:
+                log.error("The link to share %d ended; linking to its holder", worker.index)
             # why first in its queue: each of its connections is put back before any message
             # that comes meanwhile reaches it, then what it may not have handled comes again
             worker.out = self._put_back(worker) + worker.unsaid + worker.out
