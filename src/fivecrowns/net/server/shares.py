@@ -80,6 +80,7 @@ NONCE = 32
 _MAC = 32
 _IDENT = struct.Struct("!QQ")  # the worker's share and epoch
 HANDSHAKE_WAIT = 5.0  # seconds each side gives the other to prove itself
+KEEPALIVE = 3  # seconds between a quiet link's keep-alive probes (3 unanswered end it)
 TERMS = 10**9  # lease terms a share worker serves at most (years of fail-overs)
 TRIES = 10**9  # looks in Redis for a share's holder at most (years of waiting)
 
@@ -116,6 +117,23 @@ def read_secret(path: str | None) -> bytes:
     if not SECRET_LEAST <= len(secret) <= SECRET_MOST:
         raise ValueError(_(NO_SECRET).format(least=SECRET_LEAST, variable=SECRET_ENV))
     return secret
+
+
+def keep_alive(writer: asyncio.StreamWriter) -> None:
+    """TCP keep-alive probes on a link, every ``KEEPALIVE`` seconds, so a link whose other
+    end's machine vanished ends within a few probes (why: without it a half-open link stalls
+    its share's tables for the kernel's two hours; the lease does not see it, as both ends
+    may still reach Redis)."""
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", KEEPALIVE), ("TCP_KEEPINTVL", KEEPALIVE)):
+            if hasattr(socket, name):  # why: Linux's names; other systems keep their own
+                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+        if hasattr(socket, "TCP_KEEPCNT"):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, 3)
 
 
 def _mac(secret: bytes, *parts: bytes) -> bytes:
@@ -180,6 +198,7 @@ async def link_to(
     except BaseException:
         writer.close()
         raise
+    keep_alive(writer)
     return reader, writer, epoch
 
 
@@ -211,13 +230,16 @@ class RemoteShares:
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, int]:
         """A link to share ``index``'s holder, once one holds it with an epoch past ``after``
         (why past: the one before is dead or cut off), waiting as long as it takes."""
+        told = None  # why: a link refused again and again (two fronts?) is logged once
         for _try in range(TRIES):
             found = await self.holder(index)
             if found is not None and found[0] > after:
                 try:
                     reader, writer, epoch = await link_to(found[1], self.secret, index)
                 except (OSError, LinkError, TimeoutError, ValueError) as error:
-                    log.warning("Share %d: no link to %s: %s", index, found[1], error)
+                    if told != found:
+                        told = found
+                        log.warning("Share %d: no link to %s: %s", index, found[1], error)
                 else:
                     if epoch == found[0]:
                         return reader, writer, epoch
@@ -316,6 +338,7 @@ async def serve_shares(
             writer.close()
             return
         here.linked = True
+        keep_alive(writer)
         here.links.put_nowait((reader, writer))
 
     listening = await asyncio.start_server(on_link, config.host, config.port, limit=2**20)
