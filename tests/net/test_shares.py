@@ -116,13 +116,21 @@ def _replayed(url: str, table_id: str) -> Table:
 
 
 def _wait_for_holders(redis: RedisServer, count: int) -> dict[int, tuple[int, int]]:
+    """The holder of each of ``count`` shares, once every one is held."""
+    return _wait_for_holders_of(redis, count, count)
+
+
+def _wait_for_holders_of(
+    redis: RedisServer, held: int, count: int = 2
+) -> dict[int, tuple[int, int]]:
+    """The holders of ``count`` shares, once ``held`` of them are held."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         holders = {index: _holder(redis, index) for index in range(count)}
-        if all(holders.values()):
+        if sum(1 for holder in holders.values() if holder) >= held:
             return {index: holder for index, holder in holders.items() if holder}
         time.sleep(0.1)
-    raise AssertionError("the shares were not all taken")
+    raise AssertionError("the shares were not taken")
 
 
 @pytest.fixture(name="workers")
@@ -330,3 +338,61 @@ def test_share_options_refused_with_a_sentence(tmp_path: Path, pg_url: str) -> N
         )
         assert done.returncode == 2, done
         assert words in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_front_serves_the_shares_it_has_and_links_a_worker_that_comes_later(
+    tmp_path: Path, redis_server: RedisServer, pg_url: str, secret: Path
+) -> None:
+    """Two shares and one worker: the front starts anyway (after ten leases' time), puts a
+    new table on the share it has, and links the second share's worker once it comes; the
+    next table goes there (the fewest tables)."""
+    first = ShareWorker(redis_server.url, pg_url, 2, secret)
+    later: ShareWorker | None = None
+    try:
+        _wait_for_holders_of(redis_server, 1)
+        front = ServerProcess(
+            tmp_path / "front",
+            *FAST,
+            "--workers",
+            "2",
+            "--store",
+            pg_url,
+            "--shares-bus",
+            redis_server.url,
+            "--lease",
+            LEASE,
+            "--link-secret",
+            str(secret),
+        ).start()
+        held = [index for index in range(2) if _holder(redis_server, index) is not None]
+        assert len(held) == 1
+
+        async def scenario() -> None:
+            nonlocal later
+            ann = Client("Ann")
+            await ann.connect(front.url)
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            assert ann.table is not None and int(ann.table, 16) % 2 == held[0]
+            later = ShareWorker(redis_server.url, pg_url, 2, secret)
+            _wait_for_holders(redis_server, 2)
+            cy = Client("Cy")
+            await cy.connect(front.url)
+            for _ in range(100):  # until the front has linked it and heard it is ready
+                await cy.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+                await cy.until(lambda m: m["type"] in ("snapshot", "error"))
+                if cy.table is not None and int(cy.table, 16) % 2 != held[0]:
+                    break
+                await cy.send({"type": "leave"})
+                await cy.until(lambda m: m["type"] == "tables")
+                cy.table = None
+                await asyncio.sleep(0.2)
+            assert cy.table is not None and int(cy.table, 16) % 2 != held[0]
+            for client in (ann, cy):
+                await client.close()
+
+        run_against(front, scenario)
+    finally:
+        for worker in (first, later):
+            if worker is not None:
+                assert "Traceback" not in worker.stop()

@@ -98,6 +98,7 @@ log = logging.getLogger(__name__)
 LINK_MOST = 64 * 1024 * 1024  # bytes in one batch on a link; more ends the link
 BATCHES = 10**15  # batches one link carries at most (years of a busy server)
 START_WAIT = 120.0  # seconds a worker has to recover its tables and say it is ready
+SHARE_WAIT_LEASES = 10  # leases' time the front waits at its start for every share's worker
 STOP_WAIT = 10.0  # seconds a stopping worker has to save and end before it is killed
 SUMMARY_EVERY = 1.0  # seconds between a worker's table lists while its tables change
 RESTARTS = 10  # times a worker that ended by itself is started again
@@ -444,10 +445,16 @@ class Front(Server):
             else:  # why tasks: each share's worker may come at its own time
                 self._start_linking(worker)
         waits = [asyncio.create_task(worker.ready.wait()) for worker in self.workers]
-        _done, late = await asyncio.wait(waits, timeout=START_WAIT)
+        # why shorter for share workers: the front serves without a missing one (below)
+        most = START_WAIT if self.remote is None else self.remote.ttl * SHARE_WAIT_LEASES
+        _done, late = await asyncio.wait(waits, timeout=most)
         for wait in late:
             wait.cancel()
-        if late:
+        if late and self.remote is not None:
+            # why serve anyway: a share worker may be started after the front; its share's
+            # tables wait for it, and new tables go to the shares linked
+            log.warning("%d share(s) have no worker yet; serving the others", len(late))
+        elif late:
             raise RuntimeError(f"{len(late)} worker(s) did not start in {START_WAIT:.0f} s")
 
     def _start_linking(self, worker: WorkerHandle) -> None:
@@ -791,6 +798,8 @@ class Front(Server):
             # why here too: each worker counts only its own tables
             self.lobby.within_table_limits(conn, player)
             alive = [worker for worker in self.workers if not worker.dead]
+            if self.remote is not None:  # why: a share with no worker linked would not answer
+                alive = [worker for worker in alive if worker.ready.is_set()]
             if not alive:
                 raise TableError("refused", _(REFUSED))
             worker = min(alive, key=lambda worker: (worker.load(), worker.index))
