@@ -231,12 +231,12 @@ def test_a_worker_that_lost_its_lease_never_writes_again(
     the database: nothing it makes is saved, no frame of it goes to the front, and the
     worker ends the link (the front then links to the new holder)."""
     first = ShareWorker(redis_server.url, pg_url, 1, secret)
-    second: ShareWorker | None = None
+    started = [first]  # why a list: stopped after, whatever failed meanwhile
     try:
         (epoch, pid) = _wait_for_holders(redis_server, 1)[0]
         assert pid == first.proc.pid
 
-        async def scenario() -> ShareWorker:
+        async def scenario() -> None:
             reader, writer, linked = await link_to(first.address, SECRET.encode(), 0)
             assert linked == epoch
             create = encode(CreateTable(seats=2, bots=["easy"]))
@@ -258,6 +258,7 @@ def test_a_worker_that_lost_its_lease_never_writes_again(
                 ).fetchone() or (0,)
             os.kill(pid, signal.SIGSTOP)
             spare = ShareWorker(redis_server.url, pg_url, 1, secret)
+            started.append(spare)
             for _ in range(100):  # the spare takes the share and claims it
                 holder = _holder(redis_server, 0)
                 if holder is not None and holder[1] == spare.proc.pid:
@@ -285,14 +286,12 @@ def test_a_worker_that_lost_its_lease_never_writes_again(
                 ).fetchone() or (0,)
                 assert count == before, "the fenced worker wrote an input"
             writer.close()
-            return spare
 
-        second = asyncio.run(scenario())
+        asyncio.run(scenario())
     finally:
-        for worker in (first, second):
-            if worker is not None:
-                text = worker.stop()
-                assert "Traceback" not in text, text
+        for worker in started:
+            text = worker.stop()
+            assert "Traceback" not in text, text
 
 
 def test_a_front_without_the_secret_gets_no_link(
