@@ -230,6 +230,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--shares-bus",
+        default=None,
+        metavar=_("URL"),
+        help=_(
+            "with --workers and --store: the shares are served by 'serve --worker-of' "
+            "processes on any machine, found through this Redis, not by this one's children "
+            "(docs/operations.md)"
+        ),
+    )
+    parser.add_argument(
+        "--worker-of",
+        default=None,
+        metavar=_("URL"),
+        help=_(
+            "be a share worker of the front whose --shares-bus is this Redis: take a free "
+            "share of --workers under a lease and serve its tables from --store; its link "
+            "listens on --host and --port (docs/operations.md)"
+        ),
+    )
+    parser.add_argument(
+        "--link-secret",
+        default=None,
+        metavar=_("FILE"),
+        help=_(
+            "with --shares-bus or --worker-of: the file of the secret the front and its share "
+            "workers share (else the FIVECROWNS_LINK_SECRET environment variable)"
+        ),
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -271,10 +300,12 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             print(problem, file=sys.stderr)
             return 2
-    problem = _workers_problem(args)
+    problem = _workers_problem(args) or _shares_problem(args)
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
+    if args.worker_of is not None:
+        return _share_worker(args)
     if not 0 <= args.port <= 65535:
         print(_("--port must be 0 to 65535, not {port}.").format(port=args.port), file=sys.stderr)
         return 2
@@ -361,6 +392,103 @@ def _workers_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _shares_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--shares-bus`` or ``--worker-of`` cannot be used as given; None if they can."""
+    bus = args.shares_bus if args.shares_bus is not None else args.worker_of
+    if bus is None:
+        return None
+    if args.shares_bus is not None and args.worker_of is not None:
+        return _("--shares-bus and --worker-of cannot go together: a process is one or the other.")
+    if not args.workers:
+        return _("--shares-bus and --worker-of need --workers, the number of shares.")
+    if args.store is None:
+        return _(
+            "--shares-bus and --worker-of need --store: the front and its share workers share "
+            "one PostgreSQL database."
+        )
+    if args.lease <= 0:
+        return _("--lease must be more than 0 seconds.")
+    try:
+        from redis.asyncio import Redis
+    except ImportError:
+        return _(
+            "--bus needs the redis package: pip install 'fivecrowns[cluster]' "
+            "(or scripts/setup --dev)."
+        )
+    try:
+        Redis.from_url(bus)
+    except ValueError:
+        text = _(
+            "--shares-bus and --worker-of take an address such as redis://127.0.0.1:6379, "
+            "not {value}."
+        )
+        return text.format(value=bus)
+    from fivecrowns.net.server.shares import read_secret
+
+    try:
+        args.secret = read_secret(args.link_secret)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def _share_worker(args: argparse.Namespace) -> int:
+    """``serve --worker-of``: serve a share at a time until stopped."""
+    import asyncio
+    import contextlib
+    import signal
+
+    from fivecrowns.net.server.limits import Limits
+    from fivecrowns.net.server.shares import (
+        SHARE_WORKER_STARTED,
+        ShareWorkerConfig,
+        serve_shares,
+    )
+
+    config = ShareWorkerConfig(
+        bus=args.worker_of,
+        store=args.store,
+        count=args.workers,
+        host=args.host,
+        port=args.port,
+        secret=args.secret,
+        ttl=args.lease,
+        limits=Limits(
+            grace=args.grace,
+            bot_delay=args.bot_delay,
+            max_tables=args.max_tables,
+            rate=args.rate,
+            burst=max(40, int(args.rate * 2)),
+        ),
+        seed=args.seed,
+    )
+
+    def started(address: str) -> None:
+        text = _(SHARE_WORKER_STARTED)
+        print(text.format(address=address, count=args.workers, bus=args.worker_of), flush=True)
+
+    async def work() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, stop.set)
+        await serve_shares(config, started, stop)
+
+    try:
+        asyncio.run(work())
+    except KeyboardInterrupt:
+        pass
+    except OSError as error:
+        print(
+            _(CANNOT_LISTEN).format(host=args.host, port=args.port, reason=error.strerror or error),
+            file=sys.stderr,
+        )
+        return 1
+    print(_("Server stopped."), file=sys.stderr)
+    return 0
+
+
 async def _serve(
     args: argparse.Namespace, store: Any, data: Path | None, where: str | None
 ) -> bool:
@@ -409,6 +537,7 @@ async def _serve(
             accounts=rules,
             workers=args.workers,
             store_at=store_at,
+            remote=_remote(args),
         )
     else:
         server = Server(store, limits, history=history, seed=args.seed, accounts=rules)
@@ -502,6 +631,15 @@ async def _take_part(node: Any, stop: Any, host: str, runner: Any) -> None:
             await runner.cleanup()
     finally:
         await private.cleanup()
+
+
+def _remote(args: argparse.Namespace) -> Any:
+    """With --shares-bus: where the front finds its share workers (None: its children)."""
+    if args.shares_bus is None:
+        return None
+    from fivecrowns.net.server.shares import RemoteShares
+
+    return RemoteShares(args.shares_bus, args.secret, args.lease)
 
 
 def _is_postgresql(value: str) -> bool:

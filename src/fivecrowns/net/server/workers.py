@@ -34,8 +34,10 @@ The clients see one WebSocket, as before.
 A worker that ends by itself is started again, and brings its tables back from the store;
 the front puts its connections back where they were (:meth:`Front._put_back`), open all
 along, each after the last event it was sent, and sends again what the worker had not
-said it handled and saved (:class:`Done`). Not done yet (docs/operations.md): several
-machines, a lease per worker, a front of more than one process.
+said it handled and saved (:class:`Done`). With ``--shares-bus`` the shares are served
+instead by worker processes on any machine, each under its own lease, linked over TCP
+(:mod:`fivecrowns.net.server.shares`). Not done yet (docs/operations.md): a front of more than
+one process.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ import sys
 from collections.abc import AsyncIterator, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 from aiohttp import web
@@ -87,6 +89,9 @@ from fivecrowns.net.server.lobby import LISTED_TABLES, Lobby, invite_code
 from fivecrowns.net.server.rooms import PlayerRecord, Room
 from fivecrowns.table import TableError
 
+if TYPE_CHECKING:
+    from fivecrowns.net.server.shares import RemoteShares
+
 __all__ = ["Front", "WorkerConfig", "make_front_app", "worker_main"]
 
 log = logging.getLogger(__name__)
@@ -94,6 +99,7 @@ log = logging.getLogger(__name__)
 LINK_MOST = 64 * 1024 * 1024  # bytes in one batch on a link; more ends the link
 BATCHES = 10**15  # batches one link carries at most (years of a busy server)
 START_WAIT = 120.0  # seconds a worker has to recover its tables and say it is ready
+SHARE_WAIT_LEASES = 10  # leases' time the front waits at its start for every share's worker
 STOP_WAIT = 10.0  # seconds a stopping worker has to save and end before it is killed
 SUMMARY_EVERY = 1.0  # seconds between a worker's table lists while its tables change
 RESTARTS = 10  # times a worker that ended by itself is started again
@@ -284,6 +290,8 @@ class WorkerHandle:
     # again, in order, if it dies before it says so
     unsaid: list[Any] = field(default_factory=list)
     handled: int = 0
+    epoch: int = 0  # a share worker's (shares.py): the epoch of its lease the link is to
+    watch: asyncio.Task[None] | None = None  # a share worker's: drops the link when it changes
 
     def send(self, op: ToWorker) -> None:
         if self.dead:
@@ -398,8 +406,18 @@ class Front(Server):
     lobby_class = FrontLobby
     friends_class = FrontFriends
 
-    def __init__(self, *args: Any, workers: int, store_at: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        workers: int,
+        store_at: str,
+        remote: RemoteShares | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        # why: the shares' workers on other machines, found in Redis (None: this one's children)
+        self.remote = remote
+        self._linking: set[asyncio.Task[None]] = set()
         self.workers = [WorkerHandle(index) for index in range(workers)]
         cast(FrontLobby, self.lobby).front = self
         cast(FrontFriends, self.friends).front = self
@@ -423,13 +441,41 @@ class Front(Server):
 
     async def start_workers(self) -> None:
         for worker in self.workers:
-            await self._spawn(worker)
+            if self.remote is None:
+                await self._spawn(worker)
+            else:  # why tasks: each share's worker may come at its own time
+                self._start_linking(worker)
         waits = [asyncio.create_task(worker.ready.wait()) for worker in self.workers]
-        _done, late = await asyncio.wait(waits, timeout=START_WAIT)
+        # why shorter for share workers: the front serves without a missing one (below)
+        most = START_WAIT if self.remote is None else self.remote.ttl * SHARE_WAIT_LEASES
+        _done, late = await asyncio.wait(waits, timeout=most)
         for wait in late:
             wait.cancel()
-        if late:
+        if late and self.remote is not None:
+            # why serve anyway: a share worker may be started after the front; its share's
+            # tables wait for it, and new tables go to the shares linked
+            log.warning("%d share(s) have no worker yet; serving the others", len(late))
+        elif late:
             raise RuntimeError(f"{len(late)} worker(s) did not start in {START_WAIT:.0f} s")
+
+    def _start_linking(self, worker: WorkerHandle) -> None:
+        task = asyncio.create_task(self._link(worker))
+        self._linking.add(task)
+        task.add_done_callback(self._linking.discard)
+
+    async def _link(self, worker: WorkerHandle) -> None:
+        """Link to the worker that holds ``worker``'s share (shares.py), with a newer epoch
+        than the last; it says it is ready with a summary, as a child does."""
+        remote = self.remote
+        assert remote is not None
+        worker.ready.clear()
+        worker.unsaid, worker.handled = [], 0  # why: a new process counts from nothing
+        reader, writer, worker.epoch = await remote.link(worker.index, worker.epoch)
+        log.warning("Share %d linked at epoch %d", worker.index, worker.epoch)
+        worker.writer = writer
+        worker.flush()  # why: what came for it while it was away
+        worker.reader = asyncio.create_task(self._read(worker, reader))
+        worker.watch = asyncio.create_task(remote.watch(worker.index, worker.epoch, writer))
 
     async def _spawn(self, worker: WorkerHandle) -> None:
         """Start ``worker``'s process, on a new link; it says it is ready with a summary."""
@@ -492,8 +538,13 @@ class Front(Server):
                     conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
 
     async def stop_workers(self) -> None:
+        for task in list(self._linking):
+            task.cancel()
         for worker in self.workers:
             worker.send(Stop())
+        if self.remote is not None:
+            await self._unlink()
+            return
         for worker in self.workers:
             proc = worker.proc
             if proc is None:
@@ -508,6 +559,23 @@ class Front(Server):
                 worker.reader.cancel()
             if worker.writer is not None:
                 worker.writer.close()
+
+    async def _unlink(self) -> None:
+        """Say stop to each share's worker, and close the links (the workers save, give up
+        their leases and wait for the next front)."""
+        for worker in self.workers:
+            worker.flush()
+            if worker.watch is not None:
+                worker.watch.cancel()
+            writer = worker.writer
+            if writer is not None:
+                with contextlib.suppress(ConnectionError):
+                    await writer.drain()
+                writer.close()
+            if worker.reader is not None:
+                worker.reader.cancel()
+        assert self.remote is not None
+        await self.remote.close()
 
     async def _read(self, worker: WorkerHandle, reader: asyncio.StreamReader) -> None:
         for _batch in range(BATCHES):
@@ -525,9 +593,14 @@ class Front(Server):
                     log.exception("An operation from worker %d could not be handled", worker.index)
         if worker.writer is not None:
             worker.writer.close()
+        if worker.watch is not None:
+            worker.watch.cancel()
         worker.writer = None  # why: what comes for it meanwhile waits for its next start
         if not self.stopping:
-            log.error("Worker %d ended; starting it again", worker.index)
+            if self.remote is None:
+                log.error("Worker %d ended; starting it again", worker.index)
+            else:
+                log.error("The link to share %d ended; linking to its holder", worker.index)
             # why first in its queue: each of its connections is put back before any message
             # that comes meanwhile reaches it, then what it may not have handled comes again
             worker.out = self._put_back(worker) + worker.unsaid + worker.out
@@ -535,7 +608,11 @@ class Front(Server):
             worker.creators, worker.addresses = {}, {}
             worker.creates_sent = worker.creates_seen = 0
             self.lobby.dirty = True
-            self._restarting = asyncio.create_task(self._start_again(worker))
+            if self.remote is not None:
+                # why not counted as restarts: another machine's worker takes the share
+                self._start_linking(worker)
+            else:
+                self._restarting = asyncio.create_task(self._start_again(worker))
 
     def _put_back(self, worker: WorkerHandle) -> list[ToWorker]:
         """For each connection at ``worker``, which ended: its way back to where it sat or
@@ -722,6 +799,8 @@ class Front(Server):
             # why here too: each worker counts only its own tables
             self.lobby.within_table_limits(conn, player)
             alive = [worker for worker in self.workers if not worker.dead]
+            if self.remote is not None:  # why: a share with no worker linked would not answer
+                alive = [worker for worker in alive if worker.ready.is_set()]
             if not alive:
                 raise TableError("refused", _(REFUSED))
             worker = min(alive, key=lambda worker: (worker.load(), worker.index))

@@ -1,0 +1,397 @@
+"""``serve --workers N --shares-bus``: a front whose shares are served by ``serve --worker-of``
+processes (on any machine; here on loopback), each under its own lease in a real Redis, on a
+real PostgreSQL; kill -9 of a share's worker and a spare takes the share; a worker that lost
+its lease never writes again (net/server/shares.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from fivecrowns.net.protocol import CreateTable, encode
+from fivecrowns.net.server.shares import link_to, share_key
+from fivecrowns.net.server.workers import (
+    Arrive,
+    Close,
+    Frames,
+    Message,
+    _framed,
+    _read_batch,
+    _to_front,
+)
+from fivecrowns.table import Table
+from pg_support import pg_url_fixture, postgres_fixture
+from redis_server import RedisServer, redis_server
+from server_support import FAST, Client, ServerProcess, check_no_leak, play_until, run_against
+
+# why: the fixtures, imported for pytest to find
+__all__ = ["pg_url_fixture", "postgres_fixture", "redis_server"]
+
+SECRET = "a secret of the test, long enough"
+LEASE = "1"
+
+
+class ShareWorker:
+    """One ``fivecrowns serve --worker-of`` process; ``address`` is where its link listens."""
+
+    def __init__(self, bus: str, store: str, count: int, secret: Path) -> None:
+        command = [sys.executable, "-m", "fivecrowns", "serve", "--worker-of", bus]
+        options = ["--workers", str(count), "--store", store, "--lease", LEASE, *FAST]
+        where = ["--host", "127.0.0.1", "--port", "0", "--link-secret", str(secret)]
+        self.proc = subprocess.Popen(
+            [*command, *options, *where],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        found = re.search(r"listens on (127\.0\.0\.1:\d+)", line)
+        if found is None:
+            self.stop()
+            raise AssertionError(f"the share worker did not start: {line!r}")
+        self.address = found.group(1)
+
+    def stop(self) -> str:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read()
+
+
+@pytest.fixture(name="secret")
+def secret_fixture(tmp_path: Path) -> Path:
+    path = tmp_path / "link-secret"
+    path.write_text(SECRET + "\n")
+    return path
+
+
+def _holder(redis: RedisServer, index: int) -> tuple[int, int] | None:
+    """The epoch and process id of share ``index``'s holder, from Redis."""
+    reply = subprocess.run(
+        ["redis-cli", "-p", str(redis.port), "GET", share_key(index)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not reply:
+        return None
+    epoch, name, _address = reply.split(" ", 2)
+    return int(epoch), int(name.rsplit("/", 1)[1])
+
+
+def _replayed(url: str, table_id: str) -> Table:
+    """The table as PostgreSQL keeps it, rebuilt from its inputs: the ground truth."""
+    with psycopg.connect(url) as db:
+        row = db.execute(
+            "SELECT seats, creator_id, creator_name FROM tables WHERE id = %s", (table_id,)
+        ).fetchone()
+        assert row is not None
+        inputs = [
+            json.loads(text)
+            for (text,) in db.execute(
+                "SELECT command FROM inputs WHERE table_id = %s ORDER BY idx", (table_id,)
+            ).fetchall()
+        ]
+    seats, creator_id, creator_name = row
+    return Table.replay(seats, creator_name, creator_id, inputs)
+
+
+def _wait_for_holders(redis: RedisServer, count: int) -> dict[int, tuple[int, int]]:
+    """The holder of each of ``count`` shares, once every one is held."""
+    return _wait_for_holders_of(redis, count, count)
+
+
+def _wait_for_holders_of(
+    redis: RedisServer, held: int, count: int = 2
+) -> dict[int, tuple[int, int]]:
+    """The holders of ``count`` shares, once ``held`` of them are held."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        holders = {index: _holder(redis, index) for index in range(count)}
+        if sum(1 for holder in holders.values() if holder) >= held:
+            return {index: holder for index, holder in holders.items() if holder}
+        time.sleep(0.1)
+    raise AssertionError("the shares were not taken")
+
+
+@pytest.fixture(name="workers")
+def workers_fixture(
+    redis_server: RedisServer, pg_url: str, secret: Path
+) -> Iterator[list[ShareWorker]]:
+    """Three share workers for two shares: two hold one each, one is the spare."""
+    started = [ShareWorker(redis_server.url, pg_url, 2, secret) for _ in range(3)]
+    try:
+        yield started
+    finally:
+        for worker in started:
+            text = worker.stop()
+            assert "Traceback" not in text, text
+
+
+def test_a_killed_share_worker_is_replaced_by_the_spare_and_the_players_play_on(
+    tmp_path: Path,
+    redis_server: RedisServer,
+    pg_url: str,
+    secret: Path,
+    workers: list[ShareWorker],
+) -> None:
+    """Two tables, one on each share, each share held by a worker process under its lease;
+    kill -9 of the worker of Ann's table with a move on its way to it: its lease expires, the
+    spare takes the share (a newer epoch), brings the table back from PostgreSQL, the front
+    links to it and puts each connection back, open all along: each hears every event after
+    the last it was sent, in order and none twice (Client.recv checks), no error and no new
+    ``seated``; the move is made; they play on. The other table is not disturbed."""
+    holders = _wait_for_holders(redis_server, 2)
+    front = ServerProcess(
+        tmp_path / "front",
+        *FAST,
+        "--workers",
+        "2",
+        "--store",
+        pg_url,
+        "--shares-bus",
+        redis_server.url,
+        "--lease",
+        LEASE,
+        "--link-secret",
+        str(secret),
+    ).start()
+
+    async def scenario() -> None:
+        ann, ben = Client("Ann"), Client("Ben")
+        cy, di = Client("Cy"), Client("Di")
+        for client in (ann, ben, cy, di):
+            await client.connect(front.url)
+        tables = []
+        for first, second in ((ann, ben), (cy, di)):
+            await first.send({"type": "create_table", "seats": 3, "bots": ["easy"]})
+            await first.until(lambda m: m["type"] == "snapshot")
+            await second.send({"type": "join", "table": first.table})
+            await second.until(lambda m: m["type"] == "snapshot")
+            await first.send({"type": "start"})
+            tables.append(first.table)
+        assert ann.table is not None and cy.table is not None
+        share = int(ann.table, 16) % 2
+        assert int(cy.table, 16) % 2 != share  # one table on each share
+        await play_until([ann, ben, cy, di], lambda c: c.seq >= 20)
+        epoch, pid = holders[share]
+        # a move on its way when the worker dies (if a person's turn; else a bot's is)
+        mover = next((client for client in (ann, ben) if client.my_turn()), None)
+        os.kill(pid, signal.SIGSTOP)
+        marks = {client.name: len(client.frames) for client in (ann, ben, cy, di)}
+        before = mover.seq if mover is not None else -1
+        if mover is not None:
+            await mover.act(mover.choose())
+        await asyncio.sleep(0.3)
+        os.kill(pid, signal.SIGKILL)
+        await play_until([ann, ben, cy, di], lambda c: c.seq >= 60, timeout=60)
+        after = _holder(redis_server, share)
+        assert after is not None and after[0] > epoch and after[1] != pid, (after, epoch, pid)
+        if mover is not None:
+            made = next(e for e in mover.events if e["seq"] == before + 1)
+            assert made["data"].get("player") == mover.seat, made
+        for client in (ann, ben, cy, di):
+            assert client.errors == [], client.errors
+            later = [json.loads(frame) for frame in client.frames[marks[client.name] :]]
+            assert not [f for f in later if f["type"] in ("seated", "error", "tables")], later
+        # every event each heard is the table's as PostgreSQL keeps it, and only its seat's
+        for client, table in ((ann, ann.table), (ben, ann.table), (cy, cy.table), (di, cy.table)):
+            check_no_leak(client, _replayed(pg_url, table), client.seat)
+        for client in (ann, ben, cy, di):
+            await client.close()
+
+    run_against(front, scenario)  # why no traceback: it checks the front's log
+
+
+def test_a_worker_that_lost_its_lease_never_writes_again(
+    redis_server: RedisServer, pg_url: str, secret: Path
+) -> None:
+    """The test is the front of one share. The worker holding it is stopped (SIGSTOP) past
+    its lease; another worker takes the share and claims it in the database. A ``start``
+    sent to the stopped one, which it reads first when it is let run again, is refused by
+    the database: nothing it makes is saved, no frame of it goes to the front, and the
+    worker ends the link (the front then links to the new holder)."""
+    first = ShareWorker(redis_server.url, pg_url, 1, secret)
+    started = [first]  # why a list: stopped after, whatever failed meanwhile
+    try:
+        (epoch, pid) = _wait_for_holders(redis_server, 1)[0]
+        assert pid == first.proc.pid
+
+        async def scenario() -> None:
+            reader, writer, linked = await link_to(first.address, SECRET.encode(), 0)
+            assert linked == epoch
+            create = encode(CreateTable(seats=2, bots=["easy"]))
+            writer.write(_framed([Arrive(1, "p-ann", "Ann", "hash", "en", "", "", create)]))
+            table = None
+            for _ in range(50):
+                body = await asyncio.wait_for(_read_batch(reader), 10)
+                assert body is not None
+                for op in _to_front.decode(body):
+                    if isinstance(op, Frames) and b'"snapshot"' in op.frame:
+                        table = json.loads(op.frame)["table"]
+                if table is not None:
+                    break
+            assert table is not None
+            await asyncio.sleep(0.3)  # why: what the table made so far is saved
+            with psycopg.connect(pg_url) as db:
+                (before,) = db.execute(
+                    "SELECT count(*) FROM inputs WHERE table_id = %s", (table,)
+                ).fetchone() or (0,)
+            os.kill(pid, signal.SIGSTOP)
+            spare = ShareWorker(redis_server.url, pg_url, 1, secret)
+            started.append(spare)
+            for _ in range(100):  # the spare takes the share and claims it
+                holder = _holder(redis_server, 0)
+                if holder is not None and holder[1] == spare.proc.pid:
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.5)
+            with psycopg.connect(pg_url) as db:
+                fence = db.execute("SELECT epoch FROM fences WHERE name = 'share:0'").fetchone()
+                assert fence is not None and fence[0] > epoch
+                writer.write(_framed([Message(1, b'{"type": "start"}')]))
+                await writer.drain()
+                os.kill(pid, signal.SIGCONT)
+                said: list[object] = []
+                for _ in range(50):  # what it says until it ends the link (a lost share)
+                    body = await asyncio.wait_for(_read_batch(reader), 10)
+                    if body is None:
+                        break
+                    said += _to_front.decode(body)
+                # no frame of the unsaved start; a sentence that it cannot save, if any
+                assert not [op for op in said if isinstance(op, Frames)], said
+                closes = [op for op in said if isinstance(op, Close)]
+                assert all(op.code == "cannot_save" for op in closes), said
+                (count,) = db.execute(
+                    "SELECT count(*) FROM inputs WHERE table_id = %s", (table,)
+                ).fetchone() or (0,)
+                assert count == before, "the fenced worker wrote an input"
+            writer.close()
+
+        asyncio.run(scenario())
+    finally:
+        for worker in started:
+            text = worker.stop()
+            assert "Traceback" not in text, text
+
+
+def test_a_front_without_the_secret_gets_no_link(
+    redis_server: RedisServer, pg_url: str, secret: Path
+) -> None:
+    """A link with another secret is refused, and the worker serves on (a bad input changes
+    nothing); one with the secret is taken."""
+    worker = ShareWorker(redis_server.url, pg_url, 1, secret)
+    try:
+        _wait_for_holders(redis_server, 1)
+
+        async def scenario() -> None:
+            with pytest.raises(Exception, match="refused the link"):
+                await link_to(worker.address, b"another secret, also long enough", 0)
+            reader, writer, epoch = await link_to(worker.address, SECRET.encode(), 0)
+            assert epoch >= 1
+            body = await asyncio.wait_for(_read_batch(reader), 10)
+            assert body is not None  # its first summary: it serves this link
+            writer.close()
+
+        asyncio.run(scenario())
+    finally:
+        assert "Traceback" not in worker.stop()
+
+
+def test_share_options_refused_with_a_sentence(tmp_path: Path, pg_url: str) -> None:
+    base = [sys.executable, "-m", "fivecrowns", "serve", "--data", str(tmp_path)]
+    cases = [
+        (["--worker-of", "redis://127.0.0.1:1", "--store", pg_url], "need --workers"),
+        (["--worker-of", "redis://127.0.0.1:1", "--workers", "2"], "need --store"),
+        (
+            ["--worker-of", "redis://127.0.0.1:1", "--workers", "2", "--store", pg_url],
+            "secret",
+        ),
+    ]
+    for options, words in cases:
+        done = subprocess.run(
+            [*base, *options],
+            capture_output=True,
+            text=True,
+            env={k: v for k, v in os.environ.items() if k != "FIVECROWNS_LINK_SECRET"},
+            timeout=30,
+        )
+        assert done.returncode == 2, done
+        assert words in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_front_serves_the_shares_it_has_and_links_a_worker_that_comes_later(
+    tmp_path: Path, redis_server: RedisServer, pg_url: str, secret: Path
+) -> None:
+    """Two shares and one worker: the front starts anyway (after ten leases' time), puts a
+    new table on the share it has, and links the second share's worker once it comes; the
+    next table goes there (the fewest tables)."""
+    first = ShareWorker(redis_server.url, pg_url, 2, secret)
+    later: ShareWorker | None = None
+    try:
+        _wait_for_holders_of(redis_server, 1)
+        front = ServerProcess(
+            tmp_path / "front",
+            *FAST,
+            "--workers",
+            "2",
+            "--store",
+            pg_url,
+            "--shares-bus",
+            redis_server.url,
+            "--lease",
+            LEASE,
+            "--link-secret",
+            str(secret),
+        ).start()
+        held = [index for index in range(2) if _holder(redis_server, index) is not None]
+        assert len(held) == 1
+
+        async def scenario() -> None:
+            nonlocal later
+            ann = Client("Ann")
+            await ann.connect(front.url)
+            await ann.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+            await ann.until(lambda m: m["type"] == "snapshot")
+            assert ann.table is not None and int(ann.table, 16) % 2 == held[0]
+            later = ShareWorker(redis_server.url, pg_url, 2, secret)
+            _wait_for_holders(redis_server, 2)
+            cy = Client("Cy")
+            await cy.connect(front.url)
+            for _ in range(100):  # until the front has linked it and heard it is ready
+                await cy.send({"type": "create_table", "seats": 2, "bots": ["easy"]})
+                await cy.until(lambda m: m["type"] in ("snapshot", "error"))
+                if cy.table is not None and int(cy.table, 16) % 2 != held[0]:
+                    break
+                await cy.send({"type": "leave"})
+                await cy.until(lambda m: m["type"] == "tables")
+                cy.table = None
+                await asyncio.sleep(0.2)
+            assert cy.table is not None and int(cy.table, 16) % 2 != held[0]
+            for client in (ann, cy):
+                await client.close()
+
+        run_against(front, scenario)
+    finally:
+        for worker in (first, later):
+            if worker is not None:
+                assert "Traceback" not in worker.stop()
