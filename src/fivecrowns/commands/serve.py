@@ -387,8 +387,12 @@ def _workers_problem(args: argparse.Namespace) -> str | None:
             "--workers needs the tables on disk, shared by the worker processes: leave out "
             "--memory."
         )
-    if args.bus is not None:
-        return _("--workers and --bus cannot go together yet.")
+    if args.bus is not None and args.shares_bus is None and args.worker_of is None:
+        # why: children on one machine have no lease of their own to hand over to a spare
+        return _(
+            "--workers and --bus go together only with --shares-bus: the fronts share "
+            "workers that run apart from them."
+        )
     return None
 
 
@@ -401,6 +405,8 @@ def _shares_problem(args: argparse.Namespace) -> str | None:
         return _("--shares-bus and --worker-of cannot go together: a process is one or the other.")
     if not args.workers:
         return _("--shares-bus and --worker-of need --workers, the number of shares.")
+    if args.worker_of is not None and args.bus is not None:
+        return _("--worker-of and --bus cannot go together: a share worker has its own lease.")
     if args.store is None:
         return _(
             "--shares-bus and --worker-of need --store: the front and its share workers share "

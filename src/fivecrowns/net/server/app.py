@@ -195,6 +195,13 @@ class Server:
     def start_bots(self) -> None:
         self.pacing.start()
 
+    async def start_workers(self, epoch: int = 0) -> None:
+        """Start what serves the tables beside this process, once it owns them (at ``epoch``
+        of the cluster's lease; 0: no cluster): nothing here (a front links its workers)."""
+
+    async def stop_workers(self) -> None:
+        """Stop what :meth:`start_workers` started: nothing here."""
+
     def close_workers(self) -> None:
         """Stop the threads and processes beside the event loop (password hashes, the history
         file), each once its work asked for is done; after the tables have stopped."""

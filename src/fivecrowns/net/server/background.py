@@ -158,7 +158,10 @@ class QuietHasher:
     def __init__(self, workers: int) -> None:
         self._count = workers
         self._lock = threading.Lock()
-        self._workers = self._start()
+        # why not at once: a pool's queues hold semaphores from their making, and a process
+        # that never hashes (a share worker, a front's worker) would leak them at its stop
+        self._workers: ProcessPoolExecutor | None = None
+        self._closed = False
 
     def _start(self) -> ProcessPoolExecutor:
         # why spawn: a fork of the server (threads and an event loop) may copy a held lock;
@@ -168,7 +171,12 @@ class QuietHasher:
 
     def _run(self, work: Callable[..., T], *args: str) -> T:
         for attempt in range(2):
-            workers = self._workers
+            with self._lock:
+                if self._closed:  # why: as a pool shut down refuses new work
+                    raise RuntimeError("cannot hash after the hasher was closed")
+                if self._workers is None:
+                    self._workers = self._start()
+                workers = self._workers
             try:
                 return workers.submit(work, *args).result()
             except BrokenProcessPool:
@@ -189,4 +197,7 @@ class QuietHasher:
         return self._run(_verify, password_hash, password)
 
     def close(self) -> None:
-        self._workers.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            workers, self._workers, self._closed = self._workers, None, True
+        if workers is not None:
+            workers.shutdown(wait=False, cancel_futures=True)

@@ -252,6 +252,7 @@ class Node:
         yield
         # why here: aiohttp's shutdown (Server.stop) has closed every connection by now
         if self.owner or self.lost:  # why lost too: its computer players must stop as well
+            await self.server.stop_workers()
             for room in self.server.rooms.values():
                 self.server.pacing.halt(room)
             self.server.close_workers()
@@ -309,6 +310,8 @@ class Node:
             self._lose(f"its tables could not be loaded: {error}")
             return
         self.server.start_bots()
+        # why a task: a front links its share workers (shares.py) while it serves
+        self._tasks.append(asyncio.create_task(self.server.start_workers(self.lease.epoch)))
         self._tasks.append(asyncio.create_task(self.server.lobby_updates()))
         self._tasks.append(asyncio.create_task(self.server.sweeps()))
         with contextlib.suppress(*DROPS):

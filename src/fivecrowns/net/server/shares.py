@@ -20,11 +20,19 @@ the new holder, and puts the connections back as it does for a restarted child
 
 The link's handshake (why: the link carries every player's cards and moves; anyone who can
 reach the port must not read or steer it): the worker sends ``MAGIC`` and a random nonce; the
-front answers with its own nonce and an HMAC-SHA256 of both under the shared secret; the
-worker checks it (constant-time) and answers with its own HMAC, its share and its epoch, which
-the front checks in turn. Every read of the handshake has a fixed size and a deadline; the
-link's batches are bounded by ``LINK_MOST`` as between a front and its children. The link is
+front answers with its own nonce, its epoch (its cluster lease's with ``--bus``, else 0) and an
+HMAC-SHA256 of them under the shared secret; the worker checks it (constant-time) and answers
+with its own HMAC, its share and its epoch, which the front checks in turn. Every read of the
+handshake has a fixed size and a deadline; at most ``HANDSHAKES_AT_ONCE`` handshakes are under
+way at once, ``HANDSHAKES_PER_ADDRESS`` from one address (more are closed at once); the link's
+batches are bounded by ``LINK_MOST`` as between a front and its children. The link is
 authenticated, not encrypted: run it on a private network (or a VPN, or a TLS tunnel).
+
+Several fronts (``--bus``, cluster.py): only the holder of the cluster lease links. A front
+with a newer epoch than any the worker has seen ends the share's term (the old front's link is
+dropped, everything saved, the lease given up and taken again); the new front then links to
+the share's next holder. A front with an older epoch than one seen is refused (why: it lost the
+cluster lease and is about to stop).
 
 Needs the ``cluster`` extra (redis-py) and the ``postgresql`` one (psycopg).
 """
@@ -45,9 +53,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from fivecrowns.i18n import N_
 from fivecrowns.i18n import gettext as _
-from fivecrowns.net.server.lease import DROPS, Lease, connect
+from fivecrowns.net.server.lease import DROPS, Holder, Lease, connect
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.pgstore import FencedOutError, FencedPgStore
 from fivecrowns.net.server.store import StoreError
@@ -75,11 +85,16 @@ log = logging.getLogger(__name__)
 SECRET_ENV = "FIVECROWNS_LINK_SECRET"
 SECRET_LEAST = 16  # bytes: a shorter secret is refused (guessable)
 SECRET_MOST = 4096  # bytes read of a secret file at most
-MAGIC = b"5CRL1"  # the link's first bytes, with its version
+MAGIC = b"5CRL2"  # the link's first bytes, with its version
 NONCE = 32
 _MAC = 32
 _IDENT = struct.Struct("!QQ")  # the worker's share and epoch
+_FRONT = struct.Struct("!Q")  # the front's epoch
 HANDSHAKE_WAIT = 5.0  # seconds each side gives the other to prove itself
+# why caps: each handshake under way holds a socket and a task for up to two waits; a flood
+# of connections to the link's port must not use up the worker's files or memory
+HANDSHAKES_AT_ONCE = 32
+HANDSHAKES_PER_ADDRESS = 4
 KEEPALIVE = 3  # seconds between a quiet link's keep-alive probes (3 unanswered end it)
 TERMS = 10**9  # lease terms a share worker serves at most (years of fail-overs)
 TRIES = 10**9  # looks in Redis for a share's holder at most (years of waiting)
@@ -154,16 +169,19 @@ async def front_proves(
     secret: bytes,
     share: int,
     epoch: int,
+    accept: Callable[[int], bool] = lambda _epoch: True,
 ) -> bool:
-    """The worker's side of the handshake: True if the front knows the secret (then the
-    worker has told it its share and epoch)."""
+    """The worker's side of the handshake: True if the front knows the secret and
+    ``accept`` takes its epoch (then the worker has told it its share and epoch)."""
     mine = os.urandom(NONCE)
     writer.write(MAGIC + mine)
-    answer = await _exactly(reader, NONCE + _MAC)
+    answer = await _exactly(reader, NONCE + _FRONT.size + _MAC)
     if answer is None:
         return False
-    theirs, proof = answer[:NONCE], answer[NONCE:]
-    if not hmac.compare_digest(proof, _mac(secret, b"front", mine, theirs)):
+    theirs, front, proof = answer[:NONCE], answer[NONCE:-_MAC], answer[-_MAC:]
+    if not hmac.compare_digest(proof, _mac(secret, b"front", mine, theirs, front)):
+        return False
+    if not accept(_FRONT.unpack(front)[0]):
         return False
     ident = _IDENT.pack(share, epoch)
     writer.write(_mac(secret, b"worker", theirs, mine, ident) + ident)
@@ -171,10 +189,11 @@ async def front_proves(
 
 
 async def link_to(
-    address: str, secret: bytes, share: int
+    address: str, secret: bytes, share: int, front: int = 0
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, int]:
     """The front's side: a link to the worker at ``address`` (host:port) that proved it knows
-    the secret and serves ``share``; with its epoch. LinkError or OSError if not."""
+    the secret and serves ``share``; with its epoch. ``front`` is this front's epoch (its
+    cluster lease's; 0 without one). LinkError or OSError if not."""
     host, _colon, port = address.rpartition(":")
     reader, writer = await asyncio.wait_for(
         asyncio.open_connection(host.strip("[]"), int(port), limit=2**20), HANDSHAKE_WAIT
@@ -185,7 +204,8 @@ async def link_to(
             raise LinkError(f"{address} does not speak the link")
         theirs = hello[len(MAGIC) :]
         mine = os.urandom(NONCE)
-        writer.write(mine + _mac(secret, b"front", theirs, mine))
+        told = _FRONT.pack(front)
+        writer.write(mine + told + _mac(secret, b"front", theirs, mine, told))
         answer = await _exactly(reader, _MAC + _IDENT.size)
         if answer is None:
             raise LinkError(f"{address} refused the link (another secret?)")
@@ -212,12 +232,11 @@ class RemoteShares:
         self.redis = connect(bus)
         self.secret = secret
         self.ttl = ttl
+        self.epoch = 0  # the front's, told to each worker: its cluster lease's (0: none)
 
     async def holder(self, index: int) -> tuple[int, str] | None:
         """The epoch and link address of share ``index``'s holder (None: nobody, or Redis
         unreachable now)."""
-        from fivecrowns.net.server.lease import Holder
-
         try:
             value = await self.redis.get(share_key(index))
         except DROPS:
@@ -235,7 +254,7 @@ class RemoteShares:
             found = await self.holder(index)
             if found is not None and found[0] > after:
                 try:
-                    reader, writer, epoch = await link_to(found[1], self.secret, index)
+                    reader, writer, epoch = await link_to(found[1], self.secret, index, self.epoch)
                 except (OSError, LinkError, TimeoutError, ValueError) as error:
                     if told != found:
                         told = found
@@ -270,18 +289,15 @@ class RemoteShares:
 
 
 class ShareStore(FencedPgStore):
-    """A share's fenced store that, once fenced out, stays so: why: the server saves soon
-    after each move as well as before each frame, and a refused save drops the inputs it
-    held; without this the next save, with nothing left to write, would succeed, and the
-    frames of the refused moves would go out as if saved."""
+    """A share's fenced store that says when it was fenced out (``fenced``): why: then a
+    newer worker claimed the share, and this one's lease is lost at once, not at its next
+    renewal (once refused, every later flush is refused too: FencedPgStore)."""
 
     def __init__(self, url: str, fence: str) -> None:
         super().__init__(url, fence)
         self.fenced = asyncio.Event()
 
     def flush(self) -> None:
-        if self.fenced.is_set():
-            raise FencedOutError(f"epoch {self.epoch} is no longer the newest")
         try:
             super().flush()
         except FencedOutError:
@@ -312,6 +328,7 @@ class _Term:
             asyncio.Queue(maxsize=1)
         )
         self.lost = asyncio.Event()
+        self.superseded = asyncio.Event()  # a newer front came: this term's link is the old's
         self.linked = False
 
 
@@ -322,19 +339,60 @@ async def serve_shares(
     links, and take one again when the link ends (the front stopped) or the lease is lost."""
     term: _Term | None = None
     serving = asyncio.Event()  # set while a term is
+    newest = [0]  # the newest front's epoch this worker has heard
+    shaking: dict[str, int] = {}  # handshakes under way, by the front's address
+
+    def accept(here: _Term, front: int) -> bool:
+        """Whether the front of epoch ``front`` may link to ``here`` (and what it ends)."""
+        if front < newest[0]:
+            log.warning("A front of epoch %d is older than %d; refused", front, newest[0])
+            return False
+        if here.lost.is_set() or here.superseded.is_set() or term is not here:
+            return False
+        if here.linked:
+            if front > newest[0]:
+                # why end the term: the old front lost the cluster lease (or died with its
+                # link half-open); the new one links to the share's next holder
+                log.warning(
+                    "A newer front (epoch %d) came; share %d is handed on", front, here.index
+                )
+                newest[0] = front
+                here.superseded.set()
+            return False  # why: one front at a time
+        newest[0] = front
+        return True
 
     async def on_link(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if (
+            sum(shaking.values()) >= HANDSHAKES_AT_ONCE
+            or shaking.get(address, 0) >= HANDSHAKES_PER_ADDRESS
+        ):
+            writer.close()  # why at once: a flood of connections waits for nothing here
+            return
+        shaking[address] = shaking.get(address, 0) + 1
+        try:
+            await shake(reader, writer)
+        finally:
+            shaking[address] -= 1
+            if not shaking[address]:
+                del shaking[address]
+
+    async def shake(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if term is None:
             # why wait: the lease is in Redis, where the front reads it, a moment before the
             # store is claimed and the term begins
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(serving.wait(), HANDSHAKE_WAIT)
         here = term
-        if here is None or here.linked or here.lost.is_set():
-            writer.close()  # why: one front at a time, and only under a lease
+        if here is None or here.lost.is_set():
+            writer.close()  # why: only under a lease
             return
-        proved = await front_proves(reader, writer, config.secret, here.index, here.epoch)
-        if not proved or here.linked or here.lost.is_set():
+        proved = await front_proves(
+            reader, writer, config.secret, here.index, here.epoch, lambda f: accept(here, f)
+        )
+        if not proved:
             writer.close()
             return
         here.linked = True
@@ -362,8 +420,11 @@ async def serve_shares(
             try:
                 await _serve_term(config, term, lease, store, stop)
             finally:
-                term = None
+                linked, term = term.linked, None
                 serving.clear()
+            if not linked:  # why: a term that failed before its link must not spin
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), config.ttl / 3)
     finally:
         listening.close()
         await redis.aclose()
@@ -390,7 +451,13 @@ async def _take(
                 break
             if not taken:
                 continue
-            store = await asyncio.to_thread(ShareStore, config.store, f"share:{index}")
+            try:
+                store = await asyncio.to_thread(ShareStore, config.store, f"share:{index}")
+            except StoreError as error:  # why: a database away a moment; the lease is given up
+                log.warning("Share %d: the database cannot be used (%s)", index, error)
+                with contextlib.suppress(*DROPS):
+                    await lease.give_up()
+                break
             try:
                 # why claim before reading a table: a write of the worker before waits for it
                 # (FOR SHARE), and any write after it is refused; so what is read is whole
@@ -447,7 +514,11 @@ async def _serve_term(
     tasks: list[asyncio.Task[Any]] = []
     writer: asyncio.StreamWriter | None = None
     try:
-        server.recover()  # why not in a thread: it starts the recovered tables' timers
+        try:
+            server.recover()  # why not in a thread: it starts the recovered tables' timers
+        except Exception as error:  # why any: half a share's tables is no state to serve from
+            log.error("Share %d: its tables could not be loaded: %s", term.index, error)
+            return
         server.start_bots()
         linked = await _first(term.links.get(), term.lost.wait(), stop.wait())
         if not isinstance(linked, tuple):
@@ -461,7 +532,12 @@ async def _serve_term(
             asyncio.create_task(server.sweeps()),
             asyncio.create_task(worker.summaries()),
         ]
-        await _first(_read(reader, worker), term.lost.wait(), stop.wait())
+        await _first(
+            _read(reader, worker, term.index),
+            term.lost.wait(),
+            term.superseded.wait(),
+            stop.wait(),
+        )
     finally:
         for task in (renewing, *tasks):
             task.cancel()
@@ -479,12 +555,16 @@ async def _serve_term(
                 await lease.give_up()
 
 
-async def _read(reader: asyncio.StreamReader, worker: Worker) -> None:
+async def _read(reader: asyncio.StreamReader, worker: Worker, index: int) -> None:
     for _batch in range(BATCHES):
-        body = await _read_batch(reader)
+        try:
+            body = await _read_batch(reader)
+            ops = [] if body is None else _to_worker.decode(body)
+        except (LinkError, msgspec.DecodeError) as error:  # why: the link's end, not the worker's
+            log.error("Share %d: the front broke the link's rules (%s); it ends", index, error)
+            return
         if body is None:
             return
-        ops = _to_worker.decode(body)
         for op in ops:
             worker.handle(op)
         worker.handled += len(ops)

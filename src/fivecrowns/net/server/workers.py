@@ -87,6 +87,7 @@ from fivecrowns.net.server.friends import FriendsHere
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.lobby import LISTED_TABLES, Lobby, invite_code
 from fivecrowns.net.server.rooms import PlayerRecord, Room
+from fivecrowns.net.server.web import accepted_language
 from fivecrowns.table import TableError
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ LINK_MOST = 64 * 1024 * 1024  # bytes in one batch on a link; more ends the link
 BATCHES = 10**15  # batches one link carries at most (years of a busy server)
 START_WAIT = 120.0  # seconds a worker has to recover its tables and say it is ready
 SHARE_WAIT_LEASES = 10  # leases' time the front waits at its start for every share's worker
+SERVING_WAIT = 8.0  # seconds a connection to a front taking over waits for its workers, at most
 STOP_WAIT = 10.0  # seconds a stopping worker has to save and end before it is killed
 SUMMARY_EVERY = 1.0  # seconds between a worker's table lists while its tables change
 RESTARTS = 10  # times a worker that ended by itself is started again
@@ -433,13 +435,36 @@ class Front(Server):
         self._by_id: dict[int, Connection] = {}
         self._next_id = itertools.count(1)
         self._restarting: asyncio.Task[None] | None = None
+        # set once every worker said it is ready (or the wait for them ended): why: a player
+        # back with a token before its share's worker says where it sits would be put in the
+        # lobby, so a front taking over (cluster.py) holds connections until then
+        self.serving = asyncio.Event()
 
     # --- the workers' lives ---------------------------------------------------------------
+
+    async def handle_ws(self, request: web.Request) -> web.StreamResponse:
+        if not self.serving.is_set():
+            most = SERVING_WAIT if self.remote is None else min(SERVING_WAIT, self.remote.ttl * 4)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.serving.wait(), most)
+            if not self.serving.is_set():
+                with speaking(accepted_language(request.headers.get("Accept-Language", ""))):
+                    text = _(CHANGING_OVER)
+                return web.Response(status=503, text=text + "\n")
+        return await super().handle_ws(request)
 
     def recover(self) -> None:
         """Nothing here: each worker brings back its own share of the tables."""
 
-    async def start_workers(self) -> None:
+    async def start_workers(self, epoch: int = 0) -> None:
+        try:
+            await self._start_workers(epoch)
+        finally:
+            self.serving.set()
+
+    async def _start_workers(self, epoch: int) -> None:
+        if self.remote is not None:
+            self.remote.epoch = epoch  # why: a share worker hands its share on to a newer front
         for worker in self.workers:
             if self.remote is None:
                 await self._spawn(worker)
@@ -644,19 +669,7 @@ class Front(Server):
                     )
                 )
             ops.append(
-                Arrive(
-                    self._ids[conn],
-                    player.id,
-                    player.name,
-                    player.token_hash,
-                    conn.language,
-                    player.mute,
-                    conn.address,
-                    request,
-                    heard,
-                    listing=True,
-                    quiet=True,
-                )
+                _arrival(self._ids[conn], conn, player, request, heard, listing=True, quiet=True)
             )
         return ops
 
@@ -840,21 +853,7 @@ class Front(Server):
             # why at once: a player back to the seat they hold is playing, as with one process,
             # where the hello (which tells their friends) seats them (the worker's word follows)
             self.placed[conn] = True
-        worker.send(
-            Arrive(
-                conn_id,
-                player.id,
-                player.name,
-                player.token_hash,
-                conn.language,
-                player.mute,
-                conn.address,
-                request,
-                last_seq,
-                account,
-                listing,
-            )
-        )
+        worker.send(_arrival(conn_id, conn, player, request, last_seq, account, listing))
 
     def _by_code(self, typed: str) -> WorkerHandle | None:
         code = invite_code(typed)
@@ -887,6 +886,33 @@ class Front(Server):
 
     async def lobby_updates(self) -> None:
         await self.lobby.updates(_InLobby(self))
+
+
+def _arrival(
+    conn_id: int,
+    conn: Connection,
+    player: PlayerRecord,
+    request: bytes,
+    last_seq: int | None,
+    account: bool = False,
+    listing: bool = False,
+    quiet: bool = False,
+) -> Arrive:
+    """The :class:`Arrive` that brings ``conn`` (``conn_id`` on the link) to a worker."""
+    return Arrive(
+        conn_id,
+        player.id,
+        player.name,
+        player.token_hash,
+        conn.language,
+        player.mute,
+        conn.address,
+        request,
+        last_seq,
+        account,
+        listing,
+        quiet,
+    )
 
 
 _EVENT = b'{"type":"event","seq":'
