@@ -22,7 +22,13 @@ import pytest
 
 from cluster_support import owner_now
 from fivecrowns.net.protocol import CreateTable, encode
-from fivecrowns.net.server.shares import link_to, share_key
+from fivecrowns.net.server.shares import (
+    HANDSHAKES_AT_ONCE,
+    HANDSHAKES_PER_ADDRESS,
+    MAGIC,
+    link_to,
+    share_key,
+)
 from fivecrowns.net.server.workers import (
     Arrive,
     Close,
@@ -482,3 +488,53 @@ def test_two_fronts_one_killed_the_spare_front_links_every_share_and_the_games_f
     finally:
         logs = owner.stop() + (spare.stop() if spare is not None else "")
     assert "Traceback" not in logs, logs
+
+
+def test_link_handshakes_are_capped_at_once_and_per_address(
+    redis_server: RedisServer, pg_url: str, secret: Path
+) -> None:
+    """Connections to the link's port that say nothing hold a handshake each for a few
+    seconds: past ``HANDSHAKES_PER_ADDRESS`` from one address, or ``HANDSHAKES_AT_ONCE`` in
+    all, the next is closed at once (nothing said to it); once they end, the front links."""
+    worker = ShareWorker(redis_server.url, pg_url, 1, secret)
+    try:
+        _wait_for_holders(redis_server, 1)
+        host, port = worker.address.rsplit(":", 1)
+
+        async def opened(source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+            return await asyncio.open_connection(host, int(port), local_addr=(source, 0))
+
+        async def greeted(reader: asyncio.StreamReader) -> bool:
+            """Whether the worker began a handshake (its magic), not closed at once."""
+            try:
+                hello = await asyncio.wait_for(reader.readexactly(len(MAGIC) + 32), 3)
+            except asyncio.IncompleteReadError:
+                return False
+            return hello.startswith(MAGIC)
+
+        async def scenario() -> None:
+            held = [await opened("127.0.0.1") for _ in range(HANDSHAKES_PER_ADDRESS)]
+            assert all([await greeted(reader) for reader, _writer in held])
+            reader, writer = await opened("127.0.0.1")
+            assert not await greeted(reader)  # one address past its share
+            writer.close()
+            others = [f"127.0.0.{2 + n // HANDSHAKES_PER_ADDRESS}" for n in range(64)]
+            more = HANDSHAKES_AT_ONCE - HANDSHAKES_PER_ADDRESS
+            held += [await opened(source) for source in others[:more]]
+            assert all([await greeted(reader) for reader, _writer in held[-more:]])
+            reader, writer = await opened(others[more])
+            assert not await greeted(reader)  # a new address, past the cap of all
+            writer.close()
+            for _reader, held_writer in held:
+                held_writer.close()
+            await asyncio.sleep(0.3)
+            reader, writer, epoch = await link_to(worker.address, SECRET.encode(), 0)
+            assert epoch >= 1
+            body = await asyncio.wait_for(_read_batch(reader), 10)
+            assert body is not None  # its first summary: it serves this link
+            writer.close()
+
+        asyncio.run(scenario())
+    finally:
+        text = worker.stop()
+        assert "Traceback" not in text, text
