@@ -31,7 +31,9 @@ How it fits together (docs/operations.md, "Several processes"):
 Why one lease for all the tables and not one per table: it is the smallest design in which
 every table has exactly one writer and fail-over is whole; a lease per table (so that several
 processes share the work) needs a connection routed by the table it is for, which is the
-next step (issue 29). Nothing here runs without ``--bus``.
+next step (issue 29). Nothing here runs without ``--bus``. The tables' server may be a front
+of share workers (workers.py, shares.py): then the owner links to them when it takes the lease
+(:meth:`Server.start_workers`), and holds its connections until they answer.
 """
 
 from __future__ import annotations

@@ -36,8 +36,9 @@ the front puts its connections back where they were (:meth:`Front._put_back`), o
 along, each after the last event it was sent, and sends again what the worker had not
 said it handled and saved (:class:`Done`). With ``--shares-bus`` the shares are served
 instead by worker processes on any machine, each under its own lease, linked over TCP
-(:mod:`fivecrowns.net.server.shares`). Not done yet (docs/operations.md): a front of more than
-one process.
+(:mod:`fivecrowns.net.server.shares`); then the front may be several processes too
+(``--bus``): the one holding the cluster lease links to them (cluster.py's ``Node`` calls
+:meth:`Front.start_workers` when it takes the lease), the others pass connections on to it.
 """
 
 from __future__ import annotations
