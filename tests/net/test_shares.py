@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from fivecrowns.net.server.shares import (
     HANDSHAKES_AT_ONCE,
     HANDSHAKES_PER_ADDRESS,
     MAGIC,
+    link_context,
     link_to,
     share_key,
 )
@@ -33,6 +35,7 @@ from fivecrowns.net.server.workers import (
     Arrive,
     Close,
     Frames,
+    LinkError,
     Message,
     _framed,
     _read_batch,
@@ -53,9 +56,9 @@ LEASE = "1"
 class ShareWorker:
     """One ``fivecrowns serve --worker-of`` process; ``address`` is where its link listens."""
 
-    def __init__(self, bus: str, store: str, count: int, secret: Path) -> None:
+    def __init__(self, bus: str, store: str, count: int, secret: Path, *extra: str) -> None:
         command = [sys.executable, "-m", "fivecrowns", "serve", "--worker-of", bus]
-        options = ["--workers", str(count), "--store", store, "--lease", LEASE, *FAST]
+        options = ["--workers", str(count), "--store", store, "--lease", LEASE, *FAST, *extra]
         where = ["--host", "127.0.0.1", "--port", "0", "--link-secret", str(secret)]
         self.proc = subprocess.Popen(
             [*command, *options, *where],
@@ -326,7 +329,7 @@ def test_a_front_without_the_secret_gets_no_link(
         assert "Traceback" not in worker.stop()
 
 
-def test_share_options_refused_with_a_sentence(tmp_path: Path, pg_url: str) -> None:
+def test_share_options_refused_with_a_sentence(tmp_path: Path, pg_url: str, secret: Path) -> None:
     base = [sys.executable, "-m", "fivecrowns", "serve", "--data", str(tmp_path)]
     cases = [
         (["--worker-of", "redis://127.0.0.1:1", "--store", pg_url], "need --workers"),
@@ -335,6 +338,22 @@ def test_share_options_refused_with_a_sentence(tmp_path: Path, pg_url: str) -> N
             ["--worker-of", "redis://127.0.0.1:1", "--workers", "2", "--store", pg_url],
             "secret",
         ),
+        (
+            [
+                "--worker-of",
+                "redis://127.0.0.1:1",
+                "--workers",
+                "2",
+                "--store",
+                pg_url,
+                "--link-secret",
+                str(secret),
+                "--link-cert",
+                str(secret),
+            ],
+            "give all three or none",
+        ),
+        (["--link-cert", "a.pem", "--link-key", "a.key", "--link-ca", "ca.pem"], "go with"),
     ]
     for options, words in cases:
         done = subprocess.run(
@@ -530,6 +549,65 @@ def test_link_handshakes_are_capped_at_once_and_per_address(
             await asyncio.sleep(0.3)
             reader, writer, epoch = await link_to(worker.address, SECRET.encode(), 0)
             assert epoch >= 1
+            body = await asyncio.wait_for(_read_batch(reader), 10)
+            assert body is not None  # its first summary: it serves this link
+            writer.close()
+
+        asyncio.run(scenario())
+    finally:
+        text = worker.stop()
+        assert "Traceback" not in text, text
+
+
+def _certificates(folder: Path, *names: str, authority: str = "ca") -> dict[str, tuple[str, str]]:
+    """A certificate authority (``authority``) and a certificate and key it signed for each
+    of ``names``, made with openssl: each name's (certificate, key) paths, the authority's
+    certificate under ``authority``."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    ca_cert, ca_key = folder / f"{authority}.pem", folder / f"{authority}.key"
+
+    def run(*command: str) -> None:
+        subprocess.run(["openssl", *command], check=True, capture_output=True, timeout=30)
+
+    run("req", "-x509", *curve, "-keyout", str(ca_key), "-out", str(ca_cert), "-days", "2",
+        "-subj", f"/CN={authority}")  # fmt: skip
+    made = {authority: (str(ca_cert), str(ca_key))}
+    for name in names:
+        cert, key, request = folder / f"{name}.pem", folder / f"{name}.key", folder / f"{name}.csr"
+        run("req", *curve, "-keyout", str(key), "-out", str(request), "-subj", f"/CN={name}")
+        run("x509", "-req", "-in", str(request), "-CA", str(ca_cert), "-CAkey", str(ca_key),
+            "-CAcreateserial", "-out", str(cert), "-days", "2")  # fmt: skip
+        made[name] = (str(cert), str(key))
+    return made
+
+
+def test_a_link_with_tls_takes_only_a_front_with_a_certificate_of_its_authority(
+    tmp_path: Path, redis_server: RedisServer, pg_url: str, secret: Path
+) -> None:
+    """With --link-cert, --link-key and --link-ca the link is TLS, both ways: a front with a
+    certificate of the authority links (and the batches come through); one without TLS, or
+    with a certificate of another authority, gets no link, and the worker serves on."""
+    ours = _certificates(tmp_path, "worker", "front")
+    theirs = _certificates(tmp_path, "stranger", authority="other")
+    ca = ours["ca"][0]
+    worker = ShareWorker(
+        redis_server.url, pg_url, 1, secret,
+        "--link-cert", ours["worker"][0], "--link-key", ours["worker"][1], "--link-ca", ca,
+    )  # fmt: skip
+    try:
+        _wait_for_holders(redis_server, 1)
+
+        async def scenario() -> None:
+            stranger = link_context(False, *theirs["stranger"], theirs["other"][0])
+            for tls in (None, stranger):
+                with pytest.raises((OSError, LinkError, asyncio.IncompleteReadError)):
+                    await link_to(worker.address, SECRET.encode(), 0, tls=tls)
+            front = link_context(False, *ours["front"], ca)
+            reader, writer, epoch = await link_to(worker.address, SECRET.encode(), 0, tls=front)
+            assert epoch >= 1
+            assert writer.get_extra_info("ssl_object") is not None  # encrypted
             body = await asyncio.wait_for(_read_batch(reader), 10)
             assert body is not None  # its first summary: it serves this link
             writer.close()

@@ -48,6 +48,18 @@ _OPERATOR_OPTIONS = {
     "--disable-account": N_("disable the account NAME and end its log-ins, and exit"),
     "--enable-account": N_("enable the account NAME again, and exit"),
 }
+_TLS_OPTIONS = {
+    "--link-cert": N_(
+        "with --shares-bus or --worker-of: this process's certificate (PEM) for the link's "
+        "TLS; with --link-key and --link-ca, the link is encrypted and each end must show a "
+        "certificate of that authority"
+    ),
+    "--link-key": N_("with --link-cert: the certificate's private key (PEM)"),
+    "--link-ca": N_(
+        "with --link-cert: the authority (PEM) whose certificates the other ends must show"
+    ),
+}
+TLS_ALL_OR_NONE = N_("--link-cert, --link-key and --link-ca go together: give all three or none.")
 ACCOUNT_CHANGED = N_("The account {name} is now {status}.")
 NO_ACCOUNT = N_("No account here has the name {name}.")
 NO_ACCOUNTS = N_("No accounts yet.")
@@ -258,6 +270,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "workers share (else the FIVECROWNS_LINK_SECRET environment variable)"
         ),
     )
+    for option, help_text in _TLS_OPTIONS.items():
+        parser.add_argument(option, default=None, metavar=_("FILE"), help=_(help_text))
     parser.add_argument(
         "--rate",
         type=float,
@@ -400,6 +414,11 @@ def _shares_problem(args: argparse.Namespace) -> str | None:
     """Why ``--shares-bus`` or ``--worker-of`` cannot be used as given; None if they can."""
     bus = args.shares_bus if args.shares_bus is not None else args.worker_of
     if bus is None:
+        if any((args.link_cert, args.link_key, args.link_ca, args.link_secret)):
+            return _(
+                "--link-secret, --link-cert, --link-key and --link-ca go with --shares-bus "
+                "or --worker-of."
+            )
         return None
     if args.shares_bus is not None and args.worker_of is not None:
         return _("--shares-bus and --worker-of cannot go together: a process is one or the other.")
@@ -429,12 +448,21 @@ def _shares_problem(args: argparse.Namespace) -> str | None:
             "not {value}."
         )
         return text.format(value=bus)
-    from fivecrowns.net.server.shares import read_secret
+    from fivecrowns.net.server.shares import link_context, read_secret
 
     try:
         args.secret = read_secret(args.link_secret)
     except ValueError as error:
         return str(error)
+    files = (args.link_cert, args.link_key, args.link_ca)
+    args.link_tls = None
+    if any(files):
+        if not all(files):
+            return _(TLS_ALL_OR_NONE)
+        try:
+            args.link_tls = link_context(args.worker_of is not None, *files)
+        except ValueError as error:
+            return str(error)
     return None
 
 
@@ -467,6 +495,7 @@ def _share_worker(args: argparse.Namespace) -> int:
             burst=max(40, int(args.rate * 2)),
         ),
         seed=args.seed,
+        tls=args.link_tls,
     )
 
     def started(address: str) -> None:
@@ -645,7 +674,7 @@ def _remote(args: argparse.Namespace) -> Any:
         return None
     from fivecrowns.net.server.shares import RemoteShares
 
-    return RemoteShares(args.shares_bus, args.secret, args.lease)
+    return RemoteShares(args.shares_bus, args.secret, args.lease, args.link_tls)
 
 
 def _is_postgresql(value: str) -> bool:

@@ -26,7 +26,9 @@ with its own HMAC, its share and its epoch, which the front checks in turn. Ever
 handshake has a fixed size and a deadline; at most ``HANDSHAKES_AT_ONCE`` handshakes are under
 way at once, ``HANDSHAKES_PER_ADDRESS`` from one address (more are closed at once); the link's
 batches are bounded by ``LINK_MOST`` as between a front and its children. The link is
-authenticated, not encrypted: run it on a private network (or a VPN, or a TLS tunnel).
+authenticated, and encrypted only with ``--link-cert``, ``--link-key`` and ``--link-ca``
+(mutual TLS: each end shows a certificate of the operator's own CA, :func:`link_context`);
+without them, run it on a private network (or a VPN, or a TLS tunnel).
 
 Several fronts (``--bus``, cluster.py): only the holder of the cluster lease links. A front
 with a newer epoch than any the worker has seen ends the share's term (the old front's link is
@@ -47,6 +49,7 @@ import logging
 import os
 import random
 import socket
+import ssl
 import struct
 import time
 from collections.abc import Awaitable, Callable
@@ -104,6 +107,10 @@ NO_SECRET = N_(
     "{least} bytes: give its file with --link-secret, or set {variable}."
 )
 BAD_SECRET_FILE = N_("Cannot read the link secret {path}: {reason}.")
+BAD_TLS = N_(
+    "Cannot use the link's certificate, key and authority (--link-cert, --link-key, "
+    "--link-ca): {reason}."
+)
 SHARE_WORKER_STARTED = N_(
     "Share worker: its link listens on {address}; it takes a free share of {count} at "
     "{bus}. Ctrl+C stops it."
@@ -132,6 +139,27 @@ def read_secret(path: str | None) -> bytes:
     if not SECRET_LEAST <= len(secret) <= SECRET_MOST:
         raise ValueError(_(NO_SECRET).format(least=SECRET_LEAST, variable=SECRET_ENV))
     return secret
+
+
+def link_context(serving: bool, cert: str, key: str, ca: str) -> ssl.SSLContext:
+    """The TLS of a link, mutual: the worker (``serving``) and the front each show a
+    certificate of the authority ``ca`` and accept only one of it; ValueError with the
+    sentence for the operator if the files cannot be used."""
+    purpose = ssl.Purpose.CLIENT_AUTH if serving else ssl.Purpose.SERVER_AUTH
+    try:
+        context = ssl.create_default_context(purpose, cafile=ca)
+        context.load_cert_chain(cert, key)
+    except (OSError, ValueError) as error:  # why ValueError too: ssl's for a bad file's text
+        reason = getattr(error, "strerror", None) or getattr(error, "reason", None) or error
+        raise ValueError(_(BAD_TLS).format(reason=reason)) from None
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    if serving:
+        context.verify_mode = ssl.CERT_REQUIRED
+    else:
+        # why no host name: a worker is found by the address in its lease, and only the
+        # operator's own authority signs; the certificate, not the name, is what is checked
+        context.check_hostname = False
+    return context
 
 
 def keep_alive(writer: asyncio.StreamWriter) -> None:
@@ -189,14 +217,26 @@ async def front_proves(
 
 
 async def link_to(
-    address: str, secret: bytes, share: int, front: int = 0
+    address: str,
+    secret: bytes,
+    share: int,
+    front: int = 0,
+    tls: ssl.SSLContext | None = None,
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, int]:
     """The front's side: a link to the worker at ``address`` (host:port) that proved it knows
     the secret and serves ``share``; with its epoch. ``front`` is this front's epoch (its
-    cluster lease's; 0 without one). LinkError or OSError if not."""
+    cluster lease's; 0 without one); ``tls``, the link's TLS (:func:`link_context`) if any.
+    LinkError or OSError if not."""
     host, _colon, port = address.rpartition(":")
     reader, writer = await asyncio.wait_for(
-        asyncio.open_connection(host.strip("[]"), int(port), limit=2**20), HANDSHAKE_WAIT
+        asyncio.open_connection(
+            host.strip("[]"),
+            int(port),
+            limit=2**20,
+            ssl=tls,
+            ssl_handshake_timeout=None if tls is None else HANDSHAKE_WAIT,
+        ),
+        HANDSHAKE_WAIT,
     )
     try:
         hello = await _exactly(reader, len(MAGIC) + NONCE)
@@ -228,10 +268,13 @@ async def link_to(
 class RemoteShares:
     """What a front needs to find and reach the worker of each share."""
 
-    def __init__(self, bus: str, secret: bytes, ttl: float) -> None:
+    def __init__(
+        self, bus: str, secret: bytes, ttl: float, tls: ssl.SSLContext | None = None
+    ) -> None:
         self.redis = connect(bus)
         self.secret = secret
         self.ttl = ttl
+        self.tls = tls
         self.epoch = 0  # the front's, told to each worker: its cluster lease's (0: none)
 
     async def holder(self, index: int) -> tuple[int, str] | None:
@@ -254,7 +297,9 @@ class RemoteShares:
             found = await self.holder(index)
             if found is not None and found[0] > after:
                 try:
-                    reader, writer, epoch = await link_to(found[1], self.secret, index, self.epoch)
+                    reader, writer, epoch = await link_to(
+                        found[1], self.secret, index, self.epoch, self.tls
+                    )
                 except (OSError, LinkError, TimeoutError, ValueError) as error:
                     if told != found:
                         told = found
@@ -316,6 +361,7 @@ class ShareWorkerConfig:
     ttl: float
     limits: Limits
     seed: int | None = None
+    tls: ssl.SSLContext | None = None  # the link's (link_context), if any
 
 
 class _Term:
@@ -399,7 +445,14 @@ async def serve_shares(
         keep_alive(writer)
         here.links.put_nowait((reader, writer))
 
-    listening = await asyncio.start_server(on_link, config.host, config.port, limit=2**20)
+    listening = await asyncio.start_server(
+        on_link,
+        config.host,
+        config.port,
+        limit=2**20,
+        ssl=config.tls,
+        ssl_handshake_timeout=None if config.tls is None else HANDSHAKE_WAIT,
+    )
     bound = listening.sockets[0].getsockname()
     address = f"{config.host}:{bound[1]}"
     started(address)
