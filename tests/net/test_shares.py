@@ -452,20 +452,24 @@ async def _back(old: Client, url: str) -> Client:
     raise AssertionError(f"{old.name} could not connect again")
 
 
-def test_two_fronts_one_killed_the_spare_front_links_every_share_and_the_games_finish(
+@pytest.mark.parametrize("how", ["kill", "stop"])
+def test_two_fronts_the_owner_gone_the_spare_front_links_every_share_and_the_games_finish(
     tmp_path: Path,
     redis_server: RedisServer,
     pg_url: str,
     secret: Path,
     workers: list[ShareWorker],
+    how: str,
 ) -> None:
     """Two fronts (``--bus``) and two share workers. Four players connect to the spare
-    front, which passes each connection on to the owner; two tables, one on each share; kill
-    -9 of the owner front mid-game: the spare takes the cluster lease, links to the holder
-    of each share (the workers drop the dead front's link), and the players connect again
-    with their tokens and last seqs and finish both games: every event heard once, in order
-    (Client.recv checks), no error, and every frame each heard is its seat's view of the
-    table PostgreSQL keeps."""
+    front, which passes each connection on to the owner; two tables, one on each share; the
+    owner front is killed (kill -9: its links drop) or stopped (SIGSTOP: its links stay
+    open, as when its machine is cut off) mid-game: the spare takes the cluster lease and
+    links to the holder of each share (a worker still linked to the stopped front hands the
+    share on to the newer front), and the players connect again with their tokens and last
+    seqs and finish both games: every event heard once, in order (Client.recv checks), no
+    error, and every frame each heard is its seat's view of the table PostgreSQL keeps. The
+    stopped front, let run again, finds its lease lost and stops; the workers refuse it."""
     _wait_for_holders(redis_server, 2)
     owner = _front(tmp_path / "a", redis_server, pg_url, secret)
     spare: ServerProcess | None = None
@@ -488,12 +492,16 @@ def test_two_fronts_one_killed_the_spare_front_links_every_share_and_the_games_f
             assert ann.table is not None and cy.table is not None
             assert int(ann.table, 16) % 2 != int(cy.table, 16) % 2  # one table on each share
             await play_until([ann, ben, cy, di], lambda c: c.seq >= 20)
-            owner.kill9()
-            again = [await _back(client, url) for client in (ann, ben, cy, di)]
+            assert owner.proc is not None
+            if how == "kill":
+                owner.kill9()
+            else:
+                os.kill(owner.proc.pid, signal.SIGSTOP)
+            again = await asyncio.gather(*(_back(client, url) for client in (ann, ben, cy, di)))
             for client in again:
                 if client.snapshot is None or client.snapshot["seq"] != client.seq:
                     await client.until(lambda m: m["type"] in ("snapshot", "event"), 30)
-            await play_until(again, lambda c: c.game_over(), 240)
+            await play_until(list(again), lambda c: c.game_over(), 240)
             for client in again:
                 assert client.errors == [], (client.name, client.errors)
                 table = ann.table if client.name in ("Ann", "Ben") else cy.table
@@ -504,7 +512,14 @@ def test_two_fronts_one_killed_the_spare_front_links_every_share_and_the_games_f
         asyncio.run(scenario())
         assert owner_now(redis_server.url) != first  # the spare owns the tables now
         assert spare.proc is not None and spare.proc.poll() is None
+        if how == "stop":
+            assert owner.proc is not None
+            os.kill(owner.proc.pid, signal.SIGCONT)
+            assert owner.proc.wait(timeout=20) == 1  # it lost the tables, so it stopped
+            assert "lost the tables" in owner.stop()
     finally:
+        if owner.proc is not None and owner.proc.poll() is None:
+            os.kill(owner.proc.pid, signal.SIGCONT)
         logs = owner.stop() + (spare.stop() if spare is not None else "")
     assert "Traceback" not in logs, logs
 
