@@ -354,6 +354,13 @@ def test_share_options_refused_with_a_sentence(tmp_path: Path, pg_url: str, secr
             "give all three or none",
         ),
         (["--link-cert", "a.pem", "--link-key", "a.key", "--link-ca", "ca.pem"], "go with"),
+        (
+            [
+                *("--worker-of", "redis://127.0.0.1:1", "--workers", "2", "--store", pg_url),
+                *("--link-secret", str(secret), "--host", "0.0.0.0"),
+            ],
+            "needs --host",
+        ),
     ]
     for options, words in cases:
         done = subprocess.run(

@@ -426,6 +426,12 @@ def _shares_problem(args: argparse.Namespace) -> str | None:
         return _("--shares-bus and --worker-of need --workers, the number of shares.")
     if args.worker_of is not None and args.bus is not None:
         return _("--worker-of and --bus cannot go together: a share worker has its own lease.")
+    if args.worker_of is not None and args.host in ("0.0.0.0", "::", ""):
+        # why: the lease tells the front this address; a wildcard reaches no machine
+        return _(
+            "--worker-of needs --host to be the address the front reaches this machine at, "
+            "not {host}."
+        ).format(host=args.host or '""')
     if args.store is None:
         return _(
             "--shares-bus and --worker-of need --store: the front and its share workers share "

@@ -607,12 +607,15 @@ class Front(Server):
         for _batch in range(BATCHES):
             try:
                 body = await _read_batch(reader)
-            except LinkError as error:
+                ops = [] if body is None else _to_front.decode(body)
+            except (LinkError, msgspec.DecodeError) as error:
+                # why DecodeError too: a batch that is not the link's ends the link (a share
+                # worker's is another machine's), not the front
                 log.error("Worker %d broke the link: %s", worker.index, error)
                 body = None
             if body is None:
                 break
-            for op in _to_front.decode(body):
+            for op in ops:
                 try:
                     self._from_worker(worker, op)
                 except Exception:  # why: one bad operation must not end the front
