@@ -269,7 +269,10 @@ async def shares_main(args: argparse.Namespace) -> str:
             f"bench_failover.py --shares, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
             f"commit {commit()}, load {os.getloadavg()[0]:.1f} at start, {args.runs} runs "
             f"each, killed after {args.moves} events; 2 fronts, 3 share workers for 2 shares, "
-            "one PostgreSQL, one Redis, the client: all on this machine"
+            "one PostgreSQL, one Redis, the client: all on this machine",
+            "command: nice -n 10 .venv/bin/python benchmarks/bench_failover.py "
+            + " ".join(sys.argv[1:]),
+            f"machine: {os.cpu_count()} cores, {_cpu_model()}",
         ]
         try:
             for kill in args.kill:
@@ -301,6 +304,13 @@ async def shares_main(args: argparse.Namespace) -> str:
             postgres.stop()
         lines.append(f"load {os.getloadavg()[0]:.1f} at the end")
         return "\n".join(lines) + "\n"
+
+
+def _cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return "CPU unknown"
 
 
 async def _flush(redis: RedisServer) -> None:
