@@ -299,6 +299,8 @@ async def shares_main(args: argparse.Namespace) -> str:
                         f"meanwhile: median {percentile(cpus, 0.5):.2f} s, max "
                         f"{max(cpus):.2f} s; acknowledged events lost: {lost}"
                     )
+                    # why at each line: a run cut short (a quiet slot's end) keeps what it has
+                    write_report(args.out, "\n".join([*lines, "(not finished)"]) + "\n")
         finally:
             redis.stop()
             postgres.stop()
