@@ -16,8 +16,9 @@ The clients see one WebSocket, as before.
   language and the create, join or watch it asked), a client message for its table
   (:class:`Message`, the raw bytes: decoded once, on the worker), a connection gone
   (:class:`Gone`), stop (:class:`Stop`).
-- Worker to front: frames to send (:class:`Frames`: one encoded frame and the connections
-  that get it, so the fan-out's encoding once per class of viewer is kept), a connection
+- Worker to front: frames to send (:class:`Frames`: a turn's frames and the connection of
+  each, in the order sent; a frame sent again to the next connection crosses as ``b""``, so
+  the fan-out's encoding once per class of viewer is kept), a connection
   at a table (:class:`Placed`) or back in the lobby (:class:`Back`), a message that is the
   front's after all (:class:`Bounce`), a connection to close with a sentence
   (:class:`Close`), the players seated there (:class:`Sits`), the worker's tables for the
@@ -166,9 +167,13 @@ class Done(msgspec.Struct, tag="done", array_like=True):
 
 
 class Frames(msgspec.Struct, tag="frames", array_like=True):
-    frame: bytes
+    """A turn's frames, in the order sent: ``frames[i]`` to the connection ``conns[i]``;
+    ``b""``: the frame before it again (no frame is empty)."""
+
+    # why one operation a turn, not one per frame: a struct and a dispatch for each of a
+    # move's ~7 frames, on both ends, were a sixth of what the link added per move (perf8)
     conns: list[int]
-    seq: int = -1  # the event's number, if the frame is an event (what each has heard)
+    frames: list[bytes]
 
 
 class Back(msgspec.Struct, tag="back", array_like=True):
@@ -239,10 +244,23 @@ def _framed(ops: list[Any], depth: int = 0) -> bytes:
     body = _encoder.encode(ops)
     if len(body) <= LINK_MOST:
         return _LENGTH.pack(len(body)) + body
+    if len(ops) == 1 and isinstance(ops[0], Frames) and len(ops[0].conns) > 1:
+        ops = _halves(ops[0])  # why: a turn's frames are one operation, however many
     if len(ops) == 1 or depth > 40:  # why: one operation that big is a bug, said loudly
         raise LinkError(f"an operation of {len(body)} bytes")
     half = len(ops) // 2
     return _framed(ops[:half], depth + 1) + _framed(ops[half:], depth + 1)
+
+
+def _halves(op: Frames) -> list[Any]:
+    """``op`` as two, in order; the second begins with its frame in full (not ``b""``)."""
+    half = len(op.conns) // 2
+    frames = op.frames
+    first = next(frame for frame in reversed(frames[: half + 1]) if frame)
+    return [
+        Frames(op.conns[:half], frames[:half]),
+        Frames(op.conns[half:], [first, *frames[half + 1 :]]),
+    ]
 
 
 @dataclass
@@ -585,20 +603,16 @@ class Front(Server):
 
     def _from_worker(self, worker: WorkerHandle, op: ToFront) -> None:
         if isinstance(op, Frames):
-            by_id = self._by_id
-            frame = op.frame
-            if op.seq < 0:
-                for conn_id in op.conns:
-                    conn = by_id.get(conn_id)
-                    if conn is not None:
-                        conn.send_raw(frame)
-                return
-            heard, seq = self._heard, op.seq
-            for conn_id in op.conns:
+            by_id, heard = self._by_id, self._heard
+            frame, seq = b"", -1
+            for conn_id, data in zip(op.conns, op.frames, strict=True):
+                if data:  # why: b"" is the frame before it again (see Frames)
+                    frame, seq = data, _event_seq(data)
                 conn = by_id.get(conn_id)
                 if conn is not None:
                     conn.send_raw(frame)
-                    heard[conn] = seq
+                    if seq >= 0:
+                        heard[conn] = seq
         elif isinstance(op, Back):
             if not op.seated and op.player is not None and self.seats_at.get(op.player) is worker:
                 del self.seats_at[op.player]
@@ -928,9 +942,10 @@ class Worker:
         self.conns: dict[int, Seat] = {}
         self.creates = 0
         self.stopped = asyncio.Event()
-        self._groups: list[tuple[bytes, list[int]]] = []
-        self._group_of: dict[int, int] = {}  # id() of a frame -> its group
-        self._last: dict[int, int] = {}  # connection -> the group of its latest frame
+        # the turn's frames and the connection of each, in the order sent (see Frames)
+        self._conn_ids: list[int] = []
+        self._frames: list[bytes] = []
+        self._last: bytes | None = None  # the turn's latest frame
         self._controls: list[ToFront] = []
         self._placed: list[Seat] = []
         self._due = False
@@ -947,19 +962,17 @@ class Worker:
             asyncio.get_running_loop().call_soon(self.flush)
 
     def frame(self, conn_id: int, data: bytes) -> None:
-        """``data`` for the connection ``conn_id``; a frame several connections get in one
-        turn (the same bytes object, as the fan-out makes it) goes into the link once."""
-        # why id(): the groups hold each frame until the flush, so no other takes its id
-        groups = self._groups
-        last = self._last
-        index = self._group_of.get(id(data))
-        if index is None or index < last.get(conn_id, -1):
-            # why a new group when older than this connection's latest: its frames stay in order
-            index = len(groups)
-            groups.append((data, []))
-            self._group_of[id(data)] = index
-        groups[index][1].append(conn_id)
-        last[conn_id] = index
+        """``data`` for the connection ``conn_id``; the same frame (the same bytes object, as
+        the fan-out makes one for each class of viewer) sent again to the next connection goes
+        into the link as ``b""``."""
+        # why only the frame just before: the fan-out sends a class's frame to its
+        # connections in a row; a dictionary of frames cost more per frame than it saved
+        if data is self._last:
+            self._frames.append(b"")
+        else:
+            self._last = data
+            self._frames.append(data)
+        self._conn_ids.append(conn_id)
         if not self._due:
             self._soon()
 
@@ -988,8 +1001,8 @@ class Worker:
 
     def flush(self) -> None:
         self._due = False
-        groups, self._groups = self._groups, []
-        self._group_of, self._last = {}, {}
+        conn_ids, frames = self._conn_ids, self._frames
+        self._conn_ids, self._frames, self._last = [], [], None
         controls, self._controls = self._controls, []
         placed, self._placed = self._placed, []
         for conn in placed:
@@ -999,15 +1012,14 @@ class Worker:
         ops: list[ToFront] = []
         # why saved first: no frame leaves before the moves it tells of are on disk
         saved = self.server._save()
-        if groups and not saved:
+        if frames and not saved:
             told: set[int] = set()
-            for _data, conn_ids in groups:
-                for conn_id in conn_ids:
-                    if conn_id not in told:
-                        told.add(conn_id)
-                        ops.append(self._unsaved(conn_id))
-        else:
-            ops += [Frames(data, conn_ids, _event_seq(data)) for data, conn_ids in groups]
+            for conn_id in conn_ids:
+                if conn_id not in told:
+                    told.add(conn_id)
+                    ops.append(self._unsaved(conn_id))
+        elif frames:
+            ops.append(Frames(conn_ids, frames))
         ops += controls
         if self.server.lobby.dirty:
             ops.append(self.summary())
