@@ -25,6 +25,7 @@ from fivecrowns.net.server.workers import (
     _event_seq,
     _framed,
     _read_batch,
+    _take_batches,
 )
 
 
@@ -175,3 +176,23 @@ def test_a_turns_frames_cross_as_one_operation_and_each_connection_gets_its_own_
         assert conn.got == [frame for to, frame in sent if to == conn_id]
     # the last event each was sent (what puts it back if its worker dies), not the snapshot
     assert front._heard == {conns[1]: 42, conns[2]: 42, conns[3]: 42}
+
+
+def test_a_worker_takes_every_whole_batch_come_so_far_and_keeps_a_cut_one() -> None:
+    first, second = _framed([Done(1)]), _framed([Done(2), Done(3)])
+    pending = bytearray(first + second + second[:5])
+    decoder = msgspec.msgpack.Decoder(list[workers.ToFront])
+    assert [decoder.decode(body) for body in _take_batches(pending)] == [
+        [Done(1)],
+        [Done(2), Done(3)],
+    ]
+    assert pending == second[:5]
+    assert _take_batches(pending) == []
+    pending += second[5:]
+    assert [decoder.decode(body) for body in _take_batches(pending)] == [[Done(2), Done(3)]]
+    assert pending == b""
+
+
+def test_a_batch_announced_bigger_than_the_bound_is_refused_by_a_worker_too() -> None:
+    with pytest.raises(LinkError):
+        _take_batches(bytearray(workers._LENGTH.pack(workers.LINK_MOST + 1) + b"\0" * 16))

@@ -93,6 +93,7 @@ __all__ = ["Front", "WorkerConfig", "make_front_app", "worker_main"]
 log = logging.getLogger(__name__)
 
 LINK_MOST = 64 * 1024 * 1024  # bytes in one batch on a link; more ends the link
+READ_MOST = 1024 * 1024  # bytes a worker takes from its link at once
 BATCHES = 10**15  # batches one link carries at most (years of a busy server)
 START_WAIT = 120.0  # seconds a worker has to recover its tables and say it is ready
 STOP_WAIT = 10.0  # seconds a stopping worker has to save and end before it is killed
@@ -236,6 +237,23 @@ async def _read_batch(reader: asyncio.StreamReader) -> bytes | None:
         return await reader.readexactly(size)
     except (asyncio.IncompleteReadError, ConnectionError):
         return None
+
+
+def _take_batches(pending: bytearray) -> list[bytes]:
+    """The whole batches at the start of ``pending``, taken out of it (a cut one stays)."""
+    bodies: list[bytes] = []
+    start, header = 0, _LENGTH.size
+    while len(pending) - start >= header:
+        (size,) = _LENGTH.unpack_from(pending, start)
+        if size > LINK_MOST:
+            raise LinkError(f"a batch of {size} bytes")
+        end = start + header + size
+        if end > len(pending):
+            break
+        bodies.append(bytes(pending[start + header : end]))
+        start = end
+    del pending[:start]
+    return bodies
 
 
 def _framed(ops: list[Any], depth: int = 0) -> bytes:
@@ -1183,17 +1201,27 @@ async def _work(fd: int) -> None:
     collecting = asyncio.create_task(collector.run())
 
     async def read() -> None:
-        for _batch in range(BATCHES):
-            body = await _read_batch(reader)
-            if body is None:
+        pending = bytearray()
+        for _chunk in range(BATCHES):
+            try:  # why whatever has come, not a batch at a time: one wake for all of it
+                chunk = await reader.read(READ_MOST)
+            except ConnectionError:
                 break
-            ops = _to_worker.decode(body)
-            for op in ops:
-                worker.handle(op)
-            worker.handled += len(ops)
-            worker.kick()  # why: a batch that changed nothing sent still says it was handled
-            if worker.stopped.is_set():
-                return
+            if not chunk:
+                break
+            pending += chunk
+            bodies = _take_batches(pending)
+            for body in bodies:
+                ops = _to_worker.decode(body)
+                for op in ops:
+                    worker.handle(op)
+                worker.handled += len(ops)
+                if worker.stopped.is_set():
+                    return
+            if bodies:
+                # why now, not a turn of the loop later (kick): the answer, and the word that
+                # a batch that changed nothing was handled, leave without one more turn
+                worker.flush()
 
     try:
         await read()
