@@ -171,8 +171,8 @@ class Frames(msgspec.Struct, tag="frames", array_like=True):
     """A turn's frames, in the order sent: ``frames[i]`` to the connection ``conns[i]``;
     ``b""``: the frame before it again (no frame is empty)."""
 
-    # why one operation a turn, not one per frame: a struct and a dispatch for each of a
-    # move's ~7 frames, on both ends, were a sixth of what the link added per move (perf8)
+    # why one operation a turn, not one per frame: a struct, its event number read and its
+    # dispatch for each of a move's ~7 frames cost the worker more than its send (py-spy)
     conns: list[int]
     frames: list[bytes]
 
@@ -444,7 +444,7 @@ class Front(Server):
         # it back if its worker dies and starts again
         self._where: dict[Connection, tuple[str, str | None]] = {}
         # why the frame, its number read only then: reading it at each frame was 1-2% of the
-        # front's CPU; the frame is the one sent (shared by a class of viewers), kept no longer
+        # front's samples (py-spy); the frame is the one sent (shared by a class of viewers)
         self._heard: dict[Connection, bytes] = {}
         self.seats_at: dict[str, WorkerHandle] = {}  # players' seats, by the workers' word
         self.store_at = store_at
