@@ -16,8 +16,9 @@ The clients see one WebSocket, as before.
   language and the create, join or watch it asked), a client message for its table
   (:class:`Message`, the raw bytes: decoded once, on the worker), a connection gone
   (:class:`Gone`), stop (:class:`Stop`).
-- Worker to front: frames to send (:class:`Frames`: one encoded frame and the connections
-  that get it, so the fan-out's encoding once per class of viewer is kept), a connection
+- Worker to front: frames to send (:class:`Frames`: a turn's frames and the connection of
+  each, in the order sent; a frame sent again to the next connection crosses as ``b""``, so
+  the fan-out's encoding once per class of viewer is kept), a connection
   at a table (:class:`Placed`) or back in the lobby (:class:`Back`), a message that is the
   front's after all (:class:`Bounce`), a connection to close with a sentence
   (:class:`Close`), the players seated there (:class:`Sits`), the worker's tables for the
@@ -99,6 +100,7 @@ __all__ = ["Front", "WorkerConfig", "make_front_app", "worker_main"]
 log = logging.getLogger(__name__)
 
 LINK_MOST = 64 * 1024 * 1024  # bytes in one batch on a link; more ends the link
+READ_MOST = 1024 * 1024  # bytes a worker takes from its link at once
 BATCHES = 10**15  # batches one link carries at most (years of a busy server)
 START_WAIT = 120.0  # seconds a worker has to recover its tables and say it is ready
 SHARE_WAIT_LEASES = 10  # leases' time the front waits at its start for every share's worker
@@ -175,9 +177,13 @@ class Done(msgspec.Struct, tag="done", array_like=True):
 
 
 class Frames(msgspec.Struct, tag="frames", array_like=True):
-    frame: bytes
+    """A turn's frames, in the order sent: ``frames[i]`` to the connection ``conns[i]``;
+    ``b""``: the frame before it again (no frame is empty)."""
+
+    # why one operation a turn, not one per frame: a struct, its event number read and its
+    # dispatch for each of a move's ~7 frames cost the worker more than its send (py-spy)
     conns: list[int]
-    seq: int = -1  # the event's number, if the frame is an event (what each has heard)
+    frames: list[bytes]
 
 
 class Back(msgspec.Struct, tag="back", array_like=True):
@@ -242,16 +248,46 @@ async def _read_batch(reader: asyncio.StreamReader) -> bytes | None:
         return None
 
 
+def _take_batches(pending: bytearray) -> list[bytes]:
+    """The whole batches at the start of ``pending``, taken out of it (a cut one stays)."""
+    bodies: list[bytes] = []
+    start, header = 0, _LENGTH.size
+    while len(pending) - start >= header:
+        (size,) = _LENGTH.unpack_from(pending, start)
+        if size > LINK_MOST:
+            raise LinkError(f"a batch of {size} bytes")
+        end = start + header + size
+        if end > len(pending):
+            break
+        bodies.append(bytes(pending[start + header : end]))
+        start = end
+    del pending[:start]
+    return bodies
+
+
 def _framed(ops: list[Any], depth: int = 0) -> bytes:
     """``ops`` as batches on a link, each with its length first: one batch, or more if one
     would pass ``LINK_MOST`` (why: the other end ends a link that sends a bigger one)."""
     body = _encoder.encode(ops)
     if len(body) <= LINK_MOST:
         return _LENGTH.pack(len(body)) + body
+    if len(ops) == 1 and isinstance(ops[0], Frames) and len(ops[0].conns) > 1:
+        ops = _halves(ops[0])  # why: a turn's frames are one operation, however many
     if len(ops) == 1 or depth > 40:  # why: one operation that big is a bug, said loudly
         raise LinkError(f"an operation of {len(body)} bytes")
     half = len(ops) // 2
     return _framed(ops[:half], depth + 1) + _framed(ops[half:], depth + 1)
+
+
+def _halves(op: Frames) -> list[Any]:
+    """``op`` as two, in order; the second begins with its frame in full (not ``b""``)."""
+    half = len(op.conns) // 2
+    frames = op.frames
+    first = next(frame for frame in reversed(frames[: half + 1]) if frame)
+    return [
+        Frames(op.conns[:half], frames[:half]),
+        Frames(op.conns[half:], [first, *frames[half + 1 :]]),
+    ]
 
 
 @dataclass
@@ -428,7 +464,9 @@ class Front(Server):
         # where each is (the table and its code) and the last event it was sent: what puts
         # it back if its worker dies and starts again
         self._where: dict[Connection, tuple[str, str | None]] = {}
-        self._heard: dict[Connection, int] = {}
+        # why the frame, its number read only then: reading it at each frame was 1-2% of the
+        # front's samples (py-spy); the frame is the one sent (shared by a class of viewers)
+        self._heard: dict[Connection, bytes] = {}
         self.seats_at: dict[str, WorkerHandle] = {}  # players' seats, by the workers' word
         self.store_at = store_at
         self.at: dict[Connection, WorkerHandle] = {}  # connections at a worker's table
@@ -662,7 +700,8 @@ class Front(Server):
                     # why server_stopping: the programs connect again by themselves
                     conn.close_saying(Error("server_stopping", _(CHANGING_OVER)))
                 continue
-            heard = self._heard.get(conn)
+            last = _event_seq(self._heard.get(conn, b""))
+            heard = last if last >= 0 else None
             if seated:
                 request = b""
             else:  # why a hello: the worker puts a spectator back as after a restart
@@ -679,20 +718,16 @@ class Front(Server):
 
     def _from_worker(self, worker: WorkerHandle, op: ToFront) -> None:
         if isinstance(op, Frames):
-            by_id = self._by_id
-            frame = op.frame
-            if op.seq < 0:
-                for conn_id in op.conns:
-                    conn = by_id.get(conn_id)
-                    if conn is not None:
-                        conn.send_raw(frame)
-                return
-            heard, seq = self._heard, op.seq
-            for conn_id in op.conns:
+            by_id, heard = self._by_id, self._heard
+            frame, event = b"", False
+            for conn_id, data in zip(op.conns, op.frames, strict=True):
+                if data:  # why: b"" is the frame before it again (see Frames)
+                    frame, event = data, data.startswith(_EVENT)
                 conn = by_id.get(conn_id)
                 if conn is not None:
                     conn.send_raw(frame)
-                    heard[conn] = seq
+                    if event:
+                        heard[conn] = frame
         elif isinstance(op, Back):
             if not op.seated and op.player is not None and self.seats_at.get(op.player) is worker:
                 del self.seats_at[op.player]
@@ -1037,9 +1072,10 @@ class Worker:
         self.conns: dict[int, Seat] = {}
         self.creates = 0
         self.stopped = asyncio.Event()
-        self._groups: list[tuple[bytes, list[int]]] = []
-        self._group_of: dict[int, int] = {}  # id() of a frame -> its group
-        self._last: dict[int, int] = {}  # connection -> the group of its latest frame
+        # the turn's frames and the connection of each, in the order sent (see Frames)
+        self._conn_ids: list[int] = []
+        self._frames: list[bytes] = []
+        self._last: bytes | None = None  # the turn's latest frame
         self._controls: list[ToFront] = []
         self._placed: list[Seat] = []
         self._due = False
@@ -1056,19 +1092,17 @@ class Worker:
             asyncio.get_running_loop().call_soon(self.flush)
 
     def frame(self, conn_id: int, data: bytes) -> None:
-        """``data`` for the connection ``conn_id``; a frame several connections get in one
-        turn (the same bytes object, as the fan-out makes it) goes into the link once."""
-        # why id(): the groups hold each frame until the flush, so no other takes its id
-        groups = self._groups
-        last = self._last
-        index = self._group_of.get(id(data))
-        if index is None or index < last.get(conn_id, -1):
-            # why a new group when older than this connection's latest: its frames stay in order
-            index = len(groups)
-            groups.append((data, []))
-            self._group_of[id(data)] = index
-        groups[index][1].append(conn_id)
-        last[conn_id] = index
+        """``data`` for the connection ``conn_id``; the same frame (the same bytes object, as
+        the fan-out makes one for each class of viewer) sent again to the next connection goes
+        into the link as ``b""``."""
+        # why only the frame just before: the fan-out sends a class's frame to its
+        # connections in a row; a dictionary of frames cost more per frame than it saved
+        if data is self._last:
+            self._frames.append(b"")
+        else:
+            self._last = data
+            self._frames.append(data)
+        self._conn_ids.append(conn_id)
         if not self._due:
             self._soon()
 
@@ -1097,8 +1131,8 @@ class Worker:
 
     def flush(self) -> None:
         self._due = False
-        groups, self._groups = self._groups, []
-        self._group_of, self._last = {}, {}
+        conn_ids, frames = self._conn_ids, self._frames
+        self._conn_ids, self._frames, self._last = [], [], None
         controls, self._controls = self._controls, []
         placed, self._placed = self._placed, []
         for conn in placed:
@@ -1108,15 +1142,14 @@ class Worker:
         ops: list[ToFront] = []
         # why saved first: no frame leaves before the moves it tells of are on disk
         saved = self.server._save()
-        if groups and not saved:
+        if frames and not saved:
             told: set[int] = set()
-            for _data, conn_ids in groups:
-                for conn_id in conn_ids:
-                    if conn_id not in told:
-                        told.add(conn_id)
-                        ops.append(self._unsaved(conn_id))
-        else:
-            ops += [Frames(data, conn_ids, _event_seq(data)) for data, conn_ids in groups]
+            for conn_id in conn_ids:
+                if conn_id not in told:
+                    told.add(conn_id)
+                    ops.append(self._unsaved(conn_id))
+        elif frames:
+            ops.append(Frames(conn_ids, frames))
         ops += controls
         if self.server.lobby.dirty:
             ops.append(self.summary())
@@ -1280,17 +1313,27 @@ async def _work(fd: int) -> None:
     collecting = asyncio.create_task(collector.run())
 
     async def read() -> None:
-        for _batch in range(BATCHES):
-            body = await _read_batch(reader)
-            if body is None:
+        pending = bytearray()
+        for _chunk in range(BATCHES):
+            try:  # why whatever has come, not a batch at a time: one wake for all of it
+                chunk = await reader.read(READ_MOST)
+            except ConnectionError:
                 break
-            ops = _to_worker.decode(body)
-            for op in ops:
-                worker.handle(op)
-            worker.handled += len(ops)
-            worker.kick()  # why: a batch that changed nothing sent still says it was handled
-            if worker.stopped.is_set():
-                return
+            if not chunk:
+                break
+            pending += chunk
+            bodies = _take_batches(pending)
+            for body in bodies:
+                ops = _to_worker.decode(body)
+                for op in ops:
+                    worker.handle(op)
+                worker.handled += len(ops)
+                if worker.stopped.is_set():
+                    return
+            if bodies:
+                # why now, not a turn of the loop later (kick): the answer, and the word that
+                # a batch that changed nothing was handled, leave without one more turn
+                worker.flush()
 
     try:
         await read()
