@@ -274,8 +274,10 @@ def test_a_worker_that_lost_its_lease_never_writes_again(
                 body = await asyncio.wait_for(_read_batch(reader), 10)
                 assert body is not None
                 for op in _to_front.decode(body):
-                    if isinstance(op, Frames) and b'"snapshot"' in op.frame:
-                        table = json.loads(op.frame)["table"]
+                    if isinstance(op, Frames):
+                        for frame in op.frames:
+                            if b'"snapshot"' in frame:
+                                table = json.loads(frame)["table"]
                 if table is not None:
                     break
             assert table is not None
