@@ -98,9 +98,9 @@ async def back_past_a_paused_process(
 
     why several handshakes at once: the kernel hands each new connection to one of the
     processes listening on the port (SO_REUSEPORT), the paused one too, whose handshake is
-    never answered. One try at a time, each miss cost ``wait`` seconds, and eight misses in
-    a row (one run in 256 at one chance in two; more often under load) kept the player away
-    for longer than the grace (30 s): a computer stood in, the computers (no bot delay)
+    never answered. One try at a time, each miss cost ``wait`` seconds, and seven or eight
+    misses in a row (about one run in 200 at one chance in two) kept the player away for
+    longer than the grace (30 s): a computer stood in, the computers (no bot delay)
     finished the game, and the finished table was forgotten, so the hello found no seat
     (welcome, table_gone, then no snapshot: issue 29's flake). Now ``fan`` handshakes go at
     once and the first answered is kept (the others closed unanswered, so only one says
