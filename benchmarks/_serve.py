@@ -1,22 +1,39 @@
-"""Starting and stopping ``fivecrowns serve`` for a benchmark, and reading a process's CPU
-time and memory from /proc (Linux).
+"""Starting and stopping ``fivecrowns serve`` for a benchmark, or serving connections in the
+benchmark's own process without sockets, and reading a process's CPU time and memory from
+/proc (Linux).
 
 The scripts run as ``python benchmarks/bench_x.py``, so this folder is on ``sys.path``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["LOOPBACK", "Served", "cpu_seconds", "peak_mb", "rss_kib", "serving"]
+if TYPE_CHECKING:
+    from fivecrowns.net.server.app import Server
+    from fivecrowns.net.server.connection import Connection
+
+__all__ = [
+    "LOOPBACK",
+    "NoSocket",
+    "Served",
+    "cpu_seconds",
+    "in_process_connections",
+    "peak_mb",
+    "rss_kib",
+    "send_and_take",
+    "serving",
+]
 
 LOOPBACK = "127.0.0.1"
 _LISTENING = re.compile(r"ws://127\.0\.0\.1:(\d+)/ws")
@@ -105,3 +122,51 @@ def rss_kib(pid: int) -> int:
 def peak_mb(pid: int) -> float:
     """A running process's peak resident memory, in MB (VmHWM)."""
     return _status(pid, "VmHWM") / 1024
+
+
+class NoSocket:
+    """Stands in for aiohttp's WebSocketResponse of a connection served in this process: the
+    benchmark takes its frames off its queue itself (``Connection.take``); nothing is sent."""
+
+    async def close(self, **_: Any) -> None:
+        pass
+
+
+def in_process_connections(
+    server: Server, count: int, saved: Callable[[], bool] | None = None
+) -> list[Connection]:
+    """``count`` connections to ``server``, a Server in this process, each on a
+    :class:`NoSocket`; ``saved``: what each one's writer would call before it sends (the
+    server's ``_save``), if the benchmark counts it."""
+    # why imported here: a script that starts its own server process (bench_floor.py's floor
+    # server) must not load the game's server for it
+    from fivecrowns.net.server.connection import Connection
+
+    if saved is None:
+        return [Connection(NoSocket(), server.limits) for _ in range(count)]  # type: ignore[arg-type]
+    return [Connection(NoSocket(), server.limits, saved) for _ in range(count)]  # type: ignore[arg-type]
+
+
+def send_and_take(
+    server: Server,
+    conns: Sequence[Connection],
+    seat: int,
+    message: dict[str, Any],
+    last: list[dict[str, Any]],
+) -> list[tuple[int, bytes, dict[str, Any]]]:
+    """``message`` from ``conns[seat]``, handled whole by ``server``; then every frame queued on
+    each connection, taken off: (the connection's index, its bytes, the frame decoded). Each
+    connection's newest snapshot is kept in ``last``; a refusal ends the benchmark."""
+    server.receive(conns[seat], json.dumps(message).encode())
+    taken: list[tuple[int, bytes, dict[str, Any]]] = []
+    for index, conn in enumerate(conns):
+        while conn.queue:
+            data = conn.take()
+            assert data is not None
+            frame = json.loads(data)
+            if frame["type"] == "error":
+                raise SystemExit(f"the server refused {message}: {data!r}")
+            if frame["type"] == "snapshot":
+                last[index] = frame
+            taken.append((index, data, frame))
+    return taken

@@ -40,6 +40,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from _serve import in_process_connections, send_and_take
 from bench_server import LOOPBACK, pick_move, run_server
 from fivecrowns.net.protocol import (
     PROTOCOL_VERSION,
@@ -81,33 +82,20 @@ class Script:
 async def record(seed: int = RECORD_SEED) -> Script:
     """Play one whole game of 4 on a real server in this process; keep what each seat got."""
     from fivecrowns.net.server.app import Server
-    from fivecrowns.net.server.connection import Connection
     from fivecrowns.net.server.limits import Limits
     from fivecrowns.net.server.store import MemoryStore
 
-    class _NoSocket:
-        async def close(self) -> None:
-            pass
-
     limits = Limits(rate=1e6, burst=1_000_000, bot_delay=0.0)
     server = Server(MemoryStore(), limits, seed=seed)
-    conns = [Connection(_NoSocket(), limits) for _ in range(SEATS)]  # type: ignore[arg-type]
+    conns = in_process_connections(server, SEATS)
     last: list[dict[str, Any]] = [{} for _ in range(SEATS)]
 
     def send(seat: int, message: dict[str, Any]) -> Burst:
-        server.receive(conns[seat], json.dumps(message).encode())
-        burst: Burst = []
-        for index, conn in enumerate(conns):
-            while conn.queue:
-                data = conn.take()
-                assert data is not None
-                frame = json.loads(data)
-                if frame["type"] == "error":
-                    raise SystemExit(f"the recording server refused {message}: {data!r}")
-                if frame["type"] == "snapshot":
-                    last[index] = frame
-                burst.append((index, None if frame["type"] == "seated" else data))
-        return burst
+        taken = send_and_take(server, conns, seat, message, last)
+        # why None for "seated": the floor server makes its own (a table id of its own)
+        return [
+            (index, None if frame["type"] == "seated" else data) for index, data, frame in taken
+        ]
 
     for seat in range(SEATS):
         send(seat, {"type": "hello", "v": PROTOCOL_VERSION, "name": f"T0P{seat}"})

@@ -29,18 +29,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _serve import in_process_connections
 from bench_server import pick_move
 from fivecrowns.net.server.app import Server
 from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.store import SqliteStore
-
-
-class _FakeSocket:
-    """Stands in for aiohttp's WebSocketResponse: the harness reads the queues itself."""
-
-    async def close(self) -> None:
-        pass
 
 
 class _Seat:
@@ -98,7 +92,7 @@ async def run(
         spent[0] += time.process_time() - started
 
     def seat_up() -> list[_Seat]:
-        seats = [_Seat(Connection(_FakeSocket(), limits, server._save)) for _ in range(4)]  # type: ignore[arg-type]
+        seats = [_Seat(conn) for conn in in_process_connections(server, 4, server._save)]
         for index, seat in enumerate(seats):
             send(seat, {"type": "hello", "v": 1, "name": f"P{len(everyone)}-{index}"})
         send(seats[0], {"type": "create_table", "seats": 4})

@@ -22,37 +22,23 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from _serve import in_process_connections, send_and_take
 from bench_server import pick_move
 from fivecrowns.net.server.app import Server
-from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.net.server.store import SqliteStore
 
 SEATS = 4
 
 
-class _NoSocket:
-    async def close(self) -> None:
-        pass
-
-
 async def play(games: int, folder: Path) -> list[dict[str, Any]]:
     limits = Limits(rate=1e6, burst=1_000_000, bot_delay=0.0)
     server = Server(SqliteStore(folder / "server.sqlite"), limits, seed=1)
-    conns = [Connection(_NoSocket(), limits) for _ in range(SEATS)]  # type: ignore[arg-type]
+    conns = in_process_connections(server, SEATS)
     last: list[dict[str, Any]] = [{} for _ in range(SEATS)]
 
     def send(seat: int, message: dict[str, Any]) -> None:
-        server.receive(conns[seat], json.dumps(message).encode())
-        for index, conn in enumerate(conns):
-            while conn.queue:
-                data = conn.take()
-                assert data is not None
-                frame = json.loads(data)
-                if frame["type"] == "error":
-                    raise SystemExit(f"the server refused {message}: {data!r}")
-                if frame["type"] == "snapshot":
-                    last[index] = frame
+        send_and_take(server, conns, seat, message, last)
 
     for seat in range(SEATS):
         send(seat, {"type": "hello", "v": 1, "name": f"P{seat}"})

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from cluster_support import Cluster, owner_and_spare
+from cluster_support import Cluster, back_past_a_paused_process, owner_and_spare
 from fivecrowns.net.client.websocket import CONNECTED_AGAIN
 from join_support import Player, _play_a_turn
 from pg_support import pg_url_fixture, postgres_fixture
@@ -239,19 +239,9 @@ def test_an_owner_paused_past_its_lease_stops_and_never_writes_again(cluster: Cl
         cluster.first.proc.send_signal(signal.SIGSTOP)  # type: ignore[union-attr]
         try:
             await ann.close()
-            # why tries: the kernel may hand a connection to the paused process, which never
-            # answers it; another try (another source port) reaches the spare, which waits for
-            # the lease to expire and takes over
-            for _attempt in range(30):
-                again = Client("Ann")
-                again.token, again.seq = ann.token, ann.seq
-                try:
-                    await asyncio.wait_for(again.connect(cluster.url), 4)
-                    break
-                except TimeoutError:
-                    await again.close()
-            else:
-                raise AssertionError("the spare was never reached")
+            # the spare, reached past the paused process, waits for the lease to expire and
+            # takes over (cluster_support.back_past_a_paused_process says why several tries)
+            again = await back_past_a_paused_process(cluster.url, ann)
             await again.until(lambda m: m["type"] == "snapshot")
         finally:
             cluster.first.proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]

@@ -46,6 +46,36 @@ def test_one_holder_at_a_time_each_with_a_newer_epoch(redis_server: RedisServer)
     asyncio.run(scenario())
 
 
+def test_a_holder_late_to_renew_keeps_the_lease_unless_another_took_it_since(
+    redis_server: RedisServer,
+) -> None:
+    """A holder that renews after its lease expired (a pause, a loaded machine) keeps it when
+    nobody took it meanwhile (it used to lose it, and stop, though no other process held it);
+    once another took it, even one that let it go again since, the late renewal fails."""
+
+    async def scenario() -> None:
+        redis = connect(redis_server.url)
+        try:
+            first = Lease(redis, "t", "a", "ws://a/ws", ttl=0.2)
+            second = Lease(redis, "t", "b", "ws://b/ws", ttl=0.2)
+            assert await first.take()
+            await asyncio.sleep(0.4)  # past its ttl, not renewed
+            assert await first.holder() is None
+            assert await first.renew()  # nobody took it: the first holds it again
+            assert await first.holder() == Holder(first.epoch, "a", "ws://a/ws")
+            assert not await second.take()
+            await asyncio.sleep(0.4)
+            assert await second.take()  # expired again, and taken with a newer epoch
+            await second.give_up()
+            assert await first.holder() is None
+            assert not await first.renew()  # a newer owner was: never the first's again
+            assert await first.holder() is None
+        finally:
+            await redis.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_the_listener_subscribes_again_after_redis_is_killed(redis_server: RedisServer) -> None:
     """redis-py's asyncio pub/sub does not come back by itself (its issue 2089); ours does."""
 

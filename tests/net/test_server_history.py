@@ -5,75 +5,24 @@ moves meanwhile)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from fivecrowns.net.server.app import Server
-from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Limits
 from fivecrowns.storage.accounts import DELETED_NAME, forget_name_in_history
 from fivecrowns.storage.history import HistoryWriter, read_history
-
-
-class _Socket:
-    async def close(self, **_: Any) -> None:
-        pass
-
-
-def _frames(conn: Connection) -> list[dict[str, Any]]:
-    frames = []
-    for _ in range(len(conn.queue)):
-        raw = conn.take()
-        if raw is not None:
-            frames.append(json.loads(raw))
-    return frames
-
-
-def _send(server: Server, conn: Connection, message: dict[str, Any]) -> list[dict[str, Any]]:
-    server.receive(conn, json.dumps(message))
-    frames = _frames(conn)
-    assert not [frame for frame in frames if frame["type"] == "error"], frames
-    return frames
-
-
-def _move(legal: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
-    for wanted in ("go_out", "draw_stock", "discard"):
-        for move in legal:
-            if move["move"] == wanted:
-                args = {k: v for k, v in move.items() if k != "move"}
-                return wanted, {"card": args["discard"]} if "discard" in args else args
-    return legal[0]["move"], {}
+from inprocess_support import play_a_game_of_two
 
 
 async def _play_a_game(server: Server) -> list[int]:
     """Ann and Ben play a whole game of two; the final totals."""
-    ann, ben = (Connection(_Socket(), server.limits) for _ in range(2))  # type: ignore[arg-type]
-    _send(server, ann, {"type": "hello", "v": 1, "name": "Ann"})
-    _send(server, ben, {"type": "hello", "v": 1, "name": "Ben"})
-    seated = _send(server, ann, {"type": "create_table", "seats": 2})
-    _send(server, ben, {"type": "join", "table": seated[0]["table"]})
-    _send(server, ann, {"type": "start"})
+    play_a_game_of_two(server)
     room = next(iter(server.rooms.values()))
-    last: dict[Connection, dict[str, Any]] = {}
-    for _step in range(5000):  # bounded: a game of two has a few hundred moves
-        if room.table.is_over:
-            break
-        for conn in (ann, ben):
-            for frame in _frames(conn):
-                assert frame["type"] != "error", frame
-                if frame["type"] == "snapshot":
-                    last[conn] = frame
-        mover = next(conn for conn in (ann, ben) if last.get(conn, {}).get("legal"))
-        snapshot = last.pop(mover)
-        action, args = _move(snapshot["legal"])
-        act = {"type": "act", "action": action, "args": args, "seq": snapshot["seq"]}
-        server.receive(mover, json.dumps(act))
-    assert room.table.is_over and room.table.game is not None
+    assert room.table.game is not None
     await asyncio.sleep(0)  # the store's scheduled save runs
     return list(room.table.game.totals)
 

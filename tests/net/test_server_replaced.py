@@ -5,42 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 from fivecrowns.net.server.app import Server
-from fivecrowns.net.server.connection import Connection
 from fivecrowns.net.server.limits import Limits
-
-
-class _Socket:
-    """Stands in for the WebSocket of a connection that is never written to."""
-
-    closed = 0
-
-    async def close(self, **_: Any) -> None:
-        self.closed += 1
-
-
-def _frames(conn: Connection) -> list[dict[str, Any]]:
-    frames = []
-    for _ in range(len(conn.queue)):
-        raw = conn.take()
-        if raw is not None:
-            frames.append(json.loads(raw))
-    return frames
+from inprocess_support import QuietSocket, connect, frames
 
 
 def test_messages_from_a_replaced_connection_are_ignored() -> None:
     async def scenario() -> None:
         server = Server(limits=Limits())
-        old_socket, new_socket = _Socket(), _Socket()
-        old = Connection(old_socket, server.limits)  # type: ignore[arg-type]
+        old_socket, new_socket = QuietSocket(), QuietSocket()
+        old = connect(server, old_socket)
         server.receive(old, json.dumps({"type": "hello", "v": 1, "name": "Ann"}))
-        token = _frames(old)[0]["token"]
-        new = Connection(new_socket, server.limits)  # type: ignore[arg-type]
+        token = frames(old)[0]["token"]
+        new = connect(server, new_socket)
         server.receive(new, json.dumps({"type": "hello", "v": 1, "name": "Ann", "token": token}))
-        assert [frame["type"] for frame in _frames(new)] == ["welcome", "tables"]
-        assert [frame.get("code") for frame in _frames(old)] == ["replaced"]
+        assert [frame["type"] for frame in frames(new)] == ["welcome", "tables"]
+        assert [frame.get("code") for frame in frames(old)] == ["replaced"]
         # what the old connection sent before it heard it was replaced, arriving now
         server.receive(old, json.dumps({"type": "create_table", "seats": 3}))
         server.receive(old, json.dumps({"type": "chat", "text": "hello"}))
@@ -48,7 +29,7 @@ def test_messages_from_a_replaced_connection_are_ignored() -> None:
         assert old.room is None and not old.queue
         server.receive(new, json.dumps({"type": "create_table", "seats": 3}))
         assert len(server.rooms) == 1
-        assert [frame["type"] for frame in _frames(new)][:1] == ["seated"]
+        assert [frame["type"] for frame in frames(new)][:1] == ["seated"]
         for _ in range(100):  # the old socket's close runs (bounded: a second)
             if old_socket.closed:
                 break

@@ -178,13 +178,17 @@ class Client:
         self.session = aiohttp.ClientSession()
         self.ws = await self.session.ws_connect(url, timeout=aiohttp.ClientWSTimeout(ws_close=5))
         if hello:
-            message: dict[str, Any] = {"type": "hello", "v": 1, "name": self.name}
-            if self.token:
-                message["token"] = self.token
-                message["last_seq"] = self.seq
-            await self.send(message)
-            await self.until(lambda m: m["type"] == "welcome")
+            await self.say_hello()
         return self
+
+    async def say_hello(self) -> None:
+        """Hello (with the token and last seq, once it has them), then wait for the welcome."""
+        message: dict[str, Any] = {"type": "hello", "v": 1, "name": self.name}
+        if self.token:
+            message["token"] = self.token
+            message["last_seq"] = self.seq
+        await self.send(message)
+        await self.until(lambda m: m["type"] == "welcome")
 
     async def close(self) -> None:
         if self.ws is not None:

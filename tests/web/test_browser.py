@@ -636,7 +636,6 @@ def test_a_stopping_server_is_news_without_the_refusal_sound(browser: Any) -> No
         server.stop()
 
 
-@pytest.mark.slow
 def _hand_as_a_set(line: str) -> str:
     """``line`` with the cards after "Your hand:" in one fixed order."""
     found = re.search(r"Your hand: (.+?)\.( |$)", line)
@@ -646,6 +645,7 @@ def _hand_as_a_set(line: str) -> str:
     return line.replace(found.group(1), ", ".join(cards))
 
 
+@pytest.mark.slow  # why: a round played twice, in a browser and in a terminal
 def test_announcements_over_a_round_are_the_terminal_clients(browser: Any, tmp_path: Path) -> None:
     """Same seed, same moves: the page's live regions say what `fivecrowns join` prints."""
     Terminal.require()

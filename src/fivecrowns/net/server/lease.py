@@ -48,10 +48,19 @@ end
 redis.call('SET', KEYS[1], epoch .. ' ' .. ARGV[1], 'PX', ARGV[2])
 return epoch
 """
-# ARGV[1] the whole value held, ARGV[2] ttl ms. Returns 1 if still ours (and renewed).
+# KEYS[1] the lease, KEYS[2] its epoch counter; ARGV[1] the whole value held, ARGV[2] ttl ms,
+# ARGV[3] its epoch. Returns 1 if still ours (and renewed). Why the second case: a holder late
+# to renew (a pause, a loaded machine) finds the key expired; if the counter still ends at its
+# epoch nobody took the lease since, so no newer owner exists and it holds it again (it
+# stopped instead, and with the other processes dead or paused, nobody served the tables).
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+local held = redis.call('GET', KEYS[1])
+if held == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+if held == false and redis.call('GET', KEYS[2]) == ARGV[3] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
 end
 return 0
 """
@@ -118,10 +127,13 @@ class Lease:
         return bool(epoch)
 
     async def renew(self) -> bool:
-        """Keep the lease another ``ttl``; False if it is no longer ours (expired, taken)."""
+        """Keep the lease another ``ttl``; False if it is no longer ours: another took it
+        (even one who let it go since). Expired with nobody taking it since, it is ours again."""
         if not self.epoch:
             return False
-        kept = await self.redis.eval(_RENEW, 1, self.key, self.value, self.ttl_ms)
+        kept = await self.redis.eval(
+            _RENEW, 2, self.key, self.key + ":epoch", self.value, self.ttl_ms, self.epoch
+        )
         return bool(int(kept))
 
     async def give_up(self) -> None:
