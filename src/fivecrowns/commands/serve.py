@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from fivecrowns.commands.serve_shares import TLS_OPTIONS, run_share_worker, shares_problem
 from fivecrowns.i18n import N_, ngettext
 from fivecrowns.i18n import gettext as _
 
@@ -48,18 +49,6 @@ _OPERATOR_OPTIONS = {
     "--disable-account": N_("disable the account NAME and end its log-ins, and exit"),
     "--enable-account": N_("enable the account NAME again, and exit"),
 }
-_TLS_OPTIONS = {
-    "--link-cert": N_(
-        "with --shares-bus or --worker-of: this process's certificate (PEM) for the link's "
-        "TLS; with --link-key and --link-ca, the link is encrypted and each end must show a "
-        "certificate of that authority"
-    ),
-    "--link-key": N_("with --link-cert: the certificate's private key (PEM)"),
-    "--link-ca": N_(
-        "with --link-cert: the authority (PEM) whose certificates the other ends must show"
-    ),
-}
-TLS_ALL_OR_NONE = N_("--link-cert, --link-key and --link-ca go together: give all three or none.")
 ACCOUNT_CHANGED = N_("The account {name} is now {status}.")
 NO_ACCOUNT = N_("No account here has the name {name}.")
 NO_ACCOUNTS = N_("No accounts yet.")
@@ -270,7 +259,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "workers share (else the FIVECROWNS_LINK_SECRET environment variable)"
         ),
     )
-    for option, help_text in _TLS_OPTIONS.items():
+    for option, help_text in TLS_OPTIONS.items():
         parser.add_argument(option, default=None, metavar=_("FILE"), help=_(help_text))
     parser.add_argument(
         "--rate",
@@ -314,12 +303,12 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             print(problem, file=sys.stderr)
             return 2
-    problem = _workers_problem(args) or _shares_problem(args)
+    problem = _workers_problem(args) or shares_problem(args)
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
     if args.worker_of is not None:
-        return _share_worker(args)
+        return run_share_worker(args)
     if not 0 <= args.port <= 65535:
         print(_("--port must be 0 to 65535, not {port}.").format(port=args.port), file=sys.stderr)
         return 2
@@ -408,126 +397,6 @@ def _workers_problem(args: argparse.Namespace) -> str | None:
             "workers that run apart from them."
         )
     return None
-
-
-def _shares_problem(args: argparse.Namespace) -> str | None:
-    """Why ``--shares-bus`` or ``--worker-of`` cannot be used as given; None if they can."""
-    bus = args.shares_bus if args.shares_bus is not None else args.worker_of
-    if bus is None:
-        if any((args.link_cert, args.link_key, args.link_ca, args.link_secret)):
-            return _(
-                "--link-secret, --link-cert, --link-key and --link-ca go with --shares-bus "
-                "or --worker-of."
-            )
-        return None
-    if args.shares_bus is not None and args.worker_of is not None:
-        return _("--shares-bus and --worker-of cannot go together: a process is one or the other.")
-    if not args.workers:
-        return _("--shares-bus and --worker-of need --workers, the number of shares.")
-    if args.worker_of is not None and args.bus is not None:
-        return _("--worker-of and --bus cannot go together: a share worker has its own lease.")
-    if args.worker_of is not None and args.host in ("0.0.0.0", "::", ""):
-        # why: the lease tells the front this address; a wildcard reaches no machine
-        return _(
-            "--worker-of needs --host to be the address the front reaches this machine at, "
-            "not {host}."
-        ).format(host=args.host or '""')
-    if args.store is None:
-        return _(
-            "--shares-bus and --worker-of need --store: the front and its share workers share "
-            "one PostgreSQL database."
-        )
-    if args.lease <= 0:
-        return _("--lease must be more than 0 seconds.")
-    try:
-        from redis.asyncio import Redis
-    except ImportError:
-        return _(
-            "--bus needs the redis package: pip install 'fivecrowns[cluster]' "
-            "(or scripts/setup --dev)."
-        )
-    try:
-        Redis.from_url(bus)
-    except ValueError:
-        text = _(
-            "--shares-bus and --worker-of take an address such as redis://127.0.0.1:6379, "
-            "not {value}."
-        )
-        return text.format(value=bus)
-    from fivecrowns.net.server.shares import link_context, read_secret
-
-    try:
-        args.secret = read_secret(args.link_secret)
-    except ValueError as error:
-        return str(error)
-    files = (args.link_cert, args.link_key, args.link_ca)
-    args.link_tls = None
-    if any(files):
-        if not all(files):
-            return _(TLS_ALL_OR_NONE)
-        try:
-            args.link_tls = link_context(args.worker_of is not None, *files)
-        except ValueError as error:
-            return str(error)
-    return None
-
-
-def _share_worker(args: argparse.Namespace) -> int:
-    """``serve --worker-of``: serve a share at a time until stopped."""
-    import asyncio
-    import contextlib
-    import signal
-
-    from fivecrowns.net.server.limits import Limits
-    from fivecrowns.net.server.shares import (
-        SHARE_WORKER_STARTED,
-        ShareWorkerConfig,
-        serve_shares,
-    )
-
-    config = ShareWorkerConfig(
-        bus=args.worker_of,
-        store=args.store,
-        count=args.workers,
-        host=args.host,
-        port=args.port,
-        secret=args.secret,
-        ttl=args.lease,
-        limits=Limits(
-            grace=args.grace,
-            bot_delay=args.bot_delay,
-            max_tables=args.max_tables,
-            rate=args.rate,
-            burst=max(40, int(args.rate * 2)),
-        ),
-        seed=args.seed,
-        tls=args.link_tls,
-    )
-
-    def started(address: str) -> None:
-        text = _(SHARE_WORKER_STARTED)
-        print(text.format(address=address, count=args.workers, bus=args.worker_of), flush=True)
-
-    async def work() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(signum, stop.set)
-        await serve_shares(config, started, stop)
-
-    try:
-        asyncio.run(work())
-    except KeyboardInterrupt:
-        pass
-    except OSError as error:
-        print(
-            _(CANNOT_LISTEN).format(host=args.host, port=args.port, reason=error.strerror or error),
-            file=sys.stderr,
-        )
-        return 1
-    print(_("Server stopped."), file=sys.stderr)
-    return 0
 
 
 async def _serve(
