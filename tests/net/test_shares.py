@@ -597,6 +597,16 @@ def test_link_handshakes_are_capped_at_once_and_per_address(
         assert "Traceback" not in text, text
 
 
+#: the extensions of each end's certificate, as docs/operations.md gives them
+LEAF_EXTENSIONS = (
+    "basicConstraints=critical,CA:FALSE\n"
+    "keyUsage=critical,digitalSignature\n"
+    "extendedKeyUsage=serverAuth,clientAuth\n"
+    "subjectKeyIdentifier=hash\n"
+    "authorityKeyIdentifier=keyid\n"
+)
+
+
 def _certificates(folder: Path, *names: str, authority: str = "ca") -> dict[str, tuple[str, str]]:
     """A certificate authority (``authority``) and a certificate and key it signed for each
     of ``names``, made with openssl: each name's (certificate, key) paths, the authority's
@@ -609,14 +619,20 @@ def _certificates(folder: Path, *names: str, authority: str = "ca") -> dict[str,
     def run(*command: str) -> None:
         subprocess.run(["openssl", *command], check=True, capture_output=True, timeout=30)
 
+    # why the extensions: Python 3.13 verifies strictly (VERIFY_X509_STRICT), and refuses an
+    # authority without key usage or a certificate without its authority's key id
     run("req", "-x509", *curve, "-keyout", str(ca_key), "-out", str(ca_cert), "-days", "2",
-        "-subj", f"/CN={authority}")  # fmt: skip
+        "-subj", f"/CN={authority}",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign")  # fmt: skip
+    extensions = folder / "link.ext"
+    extensions.write_text(LEAF_EXTENSIONS, encoding="utf-8")
     made = {authority: (str(ca_cert), str(ca_key))}
     for name in names:
         cert, key, request = folder / f"{name}.pem", folder / f"{name}.key", folder / f"{name}.csr"
         run("req", *curve, "-keyout", str(key), "-out", str(request), "-subj", f"/CN={name}")
         run("x509", "-req", "-in", str(request), "-CA", str(ca_cert), "-CAkey", str(ca_key),
-            "-CAcreateserial", "-out", str(cert), "-days", "2")  # fmt: skip
+            "-CAcreateserial", "-out", str(cert), "-days", "2",
+            "-extfile", str(extensions))  # fmt: skip
         made[name] = (str(cert), str(key))
     return made
 
