@@ -599,11 +599,13 @@ def test_the_creator_removes_a_player_then_removes_and_bans_them_by_key(
         ben.wait(r"Ann, who made the table, removed you from it\.")
         ben.wait(r"You left the table\. You are in the lobby\.")
         ann.wait(r"Ben left the table\.")
-        mark = ben.mark()
+        mark, heard = ben.mark(), ann.mark()
         ben.keys("l")
         ben.wait(rf"Table {table}, waiting to start", after=mark)
         ben.keys("1", "j")
         ben.wait(rf"You sit in seat 2 at table {table}\.", after=mark)
+        # why: Ann's E lists the players her client knows; Ben's seat reaches it a moment later
+        ann.wait(r"Ben sat down in seat 2", after=heard)
         ann.keys("e", "down")
         assert ann.backend.spoken[-1].startswith(
             "Remove Ben, seat 2, and let them not sit here again, 2 of 2"
