@@ -144,6 +144,15 @@ def _wait_for_holders_of(
     raise AssertionError("the shares were not taken")
 
 
+def _lone_front(
+    data: Path, redis: RedisServer, pg_url: str, secret: Path, *more: str
+) -> ServerProcess:
+    """A front of two shares served by share workers, with ``more`` options, started."""
+    options = ["--workers", "2", "--store", pg_url, "--shares-bus", redis.url]
+    link = ["--lease", LEASE, "--link-secret", str(secret)]
+    return ServerProcess(data, *FAST, *options, *link, *more).start()
+
+
 @pytest.fixture(name="workers")
 def workers_fixture(
     redis_server: RedisServer, pg_url: str, secret: Path
@@ -186,20 +195,7 @@ def test_a_killed_share_worker_is_replaced_by_the_spare_and_the_players_play_on(
     the last it was sent, in order and none twice (Client.recv checks), no error and no new
     ``seated``; the move is made; they play on. The other table is not disturbed."""
     holders = _wait_for_holders(redis_server, 2)
-    front = ServerProcess(
-        tmp_path / "front",
-        *FAST,
-        "--workers",
-        "2",
-        "--store",
-        pg_url,
-        "--shares-bus",
-        redis_server.url,
-        "--lease",
-        LEASE,
-        "--link-secret",
-        str(secret),
-    ).start()
+    front = _lone_front(tmp_path / "front", redis_server, pg_url, secret)
 
     async def scenario() -> None:
         ann, ben = Client("Ann"), Client("Ben")
@@ -401,20 +397,7 @@ def test_a_front_serves_the_shares_it_has_and_links_a_worker_that_comes_later(
     later: ShareWorker | None = None
     try:
         _wait_for_holders_of(redis_server, 1)
-        front = ServerProcess(
-            tmp_path / "front",
-            *FAST,
-            "--workers",
-            "2",
-            "--store",
-            pg_url,
-            "--shares-bus",
-            redis_server.url,
-            "--lease",
-            LEASE,
-            "--link-secret",
-            str(secret),
-        ).start()
+        front = _lone_front(tmp_path / "front", redis_server, pg_url, secret)
         held = [index for index in range(2) if _holder(redis_server, index) is not None]
         assert len(held) == 1
 
@@ -450,9 +433,7 @@ def test_a_front_serves_the_shares_it_has_and_links_a_worker_that_comes_later(
 
 def _front(data: Path, redis: RedisServer, pg_url: str, secret: Path) -> ServerProcess:
     """One front of a cluster (``--bus``) whose shares are served by share workers."""
-    options = ["--workers", "2", "--store", pg_url, "--shares-bus", redis.url]
-    cluster = ["--bus", redis.url, "--lease", LEASE, "--link-secret", str(secret)]
-    return ServerProcess(data, *FAST, *options, *cluster).start()
+    return _lone_front(data, redis, pg_url, secret, "--bus", redis.url)
 
 
 async def _back(old: Client, url: str) -> Client:
